@@ -1,0 +1,78 @@
+#pragma once
+// A backend runs catalogue kernels on its devices. CpuBackend and CudaBackend implement it; the
+// CLI and the app only see this interface.
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/catalogue.hpp"
+#include "tilescope/measurement.hpp"
+#include "tilescope/problem.hpp"
+
+namespace tilescope {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  // Ordered facts for display and sessions: "compute capability" -> "9.0", "SMs" -> "132", ...
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+struct RunRequest {
+  KernelConfig kernel;
+  Shape shape;
+  int device = 0;
+  Fill fill = Fill::Random;
+  std::uint64_t seed = 42;
+  SamplingPolicy sampling;
+  bool verify = true;
+};
+
+// Time of each phase of one repetition, where the backend has phases (CUDA: copies and kernel).
+struct Phases {
+  double h2dMs = 0, kernelMs = 0, d2hMs = 0;
+};
+
+struct RunResult {
+  std::string backend, device;
+  KernelConfig kernel;  // resolved: every parameter present
+  Shape shape;
+  Stats stats;
+  double gflops = 0;  // 2MNK / median
+  std::optional<Verification> verification;
+  std::optional<Phases> phases;
+  // What a host clock reads around the launch without synchronising (seed 002's pitfall).
+  std::optional<double> unsyncedHostMs;
+  bool verified() const { return verification && verification->passed; }
+};
+
+// Progress of one run: fraction in [0, 1] and what is happening ("warm-up", "timing 4/10", ...).
+using ProgressFn = std::function<void(double fraction, const std::string& stage)>;
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string id() const = 0;  // "cpu", "cuda"
+  // nullopt when usable; otherwise why not (no driver, no device, not compiled in, ...).
+  virtual std::optional<std::string> unavailableReason() const = 0;
+  virtual std::vector<DeviceInfo> devices() const = 0;
+  // Why this backend refuses a (resolved) configuration on this shape, or nullopt.
+  virtual std::optional<std::string> refusal(const KernelConfig& kernel,
+                                             const Shape& shape) const = 0;
+  // Runs, times and verifies. Throws tilescope::Error; never exits, never prints.
+  virtual RunResult run(const RunRequest& request, const ProgressFn& progress,
+                        const std::atomic<bool>* cancel) = 0;
+};
+
+std::unique_ptr<Backend> makeCpuBackend();
+// Always returns a backend; without CUDA compiled in or without a usable GPU it reports why in
+// unavailableReason().
+std::unique_ptr<Backend> makeCudaBackend();
+std::unique_ptr<Backend> makeBackend(const std::string& id);  // throws on an unknown id
+std::vector<std::string> backendIds();
+
+}  // namespace tilescope

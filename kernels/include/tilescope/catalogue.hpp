@@ -1,0 +1,74 @@
+#pragma once
+// The one list of kernels: what each is, where it comes from, what it takes.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/problem.hpp"
+
+namespace tilescope {
+
+enum class Family {
+  Serial,         // one thread computes all of C
+  RowPerThread,   // a thread owns a row and strides over columns (uncoalesced)
+  Naive,          // one thread per C element
+  SharedA,        // only A staged in shared memory
+  SharedTiled,    // A and B staged in T x T shared tiles
+  RegisterTiled,  // each thread accumulates a T x T block of C in registers
+  Library,        // OpenBLAS on the CPU, cuBLAS on the GPU
+};
+
+const char* toString(Family family);
+
+struct ParamSpec {
+  std::string name;         // "tile", later "BM", "TM", ...
+  std::string description;  // one line for tooltips and --list
+  int defaultValue = 1;
+  std::vector<int> allowed;  // every valid value, ascending
+  // Why a value outside `allowed` is refused (shown with the value).
+  std::string refusal;
+};
+
+// Named parameter values of one configuration, e.g. {"tile": 16}.
+using Params = std::map<std::string, int>;
+
+struct KernelInfo {
+  std::string id;           // stable id used by the CLI, sessions and tests
+  std::string displayName;  // for the UI
+  Family family;
+  std::string seed;      // which seed (or reference) it comes from
+  std::string teaching;  // a short teaching text in plain words
+  std::vector<ParamSpec> params;
+  std::vector<std::string> backends;  // backend ids that implement it
+  bool hasMapping = true;  // false only for the library reference (its mapping is opaque)
+  // Largest M*N*K a backend will run (0: unbounded); the serial kernels would otherwise run for
+  // minutes (seed 002: one GPU thread takes about 200 s at 1024^3) and cannot be interrupted.
+  std::map<std::string, double> maxWork = {};
+
+  const ParamSpec* param(const std::string& name) const;
+};
+
+struct KernelConfig {
+  std::string kernel;
+  Params params;  // missing parameters take their defaults in resolve()
+  bool operator==(const KernelConfig&) const = default;
+};
+
+const std::vector<KernelInfo>& catalogue();
+// Throws Error(InvalidArgument) listing the known ids when `id` is unknown.
+const KernelInfo& kernelInfo(const std::string& id);
+const KernelInfo* findKernel(const std::string& id);
+
+// The reason a configuration is refused (unknown kernel, unknown or invalid parameter), or
+// nullopt when it is valid.
+std::optional<std::string> refusal(const KernelConfig& config);
+// Fills in defaults and validates; throws Error(InvalidArgument) with refusal()'s reason.
+KernelConfig resolve(const KernelConfig& config);
+
+// "BM=128,TM=8" -> {"BM":128, "TM":8}; throws Error(InvalidArgument) on malformed text.
+Params parseParams(const std::string& text);
+// {"BM":128, "TM":8} -> "BM=128,TM=8" (the parameter order of the catalogue entry when known).
+std::string formatParams(const KernelConfig& config);
+
+}  // namespace tilescope

@@ -1,0 +1,121 @@
+#pragma once
+// The Mapping of one kernel configuration on one shape: the launch, who computes each element of
+// C, what is staged at each k-step and who loads it, and the addresses a warp touches. Built on
+// the per-family formulas of thread_map.hpp; pure functions, no matrices allocated.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "tilescope/catalogue.hpp"
+#include "tilescope/problem.hpp"
+#include "tilescope/thread_map.hpp"
+
+namespace tilescope {
+
+inline constexpr int kWarpSize = 32;
+
+struct ThreadRef {
+  Dim2 block, thread;
+  int warp = 0, lane = 0;
+};
+
+// A half-open range [begin, begin + count); it may run past the matrix edge (the padding).
+struct Range {
+  std::int64_t begin = 0, count = 0;
+  std::int64_t end() const { return begin + count; }
+};
+
+enum class Operand { A, B, C };
+enum class Access { LoadA, LoadB, StoreC };
+const char* toString(Access access);
+
+// The part of A or B a block uses during one k-step, and whether it is staged in shared memory
+// (loaded once by the block's threads) or read by each thread straight from global memory.
+struct StepRegion {
+  Range rows, cols;  // unclipped: rows/cols past the matrix are the zero padding
+  bool shared = false;
+};
+
+// One warp-wide memory instruction: per lane, the linear element index it touches in the operand
+// (row * cols + col), or -1 for a lane that is idle (no thread, or its access is out of bounds).
+struct WarpAccess {
+  Operand operand = Operand::A;
+  std::array<std::int64_t, kWarpSize> element{};
+  int activeLanes() const;
+};
+
+// One warp-wide shared-memory read: per lane the 4-byte word it reads inside the staged tile,
+// or -1 for an idle lane.
+struct WarpSharedAccess {
+  std::array<int, kWarpSize> word{};
+};
+
+class Mapping {
+ public:
+  // Throws Error(InvalidArgument) for a refused configuration or shape, and Error(Unsupported)
+  // for a kernel whose mapping is not known (the library reference).
+  Mapping(const KernelConfig& config, const Shape& shape);
+
+  const KernelConfig& config() const { return config_; }
+  const Shape& shape() const { return shape_; }
+  Family family() const { return family_; }
+
+  // Launch shape.
+  Dim2 grid() const { return grid_; }
+  Dim2 block() const { return block_; }
+  std::int64_t blockCount() const { return std::int64_t(grid_.x) * grid_.y; }
+  int threadsPerBlock() const { return block_.x * block_.y; }
+  int warpsPerBlock() const { return (threadsPerBlock() + kWarpSize - 1) / kWarpSize; }
+  std::int64_t rowsPerThread() const { return rowsPerThread_; }
+  std::int64_t colsPerThread() const { return colsPerThread_; }
+  // Shared memory a block declares, in bytes (the staged tiles).
+  std::int64_t sharedBytesPerBlock() const;
+
+  // Ownership.
+  ThreadRef owner(std::int64_t i, std::int64_t j) const;
+  ThreadRef threadRef(Dim2 block, Dim2 thread) const;
+  Dim2 threadOfLinear(int linear) const { return {linear % block_.x, linear / block_.x}; }
+  // The in-bounds elements of C thread `thread` of `block` computes, in slot order.
+  std::vector<Cell> outputs(Dim2 block, Dim2 thread) const;
+  // The (unclipped) rows and columns of C a block covers.
+  Range blockRows(Dim2 block) const;
+  Range blockCols(Dim2 block) const;
+
+  // K steps.
+  int kDepth() const { return kDepth_; }
+  std::int64_t kSteps() const { return ceilDiv(shape_.k, kDepth_); }
+  Range kRange(std::int64_t step) const;  // unclipped; the last step may run past K
+  StepRegion regionA(Dim2 block, std::int64_t step) const;
+  StepRegion regionB(Dim2 block, std::int64_t step) const;
+  // The thread that loads A[row][k] (or B[k][col]) into shared memory during `step` in `block`;
+  // nullopt when that operand is not staged or the element is outside the block's region.
+  std::optional<Dim2> loaderOfA(Dim2 block, std::int64_t step, std::int64_t row,
+                                std::int64_t k) const;
+  std::optional<Dim2> loaderOfB(Dim2 block, std::int64_t step, std::int64_t k,
+                                std::int64_t col) const;
+
+  // Global-memory instructions: how many of `access` one thread issues per k-step (per whole run
+  // for StoreC), and the elements one warp touches in instruction `instr` of `step`.
+  std::int64_t instructionsPerStep(Access access) const;
+  WarpAccess warpAccess(Dim2 block, int warp, Access access, std::int64_t step,
+                        std::int64_t instr) const;
+  // Shared-memory reads in the inner product: inner index kk of a step, for a staged operand;
+  // `pad` widens each tile row by that many words (0 is the catalogue kernels' layout).
+  std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk,
+                                                 int pad = 0) const;
+
+ private:
+  std::optional<Cell> threadAccess(Dim2 block, Dim2 thread, Access access, std::int64_t step,
+                                   std::int64_t instr) const;
+
+  KernelConfig config_;
+  Shape shape_;
+  Family family_;
+  int tile_ = 1;
+  Dim2 grid_, block_;
+  std::int64_t rowsPerThread_ = 1, colsPerThread_ = 1;
+  int kDepth_ = 1;
+};
+
+}  // namespace tilescope

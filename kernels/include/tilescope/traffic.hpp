@@ -19,10 +19,18 @@ inline constexpr int kSharedBanks = 32;
 
 // Matrices start on a line boundary (cudaMalloc aligns to 256 bytes), so an element's byte
 // offset inside its matrix decides its sector and line.
-inline std::int64_t byteOffset(std::int64_t element) { return element * kElementBytes; }
-inline std::int64_t sectorOf(std::int64_t element) { return byteOffset(element) / kSectorBytes; }
-inline std::int64_t lineOf(std::int64_t element) { return byteOffset(element) / kLineBytes; }
-inline int bankOf(int word) { return word % kSharedBanks; }
+inline std::int64_t byteOffset(std::int64_t element) {
+  return element * kElementBytes;
+}
+inline std::int64_t sectorOf(std::int64_t element) {
+  return byteOffset(element) / kSectorBytes;
+}
+inline std::int64_t lineOf(std::int64_t element) {
+  return byteOffset(element) / kLineBytes;
+}
+inline int bankOf(int word) {
+  return word % kSharedBanks;
+}
 
 // One warp-wide global load or store.
 struct RequestTraffic {
@@ -71,7 +79,7 @@ struct SharedReadTotals {
 };
 
 struct KernelTraffic {
-  double flops = 0;  // 2 M N K
+  double flops = 0;                        // 2 M N K
   std::array<AccessTotals, 3> accesses{};  // LoadA, LoadB, StoreC
   // Bytes of every sector all warps fetch or write, with no cache reuse.
   double globalBytes = 0;

@@ -1,0 +1,284 @@
+// tilescope-bench: runs catalogue kernels on a backend and prints or writes the measurements.
+// No Qt. Every input is validated before the first run; errors are one line on stderr.
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "listing.hpp"
+#include "output_file.hpp"
+#include "plan.hpp"
+#include "report/report.hpp"
+#include "tilescope/error.hpp"
+
+namespace {
+
+using namespace tilescope;
+
+constexpr int kExitOk = 0;
+constexpr int kExitUnverified = 1;  // every run finished, at least one failed verification
+constexpr int kExitError = 2;       // bad input, or a run failed
+constexpr int kExitInterrupted = 130;
+
+const char* const kFooter =
+    R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size, m, n, k or a kernel
+parameter such as tile. Repeat --sweep to combine axes: every combination runs, the
+kernel outermost, then the sweeps in the order given. KEY=all takes every value each
+kernel allows (kernel=all: every kernel of the backend); a kernel without that
+parameter runs once.
+
+Exit status: 0 every run finished and passed verification (or ran with --no-verify);
+1 a run failed verification (all results are still written); 2 bad input or an
+error (one line on stderr; results measured before the error are still written);
+130 interrupted.
+
+Examples:
+  tilescope-bench --list
+  tilescope-bench --kernel shared-tiled --tile 16 --size 512 --format json
+  tilescope-bench --kernel register-tiled --sweep tile=all --size 1024
+  tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv)";
+
+// Set from the signal handler, read by the backend between repetitions.
+std::atomic<bool> interruptRequested{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
+
+extern "C" void onInterrupt(int) {
+  interruptRequested.store(true);
+}
+
+void installInterruptHandler() {
+  struct sigaction action {};
+  action.sa_handler = onInterrupt;
+  // A second Ctrl-C ends the process the usual way.
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+void printError(std::string message) {
+  // Always one line, even if a message from below carries a newline.
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fprintf(stderr, "tilescope-bench: error: %s\n", message.c_str());
+}
+
+std::string formatResults(const std::string& format, const Backend& backend,
+                          const DeviceInfo& device, const std::vector<RunResult>& results) {
+  std::ostringstream out;
+  if (format == "json") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const RunResult& r : results) list.push_back(report::toJson(r));
+    const nlohmann::json document = {{"format_version", report::kFormatVersion},
+                                     {"generator", "tilescope-bench " TILESCOPE_VERSION},
+                                     {"backend", backend.id()},
+                                     {"device", report::toJson(device)},
+                                     {"results", std::move(list)}};
+    out << document.dump(2) << '\n';
+  } else if (format == "csv") {
+    report::writeCsv(out, results);
+  } else {
+    report::writeTable(out, results);
+  }
+  return out.str();
+}
+
+// The options as typed. Numbers stay text until validated, so errors can quote them.
+struct CommandLine {
+  bool list = false, noVerify = false;
+  std::string backend = "cpu", format = "table", fill = "random";
+  std::optional<std::string> output, reps, budgetMs, seed, device;
+  bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
+};
+
+// Declares every option of `app`, bound to `cl`; returns --list.
+const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
+  app.footer(kFooter);
+  app.set_version_flag("--version", "tilescope-bench " TILESCOPE_VERSION);
+  const auto* list = app.add_flag("--list", cl.list, "List the kernels and backends, then exit");
+  app.add_option("--backend", cl.backend, "cpu or cuda")->type_name("ID")->capture_default_str();
+  app.add_option("--kernel", cl.plan.kernel, "Kernel id (see --list)")->type_name("ID");
+  auto* tile =
+      app.add_option("--tile", cl.plan.tile, "Tile size of a single-tile kernel")->type_name("T");
+  auto* params = app.add_option("--param", cl.plan.params, "Kernel parameters, e.g. BM=128,TM=8")
+                     ->type_name("K=V,...");
+  auto* m = app.add_option("--m", cl.plan.m, "Rows of A and C")->type_name("M");
+  auto* n = app.add_option("--n", cl.plan.n, "Columns of B and C")->type_name("N");
+  auto* k = app.add_option("--k", cl.plan.k, "Columns of A, rows of B")->type_name("K");
+  auto* size = app.add_option("--size", cl.plan.size, "Sets M = N = K")->type_name("S");
+  app.add_option("--sweep", cl.plan.sweeps, "A sweep axis (repeatable; see below)")
+      ->type_name("KEY=V1,V2,...")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  auto* reps =
+      app.add_option("--reps", cl.reps, "Exactly this many timed repetitions")->type_name("R");
+  auto* budget = app.add_option("--budget-ms", cl.budgetMs,
+                                "Stop repeating after this much timing (default 2000)")
+                     ->type_name("MS");
+  app.add_option("--format", cl.format, "table, csv or json")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"table", "csv", "json"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", cl.output, "Write the results to FILE, not stdout")
+      ->type_name("FILE");
+  app.add_option("--seed", cl.seed, "Seed of the random inputs (default 42)")->type_name("N");
+  app.add_option("--fill", cl.fill, "random (uniform in [-1,1)) or integer ([-8,8])")
+      ->type_name("FILL")
+      ->check(CLI::IsMember({"random", "integer"}))
+      ->capture_default_str();
+  app.add_flag("--no-verify", cl.noVerify, "Skip the check against a reference");
+  app.add_option("--device", cl.device, "Device index of the backend (default 0)")
+      ->type_name("INDEX");
+  tile->excludes(params);
+  size->excludes(m)->excludes(n)->excludes(k);
+  reps->excludes(budget);
+  return list;
+}
+
+// What every run shares: device, fill, seed, sampling and verification.
+RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
+  RunRequest base;
+  if (cl.device) {
+    const std::int64_t index = bench::parseInteger(*cl.device, "--device");
+    if (index < 0 || index >= std::int64_t(deviceCount)) {
+      throw Error(ErrorKind::InvalidArgument, "--device " + *cl.device + ": the " + cl.backend +
+                                                  " backend has " + std::to_string(deviceCount) +
+                                                  " device(s), numbered from 0");
+    }
+    base.device = int(index);
+  }
+  base.fill = cl.fill == "integer" ? Fill::Integer : Fill::Random;
+  if (cl.seed) {
+    const std::int64_t value = bench::parseInteger(*cl.seed, "--seed");
+    if (value < 0) throw Error(ErrorKind::InvalidArgument, "--seed " + *cl.seed + " is negative");
+    base.seed = std::uint64_t(value);
+  }
+  if (cl.reps) {
+    const std::int64_t value = bench::parseInteger(*cl.reps, "--reps");
+    if (value < 1 || value > 100000)
+      throw Error(ErrorKind::InvalidArgument, "--reps " + *cl.reps + " is out of range 1..100000");
+    base.sampling.fixedReps = int(value);
+  }
+  if (cl.budgetMs) base.sampling.budgetMs = bench::parsePositiveNumber(*cl.budgetMs, "--budget-ms");
+  base.verify = !cl.noVerify;
+  return base;
+}
+
+struct Measured {
+  std::vector<RunResult> results;
+  std::optional<std::string> failure;  // the run that failed and why; later runs were skipped
+  bool interrupted = false;
+};
+
+// Runs in order until one fails or the user interrupts. Progress goes to stderr, and only when
+// it is a terminal.
+Measured runAll(Backend& backend, const std::vector<RunRequest>& runs) {
+  const bool showProgress = ::isatty(STDERR_FILENO) == 1;
+  installInterruptHandler();
+  Measured measured;
+  for (std::size_t i = 0; i < runs.size() && !measured.failure && !measured.interrupted; ++i) {
+    const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(runs.size()) +
+                              "] " + bench::describe(runs[i]);
+    const ProgressFn progress = [&](double, const std::string& stage) {
+      if (showProgress) std::fprintf(stderr, "\r\033[K%s: %s", label.c_str(), stage.c_str());
+    };
+    try {
+      measured.results.push_back(backend.run(runs[i], progress, &interruptRequested));
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::Cancelled)
+        measured.failure = bench::describe(runs[i]) + ": " + e.what();
+    } catch (const std::exception& e) {
+      measured.failure = bench::describe(runs[i]) + ": " + e.what();
+    }
+    measured.interrupted = interruptRequested.load();
+  }
+  if (showProgress) std::fprintf(stderr, "\r\033[K");
+  return measured;
+}
+
+int runBench(int argc, char** argv) {
+  CLI::App app{
+      "tilescope-bench: run, time and verify TileScope's matrix-multiplication kernels.\n"
+      "One run, or a sweep over kernels, tile sizes and problem sizes."};
+  CommandLine cl;
+  const CLI::Option* list = declareOptions(app, cl);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    printError(e.what());
+    return kExitError;
+  }
+
+  if (cl.list) {
+    for (const CLI::Option* option : app.get_options()) {
+      if (option != list && option->count() > 0)
+        throw Error(ErrorKind::InvalidArgument,
+                    "--list takes no other options (got " + option->get_name() + ")");
+    }
+    bench::writeListing(std::cout);
+    return kExitOk;
+  }
+
+  // Validate everything before the first run.
+  const std::unique_ptr<Backend> backend = makeBackend(cl.backend);
+  if (const auto why = backend->unavailableReason())
+    throw Error(ErrorKind::Unavailable, "--backend " + cl.backend + " is unavailable: " + *why);
+  const std::vector<DeviceInfo> devices = backend->devices();
+  if (devices.empty())
+    throw Error(ErrorKind::Unavailable, "the " + cl.backend + " backend reports no device");
+  cl.plan.base = baseRequest(cl, devices.size());
+  const std::vector<RunRequest> runs = bench::buildPlan(cl.plan, *backend);
+  std::optional<bench::OutputFile> outputFile;
+  if (cl.output) outputFile.emplace(*cl.output);
+
+  const Measured measured = runAll(*backend, runs);
+
+  // What was measured is written even when a later run failed.
+  if (!measured.results.empty()) {
+    const std::string text = formatResults(
+        cl.format, *backend, devices[std::size_t(cl.plan.base.device)], measured.results);
+    if (outputFile) {
+      outputFile->commit(text);
+    } else {
+      std::cout << text << std::flush;
+    }
+  }
+  // In a sweep, say how far it got.
+  const std::string howFar = runs.size() == 1
+                                 ? std::string()
+                                 : " (" + std::to_string(measured.results.size()) + " of " +
+                                       std::to_string(runs.size()) + " runs finished)";
+  if (measured.interrupted) {
+    printError("interrupted" + howFar);
+    return kExitInterrupted;
+  }
+  if (measured.failure) {
+    printError(*measured.failure + howFar);
+    return kExitError;
+  }
+  const auto unverified =
+      std::count_if(measured.results.begin(), measured.results.end(),
+                    [](const RunResult& r) { return r.verification && !r.verification->passed; });
+  if (unverified > 0) {
+    printError(std::to_string(unverified) + " of " + std::to_string(measured.results.size()) +
+               " run(s) failed verification");
+    return kExitUnverified;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runBench(argc, argv);
+  } catch (const std::exception& e) {
+    printError(e.what());
+    return kExitError;
+  }
+}

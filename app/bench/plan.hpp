@@ -1,0 +1,34 @@
+#pragma once
+// Turns the command line's run options into the validated list of runs: one run, or the
+// cartesian product of the --sweep axes. Every problem is found here, before anything runs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/backend.hpp"
+
+namespace tilescope::bench {
+
+// The run options as typed; numbers stay text until here so errors can quote them.
+struct PlanInput {
+  std::optional<std::string> kernel;
+  std::optional<std::string> tile;
+  std::optional<std::string> params;  // "K=V,..."
+  std::optional<std::string> size, m, n, k;
+  std::vector<std::string> sweeps;  // each "KEY=V1,V2,..." or "KEY=all"
+  RunRequest base;                  // device, fill, seed, sampling and verify for every run
+};
+
+// Each throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
+std::int64_t parseInteger(const std::string& text, const std::string& what);
+double parsePositiveNumber(const std::string& text, const std::string& what);
+
+// "shared-tiled tile=16 512x512x512": a run in one phrase, for progress and messages.
+std::string describe(const RunRequest& run);
+
+// The runs in order: kernel outermost, then the --sweep axes in the order given (the first
+// one outermost). Throws tilescope::Error naming the first problem found.
+std::vector<RunRequest> buildPlan(const PlanInput& input, const Backend& backend);
+
+}  // namespace tilescope::bench

@@ -1,0 +1,496 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <system_error>
+
+#include "tilescope/error.hpp"
+
+namespace tilescope::report {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& message) {
+  throw Error(ErrorKind::InvalidArgument, message);
+}
+
+// JSON has no NaN or infinity; a non-finite measurement (an unwritten output) is stored as null.
+json finiteOrNull(double value) {
+  return std::isfinite(value) ? json(value) : json(nullptr);
+}
+
+const json& field(const json& object, const char* name, const std::string& where) {
+  if (!object.is_object()) fail(where + " is not a JSON object");
+  const auto it = object.find(name);
+  if (it == object.end()) fail(where + " has no field '" + name + "'");
+  return *it;
+}
+
+double numberField(const json& object, const char* name, const std::string& where) {
+  const json& value = field(object, name, where);
+  if (value.is_null()) return std::numeric_limits<double>::quiet_NaN();
+  if (!value.is_number()) fail(where + "." + name + " is not a number");
+  return value.get<double>();
+}
+
+std::int64_t integerField(const json& object, const char* name, const std::string& where) {
+  const json& value = field(object, name, where);
+  if (!value.is_number_integer()) fail(where + "." + name + " is not an integer");
+  return value.get<std::int64_t>();
+}
+
+std::string stringField(const json& object, const char* name, const std::string& where) {
+  const json& value = field(object, name, where);
+  if (!value.is_string()) fail(where + "." + name + " is not a string");
+  return value.get<std::string>();
+}
+
+bool boolField(const json& object, const char* name, const std::string& where) {
+  const json& value = field(object, name, where);
+  if (!value.is_boolean()) fail(where + "." + name + " is not true or false");
+  return value.get<bool>();
+}
+
+// Optional members are written as null; a reader also accepts them missing.
+const json* optionalObject(const json& object, const char* name, const std::string& where) {
+  const auto it = object.find(name);
+  if (it == object.end() || it->is_null()) return nullptr;
+  if (!it->is_object()) fail(where + "." + name + " is not a JSON object or null");
+  return &*it;
+}
+
+void checkFormatVersion(const json& object, const std::string& where) {
+  const std::int64_t version = integerField(object, "format_version", where);
+  if (version > kFormatVersion) {
+    fail(where + " has format_version " + std::to_string(version) + "; this build reads up to " +
+         std::to_string(kFormatVersion));
+  }
+}
+
+json toJson(const Verification& v) {
+  return {{"rel_error", finiteOrNull(v.relError)},
+          {"normalized_error", finiteOrNull(v.normalizedError)},
+          {"max_abs_error", finiteOrNull(v.maxAbsError)},
+          {"non_finite", v.nonFinite},
+          {"tolerance", v.tolerance},
+          {"passed", v.passed}};
+}
+
+Verification verificationFromJson(const json& object, const std::string& where) {
+  Verification v;
+  v.relError = numberField(object, "rel_error", where);
+  v.normalizedError = numberField(object, "normalized_error", where);
+  v.maxAbsError = numberField(object, "max_abs_error", where);
+  v.nonFinite = integerField(object, "non_finite", where);
+  v.tolerance = numberField(object, "tolerance", where);
+  v.passed = boolField(object, "passed", where);
+  return v;
+}
+
+// Shortest text that reads back to the same double ("nan" and "inf" included).
+std::string formatNumber(double value) {
+  char buffer[64];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, end);
+}
+
+std::string formatOptional(const std::optional<double>& value) {
+  return value ? formatNumber(*value) : std::string();
+}
+
+// Fields that would break a CSV line are quoted, with inner quotes doubled (RFC 4180).
+std::string quoteCsv(const std::string& text, bool always) {
+  if (!always && text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+// One CSV record (which may span lines inside quotes); false at end of input.
+bool readCsvRecord(std::istream& in, std::vector<std::string>& fields, int& line) {
+  fields.clear();
+  if (in.peek() == std::char_traits<char>::eof()) return false;
+  ++line;
+  const int firstLine = line;
+  std::string current;
+  bool quoted = false, afterQuote = false;
+  for (int next = in.get();; next = in.get()) {
+    if (next == std::char_traits<char>::eof()) {
+      if (quoted) fail("CSV line " + std::to_string(firstLine) + ": unterminated quoted field");
+      break;
+    }
+    const char c = char(next);
+    if (quoted) {
+      if (c == '"') {
+        if (in.peek() == '"') {
+          current += char(in.get());
+        } else {
+          quoted = false;
+          afterQuote = true;
+        }
+      } else {
+        if (c == '\n') ++line;
+        current += c;
+      }
+      continue;
+    }
+    if (c == ',') {
+      fields.push_back(std::move(current));
+      current.clear();
+      afterQuote = false;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && in.peek() == '\n') in.get();
+      break;
+    } else if (c == '"' && current.empty() && !afterQuote) {
+      quoted = true;
+    } else if (afterQuote) {
+      fail("CSV line " + std::to_string(line) + ": text after a closing quote");
+    } else {
+      current += c;
+    }
+  }
+  fields.push_back(std::move(current));
+  return true;
+}
+
+// Reads the cells of one CSV row by column name, naming the line and column in every error.
+class CsvRow {
+ public:
+  CsvRow(const std::vector<std::string>& header, const std::vector<std::string>& cells, int line)
+      : header_(header), cells_(cells), line_(line) {}
+
+  const std::string& text(const char* column) const {
+    const auto it = std::find(header_.begin(), header_.end(), column);
+    return cells_[std::size_t(it - header_.begin())];
+  }
+
+  std::int64_t integer(const char* column) const {
+    const std::string& cell = text(column);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
+    if (cell.empty() || ec != std::errc() || end != cell.data() + cell.size())
+      error(column, "'" + cell + "' is not an integer");
+    return value;
+  }
+
+  double number(const char* column) const {
+    const std::string& cell = text(column);
+    double value = 0;
+    const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
+    if (cell.empty() || ec != std::errc() || end != cell.data() + cell.size())
+      error(column, "'" + cell + "' is not a number");
+    return value;
+  }
+
+  std::optional<double> optionalNumber(const char* column) const {
+    if (text(column).empty()) return std::nullopt;
+    return number(column);
+  }
+
+  bool boolean(const char* column) const {
+    const std::string& cell = text(column);
+    if (cell == "true") return true;
+    if (cell == "false") return false;
+    error(column, "'" + cell + "' is neither true nor false");
+  }
+
+  [[noreturn]] void error(const char* column, const std::string& problem) const {
+    fail("CSV line " + std::to_string(line_) + ", column " + column + ": " + problem);
+  }
+
+ private:
+  const std::vector<std::string>& header_;
+  const std::vector<std::string>& cells_;
+  int line_;
+};
+
+RunResult resultFromCsv(const CsvRow& row) {
+  RunResult r;
+  r.backend = row.text("backend");
+  r.device = row.text("device");
+  r.kernel.kernel = row.text("kernel");
+  try {
+    if (!row.text("params").empty()) r.kernel.params = parseParams(row.text("params"));
+  } catch (const Error& e) {
+    row.error("params", e.what());
+  }
+  r.shape = {row.integer("M"), row.integer("N"), row.integer("K")};
+  r.stats.medianMs = row.number("median_ms");
+  r.stats.minMs = row.number("min_ms");
+  r.stats.maxMs = row.number("max_ms");
+  r.stats.reps = int(row.integer("reps"));
+  r.gflops = row.number("gflops");
+  // CSV carries the relative error and the verdict; a run that was not verified has neither.
+  const bool verified = row.boolean("verified");
+  if (const auto relError = row.optionalNumber("rel_error")) {
+    Verification v;
+    v.relError = *relError;
+    v.passed = verified;
+    r.verification = v;
+  } else if (verified) {
+    row.error("verified", "true without a rel_error");
+  }
+  const auto h2d = row.optionalNumber("h2d_ms");
+  const auto kernel = row.optionalNumber("kernel_ms");
+  const auto d2h = row.optionalNumber("d2h_ms");
+  if (h2d && kernel && d2h) {
+    r.phases = Phases{*h2d, *kernel, *d2h};
+  } else if (h2d || kernel || d2h) {
+    row.error("h2d_ms", "the phases h2d_ms, kernel_ms and d2h_ms are all given or all empty");
+  }
+  r.unsyncedHostMs = row.optionalNumber("unsynced_host_ms");
+  return r;
+}
+
+// A table cell never breaks its row.
+std::string oneLine(std::string text) {
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r' || c == '\t'; }, ' ');
+  return text;
+}
+
+std::string fixed(double value, int decimals) {
+  if (!std::isfinite(value)) return formatNumber(value);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string scientific(double value) {
+  if (!std::isfinite(value)) return formatNumber(value);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.2e", value);
+  return buffer;
+}
+
+}  // namespace
+
+nlohmann::json toJson(const RunResult& result) {
+  json params = json::object();
+  for (const auto& [name, value] : result.kernel.params) params[name] = value;
+  json out = {{"format_version", kFormatVersion},
+              {"backend", result.backend},
+              {"device", result.device},
+              {"kernel", result.kernel.kernel},
+              {"params", std::move(params)},
+              {"m", result.shape.m},
+              {"n", result.shape.n},
+              {"k", result.shape.k},
+              {"stats",
+               {{"median_ms", result.stats.medianMs},
+                {"min_ms", result.stats.minMs},
+                {"max_ms", result.stats.maxMs},
+                {"spread", finiteOrNull(result.stats.spread)},
+                {"reps", result.stats.reps}}},
+              {"gflops", finiteOrNull(result.gflops)},
+              // Derived from verification; written for readers that want one flag.
+              {"verified", result.verified()},
+              {"verification", nullptr},
+              {"phases", nullptr},
+              {"unsynced_host_ms", nullptr}};
+  if (result.verification) out["verification"] = toJson(*result.verification);
+  if (result.phases) {
+    out["phases"] = {{"h2d_ms", result.phases->h2dMs},
+                     {"kernel_ms", result.phases->kernelMs},
+                     {"d2h_ms", result.phases->d2hMs}};
+  }
+  if (result.unsyncedHostMs) out["unsynced_host_ms"] = *result.unsyncedHostMs;
+  return out;
+}
+
+RunResult resultFromJson(const nlohmann::json& json) {
+  const std::string where = "result";
+  checkFormatVersion(json, where);
+  RunResult r;
+  r.backend = stringField(json, "backend", where);
+  r.device = stringField(json, "device", where);
+  r.kernel.kernel = stringField(json, "kernel", where);
+  const nlohmann::json& params = field(json, "params", where);
+  if (!params.is_object()) fail("result.params is not a JSON object");
+  for (const auto& [name, value] : params.items()) {
+    if (!value.is_number_integer()) fail("result.params." + name + " is not an integer");
+    r.kernel.params[name] = value.get<int>();
+  }
+  r.shape = {integerField(json, "m", where), integerField(json, "n", where),
+             integerField(json, "k", where)};
+  const nlohmann::json& stats = field(json, "stats", where);
+  r.stats.medianMs = numberField(stats, "median_ms", "result.stats");
+  r.stats.minMs = numberField(stats, "min_ms", "result.stats");
+  r.stats.maxMs = numberField(stats, "max_ms", "result.stats");
+  r.stats.spread = numberField(stats, "spread", "result.stats");
+  r.stats.reps = int(integerField(stats, "reps", "result.stats"));
+  r.gflops = numberField(json, "gflops", where);
+  if (const nlohmann::json* v = optionalObject(json, "verification", where))
+    r.verification = verificationFromJson(*v, "result.verification");
+  if (const nlohmann::json* p = optionalObject(json, "phases", where)) {
+    r.phases = Phases{numberField(*p, "h2d_ms", "result.phases"),
+                      numberField(*p, "kernel_ms", "result.phases"),
+                      numberField(*p, "d2h_ms", "result.phases")};
+  }
+  if (const auto it = json.find("unsynced_host_ms"); it != json.end() && !it->is_null()) {
+    r.unsyncedHostMs = numberField(json, "unsynced_host_ms", where);
+  }
+  return r;
+}
+
+nlohmann::json toJson(const DeviceInfo& device) {
+  json facts = json::array();
+  for (const auto& [name, value] : device.facts)
+    facts.push_back({{"name", name}, {"value", value}});
+  return {{"format_version", kFormatVersion},
+          {"index", device.index},
+          {"name", device.name},
+          {"facts", std::move(facts)}};
+}
+
+DeviceInfo deviceFromJson(const nlohmann::json& json) {
+  const std::string where = "device";
+  checkFormatVersion(json, where);
+  DeviceInfo device;
+  device.index = int(integerField(json, "index", where));
+  device.name = stringField(json, "name", where);
+  const nlohmann::json& facts = field(json, "facts", where);
+  if (!facts.is_array()) fail("device.facts is not a JSON array");
+  for (const nlohmann::json& fact : facts) {
+    device.facts.emplace_back(stringField(fact, "name", "device.facts[]"),
+                              stringField(fact, "value", "device.facts[]"));
+  }
+  return device;
+}
+
+std::vector<std::string> csvHeader() {
+  return {"backend",  "device",    "kernel", "params",    "M",      "N",
+          "K",        "median_ms", "min_ms", "max_ms",    "gflops", "rel_error",
+          "verified", "reps",      "h2d_ms", "kernel_ms", "d2h_ms", "unsynced_host_ms"};
+}
+
+std::vector<std::string> csvRow(const RunResult& r) {
+  const auto phase = [&](double Phases::*member) {
+    return r.phases ? formatNumber((*r.phases).*member) : std::string();
+  };
+  return {r.backend,
+          r.device,
+          r.kernel.kernel,
+          formatParams(r.kernel),
+          std::to_string(r.shape.m),
+          std::to_string(r.shape.n),
+          std::to_string(r.shape.k),
+          formatNumber(r.stats.medianMs),
+          formatNumber(r.stats.minMs),
+          formatNumber(r.stats.maxMs),
+          formatNumber(r.gflops),
+          r.verification ? formatNumber(r.verification->relError) : std::string(),
+          r.verified() ? "true" : "false",
+          std::to_string(r.stats.reps),
+          phase(&Phases::h2dMs),
+          phase(&Phases::kernelMs),
+          phase(&Phases::d2hMs),
+          formatOptional(r.unsyncedHostMs)};
+}
+
+void writeCsv(std::ostream& out, const std::vector<RunResult>& results) {
+  const auto writeLine = [&](const std::vector<std::string>& cells, bool quoteParams) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      // The params column is always quoted: "BM=128,TM=8" holds commas, and quoting every
+      // value keeps spreadsheet imports from reading "tile=16" differently from the rest.
+      const bool always = quoteParams && i == 3;
+      out << (i ? "," : "") << quoteCsv(cells[i], always);
+    }
+    out << '\n';
+  };
+  writeLine(csvHeader(), false);
+  for (const RunResult& r : results) writeLine(csvRow(r), true);
+}
+
+std::vector<RunResult> readCsv(std::istream& in) {
+  const std::vector<std::string> expected = csvHeader();
+  std::vector<std::string> header, cells;
+  int line = 0;
+  if (!readCsvRecord(in, header, line)) fail("CSV input is empty: no header line");
+  if (header != expected) {
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (i >= header.size())
+        fail("CSV header: column " + std::to_string(i + 1) + " '" + expected[i] + "' is missing");
+      if (header[i] != expected[i])
+        fail("CSV header: column " + std::to_string(i + 1) + " is '" + header[i] + "', expected '" +
+             expected[i] + "'");
+    }
+    fail("CSV header: " + std::to_string(header.size()) + " columns, expected " +
+         std::to_string(expected.size()));
+  }
+  std::vector<RunResult> results;
+  while (readCsvRecord(in, cells, line)) {
+    if (cells.size() == 1 && cells[0].empty()) continue;  // a blank line
+    if (cells.size() != expected.size()) {
+      fail("CSV line " + std::to_string(line) + ": " + std::to_string(cells.size()) +
+           " fields, expected " + std::to_string(expected.size()));
+    }
+    results.push_back(resultFromCsv(CsvRow(header, cells, line)));
+  }
+  return results;
+}
+
+void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
+  const bool anyPhases = std::any_of(results.begin(), results.end(),
+                                     [](const RunResult& r) { return r.phases.has_value(); });
+  const bool anyUnsynced = std::any_of(results.begin(), results.end(), [](const RunResult& r) {
+    return r.unsyncedHostMs.has_value();
+  });
+  std::vector<std::string> header = {"backend", "device",    "kernel",    "params", "M",
+                                     "N",       "K",         "median ms", "min ms", "max ms",
+                                     "GFLOP/s", "rel error", "verified",  "reps"};
+  if (anyPhases) header.insert(header.end(), {"H2D ms", "kernel ms", "D2H ms"});
+  if (anyUnsynced) header.push_back("unsynced host ms");
+
+  std::vector<std::vector<std::string>> rows = {header};
+  for (const RunResult& r : results) {
+    std::vector<std::string> row = {r.backend,
+                                    oneLine(r.device),
+                                    r.kernel.kernel,
+                                    r.kernel.params.empty() ? "-" : formatParams(r.kernel),
+                                    std::to_string(r.shape.m),
+                                    std::to_string(r.shape.n),
+                                    std::to_string(r.shape.k),
+                                    fixed(r.stats.medianMs, 3),
+                                    fixed(r.stats.minMs, 3),
+                                    fixed(r.stats.maxMs, 3),
+                                    fixed(r.gflops, 1),
+                                    r.verification ? scientific(r.verification->relError) : "-",
+                                    r.verification ? (r.verified() ? "true" : "false") : "skipped",
+                                    std::to_string(r.stats.reps)};
+    if (anyPhases) {
+      for (double Phases::*member : {&Phases::h2dMs, &Phases::kernelMs, &Phases::d2hMs})
+        row.push_back(r.phases ? fixed((*r.phases).*member, 3) : "-");
+    }
+    if (anyUnsynced) row.push_back(r.unsyncedHostMs ? fixed(*r.unsyncedHostMs, 3) : "-");
+    rows.push_back(std::move(row));
+  }
+
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  // Text columns (backend .. params) align left, numbers right.
+  constexpr std::size_t kTextColumns = 4;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(widths[i] - row[i].size(), ' ');
+      if (i) line += "  ";
+      line += i < kTextColumns ? row[i] + pad : pad + row[i];
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << '\n';
+  }
+}
+
+}  // namespace tilescope::report

@@ -1,0 +1,67 @@
+#pragma once
+// The catalogue kernels executed on the CPU. Each function runs its family's GPU schedule: the
+// blocks of the grid (spread over CPU threads), the threads of each block in linear order, and
+// every index taken from the family's struct in thread_map.hpp. A block's shared tile is a local
+// buffer its "threads" fill before they use it; a GPU thread's registers are local variables.
+//
+// A CPU core runs one GPU thread's loop to completion before starting the next, so the memory
+// pattern of each kernel reaches the CPU caches unchanged: the naive kernel walks a column of B
+// with a stride of N floats, the tiled kernels read small buffers that stay in L1.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "tilescope/thread_map.hpp"
+
+namespace tilescope::cpu {
+
+// The operands of one product, row-major, as a kernel sees its device buffers.
+struct Gemm {
+  const float* a = nullptr;  // M x K
+  const float* b = nullptr;  // K x N
+  float* c = nullptr;        // M x N
+  std::int64_t m = 0, n = 0, k = 0;
+};
+
+// The CPU's block scheduler: runs `blockBody` once for every block of `grid` on a pool of
+// std::thread::hardware_concurrency() threads that take block indices from an atomic counter.
+// Blocks are independent, as on the GPU. `cancel` is checked before each block; once it is set the
+// launch stops early and throws Error(Cancelled).
+void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,
+                  const std::function<void(Dim2 block)>& blockBody);
+
+// Calls fn(thread, linearIndex) for every thread of a block, in linear order (x fastest).
+template <typename Fn>
+void forEachThread(Dim2 blockShape, Fn&& fn) {
+  for (int y = 0; y < blockShape.y; ++y)
+    for (int x = 0; x < blockShape.x; ++x) fn(Dim2{x, y}, x + y * blockShape.x);
+}
+
+// One GPU thread's inner product: sum of a[k * aStride] * b[k * bStride] for k ascending,
+// accumulated in float as the GPU kernels do.
+inline float dot(const float* a, std::int64_t aStride, const float* b, std::int64_t bStride,
+                 std::int64_t count) {
+  float sum = 0.0f;
+  for (std::int64_t k = 0; k < count; ++k) sum += a[k * aStride] * b[k * bStride];
+  return sum;
+}
+
+// What a thread stages into a shared tile: the element at `cell` of a rows x cols matrix, or zero
+// in the padding past its edges.
+inline float elementOrZero(const float* matrix, std::int64_t rows, std::int64_t cols, Cell cell) {
+  return cell.row < rows && cell.col < cols ? matrix[cell.row * cols + cell.col] : 0.0f;
+}
+
+// Every kernel takes the same arguments; `tile` is the resolved "tile" parameter and is ignored
+// by the kernels that have none (serial, library).
+using KernelFn = void (*)(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+
+void runSerial(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+void runRowPerThread(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+void runNaive(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+void runSharedA(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+void runSharedTiled(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+void runRegisterTiled(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+void runLibrary(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+
+}  // namespace tilescope::cpu

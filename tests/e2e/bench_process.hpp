@@ -1,0 +1,35 @@
+#pragma once
+// Runs the built tilescope-bench as a child process and captures what it prints.
+#include <string>
+#include <vector>
+
+namespace tilescope::e2e {
+
+struct BenchOutcome {
+  int exitCode = -1;  // 128 + signal number when the process was killed by a signal
+  std::string out, err;
+};
+
+// Spawns TILESCOPE_BENCH with `args`, stdin from /dev/null, stdout and stderr captured.
+BenchOutcome runBench(const std::vector<std::string>& args);
+
+// A fresh empty directory under the system temp directory, removed with its contents on
+// destruction.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  std::vector<std::string> entries() const;
+
+ private:
+  std::string path_;
+};
+
+std::string readFile(const std::string& path);
+
+}  // namespace tilescope::e2e

@@ -1,0 +1,345 @@
+// End-to-end tests of tilescope-bench: the built executable, run as a user would run it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench_process.hpp"
+#include "report/report.hpp"
+#include "tilescope/backend.hpp"
+#include "tilescope/catalogue.hpp"
+
+namespace {
+
+using tilescope::RunResult;
+using tilescope::e2e::BenchOutcome;
+using tilescope::e2e::runBench;
+using tilescope::e2e::ScratchDir;
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) result.push_back(line);
+  return result;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::vector<RunResult> parseCsv(const std::string& text) {
+  std::istringstream in(text);
+  return tilescope::report::readCsv(in);
+}
+
+TEST(BenchCli, OneRunPrintsOneVerifiedTableRow) {
+  const BenchOutcome r = runBench(
+      {"--backend", "cpu", "--kernel", "naive", "--tile", "8", "--size", "64", "--reps", "3"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "") << "progress goes to stderr only when it is a terminal";
+  const auto table = lines(r.out);
+  ASSERT_EQ(table.size(), 2u) << r.out;
+  for (const char* column : {"backend", "device", "kernel", "params", "median ms", "min ms",
+                             "max ms", "GFLOP/s", "rel error", "verified", "reps"})
+    EXPECT_TRUE(contains(table[0], column)) << column;
+  EXPECT_TRUE(contains(table[1], "cpu"));
+  EXPECT_TRUE(contains(table[1], "naive"));
+  EXPECT_TRUE(contains(table[1], "tile=8"));
+  EXPECT_TRUE(contains(table[1], "true"));
+}
+
+TEST(BenchCli, TileSweepGivesOneRowPerTileInOrder) {
+  const BenchOutcome r = runBench({"--kernel", "shared-tiled", "--sweep", "tile=1,2,4,7", "--size",
+                                   "48", "--reps", "2", "--format", "csv"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = parseCsv(r.out);
+  ASSERT_EQ(results.size(), 4u);
+  const int tiles[] = {1, 2, 4, 7};
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i].kernel.kernel, "shared-tiled");
+    EXPECT_EQ(results[i].kernel.params.at("tile"), tiles[i]);
+    EXPECT_EQ(results[i].shape, (tilescope::Shape{48, 48, 48}));
+    EXPECT_EQ(results[i].stats.reps, 2);
+    EXPECT_TRUE(results[i].verified());
+  }
+}
+
+TEST(BenchCli, TileSweepAllRunsEveryValidTile) {
+  const BenchOutcome r = runBench({"--kernel", "register-tiled", "--sweep", "tile=all", "--size",
+                                   "40", "--reps", "1", "--format", "csv"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = parseCsv(r.out);
+  const auto& allowed = tilescope::kernelInfo("register-tiled").param("tile")->allowed;
+  ASSERT_EQ(results.size(), allowed.size());
+  for (std::size_t i = 0; i < results.size(); ++i)
+    EXPECT_EQ(results[i].kernel.params.at("tile"), allowed[i]);
+}
+
+TEST(BenchCli, KernelAllWithTileAllRunsKernelsWithoutATileOnce) {
+  const BenchOutcome r = runBench({"--sweep", "kernel=all", "--sweep", "tile=all", "--size", "8",
+                                   "--reps", "1", "--format", "csv"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  // Catalogue order; every valid tile of a tiled kernel, one run of a kernel without a tile.
+  std::vector<tilescope::KernelConfig> expected;
+  for (const tilescope::KernelInfo& kernel : tilescope::catalogue()) {
+    if (const tilescope::ParamSpec* tile = kernel.param("tile")) {
+      for (int value : tile->allowed) expected.push_back({kernel.id, {{"tile", value}}});
+    } else {
+      expected.push_back({kernel.id, {}});
+    }
+  }
+  const auto results = parseCsv(r.out);
+  ASSERT_EQ(results.size(), expected.size());
+  for (std::size_t i = 0; i < results.size(); ++i) EXPECT_EQ(results[i].kernel, expected[i]);
+}
+
+TEST(BenchCli, SweepsCombineWithTheKernelOutermost) {
+  const BenchOutcome r = runBench({"--sweep", "kernel=naive,shared-tiled", "--sweep", "size=16,24",
+                                   "--sweep", "tile=4,8", "--reps", "1", "--format", "csv"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = parseCsv(r.out);
+  ASSERT_EQ(results.size(), 8u);
+  std::size_t i = 0;
+  for (const char* kernel : {"naive", "shared-tiled"})
+    for (std::int64_t size : {16, 24})
+      for (int tile : {4, 8}) {
+        EXPECT_EQ(results[i].kernel.kernel, kernel) << "row " << i;
+        EXPECT_EQ(results[i].shape.m, size) << "row " << i;
+        EXPECT_EQ(results[i].kernel.params.at("tile"), tile) << "row " << i;
+        ++i;
+      }
+}
+
+TEST(BenchCli, AcceptanceRunPrintsAVerifiedJsonResult) {
+  const BenchOutcome r = runBench({"--backend", "cpu", "--kernel", "shared-tiled", "--tile", "16",
+                                   "--size", "512", "--format", "json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc.at("format_version"), tilescope::report::kFormatVersion);
+  EXPECT_EQ(doc.at("backend"), "cpu");
+  EXPECT_FALSE(doc.at("device").at("name").get<std::string>().empty());
+  EXPECT_FALSE(doc.at("device").at("facts").empty());
+  ASSERT_EQ(doc.at("results").size(), 1u);
+
+  const nlohmann::json& result = doc.at("results")[0];
+  EXPECT_EQ(result.at("backend"), "cpu");
+  EXPECT_EQ(result.at("kernel"), "shared-tiled");
+  EXPECT_EQ(result.at("params"), (nlohmann::json{{"tile", 16}}));
+  EXPECT_EQ(result.at("m"), 512);
+  EXPECT_EQ(result.at("n"), 512);
+  EXPECT_EQ(result.at("k"), 512);
+  const nlohmann::json& stats = result.at("stats");
+  EXPECT_GE(stats.at("reps").get<int>(), 1);
+  EXPECT_LE(stats.at("min_ms").get<double>(), stats.at("median_ms").get<double>());
+  EXPECT_LE(stats.at("median_ms").get<double>(), stats.at("max_ms").get<double>());
+  EXPECT_GT(stats.at("min_ms").get<double>(), 0.0);
+  EXPECT_GT(result.at("gflops").get<double>(), 0.0);
+  EXPECT_EQ(result.at("verified"), true);
+  EXPECT_EQ(result.at("verification").at("passed"), true);
+  EXPECT_EQ(result.at("verification").at("non_finite"), 0);
+  EXPECT_LT(result.at("verification").at("rel_error").get<double>(), 1e-5);
+
+  const RunResult parsed = tilescope::report::resultFromJson(result);
+  EXPECT_TRUE(parsed.verified());
+  EXPECT_EQ(parsed.kernel.params.at("tile"), 16);
+}
+
+TEST(BenchCli, IntegerFillOnARectangularShapeIsExact) {
+  const BenchOutcome r =
+      runBench({"--kernel", "shared-tiled", "--tile", "7", "--m", "33", "--n", "17", "--k", "45",
+                "--fill", "integer", "--reps", "2", "--format", "json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json result = nlohmann::json::parse(r.out).at("results").at(0);
+  EXPECT_EQ(result.at("m"), 33);
+  EXPECT_EQ(result.at("n"), 17);
+  EXPECT_EQ(result.at("k"), 45);
+  EXPECT_EQ(result.at("verification").at("max_abs_error").get<double>(), 0.0);
+  EXPECT_EQ(result.at("verified"), true);
+}
+
+TEST(BenchCli, CsvOutputFileIsWrittenWholeAndRoundTrips) {
+  ScratchDir dir;
+  const std::string path = dir.file("runs.csv");
+  const BenchOutcome r = runBench({"--kernel", "naive", "--sweep", "size=16,33", "--reps", "2",
+                                   "--format", "csv", "--output", path});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "") << "with --output nothing goes to stdout";
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"runs.csv"}) << "no temporary file is left";
+
+  const std::string text = tilescope::e2e::readFile(path);
+  const auto results = parseCsv(text);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].shape, (tilescope::Shape{16, 16, 16}));
+  EXPECT_EQ(results[1].shape, (tilescope::Shape{33, 33, 33}));
+  for (const RunResult& result : results) {
+    EXPECT_EQ(result.backend, "cpu");
+    EXPECT_EQ(result.kernel.params.at("tile"), 16);
+    EXPECT_TRUE(result.verified());
+    EXPECT_GT(result.gflops, 0.0);
+  }
+  // Writing what was read gives back the same text: nothing is lost or reformatted.
+  std::ostringstream rewritten;
+  tilescope::report::writeCsv(rewritten, results);
+  EXPECT_EQ(rewritten.str(), text);
+}
+
+// The second size cannot fit in any host's memory; the backend finds that out when the run
+// starts, after the first size was measured.
+TEST(BenchCli, ASweepThatFailsMidwayStillWritesWhatWasMeasured) {
+  ScratchDir dir;
+  const std::string path = dir.file("runs.csv");
+  const BenchOutcome r = runBench({"--kernel", "library", "--sweep", "size=16,1048576", "--reps",
+                                   "2", "--format", "csv", "--output", path});
+  EXPECT_EQ(r.exitCode, 2);
+  ASSERT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, "host memory")) << r.err;
+  EXPECT_TRUE(contains(r.err, "(1 of 2 runs finished)")) << r.err;
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"runs.csv"});
+  const auto results = parseCsv(tilescope::e2e::readFile(path));
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].shape.m, 16);
+  EXPECT_TRUE(results[0].verified());
+}
+
+TEST(BenchCli, NoVerifyLeavesTheResultUnverifiedAndStillSucceeds) {
+  const BenchOutcome r = runBench(
+      {"--kernel", "library", "--size", "32", "--no-verify", "--reps", "2", "--format", "csv"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = parseCsv(r.out);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].verification.has_value());
+  EXPECT_FALSE(results[0].verified());
+  EXPECT_TRUE(results[0].kernel.params.empty());
+}
+
+TEST(BenchCli, ListNamesEveryKernelAndBackend) {
+  const BenchOutcome r = runBench({"--list"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const tilescope::KernelInfo& kernel : tilescope::catalogue()) {
+    EXPECT_TRUE(contains(r.out, "  " + kernel.id + ": ")) << kernel.id;
+    EXPECT_TRUE(contains(r.out, kernel.seed)) << kernel.id;
+  }
+  EXPECT_TRUE(contains(r.out, "parameter tile = 1..32 (default 16)"));
+  EXPECT_TRUE(contains(r.out, "parameter tile = 1,2,4,8,16,32,64 (default 8)"));
+  EXPECT_TRUE(contains(r.out, "  cpu:\n    device 0: "));
+  EXPECT_TRUE(contains(r.out, "  cuda:"));
+}
+
+TEST(BenchCli, HelpDocumentsTheExitStatus) {
+  const BenchOutcome r = runBench({"--help"});
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_TRUE(contains(r.out, "Exit status"));
+  EXPECT_TRUE(contains(r.out, "--sweep"));
+}
+
+// A bad input: the arguments ("{dir}" stands for a scratch directory) and a part of the message.
+struct BadInput {
+  const char* name;
+  std::vector<std::string> args;
+  const char* message;
+};
+
+// gtest prints a parameter in failure messages and in ctest's test list.
+void PrintTo(const BadInput& input, std::ostream* out) {
+  *out << input.name;
+}
+
+class BenchCliBadInput : public testing::TestWithParam<BadInput> {};
+
+TEST_P(BenchCliBadInput, ExitsTwoWithOneLineAndNoOutputFile) {
+  ScratchDir dir;
+  std::vector<std::string> args;
+  bool namesOutput = false;
+  for (std::string arg : GetParam().args) {
+    if (const auto at = arg.find("{dir}"); at != std::string::npos) arg.replace(at, 5, dir.path());
+    namesOutput = namesOutput || arg == "--output";
+    args.push_back(arg);
+  }
+  if (!namesOutput) args.insert(args.end(), {"--output", dir.file("out.txt")});
+
+  const BenchOutcome r = runBench(args);
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  const auto errorLines = lines(r.err);
+  ASSERT_EQ(errorLines.size(), 1u) << r.err;
+  EXPECT_EQ(errorLines[0].rfind("tilescope-bench: error: ", 0), 0u) << r.err;
+  EXPECT_TRUE(contains(r.err, GetParam().message)) << r.err;
+  EXPECT_TRUE(dir.entries().empty()) << "an output file was left behind";
+}
+
+const BadInput kBadInputs[] = {
+    {"unknown_kernel", {"--kernel", "nosuch", "--size", "32"}, "unknown kernel 'nosuch'"},
+    {"unknown_backend",
+     {"--backend", "opencl", "--kernel", "naive", "--size", "32"},
+     "unknown backend 'opencl'"},
+    {"size_zero", {"--kernel", "naive", "--size", "0"}, "--size = 0 is out of range"},
+    {"size_negative", {"--kernel", "naive", "--size", "-5"}, "--size = -5 is out of range"},
+    {"size_not_a_number", {"--kernel", "naive", "--size", "abc"}, "'abc' is not a whole number"},
+    {"size_fractional",
+     {"--kernel", "naive", "--m", "3.5", "--n", "4", "--k", "4"},
+     "--m: '3.5' is not a whole number"},
+    {"size_above_limit", {"--kernel", "naive", "--size", "2000000"}, "is out of range"},
+    {"tile_too_large",
+     {"--kernel", "shared-tiled", "--tile", "33", "--size", "32"},
+     "tile = 33 is refused"},
+    {"tile_not_power_of_two",
+     {"--kernel", "register-tiled", "--tile", "3", "--size", "32"},
+     "tile = 3 is refused"},
+    {"unknown_param",
+     {"--kernel", "naive", "--param", "foo=3", "--size", "32"},
+     "no parameter 'foo'"},
+    {"tile_on_kernel_without_tile",
+     {"--kernel", "serial", "--tile", "4", "--size", "32"},
+     "kernel 'serial' has no tile parameter"},
+    {"too_large_for_memory", {"--kernel", "library", "--size", "1048576"}, "memory"},
+    {"serial_work_bound", {"--kernel", "serial", "--size", "2048"}, "limited to M*N*K"},
+    {"tile_and_param",
+     {"--kernel", "naive", "--tile", "8", "--param", "tile=8", "--size", "32"},
+     "excludes"},
+    {"size_and_m", {"--kernel", "naive", "--size", "32", "--m", "32"}, "excludes"},
+    {"tile_and_tile_sweep",
+     {"--kernel", "naive", "--tile", "8", "--sweep", "tile=4,8", "--size", "32"},
+     "--tile conflicts with --sweep tile"},
+    {"no_size", {"--kernel", "naive"}, "no problem size"},
+    {"no_kernel", {"--size", "32"}, "no kernel"},
+    {"bad_sweep_value",
+     {"--kernel", "naive", "--sweep", "tile=4,x", "--size", "32"},
+     "'x' is not a whole number"},
+    {"unknown_sweep_key",
+     {"--kernel", "naive", "--sweep", "tiles=4", "--size", "32"},
+     "unknown key 'tiles'"},
+    {"size_sweep_zero", {"--kernel", "naive", "--sweep", "size=32,0"}, "= 0 is out of range"},
+    {"unknown_kernel_in_sweep",
+     {"--sweep", "kernel=naive,nosuch", "--size", "32"},
+     "unknown kernel 'nosuch'"},
+    {"unknown_format", {"--kernel", "naive", "--size", "32", "--format", "xml"}, "xml"},
+    {"zero_reps", {"--kernel", "naive", "--size", "32", "--reps", "0"}, "--reps 0"},
+    {"missing_device", {"--kernel", "naive", "--size", "32", "--device", "7"}, "--device 7"},
+    {"output_in_missing_directory",
+     {"--kernel", "naive", "--size", "32", "--output", "{dir}/missing/out.csv"},
+     "cannot write --output"},
+    {"output_is_a_directory",
+     {"--kernel", "naive", "--size", "32", "--output", "{dir}"},
+     "is a directory"},
+    {"unexpected_argument", {"--kernel", "naive", "--size", "32", "extra"}, "extra"},
+    {"list_with_run_options", {"--list", "--kernel", "naive"}, "--list takes no other options"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Each, BenchCliBadInput, testing::ValuesIn(kBadInputs),
+                         [](const testing::TestParamInfo<BadInput>& info) {
+                           return std::string(info.param.name);
+                         });
+
+TEST(BenchCli, CudaWithoutAUsableGpuIsRefused) {
+  if (!tilescope::makeCudaBackend()->unavailableReason()) GTEST_SKIP() << "a usable GPU is present";
+  ScratchDir dir;
+  const BenchOutcome r = runBench(
+      {"--backend", "cuda", "--kernel", "naive", "--size", "32", "--output", dir.file("out.json")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, "--backend cuda is unavailable")) << r.err;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+}  // namespace

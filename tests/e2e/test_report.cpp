@@ -1,0 +1,250 @@
+// The report library: JSON and CSV round trips, RFC 4180 quoting, and clear errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "report/report.hpp"
+#include "tilescope/error.hpp"
+
+namespace {
+
+using tilescope::RunResult;
+namespace report = tilescope::report;
+
+// Every field set, with text that needs CSV quoting and numbers that need every digit.
+RunResult fullResult() {
+  RunResult r;
+  r.backend = "cuda";
+  r.device = "NVIDIA \"H100\", 80GB\nHBM3";
+  r.kernel = {"block-tiled", {{"BM", 128}, {"TM", 8}}};
+  r.shape = {1000, 33, 4097};
+  r.stats = {1.0 / 3.0, 0.25, 2.5e-3 + 1.0, 0.015625, 17};
+  r.gflops = 12345.678901234567;
+  r.verification = tilescope::Verification{1.5e-7, 2.25e-8, 3.0e-5, 0, 9.5367431640625e-7, true};
+  r.phases = tilescope::Phases{0.125, 1.0 / 7.0, 0.0625};
+  r.unsyncedHostMs = 0.0078125;
+  return r;
+}
+
+// Only what every run has: no verification, phases or host reading.
+RunResult minimalResult() {
+  RunResult r;
+  r.backend = "cpu";
+  r.device = "Some CPU";
+  r.kernel = {"serial", {}};
+  r.shape = {1, 2, 3};
+  r.stats = {4.0, 3.0, 5.0, 0.5, 10};
+  r.gflops = 0.5;
+  return r;
+}
+
+// A run that failed verification: an element stayed NaN.
+RunResult failedResult() {
+  RunResult r = minimalResult();
+  r.kernel = {"shared-tiled", {{"tile", 16}}};
+  r.verification = tilescope::Verification{std::nan(""), std::nan(""), 0.0, 3, 1e-6, false};
+  return r;
+}
+
+// Equal, or both NaN: an unwritten output makes the error NaN, and NaN must survive a round trip.
+void expectSameNumber(double a, double b) {
+  EXPECT_TRUE(a == b || (std::isnan(a) && std::isnan(b))) << a << " vs " << b;
+}
+
+void expectSameCsvFields(const RunResult& a, const RunResult& b) {
+  EXPECT_EQ(a.backend, b.backend);
+  EXPECT_EQ(a.device, b.device);
+  EXPECT_EQ(a.kernel, b.kernel);
+  EXPECT_EQ(a.shape, b.shape);
+  EXPECT_EQ(a.stats.medianMs, b.stats.medianMs);
+  EXPECT_EQ(a.stats.minMs, b.stats.minMs);
+  EXPECT_EQ(a.stats.maxMs, b.stats.maxMs);
+  EXPECT_EQ(a.stats.reps, b.stats.reps);
+  EXPECT_EQ(a.gflops, b.gflops);
+  EXPECT_EQ(a.verified(), b.verified());
+  ASSERT_EQ(a.verification.has_value(), b.verification.has_value());
+  if (a.verification) expectSameNumber(a.verification->relError, b.verification->relError);
+  ASSERT_EQ(a.phases.has_value(), b.phases.has_value());
+  if (a.phases) {
+    EXPECT_EQ(a.phases->h2dMs, b.phases->h2dMs);
+    EXPECT_EQ(a.phases->kernelMs, b.phases->kernelMs);
+    EXPECT_EQ(a.phases->d2hMs, b.phases->d2hMs);
+  }
+  EXPECT_EQ(a.unsyncedHostMs, b.unsyncedHostMs);
+}
+
+void expectSameEveryField(const RunResult& a, const RunResult& b) {
+  expectSameCsvFields(a, b);
+  EXPECT_EQ(a.stats.spread, b.stats.spread);
+  if (a.verification && b.verification) {
+    expectSameNumber(a.verification->normalizedError, b.verification->normalizedError);
+    EXPECT_EQ(a.verification->maxAbsError, b.verification->maxAbsError);
+    EXPECT_EQ(a.verification->nonFinite, b.verification->nonFinite);
+    EXPECT_EQ(a.verification->tolerance, b.verification->tolerance);
+    EXPECT_EQ(a.verification->passed, b.verification->passed);
+  }
+}
+
+// Expects `action` to throw tilescope::Error(InvalidArgument) whose message contains `part`.
+template <typename Action>
+void expectInvalid(Action action, const std::string& part) {
+  try {
+    action();
+    ADD_FAILURE() << "no error; expected one mentioning '" << part << "'";
+  } catch (const tilescope::Error& e) {
+    EXPECT_EQ(e.kind(), tilescope::ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+std::vector<RunResult> readCsvText(const std::string& text) {
+  std::istringstream in(text);
+  return report::readCsv(in);
+}
+
+TEST(ReportJson, RoundTripKeepsEveryField) {
+  for (const RunResult& original : {fullResult(), minimalResult(), failedResult()}) {
+    // Through text, as a session file or --format json would carry it.
+    const nlohmann::json parsed = nlohmann::json::parse(report::toJson(original).dump());
+    expectSameEveryField(report::resultFromJson(parsed), original);
+  }
+}
+
+TEST(ReportJson, WritesTheDocumentedFields) {
+  const nlohmann::json j = report::toJson(fullResult());
+  EXPECT_EQ(j.at("format_version"), report::kFormatVersion);
+  EXPECT_EQ(j.at("params"), (nlohmann::json{{"BM", 128}, {"TM", 8}}));
+  EXPECT_EQ(j.at("verified"), true);
+  EXPECT_EQ(j.at("phases").at("h2d_ms"), 0.125);
+  EXPECT_EQ(j.at("stats").at("reps"), 17);
+  const nlohmann::json minimal = report::toJson(minimalResult());
+  EXPECT_TRUE(minimal.at("verification").is_null());
+  EXPECT_TRUE(minimal.at("phases").is_null());
+  EXPECT_TRUE(minimal.at("unsynced_host_ms").is_null());
+  EXPECT_EQ(minimal.at("verified"), false);
+  // JSON has no NaN: an unmeasurable error is null, and reads back as NaN.
+  EXPECT_TRUE(report::toJson(failedResult()).at("verification").at("rel_error").is_null());
+}
+
+TEST(ReportJson, MissingOrMistypedFieldsAreNamed) {
+  nlohmann::json noKernel = report::toJson(fullResult());
+  noKernel.erase("kernel");
+  expectInvalid([&] { report::resultFromJson(noKernel); }, "'kernel'");
+
+  nlohmann::json textM = report::toJson(fullResult());
+  textM["m"] = "1000";
+  expectInvalid([&] { report::resultFromJson(textM); }, "result.m is not an integer");
+
+  nlohmann::json badReps = report::toJson(fullResult());
+  badReps["stats"]["reps"] = 1.5;
+  expectInvalid([&] { report::resultFromJson(badReps); }, "result.stats.reps");
+
+  nlohmann::json newer = report::toJson(fullResult());
+  newer["format_version"] = report::kFormatVersion + 1;
+  expectInvalid([&] { report::resultFromJson(newer); }, "format_version");
+
+  expectInvalid([] { report::resultFromJson(nlohmann::json::array()); }, "not a JSON object");
+}
+
+TEST(ReportJson, DeviceRoundTripKeepsTheFactOrder) {
+  tilescope::DeviceInfo device{
+      1, "NVIDIA H200", {{"SMs", "132"}, {"compute capability", "9.0"}, {"memory", "139 GiB"}}};
+  const auto back = report::deviceFromJson(nlohmann::json::parse(report::toJson(device).dump()));
+  EXPECT_EQ(back.index, 1);
+  EXPECT_EQ(back.name, device.name);
+  EXPECT_EQ(back.facts, device.facts);
+  expectInvalid([] { report::deviceFromJson({{"format_version", 1}, {"index", 0}}); }, "'name'");
+}
+
+TEST(ReportCsv, HeaderIsTheDocumentedColumnsInOrder) {
+  const std::vector<std::string> expected = {
+      "backend",  "device",    "kernel", "params",    "M",      "N",
+      "K",        "median_ms", "min_ms", "max_ms",    "gflops", "rel_error",
+      "verified", "reps",      "h2d_ms", "kernel_ms", "d2h_ms", "unsynced_host_ms"};
+  EXPECT_EQ(report::csvHeader(), expected);
+  EXPECT_EQ(report::csvRow(fullResult()).size(), expected.size());
+}
+
+TEST(ReportCsv, RoundTripKeepsEveryCsvField) {
+  const std::vector<RunResult> original = {fullResult(), minimalResult(), failedResult()};
+  std::ostringstream out;
+  report::writeCsv(out, original);
+  const auto back = readCsvText(out.str());
+  ASSERT_EQ(back.size(), original.size());
+  for (std::size_t i = 0; i < back.size(); ++i) expectSameCsvFields(back[i], original[i]);
+}
+
+TEST(ReportCsv, QuotesParamsAndFieldsThatNeedIt) {
+  RunResult tiled = minimalResult();
+  tiled.kernel = {"shared-tiled", {{"tile", 16}}};
+  std::ostringstream out;
+  report::writeCsv(out, {tiled, fullResult(), minimalResult()});
+  const std::string text = out.str();
+  EXPECT_NE(text.find(",\"tile=16\","), std::string::npos) << text;
+  EXPECT_NE(text.find(",\"BM=128,TM=8\","), std::string::npos) << text;
+  EXPECT_NE(text.find("\"NVIDIA \"\"H100\"\", 80GB\nHBM3\""), std::string::npos) << text;
+  EXPECT_EQ(text.rfind("backend,device,kernel,params,M,N,K,", 0), 0u);
+  EXPECT_NE(text.find(",\"\",1,2,3,"), std::string::npos) << "an empty params is quoted too";
+}
+
+TEST(ReportCsv, ReadsCrlfLineEndings) {
+  std::ostringstream out;
+  report::writeCsv(out, {minimalResult()});
+  std::string crlf;
+  for (char c : out.str()) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto back = readCsvText(crlf);
+  ASSERT_EQ(back.size(), 1u);
+  expectSameCsvFields(back[0], minimalResult());
+}
+
+TEST(ReportCsv, MalformedInputGivesALineAndColumn) {
+  std::ostringstream out;
+  report::writeCsv(out, {minimalResult()});
+  const std::string good = out.str();
+  const std::string header = good.substr(0, good.find('\n') + 1);
+  const std::string row = good.substr(header.size());
+
+  expectInvalid([] { readCsvText(""); }, "empty");
+  expectInvalid([] { readCsvText("backend,device\n"); }, "column 3 'kernel' is missing");
+  expectInvalid([&] { readCsvText("backend,gadget" + header.substr(14)); },
+                "column 2 is 'gadget', expected 'device'");
+  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 18");
+
+  std::string badM = row;
+  badM.replace(badM.find(",1,2,3,"), 7, ",one,2,3,");
+  expectInvalid([&] { readCsvText(header + badM); }, "line 2, column M: 'one' is not an integer");
+
+  std::string badVerified = row;
+  badVerified.replace(badVerified.find(",false,"), 7, ",maybe,");
+  expectInvalid([&] { readCsvText(header + badVerified); }, "column verified");
+
+  std::string verifiedWithoutError = row;
+  verifiedWithoutError.replace(verifiedWithoutError.find(",false,"), 7, ",true,");
+  expectInvalid([&] { readCsvText(header + verifiedWithoutError); }, "without a rel_error");
+
+  expectInvalid([&] { readCsvText(header + "cpu,\"unterminated\n"); }, "unterminated");
+  expectInvalid([&] { readCsvText(header + "cpu,\"quoted\"tail\n"); }, "after a closing quote");
+}
+
+TEST(ReportTable, AlignsColumnsAndShowsPhasesOnlyWhenMeasured) {
+  std::ostringstream cpuOnly;
+  report::writeTable(cpuOnly, {minimalResult(), failedResult()});
+  std::istringstream lines(cpuOnly.str());
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].find("H2D"), std::string::npos);
+  // Right-aligned numbers: each row's "reps" value ends where the header's does.
+  EXPECT_EQ(rows[0].size(), rows[1].size());
+  EXPECT_EQ(rows[1].size(), rows[2].size());
+  EXPECT_NE(rows[1].find("skipped"), std::string::npos);
+  EXPECT_NE(rows[2].find("false"), std::string::npos);
+
+  std::ostringstream withPhases;
+  report::writeTable(withPhases, {fullResult(), minimalResult()});
+  EXPECT_NE(withPhases.str().find("H2D ms"), std::string::npos);
+  EXPECT_NE(withPhases.str().find("unsynced host ms"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,141 @@
+// The catalogue: ids, parameters and their refusals, defaults, and the parameter text format.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "tilescope/catalogue.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope {
+namespace {
+
+// The error kind a call throws; fails the test if it throws none.
+template <typename Fn>
+ErrorKind thrownKind(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& error) {
+    return error.kind();
+  }
+  ADD_FAILURE() << "no tilescope::Error thrown";
+  return ErrorKind::DeviceLost;
+}
+
+bool mentions(const std::optional<std::string>& text, const std::string& part) {
+  return text && text->find(part) != std::string::npos;
+}
+
+TEST(Catalogue, ListsTheFoundationKernels) {
+  std::vector<std::string> ids;
+  for (const KernelInfo& info : catalogue()) ids.push_back(info.id);
+  const std::vector<std::string> expected = {"serial",       "row-per-thread", "naive",  "shared-a",
+                                             "shared-tiled", "register-tiled", "library"};
+  for (const std::string& id : expected)
+    EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+}
+
+TEST(Catalogue, EveryEntryIsComplete) {
+  for (const KernelInfo& info : catalogue()) {
+    SCOPED_TRACE(info.id);
+    EXPECT_FALSE(info.displayName.empty());
+    EXPECT_FALSE(info.seed.empty());
+    EXPECT_FALSE(info.teaching.empty());
+    EXPECT_NE(std::find(info.backends.begin(), info.backends.end(), "cpu"), info.backends.end());
+    EXPECT_EQ(findKernel(info.id), &info);
+    for (const ParamSpec& spec : info.params) {
+      EXPECT_FALSE(spec.allowed.empty());
+      EXPECT_TRUE(std::is_sorted(spec.allowed.begin(), spec.allowed.end()));
+      EXPECT_TRUE(std::binary_search(spec.allowed.begin(), spec.allowed.end(), spec.defaultValue));
+      EXPECT_FALSE(spec.refusal.empty());
+      EXPECT_FALSE(spec.description.empty());
+    }
+  }
+  EXPECT_FALSE(kernelInfo("library").hasMapping);
+  EXPECT_TRUE(kernelInfo("shared-tiled").hasMapping);
+}
+
+TEST(Catalogue, TileRangesMatchTheKernels) {
+  const std::vector<int> oneTo32 = [] {
+    std::vector<int> values(32);
+    for (int i = 0; i < 32; ++i) values[std::size_t(i)] = i + 1;
+    return values;
+  }();
+  for (const char* id : {"row-per-thread", "naive", "shared-a", "shared-tiled"})
+    EXPECT_EQ(kernelInfo(id).param("tile")->allowed, oneTo32) << id;
+  EXPECT_EQ(kernelInfo("register-tiled").param("tile")->allowed,
+            (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_TRUE(kernelInfo("serial").params.empty());
+  EXPECT_TRUE(kernelInfo("library").params.empty());
+}
+
+TEST(Catalogue, RefusesBadTilesWithTheSpecsReason) {
+  EXPECT_FALSE(refusal({"shared-tiled", {{"tile", 7}}}).has_value());
+  EXPECT_FALSE(refusal({"register-tiled", {{"tile", 64}}}).has_value());
+  for (int tile : {0, -1, 33}) {
+    const auto reason = refusal({"naive", {{"tile", tile}}});
+    EXPECT_TRUE(mentions(reason, "tile = " + std::to_string(tile))) << reason.value_or("");
+    EXPECT_TRUE(mentions(reason, kernelInfo("naive").param("tile")->refusal));
+  }
+  for (int tile : {3, 12, 128}) {
+    const auto reason = refusal({"register-tiled", {{"tile", tile}}});
+    EXPECT_TRUE(mentions(reason, kernelInfo("register-tiled").param("tile")->refusal))
+        << reason.value_or("");
+  }
+}
+
+TEST(Catalogue, RefusesUnknownKernelsAndParameters) {
+  EXPECT_TRUE(mentions(refusal({"nope", {}}), "unknown kernel 'nope'"));
+  EXPECT_TRUE(mentions(refusal({"nope", {}}), "shared-tiled"));  // lists the known ids
+  EXPECT_TRUE(mentions(refusal({"naive", {{"BM", 64}}}), "'BM'"));
+  EXPECT_TRUE(mentions(refusal({"serial", {{"tile", 4}}}), "takes no parameters"));
+  EXPECT_EQ(thrownKind([] { kernelInfo("nope"); }), ErrorKind::InvalidArgument);
+  EXPECT_EQ(findKernel("nope"), nullptr);
+}
+
+TEST(Catalogue, ResolveFillsDefaultsAndKeepsGivenValues) {
+  EXPECT_EQ(resolve({"row-per-thread", {}}).params, (Params{{"tile", 32}}));
+  EXPECT_EQ(resolve({"naive", {}}).params, (Params{{"tile", 16}}));
+  EXPECT_EQ(resolve({"shared-a", {}}).params, (Params{{"tile", 16}}));
+  EXPECT_EQ(resolve({"shared-tiled", {}}).params, (Params{{"tile", 16}}));
+  EXPECT_EQ(resolve({"register-tiled", {}}).params, (Params{{"tile", 8}}));
+  EXPECT_TRUE(resolve({"serial", {}}).params.empty());
+  EXPECT_EQ(resolve({"shared-tiled", {{"tile", 7}}}).params, (Params{{"tile", 7}}));
+  EXPECT_EQ(thrownKind([] {
+              resolve({"shared-tiled", {{"tile", 33}}});
+            }),
+            ErrorKind::InvalidArgument);
+  EXPECT_EQ(thrownKind([] { resolve({"nope", {}}); }), ErrorKind::InvalidArgument);
+}
+
+TEST(Catalogue, SerialWorkIsBoundedOnEveryBackend) {
+  const KernelInfo& serial = kernelInfo("serial");
+  for (const std::string& backend : serial.backends) {
+    ASSERT_TRUE(serial.maxWork.count(backend)) << backend;
+    EXPECT_GT(serial.maxWork.at(backend), 0) << backend;
+  }
+}
+
+TEST(ParseParams, ReadsNamedValues) {
+  EXPECT_EQ(parseParams("BM=128,TM=8"), (Params{{"BM", 128}, {"TM", 8}}));
+  EXPECT_EQ(parseParams("tile=7"), (Params{{"tile", 7}}));
+  EXPECT_EQ(parseParams("tile=-3"), (Params{{"tile", -3}}));  // refused later, by refusal()
+}
+
+TEST(ParseParams, RejectsMalformedText) {
+  for (const char* text :
+       {"BM", "=3", "BM=", "BM=x", "BM=12abc", "BM=1.5", "BM=1,BM=2", "BM=99999999999"}) {
+    EXPECT_EQ(thrownKind([&] { parseParams(text); }), ErrorKind::InvalidArgument) << text;
+  }
+}
+
+TEST(FormatParams, FollowsTheCatalogueOrderAndRoundTrips) {
+  EXPECT_EQ(formatParams({"shared-tiled", {{"tile", 16}}}), "tile=16");
+  EXPECT_EQ(formatParams({"serial", {}}), "");
+  const KernelConfig config{"naive", {{"tile", 5}}};
+  EXPECT_EQ(parseParams(formatParams(config)), config.params);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -1,0 +1,226 @@
+// The CPU backend's runner: refusals, memory checks, cancellation, progress and the result it
+// reports; and the block scheduler the kernels share.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu_kernels.hpp"
+#include "tilescope/backend.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope {
+namespace {
+
+RunRequest requestFor(const std::string& kernel, Shape shape) {
+  RunRequest request;
+  request.kernel = {kernel, {}};
+  request.shape = shape;
+  request.sampling.warmups = 0;
+  request.sampling.fixedReps = 1;
+  return request;
+}
+
+// Runs and returns the kind of the tilescope::Error thrown; fails the test if none is.
+ErrorKind errorKindOf(const RunRequest& request, const ProgressFn& progress = {},
+                      const std::atomic<bool>* cancel = nullptr, std::string* message = nullptr) {
+  try {
+    makeCpuBackend()->run(request, progress, cancel);
+  } catch (const Error& error) {
+    if (message) *message = error.what();
+    return error.kind();
+  }
+  ADD_FAILURE() << "run() did not throw";
+  return ErrorKind::DeviceLost;
+}
+
+TEST(CpuBackend, IsAvailableWithOneDescribedDevice) {
+  const auto backend = makeCpuBackend();
+  EXPECT_EQ(backend->id(), "cpu");
+  EXPECT_FALSE(backend->unavailableReason().has_value());
+  const std::vector<DeviceInfo> devices = backend->devices();
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_FALSE(devices[0].name.empty());
+  bool hasCores = false;
+  for (const auto& [name, value] : devices[0].facts)
+    if (name == "logical cores") hasCores = std::stoi(value) >= 1;
+  EXPECT_TRUE(hasCores);
+}
+
+TEST(CpuBackend, RefusesInvalidConfigurationsWithAReason) {
+  const auto backend = makeCpuBackend();
+  const Shape shape{8, 8, 8};
+  EXPECT_FALSE(backend->refusal({"naive", {{"tile", 16}}}, shape).has_value());
+  const auto badTile = backend->refusal({"naive", {{"tile", 33}}}, shape);
+  ASSERT_TRUE(badTile.has_value());
+  EXPECT_NE(badTile->find("33"), std::string::npos) << *badTile;
+  EXPECT_TRUE(backend->refusal({"no-such-kernel", {}}, shape).has_value());
+  EXPECT_TRUE(backend->refusal({"naive", {}}, Shape{0, 8, 8}).has_value());
+}
+
+TEST(CpuBackend, RefusesSerialBeyondItsWorkLimit) {
+  const auto backend = makeCpuBackend();
+  const double limit = kernelInfo("serial").maxWork.at("cpu");
+  ASSERT_GT(limit, 0);
+  // The largest cube within the limit is accepted; the next one is refused.
+  std::int64_t side = 1;
+  while (double(side + 1) * double(side + 1) * double(side + 1) <= limit) ++side;
+  const Shape within{side, side, side}, beyond{side + 1, side + 1, side + 1};
+  EXPECT_FALSE(backend->refusal({"serial", {}}, within).has_value());
+  const auto reason = backend->refusal({"serial", {}}, beyond);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("serial"), std::string::npos) << *reason;
+  // Other kernels have no such bound.
+  EXPECT_FALSE(backend->refusal({"naive", {}}, beyond).has_value());
+
+  std::string message;
+  EXPECT_EQ(errorKindOf(requestFor("serial", beyond), {}, nullptr, &message),
+            ErrorKind::Unsupported);
+  EXPECT_EQ(message, *reason);
+}
+
+TEST(CpuBackend, RejectsBadInputAsInvalidArgument) {
+  RunRequest badTile = requestFor("shared-tiled", {8, 8, 8});
+  badTile.kernel.params["tile"] = 0;
+  EXPECT_EQ(errorKindOf(badTile), ErrorKind::InvalidArgument);
+  EXPECT_EQ(errorKindOf(requestFor("no-such-kernel", {8, 8, 8})), ErrorKind::InvalidArgument);
+  EXPECT_EQ(errorKindOf(requestFor("naive", {8, -1, 8})), ErrorKind::InvalidArgument);
+  RunRequest otherDevice = requestFor("naive", {8, 8, 8});
+  otherDevice.device = 1;
+  EXPECT_EQ(errorKindOf(otherDevice), ErrorKind::InvalidArgument);
+}
+
+// The largest accepted shape needs terabytes: the run must refuse before allocating anything
+// (an AddressSanitizer build would abort on an attempt to allocate that much).
+TEST(CpuBackend, RefusesAProblemLargerThanMemoryBeforeAllocating) {
+  for (bool verify : {true, false}) {
+    RunRequest request = requestFor("naive", {kMaxDimension, kMaxDimension, kMaxDimension});
+    request.verify = verify;
+    bool progressed = false;
+    std::string message;
+    EXPECT_EQ(
+        errorKindOf(
+            request, [&](double, const std::string&) { progressed = true; }, nullptr, &message),
+        ErrorKind::OutOfMemory);
+    EXPECT_FALSE(progressed) << "the run started before the memory check";
+    EXPECT_NE(message.find("M=1048576"), std::string::npos) << message;
+    EXPECT_NE(message.find("available"), std::string::npos) << message;
+    EXPECT_EQ(message.find("double reference") != std::string::npos, verify) << message;
+  }
+}
+
+TEST(CpuBackend, CancelBeforeTheRunThrowsCancelled) {
+  const std::atomic<bool> cancel{true};
+  EXPECT_EQ(errorKindOf(requestFor("naive", {16, 16, 16}), {}, &cancel), ErrorKind::Cancelled);
+}
+
+// The progress report for a repetition comes after sample()'s own check, just before the kernel
+// starts. A cancel raised there for the last repetition can only be seen between the kernel's
+// blocks: without that check the run would finish normally.
+TEST(CpuBackend, CancelDuringTheLastRepetitionStopsBetweenBlocks) {
+  for (const char* kernel :
+       {"serial", "row-per-thread", "naive", "shared-a", "shared-tiled", "register-tiled"}) {
+    SCOPED_TRACE(kernel);
+    RunRequest request = requestFor(kernel, {65, 65, 65});
+    request.sampling.fixedReps = 2;
+    std::atomic<bool> cancel{false};
+    std::vector<std::string> stages;
+    auto progress = [&](double, const std::string& stage) {
+      stages.push_back(stage);
+      if (stage == "timing 2/2") cancel = true;
+    };
+    EXPECT_EQ(errorKindOf(request, progress, &cancel), ErrorKind::Cancelled);
+    EXPECT_EQ(stages, (std::vector<std::string>{"timing 1/2", "timing 2/2"}));
+  }
+}
+
+TEST(CpuBackend, ReportsProgressInOrder) {
+  RunRequest request = requestFor("shared-tiled", {40, 30, 20});
+  request.sampling.warmups = 2;
+  request.sampling.fixedReps = 3;
+  std::vector<std::string> stages;
+  std::vector<double> fractions;
+  makeCpuBackend()->run(
+      request,
+      [&](double fraction, const std::string& stage) {
+        stages.push_back(stage);
+        fractions.push_back(fraction);
+      },
+      nullptr);
+  EXPECT_EQ(stages, (std::vector<std::string>{"warm-up", "warm-up", "timing 1/3", "timing 2/3",
+                                              "timing 3/3", "verifying", "done"}));
+  for (std::size_t i = 0; i < fractions.size(); ++i) {
+    EXPECT_GE(fractions[i], 0.0);
+    EXPECT_LE(fractions[i], 1.0);
+    if (i > 0) {
+      EXPECT_GE(fractions[i], fractions[i - 1]);
+    }
+  }
+  EXPECT_EQ(fractions.back(), 1.0);
+}
+
+TEST(CpuBackend, ResultDescribesTheRun) {
+  RunRequest request = requestFor("register-tiled", {50, 60, 70});
+  request.sampling.fixedReps = 4;
+  const RunResult result = makeCpuBackend()->run(request, {}, nullptr);
+  EXPECT_EQ(result.backend, "cpu");
+  EXPECT_EQ(result.device, makeCpuBackend()->devices()[0].name);
+  EXPECT_EQ(result.kernel, (KernelConfig{"register-tiled", {{"tile", 8}}}));
+  EXPECT_EQ(result.shape, (Shape{50, 60, 70}));
+  EXPECT_EQ(result.stats.reps, 4);
+  EXPECT_GT(result.stats.medianMs, 0);
+  EXPECT_LE(result.stats.minMs, result.stats.medianMs);
+  EXPECT_LE(result.stats.medianMs, result.stats.maxMs);
+  EXPECT_DOUBLE_EQ(result.gflops, 2.0 * 50 * 60 * 70 / (result.stats.medianMs * 1e6));
+  EXPECT_TRUE(result.verified());
+  EXPECT_FALSE(result.phases.has_value());
+
+  request.verify = false;
+  EXPECT_FALSE(makeCpuBackend()->run(request, {}, nullptr).verification.has_value());
+}
+
+TEST(BlockScheduler, RunsEveryBlockExactlyOnce) {
+  const Dim2 grid{7, 5};
+  std::vector<std::atomic<int>> runs(35);
+  cpu::launchBlocks(grid, nullptr, [&](Dim2 block) {
+    ASSERT_LT(block.x, grid.x);
+    ASSERT_LT(block.y, grid.y);
+    ++runs[std::size_t(block.x + block.y * grid.x)];
+  });
+  for (const auto& count : runs) EXPECT_EQ(count.load(), 1);
+}
+
+TEST(BlockScheduler, StopsTakingBlocksOnceCancelled) {
+  const Dim2 grid{1000, 10};
+  std::atomic<bool> cancel{false};
+  std::atomic<int> started{0};
+  EXPECT_THROW(
+      {
+        try {
+          cpu::launchBlocks(grid, &cancel, [&](Dim2) {
+            if (++started == 10) cancel = true;
+          });
+        } catch (const Error& error) {
+          EXPECT_EQ(error.kind(), ErrorKind::Cancelled);
+          throw;
+        }
+      },
+      Error);
+  // Each worker may finish the block it holds, but none starts another.
+  EXPECT_LT(started.load(), 10 + int(std::thread::hardware_concurrency()) + 1);
+}
+
+TEST(BlockScheduler, HandsABlockFailureToTheCaller) {
+  EXPECT_THROW(cpu::launchBlocks({4, 4}, nullptr,
+                                 [](Dim2 block) {
+                                   if (block.x == 2 && block.y == 3)
+                                     throw std::runtime_error("block failed");
+                                 }),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -1,0 +1,221 @@
+#include <gtest/gtest.h>
+
+#include "tilescope/traffic.hpp"
+
+namespace tilescope {
+namespace {
+
+Mapping mappingOf(const std::string& kernel, int tile, Shape shape) {
+  return Mapping({kernel, {{"tile", tile}}}, shape);
+}
+
+RequestTraffic firstRequest(const Mapping& mapping, Access access, std::int64_t step = 0,
+                            Dim2 block = {0, 0}) {
+  return requestTraffic(mapping.warpAccess(block, 0, access, step, 0));
+}
+
+// Seed 002's lesson: the 32 lanes of a row-per-thread warp read 32 different rows of A.
+TEST(RequestTraffic, RowPerThreadWarpLoadingATouches32Sectors) {
+  const RequestTraffic a =
+      firstRequest(mappingOf("row-per-thread", 32, {64, 64, 64}), Access::LoadA);
+  EXPECT_EQ(a.activeLanes, 32);
+  EXPECT_EQ(a.sectors, 32);
+  EXPECT_EQ(a.lines, 32);
+  EXPECT_EQ(a.bytesUsed, 128);
+  EXPECT_EQ(a.bytesFetched(), 1024);
+  EXPECT_DOUBLE_EQ(a.efficiency(), 0.125);
+}
+
+TEST(RequestTraffic, NaiveWarpLoadingBReadsFourSectorsOfOneLine) {
+  const Mapping naive = mappingOf("naive", 32, {64, 64, 64});
+  const RequestTraffic b = firstRequest(naive, Access::LoadB);
+  EXPECT_EQ(b.sectors, 4);
+  EXPECT_EQ(b.lines, 1);
+  EXPECT_EQ(b.bytesUsed, 128);
+  EXPECT_DOUBLE_EQ(b.efficiency(), 1.0);
+  // All 32 lanes read the same A element: one sector, a broadcast counted once.
+  const RequestTraffic a = firstRequest(naive, Access::LoadA);
+  EXPECT_EQ(a.activeLanes, 32);
+  EXPECT_EQ(a.sectors, 1);
+  EXPECT_EQ(a.bytesUsed, 4);
+  EXPECT_DOUBLE_EQ(a.efficiency(), 4.0 / 32.0);
+}
+
+// Tile 16: a warp is two rows of 16 threads that read the same 16 floats of B.
+TEST(RequestTraffic, NaiveTile16WarpSpansTwoRowsOfThreads) {
+  const Mapping naive = mappingOf("naive", 16, {64, 64, 64});
+  const RequestTraffic b = firstRequest(naive, Access::LoadB);
+  EXPECT_EQ(b.sectors, 2);
+  EXPECT_EQ(b.bytesUsed, 64);
+  const RequestTraffic a = firstRequest(naive, Access::LoadA);
+  EXPECT_EQ(a.sectors, 2);  // rows 0 and 1 of A are 256 bytes apart
+  EXPECT_EQ(a.bytesUsed, 8);
+}
+
+// Row 1 of B starts at byte 33 * 4 = 132: 128 bytes from there straddle 5 sectors and 2 lines.
+TEST(RequestTraffic, MisalignedRowStraddlesAnExtraSector) {
+  const RequestTraffic b = firstRequest(mappingOf("naive", 32, {64, 33, 64}), Access::LoadB, 1);
+  EXPECT_EQ(b.activeLanes, 32);
+  EXPECT_EQ(b.sectors, 5);
+  EXPECT_EQ(b.lines, 2);
+  EXPECT_DOUBLE_EQ(b.efficiency(), 128.0 / 160.0);
+}
+
+// N = 20: lanes 20..31 are past the edge and idle; 80 bytes still cost three sectors.
+TEST(RequestTraffic, IdleLanesAtTheEdgeAreNotCounted) {
+  const RequestTraffic b = firstRequest(mappingOf("naive", 32, {64, 20, 64}), Access::LoadB);
+  EXPECT_EQ(b.activeLanes, 20);
+  EXPECT_EQ(b.sectors, 3);
+  EXPECT_EQ(b.bytesUsed, 80);
+  EXPECT_DOUBLE_EQ(b.efficiency(), 80.0 / 96.0);
+}
+
+// Register tile 4: each lane reads every fourth float of B's row, 16 floats over 256 bytes.
+TEST(RequestTraffic, RegisterTileStridesOverB) {
+  const RequestTraffic b =
+      firstRequest(mappingOf("register-tiled", 4, {128, 128, 16}), Access::LoadB);
+  EXPECT_EQ(b.activeLanes, 32);
+  EXPECT_EQ(b.bytesUsed, 64);
+  EXPECT_EQ(b.sectors, 8);
+  EXPECT_EQ(b.lines, 2);
+  EXPECT_DOUBLE_EQ(b.efficiency(), 0.25);
+}
+
+WarpSharedAccess columnRead(maps::SharedTile layout, int lanes, int col) {
+  WarpSharedAccess read;
+  read.word.fill(-1);
+  for (int lane = 0; lane < lanes; ++lane) read.word[std::size_t(lane)] = layout.word(lane, col);
+  return read;
+}
+
+TEST(BankTraffic, ColumnOfAnUnpaddedTileIsA32WayConflict) {
+  const BankTraffic unpadded = bankTraffic(columnRead({32, 0}, 32, 5));
+  EXPECT_EQ(unpadded.activeLanes, 32);
+  EXPECT_EQ(unpadded.wavefronts, 32);
+  EXPECT_EQ(unpadded.conflicts(), 31);
+  EXPECT_EQ(unpadded.wordsPerBank[5], 32);
+  EXPECT_FALSE(unpadded.broadcast);
+
+  const BankTraffic padded = bankTraffic(columnRead({32, 1}, 32, 5));
+  EXPECT_EQ(padded.wavefronts, 1);
+  EXPECT_EQ(padded.conflicts(), 0);
+  for (int bank = 0; bank < kSharedBanks; ++bank) EXPECT_EQ(padded.wordsPerBank[bank], 1);
+}
+
+// 16 rows 16 words apart fall in banks 0 and 16 alternately: 8 words in each, 8 passes.
+TEST(BankTraffic, ColumnOfAnUnpaddedTile16IsAn8WayConflict) {
+  const BankTraffic unpadded = bankTraffic(columnRead({16, 0}, 16, 0));
+  EXPECT_EQ(unpadded.wavefronts, 8);
+  EXPECT_EQ(unpadded.conflicts(), 7);
+  EXPECT_EQ(unpadded.wordsPerBank[0], 8);
+  EXPECT_EQ(unpadded.wordsPerBank[16], 8);
+  EXPECT_EQ(bankTraffic(columnRead({16, 1}, 16, 0)).wavefronts, 1);
+}
+
+TEST(BankTraffic, SameWordIsABroadcastNotAConflict) {
+  WarpSharedAccess read;
+  read.word.fill(7);
+  const BankTraffic traffic = bankTraffic(read);
+  EXPECT_TRUE(traffic.broadcast);
+  EXPECT_EQ(traffic.wavefronts, 1);
+  EXPECT_EQ(traffic.conflicts(), 0);
+  EXPECT_EQ(traffic.wordsPerBank[7], 1);
+}
+
+// The catalogue's inner product reads a tile row (B) or one word per thread row (A): at tile 16
+// both are conflict-free, padded or not, and the two thread rows of a warp share words.
+TEST(BankTraffic, SharedTiledTile16ReadsAreConflictFree) {
+  const Mapping tiled = mappingOf("shared-tiled", 16, {64, 64, 64});
+  for (const int pad : {0, 1}) {
+    const BankTraffic a = bankTraffic(*tiled.warpSharedRead(Operand::A, 0, 3, pad));
+    EXPECT_EQ(a.wavefronts, 1) << "pad " << pad;
+    EXPECT_TRUE(a.broadcast);
+    EXPECT_EQ(a.wordsPerBank[3], 1);
+    EXPECT_EQ(a.wordsPerBank[(16 + pad + 3) % 32], 1);
+    const BankTraffic b = bankTraffic(*tiled.warpSharedRead(Operand::B, 0, 3, pad));
+    EXPECT_EQ(b.wavefronts, 1) << "pad " << pad;
+    EXPECT_TRUE(b.broadcast);
+  }
+}
+
+// Tile 31: lane 31 is the first thread of the second tile row. Unpadded, its A word (31 + kk)
+// sits in another bank than lane 0's (kk); padded to a stride of 32 it lands in the same bank.
+TEST(BankTraffic, PaddingTile31CreatesATwoWayConflict) {
+  const Mapping tiled = mappingOf("shared-tiled", 31, {62, 62, 62});
+  EXPECT_EQ(bankTraffic(*tiled.warpSharedRead(Operand::A, 0, 4, 0)).wavefronts, 1);
+  const BankTraffic padded = bankTraffic(*tiled.warpSharedRead(Operand::A, 0, 4, 1));
+  EXPECT_EQ(padded.wavefronts, 2);
+  EXPECT_EQ(padded.wordsPerBank[4], 2);
+
+  const std::optional<SharedReadTotals> unpaddedTotals = sharedReadTotals(tiled, Operand::A, 0);
+  const std::optional<SharedReadTotals> paddedTotals = sharedReadTotals(tiled, Operand::A, 1);
+  ASSERT_TRUE(unpaddedTotals && paddedTotals);
+  // 961 threads make 31 warps (the last has one lane), each reading 31 times per step.
+  EXPECT_EQ(unpaddedTotals->reads, 31 * 31);
+  EXPECT_EQ(unpaddedTotals->conflicts(), 0);
+  EXPECT_EQ(paddedTotals->reads, 31 * 31);
+  EXPECT_EQ(paddedTotals->worstWavefronts, 2);
+  // Every warp but the last spans two tile rows whose words meet in one bank at every kk.
+  EXPECT_EQ(paddedTotals->conflicts(), 30 * 31);
+}
+
+TEST(SharedReadTotals, OnlyStagedOperandsHaveThem) {
+  const Shape shape{40, 40, 40};
+  EXPECT_FALSE(sharedReadTotals(mappingOf("naive", 16, shape), Operand::A));
+  EXPECT_FALSE(sharedReadTotals(mappingOf("shared-a", 16, shape), Operand::B));
+  const auto a = sharedReadTotals(mappingOf("shared-a", 16, shape), Operand::A);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->reads, 8 * 16);  // 8 warps, 16 inner indices
+  EXPECT_EQ(a->wavefronts, 8 * 16);
+}
+
+// 32^3, tile 16: 4 blocks of 8 warps. Naive: each of the 32 steps costs a warp 2 sectors of A and
+// 2 of B; shared-tiled: 2 steps of 2 rows x 64 bytes for each operand. C: 4 sectors per warp.
+TEST(KernelTraffic, ExactTotalsOnASmallProblem) {
+  const Shape shape{32, 32, 32};
+  const KernelTraffic naive = kernelTraffic(mappingOf("naive", 16, shape));
+  EXPECT_TRUE(naive.exact);
+  EXPECT_DOUBLE_EQ(naive.flops, 65536);
+  EXPECT_DOUBLE_EQ(naive.compulsoryBytes, 12288);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadA).requests, 1024);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadA).sectors, 2048);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadB).sectors, 2048);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::StoreC).requests, 32);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::StoreC).sectors, 128);
+  EXPECT_DOUBLE_EQ(naive.globalBytes, (2048 + 2048 + 128) * 32);
+  EXPECT_DOUBLE_EQ(naive.arithmeticIntensity(), 65536.0 / 135168.0);
+
+  const KernelTraffic tiled = kernelTraffic(mappingOf("shared-tiled", 16, shape));
+  EXPECT_TRUE(tiled.exact);
+  EXPECT_DOUBLE_EQ(tiled.totals(Access::LoadA).requests, 64);
+  EXPECT_DOUBLE_EQ(tiled.totals(Access::LoadA).sectors, 256);
+  EXPECT_DOUBLE_EQ(tiled.totals(Access::LoadB).sectors, 256);
+  EXPECT_DOUBLE_EQ(tiled.totals(Access::LoadB).efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(tiled.globalBytes, (256 + 256 + 128) * 32);
+  EXPECT_DOUBLE_EQ(tiled.compulsoryIntensity(), 65536.0 / 12288.0);
+}
+
+// 1024^3, naive tile 32: 33.5 million B requests are sampled, but every one of them reads one
+// aligned line, so the scaled totals are exact.
+TEST(KernelTraffic, SampledTotalsScaleToTheWholeLaunch) {
+  const KernelTraffic naive = kernelTraffic(mappingOf("naive", 32, {1024, 1024, 1024}), 512);
+  EXPECT_FALSE(naive.exact);
+  const double requests = 32.0 * 32.0 * 32.0 * 1024.0;  // blocks x warps x steps
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadB).requests, requests);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadB).sectors, 4 * requests);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadA).sectors, requests);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadB).sectorsPerRequest(), 4.0);
+}
+
+TEST(KernelTraffic, RowPerThreadWastesSevenEighthsOfEveryALoad) {
+  const Shape shape{256, 256, 256};
+  const KernelTraffic rows = kernelTraffic(mappingOf("row-per-thread", 32, shape));
+  const KernelTraffic naive = kernelTraffic(mappingOf("naive", 32, shape));
+  EXPECT_DOUBLE_EQ(rows.totals(Access::LoadA).sectorsPerRequest(), 32.0);
+  EXPECT_DOUBLE_EQ(rows.totals(Access::LoadA).efficiency(), 0.125);
+  EXPECT_DOUBLE_EQ(naive.totals(Access::LoadB).sectorsPerRequest(), 4.0);
+  EXPECT_GT(rows.globalBytes, naive.globalBytes);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -1,0 +1,324 @@
+// The CUDA backend: discovers the GPUs, runs one catalogue kernel per request with the
+// measurement discipline of seed 002 (events, warm-up, separate copy and kernel phases, output
+// poisoned before every repetition) and verifies the result.
+#include "cuda_backend.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+
+#include "cublas_gemm.hpp"
+#include "cuda_check.hpp"
+#include "device_memory.hpp"
+#include "launch.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope {
+
+namespace {
+
+// Up to this many multiply-adds the result is checked against the CPU double reference (about a
+// second of OpenBLAS dgemm on a few cores); beyond it against cuBLAS on the GPU.
+constexpr double kCpuReferenceMaxWork = double(1LL << 31);
+// How many rows of a large cuBLAS result are checked against the CPU double reference (cuBLAS
+// cannot be its own reference).
+constexpr std::int64_t kSampledRows = 8;
+
+std::string formatBytes(double bytes) {
+  char text[32];
+  if (bytes >= double(1LL << 30))
+    std::snprintf(text, sizeof text, "%.2f GiB", bytes / double(1LL << 30));
+  else
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / double(1LL << 20));
+  return text;
+}
+
+// 13000 -> "13.0": the encoding of cudaDriverGetVersion and cudaRuntimeGetVersion.
+std::string formatCudaVersion(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+int deviceAttribute(cudaDeviceAttr attribute, int device) {
+  int value = 0;
+  cuda::check(cudaDeviceGetAttribute(&value, attribute, device), "reading a device attribute");
+  return value;
+}
+
+DeviceInfo describeDevice(int device, int driverVersion, int runtimeVersion) {
+  cudaDeviceProp prop{};
+  cuda::check(cudaGetDeviceProperties(&prop, device),
+              "reading the properties of GPU " + std::to_string(device));
+  int cublasMajor = 0, cublasMinor = 0, cublasPatch = 0;
+  cublasGetProperty(MAJOR_VERSION, &cublasMajor);
+  cublasGetProperty(MINOR_VERSION, &cublasMinor);
+  cublasGetProperty(PATCH_LEVEL, &cublasPatch);
+  const auto mhz = [&](cudaDeviceAttr attribute) {
+    return std::to_string(deviceAttribute(attribute, device) / 1000) + " MHz";
+  };
+  DeviceInfo info;
+  info.index = device;
+  info.name = prop.name;
+  info.facts = {
+      {"compute capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+      {"SMs", std::to_string(prop.multiProcessorCount)},
+      {"memory", formatBytes(double(prop.totalGlobalMem))},
+      {"SM clock (peak)", mhz(cudaDevAttrClockRate)},
+      {"memory clock (peak)", mhz(cudaDevAttrMemoryClockRate)},
+      {"memory bus", std::to_string(prop.memoryBusWidth) + "-bit"},
+      {"L2 cache", formatBytes(double(prop.l2CacheSize))},
+      {"registers per SM", std::to_string(prop.regsPerMultiprocessor)},
+      {"shared memory per SM", std::to_string(prop.sharedMemPerMultiprocessor / 1024) + " KiB"},
+      {"max threads per SM", std::to_string(prop.maxThreadsPerMultiProcessor)},
+      {"driver supports CUDA", formatCudaVersion(driverVersion)},
+      {"CUDA runtime", formatCudaVersion(runtimeVersion)},
+      {"cuBLAS", std::to_string(cublasMajor) + "." + std::to_string(cublasMinor) + "." +
+                     std::to_string(cublasPatch)},
+  };
+  return info;
+}
+
+Matrix copyRows(const Matrix& source, const std::vector<std::int64_t>& rows) {
+  Matrix picked{std::int64_t(rows.size()), source.cols, {}};
+  picked.data.reserve(std::size_t(picked.rows * picked.cols));
+  for (const std::int64_t row : rows)
+    picked.data.insert(picked.data.end(), source.data.begin() + row * source.cols,
+                       source.data.begin() + (row + 1) * source.cols);
+  return picked;
+}
+
+// cuBLAS checked on evenly spread rows: the double reference of a few rows is cheap at any size.
+Verification verifySampledRows(const Matrix& c, const Operands& operands) {
+  const std::int64_t count = std::min(kSampledRows, c.rows);
+  std::vector<std::int64_t> rows;
+  for (std::int64_t s = 0; s < count; ++s)
+    rows.push_back(count == 1 ? 0 : s * (c.rows - 1) / (count - 1));
+  const Matrix aRows = copyRows(operands.a, rows);
+  return verify(copyRows(c, rows), referenceProduct(aRows, operands.b), aRows, operands.b);
+}
+
+class CudaBackend final : public Backend {
+ public:
+  CudaBackend() {
+    try {
+      discoverDevices();
+    } catch (const Error& error) {
+      unavailable_ = error.what();
+      devices_.clear();
+    }
+  }
+
+  std::string id() const override { return "cuda"; }
+
+  std::optional<std::string> unavailableReason() const override {
+    return lost_ ? lost_ : unavailable_;
+  }
+
+  std::vector<DeviceInfo> devices() const override { return devices_; }
+
+  std::optional<std::string> refusal(const KernelConfig& kernel,
+                                     const Shape& shape) const override {
+    if (auto why = unavailableReason()) return why;
+    if (auto why = tilescope::refusal(kernel)) return why;
+    const KernelInfo& info = kernelInfo(kernel.kernel);
+    if (std::find(info.backends.begin(), info.backends.end(), id()) == info.backends.end())
+      return "'" + info.id + "' is not implemented by the CUDA backend";
+    const auto bound = info.maxWork.find(id());
+    const double work = double(shape.m) * double(shape.n) * double(shape.k);
+    if (bound != info.maxWork.end() && bound->second > 0 && work > bound->second)
+      return "'" + info.id +
+             "' is limited to M*N*K <= " + std::to_string(std::int64_t(bound->second)) +
+             " on the GPU (this shape has " + std::to_string(std::int64_t(work)) +
+             "): a kernel launch cannot be interrupted, and one GPU thread manages only about 70 "
+             "million multiply-adds per second";
+    return std::nullopt;
+  }
+
+  RunResult run(const RunRequest& request, const ProgressFn& progress,
+                const std::atomic<bool>* cancel) override {
+    if (lost_)
+      throw Error(ErrorKind::DeviceLost,
+                  "the CUDA backend stopped after an earlier GPU fault: " + *lost_);
+    if (unavailable_) throw Error(ErrorKind::Unavailable, *unavailable_);
+    validateShape(request.shape);
+    const KernelConfig config = resolve(request.kernel);
+    if (auto why = refusal(config, request.shape)) throw Error(ErrorKind::Unsupported, *why);
+    if (request.device < 0 || request.device >= int(devices_.size()))
+      throw Error(ErrorKind::InvalidArgument, "no CUDA device " + std::to_string(request.device) +
+                                                  " (there are " + std::to_string(devices_.size()) +
+                                                  ")");
+    try {
+      return runOnDevice(request, config, progress, cancel);
+    } catch (const Error& error) {
+      if (error.kind() == ErrorKind::DeviceLost) lost_ = error.what();
+      throw;
+    }
+  }
+
+ private:
+  void discoverDevices() {
+    int count = 0;
+    // With no driver this fails (error 35) and leaves `count` unwritten: check() throws first.
+    cuda::check(cudaGetDeviceCount(&count), "looking for CUDA GPUs (cudaGetDeviceCount)");
+    if (count == 0) {
+      unavailable_ = "the CUDA driver reports no GPU";
+      return;
+    }
+    int driverVersion = 0, runtimeVersion = 0;
+    TS_CUDA_CHECK(cudaDriverGetVersion(&driverVersion));
+    TS_CUDA_CHECK(cudaRuntimeGetVersion(&runtimeVersion));
+    for (int device = 0; device < count; ++device)
+      devices_.push_back(describeDevice(device, driverVersion, runtimeVersion));
+  }
+
+  // Refuses, before anything is allocated, a problem that would not fit in free GPU memory.
+  static void ensureFits(const Shape& shape, bool withReference) {
+    std::size_t freeBytes = 0, totalBytes = 0;
+    TS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    const std::int64_t needed = shape.bytes() + (withReference ? 4 * shape.elementsC() : 0);
+    if (needed > std::int64_t(freeBytes))
+      throw Error(ErrorKind::OutOfMemory, "the problem needs " + formatBytes(double(needed)) +
+                                              " (" + std::to_string(needed) + " bytes: A, B, C" +
+                                              (withReference ? " and the cuBLAS reference C" : "") +
+                                              ") of GPU memory, but only " +
+                                              formatBytes(double(freeBytes)) + " of " +
+                                              formatBytes(double(totalBytes)) + " are free");
+  }
+
+  cuda::CublasGemm& cublasFor(int device) {
+    auto& gemm = cublas_[device];
+    if (!gemm) gemm = std::make_unique<cuda::CublasGemm>();
+    return *gemm;
+  }
+
+  RunResult runOnDevice(const RunRequest& request, const KernelConfig& config,
+                        const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    const auto report = [&](double fraction, const std::string& stage) {
+      if (progress) progress(fraction, stage);
+    };
+    const Shape& shape = request.shape;
+    const bool isLibrary = kernelInfo(config.kernel).family == Family::Library;
+    const bool cpuReference = request.verify && shape.flops() / 2 <= kCpuReferenceMaxWork;
+    const bool gpuReference = request.verify && !cpuReference && !isLibrary;
+
+    TS_CUDA_CHECK(cudaSetDevice(request.device));
+    ensureFits(shape, gpuReference);
+    report(0.0, "preparing operands");
+    const Operands operands = makeOperands(shape, request.fill, request.seed);
+    cuda::CublasGemm* gemm = isLibrary || gpuReference ? &cublasFor(request.device) : nullptr;
+
+    cuda::DeviceBuffer<float> a(shape.elementsA()), b(shape.elementsB()), c(shape.elementsC());
+    cuda::Event start, stop;
+    Phases phases;
+    report(0.05, "copying A and B to the GPU");
+    start.record();
+    TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
+    TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+    stop.record();
+    stop.synchronize();
+    phases.h2dMs = stop.since(start);
+
+    const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+    const auto launch = [&] {
+      if (isLibrary)
+        gemm->multiply(args);
+      else
+        cuda::launchMapped(config, args);
+    };
+    // 0xFF bytes are a NaN in float32: an element the kernel does not write cannot pass.
+    const auto poisonC = [&] { TS_CUDA_CHECK(cudaMemsetAsync(c.get(), 0xFF, c.bytes())); };
+
+    const SamplingPolicy& policy = request.sampling;
+    const int expectedRuns =
+        std::max(1, policy.warmups + policy.fixedReps.value_or(policy.minReps));
+    int runs = 0;
+    const auto timeOnce = [&] {
+      poisonC();
+      start.record();
+      launch();
+      stop.record();
+      stop.synchronize();
+      ++runs;
+      report(0.1 + 0.7 * std::min(1.0, double(runs) / expectedRuns),
+             runs <= policy.warmups ? "warm-up"
+                                    : "timing repetition " + std::to_string(runs - policy.warmups));
+      return double(stop.since(start));
+    };
+    const Stats stats = sample(policy, timeOnce, cancel);
+
+    // Seed 002's pitfall: a host clock read right after the launch returns measures only the
+    // launch, because the kernel runs asynchronously.
+    poisonC();
+    TS_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto hostStart = std::chrono::steady_clock::now();
+    launch();
+    const auto hostStop = std::chrono::steady_clock::now();
+    TS_CUDA_CHECK(cudaDeviceSynchronize());
+    const double unsyncedHostMs =
+        std::chrono::duration<double, std::milli>(hostStop - hostStart).count();
+
+    report(0.85, "copying C back");
+    Matrix result = makePoisonedMatrix(shape.m, shape.n);
+    start.record();
+    TS_CUDA_CHECK(cudaMemcpy(result.data.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost));
+    stop.record();
+    stop.synchronize();
+    phases.d2hMs = stop.since(start);
+    phases.kernelMs = stats.medianMs;
+
+    RunResult out;
+    if (request.verify) {
+      report(0.9, "verifying");
+      if (cpuReference)
+        out.verification =
+            verify(result, referenceProduct(operands.a, operands.b), operands.a, operands.b);
+      else if (gpuReference)
+        out.verification = verifyAgainstCublas(*gemm, args, result, operands);
+      else
+        out.verification = verifySampledRows(result, operands);
+    }
+    out.backend = id();
+    out.device = devices_[std::size_t(request.device)].name;
+    out.kernel = config;
+    out.shape = shape;
+    out.stats = stats;
+    out.gflops = stats.medianMs > 0 ? shape.flops() / (stats.medianMs * 1e6) : 0.0;
+    out.phases = phases;
+    out.unsyncedHostMs = unsyncedHostMs;
+    report(1.0, "done");
+    return out;
+  }
+
+  // The kernel's result against cuBLAS's on the same device operands.
+  static Verification verifyAgainstCublas(cuda::CublasGemm& gemm, const cuda::ProductArgs& args,
+                                          const Matrix& result, const Operands& operands) {
+    cuda::DeviceBuffer<float> reference(args.m * args.n);
+    TS_CUDA_CHECK(cudaMemsetAsync(reference.get(), 0xFF, reference.bytes()));
+    cuda::ProductArgs referenceArgs = args;
+    referenceArgs.c = reference.get();
+    gemm.multiply(referenceArgs);
+    Matrix referenceHost = makePoisonedMatrix(args.m, args.n);
+    TS_CUDA_CHECK(cudaMemcpy(referenceHost.data.data(), reference.get(), reference.bytes(),
+                             cudaMemcpyDeviceToHost));
+    const std::vector<double> reference64(referenceHost.data.begin(), referenceHost.data.end());
+    return verify(result, reference64, operands.a, operands.b);
+  }
+
+  std::optional<std::string> unavailable_;
+  // Set by the first sticky fault; the CUDA context stays broken until the process ends.
+  std::optional<std::string> lost_;
+  std::vector<DeviceInfo> devices_;
+  // Created on first use, on the thread that runs (the worker owns all CUDA state).
+  std::map<int, std::unique_ptr<cuda::CublasGemm>> cublas_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> makeCudaBackendImpl() {
+  return std::make_unique<CudaBackend>();
+}
+
+}  // namespace tilescope

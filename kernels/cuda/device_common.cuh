@@ -1,0 +1,66 @@
+#pragma once
+// What every kernel family shares on the device: the block and thread in the maps' terms, the
+// one store each output goes through (the instrumented variants also record who wrote it), and
+// the host-side launch that checks CUDA's answer.
+#include <array>
+#include <string>
+#include <type_traits>
+
+#include "cuda_check.hpp"
+#include "launch.hpp"
+#include "tilescope/error.hpp"
+#include "tilescope/thread_map.hpp"
+
+namespace tilescope::cuda {
+
+__device__ __forceinline__ Dim2 blockCoord() {
+  return {int(blockIdx.x), int(blockIdx.y)};
+}
+__device__ __forceinline__ Dim2 threadCoord() {
+  return {int(threadIdx.x), int(threadIdx.y)};
+}
+
+// Reads A[row][col] or B[row][col], or the zero padding past the matrix edge.
+__device__ __forceinline__ float loadOrZero(const float* matrix, std::int64_t rows,
+                                            std::int64_t cols, std::int64_t row, std::int64_t col) {
+  return row < rows && col < cols ? matrix[row * cols + col] : 0.0f;
+}
+
+// Writes C[i][j]; the caller has checked that (i, j) lies inside C. The recorded ids come from
+// CUDA's own blockIdx/threadIdx, not from the map, so they can prove the map wrong.
+template <bool kTraced>
+__device__ __forceinline__ void storeOutput(const ProductArgs& args, std::int64_t i, std::int64_t j,
+                                            float value) {
+  const std::int64_t index = i * args.n + j;
+  args.c[index] = value;
+  if constexpr (kTraced) {
+    args.ownerBlock[index] = int(blockIdx.x + blockIdx.y * gridDim.x);
+    args.ownerThread[index] = int(threadIdx.x + threadIdx.y * blockDim.x);
+  }
+}
+
+template <typename... Params>
+void launchChecked(void (*kernel)(Params...), const char* name, Dim2 grid, Dim2 block,
+                   std::type_identity_t<Params>... params) {
+  const dim3 blocks(unsigned(grid.x), unsigned(grid.y)),
+      threads(unsigned(block.x), unsigned(block.y));
+  kernel<<<blocks, threads>>>(params...);
+  checkLaunch(cudaGetLastError(), name, grid, block);
+}
+
+// The instantiations of a kernel template for tiles tiles[0], tiles[1], ..., each in a plain and
+// an instrumented variant, so a run-time tile picks a compile-time one.
+template <typename Kernel, std::size_t kCount>
+struct KernelTable {
+  std::array<int, kCount> tiles;
+  std::array<Kernel, kCount> plain, traced;
+
+  Kernel pick(int tile, bool withTrace, const char* family) const {
+    for (std::size_t i = 0; i < kCount; ++i)
+      if (tiles[i] == tile) return withTrace ? traced[i] : plain[i];
+    throw Error(ErrorKind::InvalidArgument,
+                std::string(family) + ": no CUDA kernel compiled for tile " + std::to_string(tile));
+  }
+};
+
+}  // namespace tilescope::cuda

@@ -1,0 +1,41 @@
+#pragma once
+// The kernel families as host functions: each launches one catalogue kernel on the current
+// device's default stream, with its launch shape taken from tilescope::maps. Plain C++ (no CUDA
+// syntax), so the backend and the GPU tests can call them.
+#include <cstdint>
+#include <string>
+
+#include "tilescope/catalogue.hpp"
+
+namespace tilescope::cuda {
+
+// Device pointers of one product C = A B, all row-major: A is M x K, B is K x N, C is M x N.
+// With ownerBlock and ownerThread set, the instrumented variant of the kernel also records, per
+// element of C, the linear block (x + y * gridDim.x) and linear thread (x + y * blockDim.x) that
+// wrote it, so a test can hold the kernel to tilescope::Mapping::owner().
+struct ProductArgs {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  float* c = nullptr;
+  std::int64_t m = 1, n = 1, k = 1;
+  int* ownerBlock = nullptr;
+  int* ownerThread = nullptr;
+
+  bool traced() const { return ownerBlock != nullptr && ownerThread != nullptr; }
+};
+
+// Each throws Error(InvalidArgument) for a tile the family was not compiled for, and
+// Error(LaunchFailed) when CUDA refuses the launch (see cuda_check.hpp). They do not wait for the
+// kernel: a fault inside it surfaces at the next synchronising call.
+void launchSerial(const ProductArgs& args);
+void launchRowPerThread(int tile, const ProductArgs& args);
+void launchNaive(int tile, const ProductArgs& args);
+void launchSharedA(int tile, const ProductArgs& args);
+void launchSharedTiled(int tile, const ProductArgs& args);
+void launchRegisterTiled(int tile, const ProductArgs& args);
+
+// Launches the hand-written kernel a resolved configuration names (not the library reference,
+// which needs a cuBLAS handle: see cublas_gemm.hpp).
+void launchMapped(const KernelConfig& config, const ProductArgs& args);
+
+}  // namespace tilescope::cuda

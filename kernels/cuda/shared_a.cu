@@ -1,0 +1,57 @@
+// shared-a (seed 001b): the naive mapping, but each k-step the block first stages a T x T tile of
+// A in shared memory; B is still read from global memory. One instantiation per tile, so the
+// inner loop over the tile unrolls.
+#include <utility>
+
+#include "device_common.cuh"
+
+namespace tilescope::cuda {
+
+namespace {
+
+constexpr int kMaxTile = 32;  // 32 x 32 threads: CUDA's limit of 1024 threads per block
+
+template <int kTile, bool kTraced>
+__global__ void sharedAKernel(ProductArgs args) {
+  const maps::SharedA map{{kTile}};
+  const maps::SharedTile layout = map.aTile();
+  __shared__ float aTile[kTile * kTile];
+
+  const Dim2 block = blockCoord(), thread = threadCoord();
+  const std::int64_t i = map.row(block, thread, 0), j = map.col(block, thread, 0);
+  float sum = 0.0f;
+  // Padding threads stay in the loop: they load their share of the tile and meet every barrier.
+  for (std::int64_t step = 0; step < ceilDiv(args.k, map.kDepth()); ++step) {
+    const Cell a = map.aLoad(block, thread, step);
+    aTile[layout.word(thread.y, thread.x)] = loadOrZero(args.a, args.m, args.k, a.row, a.col);
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < kTile; ++kk) {
+      const std::int64_t k = step * kTile + kk;
+      sum += aTile[layout.word(thread.y, kk)] * loadOrZero(args.b, args.k, args.n, k, j);
+    }
+    __syncthreads();
+  }
+  if (i < args.m && j < args.n) storeOutput<kTraced>(args, i, j, sum);
+}
+
+using Kernel = void (*)(ProductArgs);
+
+template <int... kIndex>
+constexpr KernelTable<Kernel, sizeof...(kIndex)> makeTable(std::integer_sequence<int, kIndex...>) {
+  return {{(kIndex + 1)...},
+          {sharedAKernel<kIndex + 1, false>...},
+          {sharedAKernel<kIndex + 1, true>...}};
+}
+
+constexpr auto kKernels = makeTable(std::make_integer_sequence<int, kMaxTile>{});
+
+}  // namespace
+
+void launchSharedA(int tile, const ProductArgs& args) {
+  const maps::SharedA map{{tile}};
+  launchChecked(kKernels.pick(tile, args.traced(), "shared-a"), "shared-a",
+                map.grid(args.m, args.n), map.block(), args);
+}
+
+}  // namespace tilescope::cuda

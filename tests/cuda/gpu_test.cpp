@@ -1,0 +1,88 @@
+#include "gpu_test.hpp"
+
+#include <algorithm>
+
+#include "cublas_gemm.hpp"
+#include "cuda_check.hpp"
+
+namespace tilescope::test {
+
+const std::optional<std::string>& gpuUnavailable() {
+  static const std::optional<std::string> reason = makeCudaBackend()->unavailableReason();
+  return reason;
+}
+
+std::vector<KernelCase> everyCudaConfiguration(bool withLibrary) {
+  std::vector<KernelCase> cases;
+  for (const KernelInfo& info : catalogue()) {
+    const auto& backends = info.backends;
+    if (std::find(backends.begin(), backends.end(), "cuda") == backends.end()) continue;
+    if (info.family == Family::Library && !withLibrary) continue;
+    const ParamSpec* tile = info.param("tile");
+    if (!tile) {
+      cases.push_back({{info.id, {}}, 0});
+      continue;
+    }
+    for (const int value : tile->allowed) cases.push_back({{info.id, {{"tile", value}}}, value});
+  }
+  return cases;
+}
+
+std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
+  std::string name = info.param.config.kernel;
+  std::replace(name.begin(), name.end(), '-', '_');
+  if (info.param.tile > 0) name += "_T" + std::to_string(info.param.tile);
+  return name;
+}
+
+std::string describe(const KernelCase& kernelCase, const Shape& shape) {
+  std::string text = kernelCase.config.kernel;
+  if (kernelCase.tile > 0) text += " tile=" + std::to_string(kernelCase.tile);
+  return text + " at " + std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+         std::to_string(shape.k);
+}
+
+DeviceProduct::DeviceProduct(const Operands& operands)
+    : shape_{operands.a.rows, operands.b.cols, operands.a.cols},
+      a_(shape_.elementsA()),
+      b_(shape_.elementsB()),
+      c_(shape_.elementsC()) {
+  TS_CUDA_CHECK(cudaMemcpy(a_.get(), operands.a.data.data(), a_.bytes(), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(b_.get(), operands.b.data.data(), b_.bytes(), cudaMemcpyHostToDevice));
+}
+
+Matrix DeviceProduct::run(const KernelConfig& config, Owners* owners) {
+  cuda::ProductArgs args{a_.get(), b_.get(), c_.get(), shape_.m, shape_.n, shape_.k};
+  cuda::DeviceBuffer<int> ownerBlock, ownerThread;
+  if (owners) {
+    ownerBlock = cuda::DeviceBuffer<int>(shape_.elementsC());
+    ownerThread = cuda::DeviceBuffer<int>(shape_.elementsC());
+    // -1 everywhere: an element no thread claims keeps it and cannot match a real owner.
+    TS_CUDA_CHECK(cudaMemset(ownerBlock.get(), 0xFF, ownerBlock.bytes()));
+    TS_CUDA_CHECK(cudaMemset(ownerThread.get(), 0xFF, ownerThread.bytes()));
+    args.ownerBlock = ownerBlock.get();
+    args.ownerThread = ownerThread.get();
+  }
+  TS_CUDA_CHECK(cudaMemset(c_.get(), 0xFF, c_.bytes()));
+  if (kernelInfo(config.kernel).family == Family::Library) {
+    static cuda::CublasGemm gemm;
+    gemm.multiply(args);
+  } else {
+    cuda::launchMapped(config, args);
+  }
+  TS_CUDA_CHECK(cudaDeviceSynchronize());
+
+  Matrix c = makePoisonedMatrix(shape_.m, shape_.n);
+  TS_CUDA_CHECK(cudaMemcpy(c.data.data(), c_.get(), c_.bytes(), cudaMemcpyDeviceToHost));
+  if (owners) {
+    owners->block.resize(std::size_t(shape_.elementsC()));
+    owners->thread.resize(std::size_t(shape_.elementsC()));
+    TS_CUDA_CHECK(cudaMemcpy(owners->block.data(), ownerBlock.get(), ownerBlock.bytes(),
+                             cudaMemcpyDeviceToHost));
+    TS_CUDA_CHECK(cudaMemcpy(owners->thread.data(), ownerThread.get(), ownerThread.bytes(),
+                             cudaMemcpyDeviceToHost));
+  }
+  return c;
+}
+
+}  // namespace tilescope::test

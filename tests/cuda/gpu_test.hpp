@@ -1,0 +1,58 @@
+#pragma once
+// What the GPU tests share: a fixture that skips without a usable GPU, the catalogue's CUDA
+// configurations as test parameters, and a product run once through the launch functions.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda_backend.hpp"
+#include "device_memory.hpp"
+#include "launch.hpp"
+#include "tilescope/backend.hpp"
+#include "tilescope/problem.hpp"
+
+namespace tilescope::test {
+
+// Why no GPU test can run in this process (no driver, no GPU), or nullopt.
+const std::optional<std::string>& gpuUnavailable();
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const auto& why = gpuUnavailable()) GTEST_SKIP() << "no usable CUDA GPU: " << *why;
+  }
+};
+
+// One configuration of a catalogue kernel the CUDA backend implements.
+struct KernelCase {
+  KernelConfig config;
+  int tile = 0;  // 0 for kernels without a tile
+};
+
+// Every CUDA kernel with every tile it allows (the library reference too when asked).
+std::vector<KernelCase> everyCudaConfiguration(bool withLibrary);
+// "shared_tiled_T7": a valid GoogleTest name for a parameterised test.
+std::string caseName(const ::testing::TestParamInfo<KernelCase>& info);
+std::string describe(const KernelCase& kernelCase, const Shape& shape);
+
+// A and B uploaded once; run() launches one configuration on them and returns C.
+class DeviceProduct {
+ public:
+  explicit DeviceProduct(const Operands& operands);
+
+  const Shape& shape() const { return shape_; }
+  // Poisons C with NaN, launches (through cuBLAS for the library), waits, and copies C back.
+  // With `owners`, the instrumented variant also returns who wrote each element.
+  struct Owners {
+    std::vector<int> block, thread;
+  };
+  Matrix run(const KernelConfig& config, Owners* owners = nullptr);
+
+ private:
+  Shape shape_;
+  cuda::DeviceBuffer<float> a_, b_, c_;
+};
+
+}  // namespace tilescope::test

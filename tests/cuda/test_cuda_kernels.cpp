@@ -1,0 +1,105 @@
+// Every CUDA kernel with every tile it allows, on square sizes around the tile and the block and
+// on rectangular shapes: exact against the CPU double reference on integer-valued inputs (every
+// partial sum is an integer below 2^24, so any difference is a bug, not rounding).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <tuple>
+
+#include "gpu_test.hpp"
+#include "tilescope/mapping.hpp"
+#include "tilescope/measurement.hpp"
+
+namespace tilescope::test {
+namespace {
+
+// Operands, their double reference and their device copy, shared by every configuration.
+struct CachedProblem {
+  explicit CachedProblem(const Shape& shape)
+      : operands(makeOperands(shape, Fill::Integer, 7)),
+        reference(referenceProduct(operands.a, operands.b)),
+        device(operands) {}
+  Operands operands;
+  std::vector<double> reference;
+  DeviceProduct device;
+};
+
+class KernelExactness : public GpuTest, public ::testing::WithParamInterface<KernelCase> {
+ protected:
+  static void TearDownTestSuite() { cache().clear(); }
+
+  // The tile T and the rows one block covers (T, or 16 T for register-tiled): the edges where
+  // bounds checks and zero padding matter.
+  std::pair<std::int64_t, std::int64_t> tileAndBlockSpan() const {
+    if (GetParam().tile == 0) return {1, 1};
+    const Mapping mapping(resolve(GetParam().config), Shape{4096, 4096, 4096});
+    return {GetParam().tile, mapping.blockRows({0, 0}).count};
+  }
+
+  std::vector<std::int64_t> squareSizes() const {
+    const auto [tile, span] = tileAndBlockSpan();
+    std::set<std::int64_t> sizes = {1, 2, 7, 17, 33, 257, 1000, 1024, 1025};
+    for (const std::int64_t edge : {tile, span})
+      for (const std::int64_t size : {edge - 1, edge, edge + 1})
+        if (size >= 1) sizes.insert(size);
+    return {sizes.begin(), sizes.end()};
+  }
+
+  std::vector<Shape> rectangularShapes() const {
+    const auto [tile, span] = tileAndBlockSpan();
+    return {{1, 1025, 7},
+            {1025, 1, 33},
+            {17, 257, 1000},
+            {7, 1000, 2},
+            {257, 33, 1025},
+            {1000, 1024, 1},
+            {tile + 1, 2 * tile + 3, std::max<std::int64_t>(tile - 1, 1)},
+            {span + 1, span - 1 > 0 ? span - 1 : 3, 2 * span + 1}};
+  }
+
+  // The serial kernel is bounded on the GPU (KernelInfo::maxWork); the test keeps to the bound.
+  bool allowed(const Shape& shape) const {
+    const KernelInfo& info = kernelInfo(GetParam().config.kernel);
+    const auto bound = info.maxWork.find("cuda");
+    return bound == info.maxWork.end() || bound->second <= 0 ||
+           double(shape.m) * double(shape.n) * double(shape.k) <= bound->second;
+  }
+
+  void expectExact(const Shape& shape) {
+    if (!allowed(shape)) return;
+    CachedProblem& problem = cachedProblem(shape);
+    const Matrix c = problem.device.run(GetParam().config);
+    const Verification v = verify(c, problem.reference, problem.operands.a, problem.operands.b);
+    EXPECT_EQ(v.nonFinite, 0) << describe(GetParam(), shape) << ": elements left unwritten";
+    EXPECT_EQ(v.maxAbsError, 0.0) << describe(GetParam(), shape)
+                                  << ": integer inputs must give the exact product";
+  }
+
+ private:
+  using ShapeKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;
+  static std::map<ShapeKey, std::unique_ptr<CachedProblem>>& cache() {
+    static std::map<ShapeKey, std::unique_ptr<CachedProblem>> problems;
+    return problems;
+  }
+  static CachedProblem& cachedProblem(const Shape& shape) {
+    auto& slot = cache()[{shape.m, shape.n, shape.k}];
+    if (!slot) slot = std::make_unique<CachedProblem>(shape);
+    return *slot;
+  }
+};
+
+TEST_P(KernelExactness, SquareSizesAroundTheTileAndTheBlock) {
+  for (const std::int64_t size : squareSizes()) expectExact({size, size, size});
+}
+
+TEST_P(KernelExactness, RectangularShapes) {
+  for (const Shape& shape : rectangularShapes()) expectExact(shape);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cuda, KernelExactness,
+                         ::testing::ValuesIn(everyCudaConfiguration(/*withLibrary=*/true)),
+                         caseName);
+
+}  // namespace
+}  // namespace tilescope::test

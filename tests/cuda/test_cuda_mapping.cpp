@@ -1,0 +1,55 @@
+// The mapping proof: the instrumented variant of each kernel records, per element of C, the
+// block and thread CUDA ran it on; they must be the ones tilescope::Mapping::owner() names, so
+// the diagrams and the traffic model describe what the GPU really does.
+#include <sstream>
+
+#include "gpu_test.hpp"
+#include "tilescope/mapping.hpp"
+#include "tilescope/measurement.hpp"
+
+namespace tilescope::test {
+namespace {
+
+class KernelMapping : public GpuTest, public ::testing::WithParamInterface<KernelCase> {};
+
+TEST_P(KernelMapping, EveryElementIsWrittenByTheThreadTheMappingNames) {
+  const KernelConfig config = resolve(GetParam().config);
+  // One element; a few blocks with ragged edges; enough to need several blocks of the largest
+  // register tile (16 x 64 rows per block).
+  for (const Shape& shape : {Shape{1, 1, 1}, Shape{37, 45, 5}, Shape{1100, 1030, 3}}) {
+    const Operands operands = makeOperands(shape, Fill::Integer, 11);
+    DeviceProduct device(operands);
+    DeviceProduct::Owners owners;
+    const Matrix c = device.run(config, &owners);
+
+    const Mapping mapping(config, shape);
+    std::int64_t mismatches = 0;
+    std::ostringstream first;
+    for (std::int64_t i = 0; i < shape.m; ++i) {
+      for (std::int64_t j = 0; j < shape.n; ++j) {
+        const ThreadRef owner = mapping.owner(i, j);
+        const int block = owner.block.x + owner.block.y * mapping.grid().x;
+        const int thread = owner.thread.x + owner.thread.y * mapping.block().x;
+        const std::size_t index = std::size_t(i * shape.n + j);
+        if (owners.block[index] == block && owners.thread[index] == thread) continue;
+        if (mismatches++ == 0)
+          first << "C[" << i << "][" << j << "]: mapping says block " << block << " thread "
+                << thread << ", the GPU ran block " << owners.block[index] << " thread "
+                << owners.thread[index];
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << describe(GetParam(), shape) << "; first: " << first.str();
+
+    const Verification v =
+        verify(c, referenceProduct(operands.a, operands.b), operands.a, operands.b);
+    EXPECT_EQ(v.nonFinite, 0) << describe(GetParam(), shape);
+    EXPECT_EQ(v.maxAbsError, 0.0) << describe(GetParam(), shape);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cuda, KernelMapping,
+                         ::testing::ValuesIn(everyCudaConfiguration(/*withLibrary=*/false)),
+                         caseName);
+
+}  // namespace
+}  // namespace tilescope::test

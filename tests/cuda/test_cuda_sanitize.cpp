@@ -1,0 +1,45 @@
+// Every CUDA kernel through the whole backend (poison, launch, events, copies, verification) at
+// a size that is no multiple of any tile. scripts/gpu-check runs this suite under
+// compute-sanitizer's memcheck, racecheck, synccheck and initcheck; here it checks the results.
+#include <algorithm>
+
+#include "gpu_test.hpp"
+
+namespace tilescope::test {
+namespace {
+
+class CudaSanitize : public GpuTest {};
+
+// The default tile, the non-power-of-two 7 where allowed, and the largest.
+std::vector<Params> tilesToCheck(const KernelInfo& info) {
+  const ParamSpec* tile = info.param("tile");
+  if (!tile) return {Params{}};
+  std::vector<Params> picks = {{{"tile", tile->defaultValue}}, {{"tile", tile->allowed.back()}}};
+  if (std::find(tile->allowed.begin(), tile->allowed.end(), 7) != tile->allowed.end())
+    picks.push_back({{"tile", 7}});
+  return picks;
+}
+
+TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
+  const std::unique_ptr<Backend> backend = makeCudaBackend();
+  for (const KernelInfo& info : catalogue()) {
+    if (std::find(info.backends.begin(), info.backends.end(), "cuda") == info.backends.end())
+      continue;
+    for (const Params& params : tilesToCheck(info)) {
+      RunRequest run;
+      run.kernel = {info.id, params};
+      run.shape = {37, 29, 41};
+      run.fill = Fill::Integer;
+      run.sampling.warmups = 0;
+      run.sampling.fixedReps = 1;
+      const RunResult result = backend->run(run, {}, nullptr);
+      ASSERT_TRUE(result.verification) << info.id;
+      EXPECT_TRUE(result.verified()) << info.id << " " << formatParams(run.kernel);
+      EXPECT_EQ(result.verification->maxAbsError, 0.0)
+          << info.id << " " << formatParams(run.kernel);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilescope::test

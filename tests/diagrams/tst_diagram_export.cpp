@@ -1,0 +1,96 @@
+// exportDiagram: every view to PNG and SVG, neither blank nor empty, and clear errors.
+#include <QtTest>
+
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <set>
+
+#include "diagram_panel.hpp"
+
+using tilescope::KernelConfig;
+using tilescope::Shape;
+using tilescope::ui::exportDiagram;
+
+class TestDiagramExport : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() { QVERIFY(dir_.isValid()); }
+  void everyViewExportsAVariedPng_data();
+  void everyViewExportsAVariedPng();
+  void svgHoldsTheTileRectangles();
+  void closedLibraryExportsItsMessage();
+  void refusesWhatItCannotDraw();
+
+ private:
+  QTemporaryDir dir_;
+};
+
+void TestDiagramExport::everyViewExportsAVariedPng_data() {
+  QTest::addColumn<QString>("view");
+  QTest::addColumn<QString>("kernel");
+  for (const char* view : {"matrix", "kstep", "block", "access"})
+    for (const char* kernel :
+         {"serial", "row-per-thread", "naive", "shared-a", "shared-tiled", "register-tiled"})
+      QTest::addRow("%s %s", view, kernel)
+          << QString::fromLatin1(view) << QString::fromLatin1(kernel);
+}
+
+void TestDiagramExport::everyViewExportsAVariedPng() {
+  QFETCH(QString, view);
+  QFETCH(QString, kernel);
+  const QString path = dir_.filePath(view + kernel + QStringLiteral(".png"));
+  QString error;
+  QVERIFY2(exportDiagram(view, {kernel.toStdString(), {}}, {45, 37, 21}, path, &error),
+           qPrintable(error));
+  const QImage image(path);
+  QCOMPARE(image.size(), QSize(1400, 900));
+  std::set<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 4)
+    for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+  QVERIFY2(colours.size() > 10, qPrintable(QString::number(colours.size())));
+}
+
+// shared-tiled with tile 8 on 64^3 has 8 x 8 blocks: the SVG must hold at least 64 rectangles.
+void TestDiagramExport::svgHoldsTheTileRectangles() {
+  const QString path = dir_.filePath(QStringLiteral("matrix.svg"));
+  QString error;
+  QVERIFY2(exportDiagram(QStringLiteral("matrix"), {"shared-tiled", {{"tile", 8}}}, {64, 64, 64},
+                         path, &error),
+           qPrintable(error));
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const QByteArray svg = file.readAll();
+  QVERIFY(svg.contains("<svg"));
+  QVERIFY(svg.contains("TileScope matrix diagram"));
+  QVERIFY2(svg.count("<rect") >= 64, qPrintable(QString::number(svg.count("<rect"))));
+}
+
+void TestDiagramExport::closedLibraryExportsItsMessage() {
+  const QString path = dir_.filePath(QStringLiteral("library.png"));
+  QString error;
+  QVERIFY2(exportDiagram(QStringLiteral("block"), {"library", {}}, {64, 64, 64}, path, &error),
+           qPrintable(error));
+  QVERIFY(!QImage(path).isNull());
+}
+
+void TestDiagramExport::refusesWhatItCannotDraw() {
+  QString error;
+  const QString png = dir_.filePath(QStringLiteral("x.png"));
+  QVERIFY(!exportDiagram(QStringLiteral("flow"), {"naive", {}}, {8, 8, 8}, png, &error));
+  QVERIFY2(error.contains(QStringLiteral("unknown view 'flow'")), qPrintable(error));
+  QVERIFY(
+      !exportDiagram(QStringLiteral("matrix"), {"naive", {{"tile", 33}}}, {8, 8, 8}, png, &error));
+  QVERIFY2(error.contains(QStringLiteral("33")), qPrintable(error));
+  QVERIFY(!exportDiagram(QStringLiteral("matrix"), {"naive", {}}, {8, 8, 8},
+                         dir_.filePath(QStringLiteral("x.jpg")), &error));
+  QVERIFY2(error.contains(QStringLiteral(".png or .svg")), qPrintable(error));
+  QVERIFY(!exportDiagram(QStringLiteral("matrix"), {"naive", {}}, {8, 8, 8},
+                         dir_.filePath(QStringLiteral("missing/dir/x.png")), &error));
+  QVERIFY(!error.isEmpty());
+  QVERIFY(!QFile::exists(png));
+}
+
+QTEST_MAIN(TestDiagramExport)
+#include "tst_diagram_export.moc"

@@ -1,0 +1,97 @@
+// DiagramPanel: configuration, view switching, stepping by keys, the animation, and
+// presentation mode entered and left (Esc).
+#include <QtTest>
+
+#include <QSignalSpy>
+
+#include "diagram_document.hpp"
+#include "diagram_panel.hpp"
+#include "diagram_view.hpp"
+
+using namespace tilescope;
+using namespace tilescope::ui;
+
+class TestDiagramPanel : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void showsTheConfigurationAndSwitchesViews();
+  void arrowKeysStepThroughKSteps();
+  void animationPlaysToTheLastStepAndStops();
+  void presentationModeEntersAndLeavesWithEscape();
+  void closedLibraryDisablesTheControls();
+};
+
+void TestDiagramPanel::showsTheConfigurationAndSwitchesViews() {
+  DiagramPanel panel;
+  panel.setConfiguration({"shared-tiled", {{"tile", 8}}}, {64, 64, 64});
+  QCOMPARE(panel.document()->config().kernel, std::string("shared-tiled"));
+  QVERIFY(panel.document()->mapping());
+  QVERIFY(panel.setCurrentView(QStringLiteral("access")));
+  QCOMPARE(panel.currentView()->kind(), DiagramKind::Access);
+  QVERIFY(!panel.setCurrentView(QStringLiteral("flow")));
+  QCOMPARE(panel.currentView()->kind(), DiagramKind::Access);
+}
+
+void TestDiagramPanel::arrowKeysStepThroughKSteps() {
+  DiagramPanel panel;
+  panel.setConfiguration({"shared-tiled", {{"tile", 8}}}, {64, 64, 64});  // 8 k-steps
+  panel.setCurrentView(QStringLiteral("kstep"));
+  QWidget* view = panel.currentView();
+  QTest::keyClick(view, Qt::Key_Right);
+  QTest::keyClick(view, Qt::Key_Right);
+  QCOMPARE(panel.document()->selection().step, std::int64_t(2));
+  QTest::keyClick(view, Qt::Key_Left);
+  QCOMPARE(panel.document()->selection().step, std::int64_t(1));
+  QTest::keyClick(view, Qt::Key_End);
+  QCOMPARE(panel.document()->selection().step, std::int64_t(7));
+  QTest::keyClick(view, Qt::Key_Right);  // clamped at the last step
+  QCOMPARE(panel.document()->selection().step, std::int64_t(7));
+  QTest::keyClick(view, Qt::Key_Home);
+  QCOMPARE(panel.document()->selection().step, std::int64_t(0));
+}
+
+void TestDiagramPanel::animationPlaysToTheLastStepAndStops() {
+  DiagramPanel panel;
+  panel.setConfiguration({"shared-tiled", {{"tile", 16}}}, {64, 64, 64});  // 4 k-steps
+  panel.setPlaying(true);
+  QVERIFY(panel.playing());
+  QTRY_COMPARE_WITH_TIMEOUT(panel.document()->selection().step, std::int64_t(3), 10000);
+  QTRY_VERIFY_WITH_TIMEOUT(!panel.playing(), 5000);
+  // Playing again from the end starts over.
+  panel.setPlaying(true);
+  QCOMPARE(panel.document()->selection().step, std::int64_t(0));
+  panel.setPlaying(false);
+  QVERIFY(!panel.playing());
+}
+
+void TestDiagramPanel::presentationModeEntersAndLeavesWithEscape() {
+  DiagramPanel panel;
+  QSignalSpy changes(&panel, &DiagramPanel::presentationModeChanged);
+  panel.setPresentationMode(true);
+  QVERIFY(panel.presentationMode());
+  QCOMPARE(changes.count(), 1);
+  QVERIFY(panel.document()->fontScale() > 1.5);
+  QVERIFY(panel.currentView()->window() != panel.window());  // moved into its own window
+  QTest::keyClick(panel.currentView(), Qt::Key_Right);
+  QCOMPARE(panel.document()->selection().step, std::int64_t(1));
+  QTest::keyClick(panel.currentView(), Qt::Key_Escape);
+  QVERIFY(!panel.presentationMode());
+  QCOMPARE(changes.count(), 2);
+  QCOMPARE(changes.last().first().toBool(), false);
+  QCOMPARE(panel.document()->fontScale(), 1.0);
+  QCOMPARE(panel.currentView()->window(), panel.window());
+}
+
+void TestDiagramPanel::closedLibraryDisablesTheControls() {
+  DiagramPanel panel;
+  panel.setConfiguration({"library", {}}, {64, 64, 64});
+  QVERIFY(!panel.document()->mapping());
+  panel.setPlaying(true);
+  QVERIFY(!panel.playing());
+  panel.stepBy(1);  // nothing to step, nothing thrown
+  QCOMPARE(panel.document()->selection().step, std::int64_t(0));
+}
+
+QTEST_MAIN(TestDiagramPanel)
+#include "tst_diagram_panel.moc"

@@ -1,0 +1,242 @@
+// The four views as widgets, offscreen: hover text and clicks land on the element under the
+// mouse, every kernel draws a non-blank picture, the closed library says why it has none.
+#include <QtTest>
+
+#include <QImage>
+#include <QPainter>
+#include <memory>
+#include <set>
+
+#include "access_view.hpp"
+#include "block_view.hpp"
+#include "diagram_model.hpp"
+#include "kstep_view.hpp"
+#include "matrix_view.hpp"
+
+using namespace tilescope;
+using namespace tilescope::ui;
+
+namespace {
+
+QPointF centre(const AxisScale& x, const AxisScale& y, std::int64_t row, std::int64_t col) {
+  return {x.at(double(col) + 0.5), y.at(double(row) + 0.5)};
+}
+
+int distinctColours(const QImage& image) {
+  std::set<QRgb> colours;
+  for (int y = 0; y < image.height(); y += 3)
+    for (int x = 0; x < image.width(); x += 3) colours.insert(image.pixel(x, y));
+  return int(colours.size());
+}
+
+}  // namespace
+
+class TestDiagramViews : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matrixHoverAndClickFollowOwnership();
+  void matrixZoomKeepsThePointUnderTheMouse();
+  void kstepHoverCountsSummedProducts();
+  void kstepClickOnAPanelJumpsToItsStep();
+  void blockClickSelectsTheWarp();
+  void rowPerThreadBlockShowsAWindowThatMoves();
+  void blockHoverNamesOwnerAndLoader();
+  void accessViewDrawsAComparisonBeside();
+  void everyKernelDrawsEveryView();
+  void closedLibraryExplainsItself();
+};
+
+void TestDiagramViews::matrixHoverAndClickFollowOwnership() {
+  DiagramDocument document;
+  document.setConfiguration({"shared-tiled", {{"tile", 4}}}, {11, 9, 6});
+  MatrixView view(&document);
+  view.resize(700, 500);
+  const Mapping& m = *document.mapping();
+  const QRectF area = view.diagramArea(QRectF(view.rect()), view.widgetTheme());
+  const MatrixView::Layout l = view.layout(area, view.widgetTheme());
+  for (const auto& [i, j] : {std::pair{0, 0}, {10, 8}, {5, 4}, {7, 2}}) {
+    const QPointF at = centre(l.cols, l.rows, i, j);
+    QCOMPARE(view.hoverTextAt(at), QString::fromStdString(ownerText(m, i, j)));
+    QTest::mouseClick(&view, Qt::LeftButton, {}, at.toPoint());
+    const Dim2 owner = m.owner(i, j).block;
+    QCOMPARE(document.selection().block.x, owner.x);
+    QCOMPARE(document.selection().block.y, owner.y);
+  }
+  QVERIFY(view.hoverTextAt(centre(l.k, l.rows, 3, 5)).startsWith(QStringLiteral("A[3][5]")));
+  QVERIFY(view.hoverTextAt(centre(l.cols, l.kDown, 5, 2)).startsWith(QStringLiteral("B[5][2]")));
+  // Row 11 lies in the last block row's padding.
+  QVERIFY(view.hoverTextAt(centre(l.cols, l.rows, 11, 0)).startsWith(QStringLiteral("padding")));
+}
+
+void TestDiagramViews::matrixZoomKeepsThePointUnderTheMouse() {
+  DiagramDocument document;
+  document.setConfiguration({"naive", {{"tile", 1}}}, {8192, 8192, 8192});
+  MatrixView view(&document);
+  view.resize(800, 600);
+  const QRectF area = view.diagramArea(QRectF(view.rect()), view.widgetTheme());
+  const MatrixView::Layout before = view.layout(area, view.widgetTheme());
+  const QPointF at = centre(before.cols, before.rows, 4000, 3000);
+  const QString text = view.hoverTextAt(at);
+  QWheelEvent wheel(at, view.mapToGlobal(at), {}, {0, 120 * 8}, Qt::NoButton, {}, Qt::NoScrollPhase,
+                    false);
+  QApplication::sendEvent(&view, &wheel);
+  const MatrixView::Layout after = view.layout(area, view.widgetTheme());
+  QVERIFY(after.cols.pixelsPerUnit > before.cols.pixelsPerUnit * 5);
+  QCOMPARE(view.hoverTextAt(at), text);
+}
+
+void TestDiagramViews::kstepHoverCountsSummedProducts() {
+  DiagramDocument document;
+  document.setConfiguration({"shared-tiled", {{"tile", 8}}}, {20, 20, 20});
+  DiagramSelection selection = document.selection();
+  selection.block = {1, 1};
+  selection.step = 1;
+  document.setSelection(selection);
+  KStepView view(&document);
+  view.resize(900, 600);
+  const QRectF area = view.diagramArea(QRectF(view.rect()), view.widgetTheme());
+  const KStepView::Layout l = view.layout(area, view.widgetTheme());
+  QVERIFY(l.sharedA && l.sharedB);
+  const QString tile = view.hoverTextAt(centre(l.cols, l.rows, 9, 10));
+  QVERIFY2(tile.startsWith(QString::fromStdString(ownerText(*document.mapping(), 9, 10))),
+           qPrintable(tile));
+  QVERIFY2(tile.endsWith(QStringLiteral("16 of 20 products are summed")), qPrintable(tile));
+  // k = 10 is in this step and staged by thread (2,1) (A[b.y*8 + y][s*8 + x]).
+  const QString staged = view.hoverTextAt(centre(l.stagedK, l.rows, 9, 10));
+  QVERIFY2(staged.contains(QStringLiteral("A[9][10]")) &&
+               staged.contains(QStringLiteral("thread (2,1)")),
+           qPrintable(staged));
+}
+
+void TestDiagramViews::kstepClickOnAPanelJumpsToItsStep() {
+  DiagramDocument document;
+  document.setConfiguration({"shared-a", {{"tile", 4}}}, {16, 16, 30});  // 8 k-steps of 4
+  KStepView view(&document);
+  view.resize(900, 600);
+  const QRectF area = view.diagramArea(QRectF(view.rect()), view.widgetTheme());
+  const KStepView::Layout l = view.layout(area, view.widgetTheme());
+  QTest::mouseClick(&view, Qt::LeftButton, {}, centre(l.panelK, l.rows, 1, 21).toPoint());
+  QCOMPARE(document.selection().step, std::int64_t(5));
+  QTest::mouseClick(&view, Qt::LeftButton, {}, centre(l.cols, l.panelKDown, 2, 2).toPoint());
+  QCOMPARE(document.selection().step, std::int64_t(0));
+}
+
+void TestDiagramViews::blockClickSelectsTheWarp() {
+  DiagramDocument document;
+  document.setConfiguration({"naive", {{"tile", 16}}}, {32, 32, 8});
+  BlockView view(&document);
+  view.resize(800, 600);
+  const Theme theme = view.widgetTheme();
+  const BlockView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
+  // Thread (3,9) of a 16 x 16 block is linear 147: warp 4.
+  QTest::mouseClick(&view, Qt::LeftButton, {}, centre(l.cols, l.rows, 9, 3).toPoint());
+  QCOMPARE(document.selection().warp, 4);
+}
+
+void TestDiagramViews::rowPerThreadBlockShowsAWindowThatMoves() {
+  DiagramDocument document;
+  document.setConfiguration({"row-per-thread", {{"tile", 32}}}, {64, 4096, 8});
+  BlockView view(&document);
+  view.resize(900, 600);
+  const Theme theme = view.widgetTheme();
+  const QRectF area = view.diagramArea(QRectF(view.rect()), theme);
+  const BlockView::Layout before = view.layout(area, theme);
+  QVERIFY(before.windowed);
+  QCOMPARE(before.rowWindow.count, std::int64_t(32));  // the block's 32 rows, all shown
+  QVERIFY(before.colWindow.count < 4096);
+  QCOMPARE(before.colWindow.begin, std::int64_t(0));
+  QVERIFY(before.rows.pixelsPerUnit >= 10);  // readable, not a sliver
+  // Draw once so the view knows its window, then scroll along it.
+  QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+  QPainter painter(&image);
+  view.render(painter, QRectF(image.rect()), theme);
+  painter.end();
+  QWheelEvent wheel(area.center(), view.mapToGlobal(area.center()), {}, {0, -120}, Qt::NoButton, {},
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(&view, &wheel);
+  const BlockView::Layout after = view.layout(area, theme);
+  QCOMPARE(after.colWindow.begin, std::max<std::int64_t>(before.colWindow.count / 4, 1));
+  const std::int64_t j = after.colWindow.begin;
+  QCOMPARE(view.hoverTextAt(centre(after.cols, after.rows, 5, j)),
+           QString::fromStdString(ownerText(*document.mapping(), 5, j)));
+}
+
+void TestDiagramViews::blockHoverNamesOwnerAndLoader() {
+  DiagramDocument document;
+  document.setConfiguration({"shared-a", {{"tile", 4}}}, {10, 10, 10});
+  DiagramSelection selection = document.selection();
+  selection.block = {2, 2};
+  selection.step = 2;
+  document.setSelection(selection);
+  BlockView view(&document);
+  view.resize(800, 600);
+  const Theme theme = view.widgetTheme();
+  const BlockView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
+  QCOMPARE(view.hoverTextAt(centre(l.cols, l.rows, 9, 8)),
+           QString::fromStdString(ownerText(*document.mapping(), 9, 8)));
+  QVERIFY(view.hoverTextAt(centre(l.cols, l.rows, 10, 8)).startsWith(QStringLiteral("padding")));
+  // Step 2 stages A[8..11][8..11]; A[9][9] is loaded by thread (1,1): warp 0, lane 5.
+  const QString loader = view.hoverTextAt(centre(l.stagedK, l.rows, 9, 9));
+  QVERIFY2(loader.contains(QStringLiteral("thread (1,1), warp 0, lane 5")), qPrintable(loader));
+  // shared-a does not stage B: the B strip says so.
+  const QString b = view.hoverTextAt(centre(l.cols, l.stagedKDown, 9, 9));
+  QVERIFY2(b.contains(QStringLiteral("not staged")), qPrintable(b));
+}
+
+void TestDiagramViews::accessViewDrawsAComparisonBeside() {
+  DiagramDocument document;
+  document.setConfiguration({"row-per-thread", {{"tile", 32}}}, {64, 64, 64});
+  AccessView view(&document);
+  QCOMPARE(view.panels().size(), std::size_t(1));
+  DiagramSelection selection = document.selection();
+  selection.compareKernel = QStringLiteral("naive");
+  selection.access = Access::LoadB;
+  document.setSelection(selection);
+  const std::vector<AccessView::Panel> panels = view.panels();
+  QCOMPARE(panels.size(), std::size_t(2));
+  QCOMPARE(panels[1].mapping->config().kernel, std::string("naive"));
+  QCOMPARE(panels[1].mapping->config().params.at("tile"), 32);  // the user's tile, kept
+  QCOMPARE(panels[0].picture.traffic.sectors, 1);  // row-per-thread: one B element, broadcast
+  QCOMPARE(panels[1].picture.traffic.sectors, 4);  // naive: 32 consecutive floats of B
+  QVERIFY(panels[0].traffic && panels[1].traffic);
+  QVERIFY(!panels[0].banks.has_value());
+}
+
+void TestDiagramViews::everyKernelDrawsEveryView() {
+  QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+  for (const KernelInfo& info : catalogue()) {
+    if (!info.hasMapping) continue;
+    DiagramDocument document;
+    document.setConfiguration({info.id, {}}, {37, 29, 13});
+    QVERIFY(document.mapping());
+    for (const DiagramKind kind : kDiagramKinds) {
+      const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+      image.fill(Qt::black);
+      QPainter painter(&image);
+      view->render(painter, QRectF(image.rect()), Theme::light());
+      painter.end();
+      QVERIFY2(distinctColours(image) > 8,
+               qPrintable(QStringLiteral("%1 %2").arg(QString::fromStdString(info.id),
+                                                      diagramKindName(kind))));
+    }
+  }
+}
+
+void TestDiagramViews::closedLibraryExplainsItself() {
+  DiagramDocument document;
+  document.setConfiguration({"library", {}}, {64, 64, 64});
+  QVERIFY(!document.mapping());
+  QCOMPARE(document.unavailableReason(), QStringLiteral("mapping not visible: a closed library"));
+  MatrixView view(&document);
+  view.resize(600, 400);
+  QVERIFY(view.hoverTextAt(QPointF(300, 200)).isEmpty());
+  QImage image(600, 400, QImage::Format_ARGB32_Premultiplied);
+  QPainter painter(&image);
+  view.render(painter, QRectF(image.rect()), Theme::light());
+  painter.end();
+  QVERIFY(distinctColours(image) > 2);  // the message is drawn, not a blank
+}
+
+QTEST_MAIN(TestDiagramViews)
+#include "tst_diagram_views.moc"

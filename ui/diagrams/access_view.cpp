@@ -1,0 +1,506 @@
+#include "access_view.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace tilescope::ui {
+
+namespace {
+
+constexpr int kWordsPerLine = kLineBytes / kElementBytes;
+constexpr int kWordsPerSector = kSectorBytes / kElementBytes;
+constexpr int kMaxBankRows = 8;
+constexpr double kMinMemoryHeight = 80;  // below this the footer gives way to memory rows  // a
+                                         // bank column shows at most this many words, then "+n"
+constexpr int kWrap = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+
+double textHeight(const QFont& font, double width, const QString& text) {
+  return QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e6), kWrap, text).height();
+}
+
+QString accessSummary(const AccessTotals& totals) {
+  return QStringLiteral("%1 sectors/request, %2 used")
+      .arg(totals.sectorsPerRequest(), 0, 'f', 1)
+      .arg(percentText(totals.efficiency()));
+}
+
+QString statsText(const AccessPicture& picture) {
+  const RequestTraffic& t = picture.traffic;
+  if (t.activeLanes == 0) return QStringLiteral("every lane is idle: this warp makes no request");
+  const auto ideal = (t.bytesUsed + kSectorBytes - 1) / kSectorBytes;
+  return QStringLiteral(
+             "%1 active lane%2 · %3 sector%4 in %5 line%6 · %7 of %8 bytes used · "
+             "efficiency %9 (the same bytes side by side would need %10 sector%11)")
+      .arg(t.activeLanes)
+      .arg(t.activeLanes == 1 ? "" : "s")
+      .arg(t.sectors)
+      .arg(t.sectors == 1 ? "" : "s")
+      .arg(t.lines)
+      .arg(t.lines == 1 ? "" : "s")
+      .arg(t.bytesUsed)
+      .arg(t.bytesFetched())
+      .arg(percentText(t.efficiency()))
+      .arg(ideal)
+      .arg(ideal == 1 ? "" : "s");
+}
+
+QString bankText(const AccessView::Panel& panel) {
+  const BankTraffic& t = panel.banks->traffic;
+  return QStringLiteral(
+             "Shared memory: warp %1 reads %2s at inner k = %3 with pad %4: %5 "
+             "pass%6, %7 conflict%8%9")
+      .arg(panel.selection.warp)
+      .arg(operandName(panel.bankOperand))
+      .arg(panel.selection.innerK)
+      .arg(panel.selection.pad)
+      .arg(t.wavefronts)
+      .arg(t.wavefronts == 1 ? "" : "es")
+      .arg(t.conflicts())
+      .arg(t.conflicts() == 1 ? "" : "s")
+      .arg(t.broadcast ? QStringLiteral(" (lanes reading one word share it: a broadcast)")
+                       : QString());
+}
+
+QString footerText(const AccessView::Panel& panel) {
+  if (!panel.traffic) return {};
+  const KernelTraffic& t = *panel.traffic;
+  return QStringLiteral(
+             "Whole launch, no cache reuse%1: A loads %2 · B loads %3 · C stores %4. "
+             "Global traffic %5 against %6 compulsory: %7 FLOP per byte (at best %8).")
+      .arg(t.exact ? QString() : QStringLiteral(" (sampled)"))
+      .arg(accessSummary(t.totals(Access::LoadA)), accessSummary(t.totals(Access::LoadB)),
+           accessSummary(t.totals(Access::StoreC)), bytesText(t.globalBytes),
+           bytesText(t.compulsoryBytes))
+      .arg(t.arithmeticIntensity(), 0, 'g', 3)
+      .arg(t.compulsoryIntensity(), 0, 'g', 3);
+}
+
+QString headerText(const AccessView::Panel& panel) {
+  const DiagramSelection& s = panel.selection;
+  const Mapping& m = *panel.mapping;
+  QString label = QString::fromStdString(m.config().kernel);
+  if (const std::string params = formatParams(m.config()); !params.empty())
+    label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
+  return QStringLiteral("%1: warp %2 of block (%3,%4) · %5 · k-step %6 · instruction %7 of %8")
+      .arg(label)
+      .arg(s.warp)
+      .arg(s.block.x)
+      .arg(s.block.y)
+      .arg(QLatin1String(toString(s.access)))
+      .arg(s.access == Access::StoreC ? 0 : s.step)
+      .arg(s.instr)
+      .arg(m.instructionsPerStep(s.access));
+}
+
+// The distinct words each bank serves, ascending, with the first lane reading each.
+std::array<std::vector<std::pair<int, int>>, kSharedBanks> wordsByBank(const BankPicture& banks) {
+  std::array<std::vector<std::pair<int, int>>, kSharedBanks> byBank;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int word = banks.word[std::size_t(lane)];
+    if (word < 0) continue;
+    auto& served = byBank[std::size_t(bankOf(word))];
+    if (std::ranges::find(served, word, &std::pair<int, int>::first) == served.end())
+      served.emplace_back(word, lane);
+  }
+  for (auto& served : byBank) std::ranges::sort(served);
+  return byBank;
+}
+
+QString lanesText(const std::vector<int>& lanes) {
+  QStringList parts;
+  for (const int lane : lanes) parts << QString::number(lane);
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+AccessView::AccessView(DiagramDocument* document, QWidget* parent)
+    : DiagramView(document, parent) {}
+
+const KernelTraffic* AccessView::compareTraffic(const Mapping& compare) const {
+  if (!compareTraffic_ || !(compareTraffic_->config == compare.config()) ||
+      !(compareTraffic_->shape == compare.shape()))
+    compareTraffic_ = CompareTraffic{compare.config(), compare.shape(), kernelTraffic(compare)};
+  return &compareTraffic_->traffic;
+}
+
+std::vector<AccessView::Panel> AccessView::panels() const {
+  std::vector<Panel> result;
+  auto add = [&](const Mapping& m, const KernelTraffic* traffic) {
+    Panel panel;
+    panel.mapping = &m;
+    panel.selection = clampSelection(m, document()->selection());
+    const DiagramSelection& s = panel.selection;
+    panel.picture = accessPicture(m, s.block, s.warp, s.access, s.step, s.instr);
+    // The staged tile of the operand this access reads, else the kernel's other staged tile.
+    const Operand preferred = s.access == Access::LoadB ? Operand::B : Operand::A;
+    for (const Operand operand : {preferred, preferred == Operand::A ? Operand::B : Operand::A}) {
+      if (auto banks = bankPicture(m, operand, s.warp, s.innerK, s.pad)) {
+        panel.banks = *banks;
+        panel.bankOperand = operand;
+        break;
+      }
+    }
+    panel.traffic = traffic;
+    result.push_back(std::move(panel));
+  };
+  add(*document()->mapping(), document()->traffic());
+  if (const Mapping* compare = document()->compareMapping())
+    add(*compare, compareTraffic(*compare));
+  return result;
+}
+
+QString AccessView::caption() const {
+  return QStringLiteral(
+      "One warp's 32 lanes over memory: a 32-byte sector is fetched whole, so lanes far apart "
+      "waste bandwidth.");
+}
+
+std::vector<DiagramView::LegendEntry> AccessView::legend(const Theme& theme) const {
+  QLinearGradient lanes(0, 0, 13 * theme.fontScale, 0);
+  lanes.setColorAt(0, theme.laneColor(0));
+  lanes.setColorAt(0.5, theme.laneColor(16));
+  lanes.setColorAt(1, theme.laneColor(31));
+  return {{QBrush(lanes), QStringLiteral("lanes 0..31 and the words they touch")},
+          {theme.accentFill, QStringLiteral("sector fetched (32 bytes)")},
+          {theme.pending, QStringLiteral("sector not fetched")},
+          {theme.idle, QStringLiteral("idle lane")},
+          {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("past the end of the matrix")},
+          {Qt::NoBrush, QStringLiteral("orange outline: a bank serving several words (conflict)")}};
+}
+
+std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count) const {
+  if (count <= 1) return {area};
+  const double gap = 24;
+  const double width = (area.width() - gap) / 2;
+  return {QRectF(area.left(), area.top(), width, area.height()),
+          QRectF(area.left() + width + gap, area.top(), width, area.height())};
+}
+
+AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel& panel,
+                                                const Theme& theme) const {
+  const double scale = theme.fontScale;
+  const QFont small = theme.font(8.5);
+  const double line = QFontMetricsF(small).height() + 3 * scale;
+  const double gap = 8 * scale;
+  PanelLayout l;
+  const double labelWidth = std::min(96 * scale, rect.width() * 0.2);
+  l.wordsLeft = rect.left() + labelWidth;
+  l.wordWidth = (rect.right() - l.wordsLeft) / kWarpSize;
+  const double wordsWidth = rect.right() - l.wordsLeft;
+
+  l.header = QRectF(rect.left(), rect.top(), rect.width(),
+                    textHeight(theme.font(9, true), rect.width(), headerText(panel)));
+  l.lanes = QRectF(l.wordsLeft, l.header.bottom() + gap, wordsWidth, 18 * scale);
+  const double memoryTop = l.lanes.bottom() + 30 * scale;
+
+  const double statsHeight = textHeight(small, rect.width(), statsText(panel.picture));
+  double footerHeight = textHeight(small, rect.width(), footerText(panel));
+  double bankHeight = 0;
+  if (panel.banks) {
+    l.bankRows = std::min(panel.banks->traffic.wavefronts, kMaxBankRows);
+    l.bankBoxHeight = 15 * scale;
+    bankHeight = textHeight(small, rect.width(), bankText(panel)) + line +
+                 l.bankRows * l.bankBoxHeight + gap;
+  }
+  // In a short view the lines of memory matter more than the whole launch's totals.
+  if (rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap - memoryTop <
+      kMinMemoryHeight * scale)
+    footerHeight = 0;
+  const double memoryBottom = rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap;
+
+  // One row per line touched, and a gap row wherever untouched lines lie between two of them.
+  const std::vector<std::int64_t>& lines = panel.picture.lines;
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    if (n > 0 && lines[n] > lines[n - 1] + 1)
+      l.rows.push_back({-1, lines[n] - lines[n - 1] - 1, 0, 0, 0});
+    l.rows.push_back({lines[n], 0, 0, 0, 0});
+  }
+  // Notes take less height than a line.
+  constexpr double kNoteShare = 0.6;
+  constexpr double kMinRow = 5;
+  double units = 0;
+  for (const MemoryRow& row : l.rows) units += row.line < 0 ? kNoteShare : 1.0;
+  const double available = std::max(memoryBottom - memoryTop, 1.0);
+  l.rowHeight = l.rows.empty() ? 0 : std::clamp(available / units, kMinRow, 30 * scale);
+  // Where even the thinnest rows do not fit, the last rows give way to one note.
+  if (units * l.rowHeight > available + 0.5) {
+    double used = kNoteShare * l.rowHeight;
+    std::size_t kept = 0;
+    while (kept < l.rows.size() &&
+           used + (l.rows[kept].line < 0 ? kNoteShare : 1.0) * l.rowHeight <= available)
+      used += (l.rows[kept++].line < 0 ? kNoteShare : 1.0) * l.rowHeight;
+    const auto hidden = std::count_if(l.rows.begin() + std::ptrdiff_t(kept), l.rows.end(),
+                                      [](const MemoryRow& row) { return row.line >= 0; });
+    l.rows.resize(kept);
+    l.rows.push_back({-1, 0, std::int64_t(hidden), 0, 0});
+  }
+  double memoryEnd = memoryTop;
+  for (MemoryRow& row : l.rows) {
+    row.top = memoryEnd;
+    row.height = row.line < 0 ? kNoteShare * l.rowHeight : l.rowHeight;
+    memoryEnd += row.height;
+  }
+  // The sections below follow the memory rows directly.
+  l.stats = QRectF(rect.left(), memoryEnd + gap, rect.width(), statsHeight);
+  l.banks = QRectF(rect.left(), l.stats.bottom() + gap, rect.width(), bankHeight);
+  l.footer = QRectF(rect.left(), l.banks.bottom() + (bankHeight > 0 ? gap : 0), rect.width(),
+                    footerHeight);
+  return l;
+}
+
+void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+  const std::vector<Panel> all = panels();
+  const std::vector<QRectF> rects = panelRects(area, all.size());
+  for (std::size_t p = 0; p < all.size(); ++p) paintPanel(painter, rects[p], all[p], theme);
+  if (all.size() > 1) {
+    painter.setPen(QPen(theme.muted, 0, Qt::DashLine));
+    const double x = (rects[0].right() + rects[1].left()) / 2;
+    painter.drawLine(QLineF(x, area.top(), x, area.bottom()));
+  }
+}
+
+void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel,
+                            const Theme& theme) {
+  const PanelLayout l = panelLayout(rect, panel, theme);
+  const AccessPicture& picture = panel.picture;
+  const Shape& shape = panel.mapping->shape();
+  const std::int64_t operandElements = operandRows(shape, picture.operand) * picture.operandCols;
+  const QFont small = theme.font(8.5), tiny = theme.font(7.5);
+  const double ww = l.wordWidth;
+  auto wordRect = [&](double top, int word, double height) {
+    return QRectF(l.wordsLeft + word * ww + 0.5, top + 0.5, ww - 1, height - 1);
+  };
+
+  painter.setFont(theme.font(9, true));
+  painter.setPen(theme.text);
+  painter.drawText(l.header, kWrap, headerText(panel));
+
+  // Lanes.
+  painter.setFont(tiny);
+  painter.drawText(
+      QRectF(rect.left(), l.lanes.top(), l.wordsLeft - rect.left() - 4, l.lanes.height()),
+      Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("lanes"));
+  for (const LaneAddress& lane : picture.lanes) {
+    const QRectF box = wordRect(l.lanes.top(), lane.lane, l.lanes.height());
+    painter.fillRect(box, lane.cell ? theme.laneColor(lane.lane) : theme.idle);
+    painter.setPen(theme.text);
+    drawFittedText(painter, box, QString::number(lane.lane));
+  }
+
+  // Memory: the lines touched, sectors fetched and the words the lanes ask for.
+  std::vector<std::int64_t> sectors;
+  for (const LaneAddress& lane : picture.lanes)
+    if (lane.cell) sectors.push_back(lane.sector);
+  auto rowOf = [&](std::int64_t line) { return std::ranges::find(l.rows, line, &MemoryRow::line); };
+  for (const MemoryRow& row : l.rows) {
+    if (row.line < 0) {
+      painter.setPen(theme.muted);
+      painter.setFont(tiny);
+      const QString note =
+          row.hidden > 0 ? QStringLiteral("⋯ %1 more line%2 touched: enlarge the view to see them")
+                               .arg(row.hidden)
+                               .arg(row.hidden == 1 ? "" : "s")
+                         : QStringLiteral("⋯ %1 line%2 (%3) not touched")
+                               .arg(row.skipped)
+                               .arg(row.skipped == 1 ? "" : "s")
+                               .arg(bytesText(double(row.skipped) * kLineBytes));
+      // A note row is thinner than a line; its text may spill into the gaps around it.
+      const double spill = (l.rowHeight - row.height) / 2;
+      drawFittedText(painter,
+                     QRectF(l.wordsLeft, row.top - spill, kWarpSize * ww, row.height + 2 * spill),
+                     note);
+      continue;
+    }
+    const std::int64_t firstElement = row.line * kWordsPerLine;
+    painter.setPen(theme.text);
+    painter.setFont(tiny);
+    const QString label = firstElement < operandElements
+                              ? QStringLiteral("%1[%2][%3]")
+                                    .arg(operandName(picture.operand))
+                                    .arg(firstElement / picture.operandCols)
+                                    .arg(firstElement % picture.operandCols)
+                              : QStringLiteral("past the end");
+    if (l.rowHeight >= QFontMetricsF(tiny).height())
+      painter.drawText(QRectF(rect.left(), row.top, l.wordsLeft - rect.left() - 4, l.rowHeight),
+                       Qt::AlignRight | Qt::AlignVCenter, label);
+    for (int sector = 0; sector < kWarpSize / kWordsPerSector; ++sector) {
+      const std::int64_t id = row.line * (kLineBytes / kSectorBytes) + sector;
+      const bool fetched = std::ranges::find(sectors, id) != sectors.end();
+      const QRectF box(l.wordsLeft + sector * kWordsPerSector * ww, row.top + 1,
+                       kWordsPerSector * ww, l.rowHeight - 2);
+      painter.fillRect(box, fetched ? theme.accentFill : theme.pending);
+      painter.setPen(QPen(fetched ? theme.accent : theme.idle, fetched ? 1.5 : 0.8));
+      painter.setBrush(Qt::NoBrush);
+      painter.drawRect(box);
+    }
+    for (int word = 0; word < kWordsPerLine; ++word)
+      if (firstElement + word >= operandElements)
+        fillHatched(painter, wordRect(row.top + 1, word, l.rowHeight - 2), theme.padding);
+  }
+  // Words: coloured by the first lane reading them, with "×n" where lanes share one.
+  for (const LaneAddress& lane : picture.lanes) {
+    const auto row = lane.cell ? rowOf(lane.line) : l.rows.end();
+    if (row == l.rows.end()) continue;
+    const int word = int((lane.byte % kLineBytes) / kElementBytes);
+    const auto readers = std::ranges::count_if(picture.lanes, [&](const LaneAddress& other) {
+      return other.cell && other.byte == lane.byte;
+    });
+    const bool first = std::ranges::find_if(picture.lanes, [&](const LaneAddress& other) {
+                         return other.cell && other.byte == lane.byte;
+                       })->lane == lane.lane;
+    if (!first) continue;
+    const QRectF box = wordRect(row->top + 1, word, l.rowHeight - 2);
+    painter.fillRect(box.adjusted(1, 1, -1, -1), theme.laneColor(lane.lane));
+    painter.setPen(theme.text);
+    painter.setFont(tiny);
+    drawFittedText(painter, box,
+                   readers > 1 ? QStringLiteral("×%1").arg(readers) : QString::number(lane.lane));
+  }
+  // Each lane's thread of connection to its word.
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing);
+  for (const LaneAddress& lane : picture.lanes) {
+    const auto row = lane.cell ? rowOf(lane.line) : l.rows.end();
+    if (row == l.rows.end()) continue;
+    QColor color = theme.laneColor(lane.lane);
+    color.setAlpha(150);
+    painter.setPen(QPen(color, 1));
+    const int word = int((lane.byte % kLineBytes) / kElementBytes);
+    const QPointF from(l.wordsLeft + (lane.lane + 0.5) * ww, l.lanes.bottom());
+    const QPointF to(l.wordsLeft + (word + 0.5) * ww, row->top + 1);
+    painter.drawLine(from, to);
+  }
+  painter.restore();
+
+  painter.setFont(small);
+  painter.setPen(theme.text);
+  painter.drawText(l.stats, kWrap, statsText(picture));
+
+  if (panel.banks) {
+    const QString text = bankText(panel);
+    const double textTop = l.banks.top();
+    const double textHeightPx = textHeight(small, rect.width(), text);
+    painter.setPen(theme.text);
+    painter.drawText(QRectF(rect.left(), textTop, rect.width(), textHeightPx), kWrap, text);
+    const double indexTop = textTop + textHeightPx;
+    const double indexHeight = QFontMetricsF(small).height() + 3 * theme.fontScale;
+    painter.setFont(tiny);
+    painter.drawText(QRectF(rect.left(), indexTop, l.wordsLeft - rect.left() - 4, indexHeight),
+                     Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("bank"));
+    const auto byBank = wordsByBank(*panel.banks);
+    const double boxesTop = indexTop + indexHeight;
+    for (int bank = 0; bank < kSharedBanks; ++bank) {
+      painter.setPen(theme.muted);
+      drawFittedText(painter, wordRect(indexTop, bank, indexHeight), QString::number(bank));
+      const auto& served = byBank[std::size_t(bank)];
+      for (int r = 0; r < std::min<int>(int(served.size()), l.bankRows); ++r) {
+        const QRectF box = wordRect(boxesTop + r * l.bankBoxHeight, bank, l.bankBoxHeight);
+        const bool more = r == l.bankRows - 1 && int(served.size()) > l.bankRows;
+        painter.fillRect(box, more ? theme.idle : theme.laneColor(served[std::size_t(r)].second));
+        painter.setPen(theme.text);
+        drawFittedText(painter, box,
+                       more ? QStringLiteral("+%1").arg(served.size() - std::size_t(r))
+                            : QString::number(served[std::size_t(r)].first));
+      }
+      if (served.size() > 1) {
+        painter.setPen(QPen(theme.accent, 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(wordRect(boxesTop, bank,
+                                  l.bankBoxHeight * std::min<int>(int(served.size()), l.bankRows)));
+      }
+    }
+  }
+  painter.setFont(small);
+  painter.setPen(theme.muted);
+  if (l.footer.height() > 0) painter.drawText(l.footer, kWrap, footerText(panel));
+}
+
+QString AccessView::hoverText(const QRectF& area, QPointF pos) const {
+  const std::vector<Panel> all = panels();
+  const std::vector<QRectF> rects = panelRects(area, all.size());
+  for (std::size_t p = 0; p < all.size(); ++p)
+    if (rects[p].contains(pos)) return panelHover(rects[p], all[p], pos);
+  return {};
+}
+
+QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF pos) const {
+  const Theme theme = widgetTheme();
+  const PanelLayout l = panelLayout(rect, panel, theme);
+  const AccessPicture& picture = panel.picture;
+  const Mapping& m = *panel.mapping;
+  const int column = int(std::floor((pos.x() - l.wordsLeft) / l.wordWidth));
+  if (column < 0 || column >= kWarpSize) return {};
+  const char* name = operandName(picture.operand);
+
+  if (l.lanes.contains(pos)) {
+    const LaneAddress& lane = picture.lanes[std::size_t(column)];
+    const int linear = panel.selection.warp * kWarpSize + column;
+    if (linear >= m.threadsPerBlock())
+      return QStringLiteral("lane %1: no thread (the block has %2)")
+          .arg(column)
+          .arg(m.threadsPerBlock());
+    const Dim2 t = m.threadOfLinear(linear);
+    if (!lane.cell)
+      return QStringLiteral("lane %1: thread (%2,%3) is idle here (outside the matrix)")
+          .arg(column)
+          .arg(t.x)
+          .arg(t.y);
+    return QStringLiteral("lane %1: thread (%2,%3) → %4[%5][%6], byte %7, sector %8, line %9")
+        .arg(column)
+        .arg(t.x)
+        .arg(t.y)
+        .arg(QLatin1String(name))
+        .arg(lane.cell->row)
+        .arg(lane.cell->col)
+        .arg(lane.byte)
+        .arg(lane.sector)
+        .arg(lane.line);
+  }
+  for (const MemoryRow& row : l.rows) {
+    if (pos.y() < row.top || pos.y() >= row.top + row.height) continue;
+    if (row.hidden > 0)
+      return QStringLiteral("%1 more lines touched: enlarge the view").arg(row.hidden);
+    if (row.line < 0) return QStringLiteral("%1 untouched lines: nothing fetched").arg(row.skipped);
+    const std::int64_t byte = row.line * kLineBytes + std::int64_t(column) * kElementBytes;
+    std::vector<int> readers;
+    bool sectorFetched = false;
+    for (const LaneAddress& lane : picture.lanes) {
+      if (!lane.cell) continue;
+      if (lane.byte == byte) readers.push_back(lane.lane);
+      if (lane.sector == byte / kSectorBytes) sectorFetched = true;
+    }
+    const std::int64_t element = byte / kElementBytes;
+    const QString what = QStringLiteral("%1[%2][%3] (byte %4, sector %5)")
+                             .arg(QLatin1String(name))
+                             .arg(element / picture.operandCols)
+                             .arg(element % picture.operandCols)
+                             .arg(byte)
+                             .arg(byte / kSectorBytes);
+    if (!readers.empty()) return what + QStringLiteral(": read by lane ") + lanesText(readers);
+    return what + (sectorFetched ? QStringLiteral(": fetched with its sector, used by no lane")
+                                 : QStringLiteral(": not fetched"));
+  }
+  if (panel.banks && l.banks.contains(pos)) {
+    const auto byBank = wordsByBank(*panel.banks);
+    const auto& served = byBank[std::size_t(column)];
+    std::vector<int> lanes;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const int word = panel.banks->word[std::size_t(lane)];
+      if (word >= 0 && bankOf(word) == column) lanes.push_back(lane);
+    }
+    if (served.empty()) return QStringLiteral("bank %1: not used by this read").arg(column);
+    QStringList words;
+    for (const auto& [word, lane] : served) words << QString::number(word);
+    return QStringLiteral("bank %1: words %2 for lanes %3 — %4 pass%5")
+        .arg(column)
+        .arg(words.join(QStringLiteral(", ")), lanesText(lanes))
+        .arg(served.size())
+        .arg(served.size() == 1 ? "" : "es");
+  }
+  return {};
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,64 @@
+#pragma once
+// Memory-access view: for one warp and one access (A load, B load, C store) at one step, the 32
+// lanes' addresses laid out over memory in 128-byte lines of four 32-byte sectors, with sectors
+// touched and efficiency; for shared-memory kernels the banks one shared read touches and its
+// conflicts; and the whole launch's traffic. A second kernel can be drawn beside for comparison.
+#include <optional>
+
+#include "diagram_model.hpp"
+#include "diagram_view.hpp"
+
+namespace tilescope::ui {
+
+class AccessView : public DiagramView {
+  Q_OBJECT
+
+ public:
+  explicit AccessView(DiagramDocument* document, QWidget* parent = nullptr);
+  DiagramKind kind() const override { return DiagramKind::Access; }
+
+  // Everything one panel shows, for the document's kernel or the comparison kernel.
+  struct Panel {
+    const Mapping* mapping = nullptr;
+    DiagramSelection selection;  // clamped to this mapping
+    AccessPicture picture;
+    std::optional<BankPicture> banks;
+    Operand bankOperand = Operand::A;
+    const KernelTraffic* traffic = nullptr;
+  };
+  std::vector<Panel> panels() const;
+
+ protected:
+  QString caption() const override;
+  std::vector<LegendEntry> legend(const Theme& theme) const override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) override;
+  QString hoverText(const QRectF& area, QPointF pos) const override;
+
+ private:
+  struct MemoryRow {
+    std::int64_t line = -1;    // -1 for a note: untouched lines between two rows, or the rest
+    std::int64_t skipped = 0;  // untouched lines this note stands for
+    std::int64_t hidden = 0;   // touched lines left out because the view is too short
+    double top = 0, height = 0;
+  };
+  struct PanelLayout {
+    QRectF header, lanes, stats, banks, footer;
+    double wordsLeft = 0, wordWidth = 0, rowHeight = 0, bankBoxHeight = 0;
+    std::vector<MemoryRow> rows;
+    int bankRows = 0;
+  };
+  PanelLayout panelLayout(const QRectF& rect, const Panel& panel, const Theme& theme) const;
+  std::vector<QRectF> panelRects(const QRectF& area, std::size_t count) const;
+  void paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel, const Theme& theme);
+  QString panelHover(const QRectF& rect, const Panel& panel, QPointF pos) const;
+  const KernelTraffic* compareTraffic(const Mapping& compare) const;
+
+  struct CompareTraffic {
+    KernelConfig config;
+    Shape shape;
+    KernelTraffic traffic;
+  };
+  mutable std::optional<CompareTraffic> compareTraffic_;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,130 @@
+#include "diagram_document.hpp"
+
+#include <algorithm>
+
+#include "tilescope/error.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+// A comparison keeps the user's tile where the other kernel accepts it.
+KernelConfig comparisonConfig(const QString& kernel, const KernelConfig& current) {
+  KernelConfig other{kernel.toStdString(), {}};
+  const KernelInfo& info = kernelInfo(other.kernel);
+  for (const auto& [name, value] : current.params) {
+    const ParamSpec* spec = info.param(name);
+    if (spec && std::ranges::find(spec->allowed, value) != spec->allowed.end())
+      other.params[name] = value;
+  }
+  return resolve(other);
+}
+
+}  // namespace
+
+QString diagramKindName(DiagramKind kind) {
+  switch (kind) {
+    case DiagramKind::Matrix:
+      return QStringLiteral("matrix");
+    case DiagramKind::KStep:
+      return QStringLiteral("kstep");
+    case DiagramKind::Block:
+      return QStringLiteral("block");
+    case DiagramKind::Access:
+      return QStringLiteral("access");
+  }
+  return {};
+}
+
+std::optional<DiagramKind> diagramKindFromName(const QString& name) {
+  for (const DiagramKind kind : kDiagramKinds)
+    if (diagramKindName(kind) == name) return kind;
+  return std::nullopt;
+}
+
+bool DiagramSelection::operator==(const DiagramSelection& o) const {
+  return block.x == o.block.x && block.y == o.block.y && step == o.step && warp == o.warp &&
+         access == o.access && instr == o.instr && innerK == o.innerK && pad == o.pad &&
+         compareKernel == o.compareKernel;
+}
+
+DiagramDocument::DiagramDocument(QObject* parent) : QObject(parent) {}
+
+void DiagramDocument::setConfiguration(const KernelConfig& config, const Shape& shape) {
+  config_ = config;
+  shape_ = shape;
+  mapping_.reset();
+  traffic_.reset();
+  unavailable_.clear();
+  try {
+    if (const KernelInfo* info = findKernel(config.kernel); info && !info->hasMapping) {
+      unavailable_ = QStringLiteral("mapping not visible: a closed library");
+    } else {
+      config_ = resolve(config);
+      mapping_.emplace(config_, shape);
+    }
+  } catch (const Error& error) {
+    unavailable_ = QString::fromStdString(error.what());
+  }
+  rebuildCompare();
+  selection_ = clamped(selection_);
+  emit configurationChanged();
+  emit selectionChanged();
+}
+
+QString DiagramDocument::configurationLabel() const {
+  QString label = QString::fromStdString(config_.kernel);
+  const std::string params = formatParams(config_);
+  if (!params.empty()) label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
+  return label;
+}
+
+void DiagramDocument::setSelection(DiagramSelection selection) {
+  const bool compareChanged = selection.compareKernel != selection_.compareKernel;
+  selection = clamped(selection);
+  if (selection == selection_) return;
+  selection_ = selection;
+  if (compareChanged) rebuildCompare();
+  emit selectionChanged();
+}
+
+const KernelTraffic* DiagramDocument::traffic() const {
+  if (!mapping_) return nullptr;
+  if (!traffic_) traffic_ = kernelTraffic(*mapping_);
+  return &*traffic_;
+}
+
+void DiagramDocument::setFontScale(double scale) {
+  if (scale == fontScale_) return;
+  fontScale_ = scale;
+  emit appearanceChanged();
+}
+
+DiagramSelection clampSelection(const Mapping& m, DiagramSelection s) {
+  s.block.x = std::clamp(s.block.x, 0, m.grid().x - 1);
+  s.block.y = std::clamp(s.block.y, 0, m.grid().y - 1);
+  s.step = std::clamp<std::int64_t>(s.step, 0, m.kSteps() - 1);
+  s.warp = std::clamp(s.warp, 0, m.warpsPerBlock() - 1);
+  s.instr = std::clamp<std::int64_t>(s.instr, 0, m.instructionsPerStep(s.access) - 1);
+  s.innerK = std::clamp(s.innerK, 0, m.kDepth() - 1);
+  s.pad = std::clamp(s.pad, 0, kSharedBanks);
+  const KernelInfo* other = findKernel(s.compareKernel.toStdString());
+  if (!other || !other->hasMapping) s.compareKernel.clear();
+  return s;
+}
+
+DiagramSelection DiagramDocument::clamped(const DiagramSelection& selection) const {
+  return mapping_ ? clampSelection(*mapping_, selection) : selection;
+}
+
+void DiagramDocument::rebuildCompare() {
+  compare_.reset();
+  if (!mapping_ || selection_.compareKernel.isEmpty()) return;
+  try {
+    compare_.emplace(comparisonConfig(selection_.compareKernel, config_), shape_);
+  } catch (const Error&) {
+    // The other kernel cannot take this shape (e.g. too many blocks): nothing to compare.
+  }
+}
+
+}  // namespace tilescope::ui

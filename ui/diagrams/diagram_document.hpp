@@ -1,0 +1,81 @@
+#pragma once
+// The configuration the diagrams show and what the user picked inside them (block, step, warp,
+// access). The four views and the panel's controls share one document.
+#include <QObject>
+#include <QString>
+#include <optional>
+
+#include "tilescope/mapping.hpp"
+#include "tilescope/traffic.hpp"
+
+namespace tilescope::ui {
+
+enum class DiagramKind { Matrix, KStep, Block, Access };
+inline constexpr DiagramKind kDiagramKinds[] = {DiagramKind::Matrix, DiagramKind::KStep,
+                                                DiagramKind::Block, DiagramKind::Access};
+// "matrix", "kstep", "block", "access": the names the CLI and exportDiagram take.
+QString diagramKindName(DiagramKind kind);
+std::optional<DiagramKind> diagramKindFromName(const QString& name);
+
+struct DiagramSelection {
+  Dim2 block{0, 0};
+  std::int64_t step = 0;
+  int warp = 0;
+  Access access = Access::LoadA;
+  std::int64_t instr = 0;  // which of the thread's instructions of that access in the step
+  int innerK = 0;          // inner index of the shared-memory read the bank strip shows
+  int pad = 0;             // words added to each shared tile row in the bank strip
+  QString compareKernel;   // the access view draws this kernel beside; empty for none
+  bool operator==(const DiagramSelection& other) const;
+};
+
+// Every field moved into the range `mapping` allows (an unknown comparison kernel is dropped).
+DiagramSelection clampSelection(const Mapping& mapping, DiagramSelection selection);
+
+class DiagramDocument : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit DiagramDocument(QObject* parent = nullptr);
+
+  // Never throws: a refused configuration or a closed library leaves mapping() null and says
+  // why in unavailableReason().
+  void setConfiguration(const KernelConfig& config, const Shape& shape);
+  const KernelConfig& config() const { return config_; }
+  const Shape& shape() const { return shape_; }
+  const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }
+  const QString& unavailableReason() const { return unavailable_; }
+  // "naive, tile 16", for titles.
+  QString configurationLabel() const;
+
+  const DiagramSelection& selection() const { return selection_; }
+  // Clamps every field to what the mapping allows; emits selectionChanged when anything moved.
+  void setSelection(DiagramSelection selection);
+
+  // The whole launch's traffic, computed on first use after a configuration change.
+  const KernelTraffic* traffic() const;
+  // The kernel picked for comparison in the access view, on the same shape; null when none.
+  const Mapping* compareMapping() const { return compare_ ? &*compare_ : nullptr; }
+
+  double fontScale() const { return fontScale_; }
+  void setFontScale(double scale);
+
+ signals:
+  void configurationChanged();
+  void selectionChanged();
+  void appearanceChanged();
+
+ private:
+  DiagramSelection clamped(const DiagramSelection& selection) const;
+  void rebuildCompare();
+
+  KernelConfig config_;
+  Shape shape_;
+  std::optional<Mapping> mapping_, compare_;
+  QString unavailable_;
+  DiagramSelection selection_;
+  mutable std::optional<KernelTraffic> traffic_;
+  double fontScale_ = 1.0;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,453 @@
+#include "diagram_panel.hpp"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <climits>
+#include <memory>
+
+#include "diagram_document.hpp"
+#include "diagram_view.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+constexpr double kPresentationFontScale = 1.8;
+const int kStepsPerSecond[] = {1, 2, 4, 8, 16, 32};
+
+QString tabTitle(DiagramKind kind) {
+  switch (kind) {
+    case DiagramKind::Matrix:
+      return QObject::tr("Matrix");
+    case DiagramKind::KStep:
+      return QObject::tr("K-steps");
+    case DiagramKind::Block:
+      return QObject::tr("Block");
+    case DiagramKind::Access:
+      return QObject::tr("Memory access");
+  }
+  return {};
+}
+
+int toInt(std::int64_t value) {
+  return int(std::min<std::int64_t>(value, INT_MAX));
+}
+
+QLabel* caption(const QString& text) {
+  return new QLabel(text);
+}
+
+}  // namespace
+
+DiagramPanel::DiagramPanel(QWidget* parent)
+    : QWidget(parent), document_(new DiagramDocument(this)), timer_(new QTimer(this)) {
+  layout_ = new QVBoxLayout(this);
+  layout_->setContentsMargins(0, 0, 0, 0);
+  presentingNote_ = new QLabel(tr("Presenting full screen: press Esc to come back."));
+  presentingNote_->setAlignment(Qt::AlignCenter);
+  presentingNote_->hide();
+  layout_->addWidget(presentingNote_);
+
+  content_ = new QWidget;
+  auto* contentLayout = new QVBoxLayout(content_);
+  contentLayout->setContentsMargins(4, 4, 4, 4);
+  tabs_ = new QTabWidget;
+  for (const DiagramKind kind : kDiagramKinds) {
+    DiagramView* view = makeDiagramView(kind, document_);
+    view->installEventFilter(this);
+    tabs_->addTab(view, tabTitle(kind));
+  }
+  contentLayout->addWidget(buildSelectionRow());
+  accessRow_ = buildAccessRow();
+  contentLayout->addWidget(accessRow_);
+  contentLayout->addWidget(tabs_, 1);
+  contentLayout->addWidget(buildBottomRow());
+  layout_->addWidget(content_);
+
+  for (int t = 0; t < tabs_->count(); ++t)
+    connect(static_cast<DiagramView*>(tabs_->widget(t)), &DiagramView::hovered, hover_,
+            &QLabel::setText);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    accessRow_->setVisible(currentView()->kind() == DiagramKind::Access);
+    hover_->clear();
+  });
+  connect(document_, &DiagramDocument::configurationChanged, this, &DiagramPanel::syncControls);
+  connect(document_, &DiagramDocument::selectionChanged, this, &DiagramPanel::syncControls);
+  connect(timer_, &QTimer::timeout, this, &DiagramPanel::advanceAnimation);
+  accessRow_->setVisible(false);
+  setConfiguration({"naive", {}}, {64, 64, 64});
+}
+
+DiagramPanel::~DiagramPanel() {
+  delete presentation_;
+}
+
+QWidget* DiagramPanel::buildSelectionRow() {
+  auto* row = new QWidget;
+  auto* layout = new QVBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  blockX_ = new QSpinBox;
+  blockY_ = new QSpinBox;
+  blockX_->setToolTip(tr("Block x of the selected thread block (blockIdx.x)"));
+  blockY_->setToolTip(tr("Block y of the selected thread block (blockIdx.y)"));
+  auto selectBlock = [this] {
+    DiagramSelection s = document_->selection();
+    s.block = {blockX_->value(), blockY_->value()};
+    document_->setSelection(s);
+  };
+  connect(blockX_, &QSpinBox::valueChanged, this, selectBlock);
+  connect(blockY_, &QSpinBox::valueChanged, this, selectBlock);
+
+  backButton_ = new QToolButton;
+  backButton_->setArrowType(Qt::LeftArrow);
+  backButton_->setToolTip(tr("Previous k-step (Left arrow)"));
+  forwardButton_ = new QToolButton;
+  forwardButton_->setArrowType(Qt::RightArrow);
+  forwardButton_->setToolTip(tr("Next k-step (Right arrow)"));
+  playButton_ = new QToolButton;
+  playButton_->setCheckable(true);
+  playButton_->setText(tr("Play"));
+  playButton_->setToolTip(tr("Play or pause the k-step animation (Space)"));
+  connect(backButton_, &QToolButton::clicked, this, [this] { stepBy(-1); });
+  connect(forwardButton_, &QToolButton::clicked, this, [this] { stepBy(1); });
+  connect(playButton_, &QToolButton::toggled, this, &DiagramPanel::setPlaying);
+
+  stepSlider_ = new QSlider(Qt::Horizontal);
+  stepSlider_->setToolTip(tr("Scrub through the k-steps"));
+  connect(stepSlider_, &QSlider::valueChanged, this, [this](int step) {
+    DiagramSelection s = document_->selection();
+    s.step = step;
+    document_->setSelection(s);
+  });
+  stepLabel_ = new QLabel;
+  stepLabel_->setMinimumWidth(
+      stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("step 0000000 / 0000000")));
+  speed_ = new QComboBox;
+  for (const int rate : kStepsPerSecond) speed_->addItem(tr("%1 steps/s").arg(rate), rate);
+  speed_->setCurrentIndex(1);
+  speed_->setToolTip(tr("Animation speed"));
+  connect(speed_, &QComboBox::currentIndexChanged, this,
+          [this] { timer_->setInterval(1000 / speed_->currentData().toInt()); });
+  timer_->setInterval(1000 / speed_->currentData().toInt());
+
+  // Two short lines rather than one long one: the panel often lives in a narrow dock.
+  auto* blockLine = new QHBoxLayout;
+  blockLine->addWidget(caption(tr("Block")));
+  blockLine->addWidget(blockX_);
+  blockLine->addWidget(blockY_);
+  blockLine->addStretch(1);
+  blockLine->addWidget(caption(tr("Speed")));
+  blockLine->addWidget(speed_);
+  auto* stepLine = new QHBoxLayout;
+  stepLine->addWidget(caption(tr("K-step")));
+  stepLine->addWidget(backButton_);
+  stepLine->addWidget(playButton_);
+  stepLine->addWidget(forwardButton_);
+  stepLine->addWidget(stepSlider_, 1);
+  stepLine->addWidget(stepLabel_);
+  layout->addLayout(blockLine);
+  layout->addLayout(stepLine);
+  return row;
+}
+
+QWidget* DiagramPanel::buildAccessRow() {
+  auto* row = new QWidget;
+  auto* layout = new QVBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  warp_ = new QSpinBox;
+  warp_->setToolTip(tr("Which warp of the selected block"));
+  access_ = new QComboBox;
+  for (const Access access : {Access::LoadA, Access::LoadB, Access::StoreC})
+    access_->addItem(QLatin1String(toString(access)), int(access));
+  access_->setToolTip(tr("Which global-memory access of the warp to lay out"));
+  instr_ = new QSpinBox;
+  instr_->setToolTip(tr("Which of the thread's instructions of that access within the step"));
+  innerK_ = new QSpinBox;
+  innerK_->setToolTip(tr("Inner index kk of the shared-memory read shown over the 32 banks"));
+  pad_ = new QSpinBox;
+  pad_->setRange(0, kSharedBanks);
+  pad_->setToolTip(
+      tr("Words added to each shared tile row: padding moves columns onto other "
+         "banks"));
+  compare_ = new QComboBox;
+  compare_->addItem(tr("nothing"), QString());
+  for (const KernelInfo& info : catalogue())
+    if (info.hasMapping)
+      compare_->addItem(QString::fromStdString(info.id), QString::fromStdString(info.id));
+  compare_->setToolTip(
+      tr("Draw another kernel's warp beside this one (e.g. naive beside "
+         "row-per-thread)"));
+
+  auto update = [this] {
+    DiagramSelection s = document_->selection();
+    s.warp = warp_->value();
+    s.access = Access(access_->currentData().toInt());
+    s.instr = instr_->value();
+    s.innerK = innerK_->value();
+    s.pad = pad_->value();
+    s.compareKernel = compare_->currentData().toString();
+    document_->setSelection(s);
+  };
+  for (QSpinBox* box : {warp_, instr_, innerK_, pad_})
+    connect(box, &QSpinBox::valueChanged, this, update);
+  connect(access_, &QComboBox::currentIndexChanged, this, update);
+  connect(compare_, &QComboBox::currentIndexChanged, this, update);
+
+  auto* warpLine = new QHBoxLayout;
+  warpLine->addWidget(caption(tr("Warp")));
+  warpLine->addWidget(warp_);
+  warpLine->addWidget(access_);
+  warpLine->addWidget(caption(tr("Instruction")));
+  warpLine->addWidget(instr_);
+  warpLine->addStretch(1);
+  auto* sharedLine = new QHBoxLayout;
+  sharedLine->addWidget(caption(tr("Bank read at k")));
+  sharedLine->addWidget(innerK_);
+  sharedLine->addWidget(caption(tr("Pad")));
+  sharedLine->addWidget(pad_);
+  sharedLine->addWidget(caption(tr("Beside")));
+  sharedLine->addWidget(compare_);
+  sharedLine->addStretch(1);
+  layout->addLayout(warpLine);
+  layout->addLayout(sharedLine);
+  return row;
+}
+
+QWidget* DiagramPanel::buildBottomRow() {
+  auto* row = new QWidget;
+  auto* layout = new QVBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  hover_ = new QLabel;
+  hover_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  hover_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* png = new QPushButton(tr("Export PNG…"));
+  png->setToolTip(tr("Save the current view as a PNG image"));
+  auto* svg = new QPushButton(tr("Export SVG…"));
+  svg->setToolTip(tr("Save the current view as an SVG drawing"));
+  presentButton_ = new QPushButton(tr("Present"));
+  presentButton_->setCheckable(true);
+  presentButton_->setToolTip(
+      tr("Full screen with large fonts; arrow keys step, Space plays, Esc returns"));
+  connect(png, &QPushButton::clicked, this, [this] { exportCurrent(QStringLiteral("png")); });
+  connect(svg, &QPushButton::clicked, this, [this] { exportCurrent(QStringLiteral("svg")); });
+  connect(presentButton_, &QPushButton::toggled, this, &DiagramPanel::setPresentationMode);
+  auto* buttons = new QHBoxLayout;
+  buttons->addStretch(1);
+  buttons->addWidget(png);
+  buttons->addWidget(svg);
+  buttons->addWidget(presentButton_);
+  layout->addWidget(hover_);
+  layout->addLayout(buttons);
+  return row;
+}
+
+DiagramView* DiagramPanel::currentView() const {
+  return static_cast<DiagramView*>(tabs_->currentWidget());
+}
+
+bool DiagramPanel::setCurrentView(const QString& view) {
+  const std::optional<DiagramKind> kind = diagramKindFromName(view);
+  if (!kind) return false;
+  tabs_->setCurrentIndex(int(*kind));
+  return true;
+}
+
+bool DiagramPanel::playing() const {
+  return timer_->isActive();
+}
+
+void DiagramPanel::setConfiguration(const KernelConfig& config, const Shape& shape) {
+  document_->setConfiguration(config, shape);
+}
+
+void DiagramPanel::syncControls() {
+  const Mapping* m = document_->mapping();
+  const DiagramSelection& s = document_->selection();
+  for (QWidget* control : std::initializer_list<QWidget*>{
+           blockX_, blockY_, backButton_, playButton_, forwardButton_, stepSlider_, speed_, warp_,
+           access_, instr_, innerK_, pad_, compare_})
+    control->setEnabled(m != nullptr);
+  if (!m) {
+    setPlaying(false);
+    stepLabel_->clear();
+    return;
+  }
+  const QSignalBlocker blocks[] = {
+      QSignalBlocker(blockX_), QSignalBlocker(blockY_), QSignalBlocker(stepSlider_),
+      QSignalBlocker(warp_),   QSignalBlocker(access_), QSignalBlocker(instr_),
+      QSignalBlocker(innerK_), QSignalBlocker(pad_),    QSignalBlocker(compare_)};
+  blockX_->setRange(0, m->grid().x - 1);
+  blockY_->setRange(0, m->grid().y - 1);
+  blockX_->setValue(s.block.x);
+  blockY_->setValue(s.block.y);
+  stepSlider_->setRange(0, toInt(m->kSteps() - 1));
+  stepSlider_->setValue(toInt(s.step));
+  stepLabel_->setText(tr("step %1 / %2").arg(s.step).arg(m->kSteps() - 1));
+  warp_->setRange(0, m->warpsPerBlock() - 1);
+  warp_->setValue(s.warp);
+  access_->setCurrentIndex(access_->findData(int(s.access)));
+  instr_->setRange(0, toInt(m->instructionsPerStep(s.access) - 1));
+  instr_->setValue(toInt(s.instr));
+  innerK_->setRange(0, m->kDepth() - 1);
+  innerK_->setValue(s.innerK);
+  pad_->setValue(s.pad);
+  compare_->setCurrentIndex(std::max(compare_->findData(s.compareKernel), 0));
+}
+
+void DiagramPanel::stepBy(int delta) {
+  if (!document_->mapping()) return;
+  DiagramSelection s = document_->selection();
+  s.step += delta;
+  document_->setSelection(s);
+}
+
+void DiagramPanel::setPlaying(bool on) {
+  if (on && document_->mapping()) {
+    // Playing from the last step starts over.
+    if (document_->selection().step >= document_->mapping()->kSteps() - 1) {
+      DiagramSelection s = document_->selection();
+      s.step = 0;
+      document_->setSelection(s);
+    }
+    timer_->start();
+  } else {
+    timer_->stop();
+  }
+  const QSignalBlocker block(playButton_);
+  playButton_->setChecked(timer_->isActive());
+  playButton_->setText(timer_->isActive() ? tr("Pause") : tr("Play"));
+}
+
+void DiagramPanel::advanceAnimation() {
+  const Mapping* m = document_->mapping();
+  if (!m || document_->selection().step >= m->kSteps() - 1) {
+    setPlaying(false);
+    return;
+  }
+  stepBy(1);
+}
+
+void DiagramPanel::setPresentationMode(bool on) {
+  if (on == presentationMode()) return;
+  QFont font = content_->font();
+  if (on) {
+    presentation_ = new QWidget(nullptr, Qt::Window);
+    presentation_->setWindowTitle(tr("TileScope presentation"));
+    auto* layout = new QVBoxLayout(presentation_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(content_);
+    presentation_->installEventFilter(this);
+    presentingNote_->show();
+    font.setPointSizeF(font.pointSizeF() * 1.4);
+    document_->setFontScale(kPresentationFontScale);
+    presentation_->showFullScreen();
+    currentView()->setFocus(Qt::OtherFocusReason);
+  } else {
+    layout_->addWidget(content_);
+    presentingNote_->hide();
+    font.setPointSizeF(font.pointSizeF() / 1.4);
+    document_->setFontScale(1.0);
+    presentation_->removeEventFilter(this);
+    presentation_->deleteLater();
+    presentation_ = nullptr;
+  }
+  content_->setFont(font);
+  const QSignalBlocker block(presentButton_);
+  presentButton_->setChecked(on);
+  emit presentationModeChanged(on);
+}
+
+bool DiagramPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == presentation_ && event->type() == QEvent::Close) {
+    // Closing the full-screen window (Alt+F4, the window manager) just ends the presentation.
+    event->ignore();
+    QTimer::singleShot(0, this, [this] { setPresentationMode(false); });
+    return true;
+  }
+  if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
+  const auto* key = static_cast<QKeyEvent*>(event);
+  switch (key->key()) {
+    case Qt::Key_Left:
+      stepBy(-1);
+      return true;
+    case Qt::Key_Right:
+      stepBy(1);
+      return true;
+    case Qt::Key_Space:
+      setPlaying(!playing());
+      return true;
+    case Qt::Key_Home:
+      stepBy(-int(std::min<std::int64_t>(document_->selection().step, INT_MAX)));
+      return true;
+    case Qt::Key_End:
+      if (const Mapping* m = document_->mapping()) stepBy(toInt(m->kSteps()));
+      return true;
+    case Qt::Key_PageUp:
+    case Qt::Key_Up:
+      tabs_->setCurrentIndex((tabs_->currentIndex() + tabs_->count() - 1) % tabs_->count());
+      currentView()->setFocus(Qt::OtherFocusReason);
+      return true;
+    case Qt::Key_PageDown:
+    case Qt::Key_Down:
+      tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count());
+      currentView()->setFocus(Qt::OtherFocusReason);
+      return true;
+    case Qt::Key_Escape:
+      if (presentationMode()) {
+        setPresentationMode(false);
+        return true;
+      }
+      break;
+    default:
+      break;
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void DiagramPanel::exportCurrent(const QString& suffix) {
+  DiagramView* view = currentView();
+  const QString name = QStringLiteral("tilescope-%1.%2").arg(diagramKindName(view->kind()), suffix);
+  const QString filter =
+      suffix == QLatin1String("png") ? tr("PNG image (*.png)") : tr("SVG drawing (*.svg)");
+  QString path = QFileDialog::getSaveFileName(this, tr("Export diagram"), name, filter);
+  if (path.isEmpty()) return;
+  if (!path.endsWith(QLatin1Char('.') + suffix, Qt::CaseInsensitive))
+    path += QLatin1Char('.') + suffix;
+  QString error;
+  if (!saveDiagram(*view, path, kExportSize, &error))
+    QMessageBox::warning(this, tr("Export diagram"), error);
+}
+
+bool exportDiagram(const QString& view, const KernelConfig& config, const Shape& shape,
+                   const QString& path, QString* error) {
+  const std::optional<DiagramKind> kind = diagramKindFromName(view);
+  if (!kind) {
+    if (error)
+      *error = QStringLiteral("unknown view '%1': choose matrix, kstep, block or access").arg(view);
+    return false;
+  }
+  DiagramDocument document;
+  document.setConfiguration(config, shape);
+  const KernelInfo* info = findKernel(config.kernel);
+  const bool closedLibrary = info && !info->hasMapping;
+  if (!document.mapping() && !closedLibrary) {
+    if (error) *error = document.unavailableReason();
+    return false;
+  }
+  const std::unique_ptr<DiagramView> diagram(makeDiagramView(*kind, &document));
+  return saveDiagram(*diagram, path, kExportSize, error);
+}
+
+}  // namespace tilescope::ui

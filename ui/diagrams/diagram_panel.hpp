@@ -1,0 +1,87 @@
+#pragma once
+// The diagram panel the main window embeds: the four views of the chosen configuration (matrix,
+// k-step animation, block, memory access), their controls, hover text, PNG/SVG export and a
+// classroom presentation mode (full screen, large fonts, arrow keys step the animation).
+#include <QString>
+#include <QWidget>
+
+#include "tilescope/catalogue.hpp"
+#include "tilescope/problem.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTabWidget;
+class QTimer;
+class QToolButton;
+class QVBoxLayout;
+
+namespace tilescope::ui {
+
+class DiagramDocument;
+class DiagramView;
+
+class DiagramPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DiagramPanel(QWidget* parent = nullptr);
+  ~DiagramPanel() override;
+
+  DiagramDocument* document() const { return document_; }
+  DiagramView* currentView() const;
+  // "matrix", "kstep", "block" or "access"; false for an unknown name.
+  bool setCurrentView(const QString& view);
+  bool presentationMode() const { return presentation_ != nullptr; }
+  bool playing() const;
+
+ public slots:
+  void setConfiguration(const tilescope::KernelConfig& config, const tilescope::Shape& shape);
+  void setPresentationMode(bool on);
+  void setPlaying(bool on);
+  void stepBy(int delta);
+
+ signals:
+  // Also emitted when the user leaves presentation mode with Esc.
+  void presentationModeChanged(bool on);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  QWidget* buildSelectionRow();
+  QWidget* buildAccessRow();
+  QWidget* buildBottomRow();
+  void syncControls();
+  void advanceAnimation();
+  void exportCurrent(const QString& suffix);
+
+  DiagramDocument* document_;
+  QVBoxLayout* layout_ = nullptr;
+  QWidget* content_ = nullptr;  // everything but the placeholder; moves into the full-screen window
+  QLabel* presentingNote_ = nullptr;
+  QWidget* presentation_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QWidget* accessRow_ = nullptr;
+  QSpinBox *blockX_ = nullptr, *blockY_ = nullptr, *warp_ = nullptr, *instr_ = nullptr,
+           *innerK_ = nullptr, *pad_ = nullptr;
+  QSlider* stepSlider_ = nullptr;
+  QLabel* stepLabel_ = nullptr;
+  QToolButton *playButton_ = nullptr, *backButton_ = nullptr, *forwardButton_ = nullptr;
+  QComboBox *speed_ = nullptr, *access_ = nullptr, *compare_ = nullptr;
+  QPushButton* presentButton_ = nullptr;
+  QLabel* hover_ = nullptr;
+  QTimer* timer_ = nullptr;
+};
+
+// Draws one view ("matrix", "kstep", "block" or "access") of a configuration into a .png or .svg
+// file, for the command line and scripts. A closed library exports its "mapping not visible"
+// picture; an unknown view, a refused configuration or an unwritable file returns false with
+// the reason in `error`. Needs a QApplication (an offscreen one will do).
+bool exportDiagram(const QString& view, const tilescope::KernelConfig& config,
+                   const tilescope::Shape& shape, const QString& path, QString* error);
+
+}  // namespace tilescope::ui

@@ -1,0 +1,158 @@
+#include "diagram_style.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace tilescope::ui {
+
+Theme Theme::fromPalette(const QPalette& palette, double fontScale) {
+  // Qt 6.4 has no colorScheme(): a dark window colour means a dark theme.
+  if (palette.color(QPalette::Window).lightness() >= 128) return light(fontScale);
+  Theme theme;
+  theme.dark_ = true;
+  theme.fontScale = fontScale;
+  theme.background = palette.color(QPalette::Base);
+  theme.text = palette.color(QPalette::Text);
+  theme.muted = QColor(150, 155, 165);
+  theme.outline = QColor(200, 205, 215);
+  theme.matrix = QColor(58, 64, 76);
+  theme.padding = QColor(140, 110, 90);
+  theme.accent = QColor(255, 170, 60);
+  theme.accentFill = QColor(255, 170, 60, 70);
+  theme.done = QColor(70, 120, 170);
+  theme.pending = QColor(48, 52, 60);
+  theme.idle = QColor(90, 90, 95);
+  return theme;
+}
+
+Theme Theme::light(double fontScale) {
+  Theme theme;
+  theme.fontScale = fontScale;
+  theme.background = Qt::white;
+  theme.text = QColor(30, 30, 35);
+  theme.muted = QColor(110, 115, 125);
+  theme.outline = QColor(70, 75, 85);
+  theme.matrix = QColor(232, 236, 243);
+  theme.padding = QColor(190, 150, 120);
+  theme.accent = QColor(230, 120, 0);
+  theme.accentFill = QColor(255, 160, 40, 80);
+  theme.done = QColor(150, 190, 230);
+  theme.pending = QColor(244, 246, 250);
+  theme.idle = QColor(200, 200, 204);
+  return theme;
+}
+
+QColor Theme::warpColor(int warp, int lane) const {
+  // Golden-ratio hue steps keep neighbouring warps far apart on the colour wheel.
+  const double hue = std::fmod(0.08 + warp * 0.618033988749895, 1.0);
+  const double lighten = lane / double(kWarpSize) * (dark_ ? 0.25 : 0.35);
+  const double value = dark_ ? 0.62 + lighten : 0.93;
+  const double saturation = dark_ ? 0.55 : 0.62 - lighten;
+  return QColor::fromHsvF(float(hue), float(saturation), float(std::min(value, 1.0)));
+}
+
+QColor Theme::laneColor(int lane) const {
+  return QColor::fromHsvF(float(lane / double(kWarpSize) * 0.85), dark_ ? 0.55f : 0.7f,
+                          dark_ ? 0.9f : 0.85f);
+}
+
+QFont Theme::font(double points, bool bold) const {
+  QFont font(QStringLiteral("DejaVu Sans"));
+  font.setPointSizeF(points * fontScale);
+  font.setBold(bold);
+  return font;
+}
+
+QRectF spanRect(const AxisScale& x, const AxisScale& y, Range rows, Range cols) {
+  return QRectF(QPointF(x.at(double(cols.begin)), y.at(double(rows.begin))),
+                QPointF(x.at(double(cols.end())), y.at(double(rows.end()))));
+}
+
+Range visibleRange(const AxisScale& axis, double fromPixel, double toPixel, std::int64_t limit) {
+  const double first = std::floor(axis.coordinateAt(fromPixel));
+  const double last = std::ceil(axis.coordinateAt(toPixel));
+  const auto begin = std::int64_t(std::clamp(first, 0.0, double(limit)));
+  const auto end = std::int64_t(std::clamp(last, 0.0, double(limit)));
+  return {begin, std::max<std::int64_t>(end - begin, 0)};
+}
+
+void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color) {
+  if (rect.isEmpty()) return;
+  painter.save();
+  QColor light = color;
+  light.setAlpha(50);
+  painter.fillRect(rect, light);
+  painter.fillRect(rect, QBrush(color, Qt::BDiagPattern));
+  painter.restore();
+}
+
+void hatchPadding(QPainter& painter, const AxisScale& x, const AxisScale& y, Range rows, Range cols,
+                  std::int64_t rowLimit, std::int64_t colLimit, const QColor& color) {
+  if (rows.end() > rowLimit) {
+    const std::int64_t first = std::max(rows.begin, rowLimit);
+    fillHatched(painter, spanRect(x, y, {first, rows.end() - first}, cols), color);
+  }
+  const std::int64_t insideRows = std::min(rows.end(), rowLimit) - rows.begin;
+  if (cols.end() > colLimit && insideRows > 0) {
+    const std::int64_t first = std::max(cols.begin, colLimit);
+    fillHatched(painter, spanRect(x, y, {rows.begin, insideRows}, {first, cols.end() - first}),
+                color);
+  }
+}
+
+void drawArrow(QPainter& painter, QPointF from, QPointF to, const QColor& color, double width) {
+  const QLineF line(from, to);
+  if (line.length() < 1) return;
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(QPen(color, width, Qt::SolidLine, Qt::RoundCap));
+  const double head = 4 + 2.5 * width;
+  QLineF shaft = line;
+  shaft.setLength(std::max(line.length() - head * 0.8, 0.0));
+  painter.drawLine(shaft);
+  const double angle = std::atan2(-line.dy(), line.dx());
+  const QPointF left = to - QPointF(std::cos(angle - 0.45) * head, -std::sin(angle - 0.45) * head);
+  const QPointF right = to - QPointF(std::cos(angle + 0.45) * head, -std::sin(angle + 0.45) * head);
+  QPainterPath tip;
+  tip.moveTo(to);
+  tip.lineTo(left);
+  tip.lineTo(right);
+  tip.closeSubpath();
+  painter.fillPath(tip, color);
+  painter.restore();
+}
+
+bool drawFittedText(QPainter& painter, const QRectF& rect, const QString& text) {
+  const QFontMetricsF metrics(painter.font());
+  if (metrics.horizontalAdvance(text) > rect.width() - 2 || metrics.height() > rect.height())
+    return false;
+  painter.drawText(rect, Qt::AlignCenter, text);
+  return true;
+}
+
+QString percentText(double fraction) {
+  return QString::number(fraction * 100.0, 'f', fraction >= 0.995 || fraction == 0 ? 0 : 1) +
+         QLatin1Char('%');
+}
+
+QString bytesText(double bytes) {
+  static const char* const units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+  int unit = 0;
+  while (bytes >= 1000 && unit < 5) {
+    bytes /= 1000;
+    ++unit;
+  }
+  return QString::number(bytes, 'f', unit == 0 ? 0 : 2) + QLatin1Char(' ') +
+         QLatin1String(units[unit]);
+}
+
+QString countText(double value) {
+  if (std::abs(value) < 1e6 && value == std::floor(value)) return QString::number(qint64(value));
+  if (std::abs(value) < 1e6) return QString::number(value, 'f', 2);
+  return QString::number(value, 'e', 2);
+}
+
+}  // namespace tilescope::ui

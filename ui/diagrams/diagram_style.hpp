@@ -1,0 +1,56 @@
+#pragma once
+// Colours, fonts and the few drawing helpers every diagram view shares.
+#include <QColor>
+#include <QFont>
+#include <QPalette>
+#include <QRectF>
+
+#include "tilescope/mapping.hpp"
+
+class QPainter;
+
+namespace tilescope::ui {
+
+struct Theme {
+  QColor background, text, muted, outline, matrix, padding, accent, accentFill, done, pending, idle;
+  double fontScale = 1.0;
+
+  // Follows the widget palette (dark or light); exports always use light().
+  static Theme fromPalette(const QPalette& palette, double fontScale);
+  static Theme light(double fontScale = 1.0);
+
+  // Well separated hues for up to 32 warps; lighter for higher lanes when `lane` is given.
+  QColor warpColor(int warp, int lane = 0) const;
+  QColor laneColor(int lane) const;
+  QFont font(double points = 9.0, bool bold = false) const;
+
+ private:
+  bool dark_ = false;
+};
+
+// Maps a coordinate along one matrix axis (an element index) to pixels.
+struct AxisScale {
+  double origin = 0;  // pixel position of coordinate 0
+  double pixelsPerUnit = 1;
+  double at(double coordinate) const { return origin + coordinate * pixelsPerUnit; }
+  double coordinateAt(double pixel) const { return (pixel - origin) / pixelsPerUnit; }
+};
+
+// The rectangle rows x cols covers on screen, x along columns and y along rows.
+QRectF spanRect(const AxisScale& x, const AxisScale& y, Range rows, Range cols);
+// A half-open index range of the elements a pixel interval shows, clipped to [0, limit).
+Range visibleRange(const AxisScale& axis, double fromPixel, double toPixel, std::int64_t limit);
+
+void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color);
+// Hatches the part of rows x cols past rowLimit or colLimit (the padding), each spot once.
+void hatchPadding(QPainter& painter, const AxisScale& x, const AxisScale& y, Range rows, Range cols,
+                  std::int64_t rowLimit, std::int64_t colLimit, const QColor& color);
+void drawArrow(QPainter& painter, QPointF from, QPointF to, const QColor& color, double width);
+// Text centred in `rect` when it fits at the painter's font, else nothing; returns whether drawn.
+bool drawFittedText(QPainter& painter, const QRectF& rect, const QString& text);
+// "12.5%", "1.50 GB", "3.2e+04"
+QString percentText(double fraction);
+QString bytesText(double bytes);
+QString countText(double value);
+
+}  // namespace tilescope::ui

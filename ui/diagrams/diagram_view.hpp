@@ -1,0 +1,78 @@
+#pragma once
+// The base of the four diagram views: one render() draws title, caption, diagram and legend into
+// any rectangle, so the widget, PNG/SVG export and the benchmark all draw the same picture.
+#include <QBrush>
+#include <QSize>
+#include <QWidget>
+#include <vector>
+
+#include "diagram_document.hpp"
+#include "diagram_style.hpp"
+
+namespace tilescope::ui {
+
+class DiagramView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DiagramView(DiagramDocument* document, QWidget* parent = nullptr);
+
+  virtual DiagramKind kind() const = 0;
+  DiagramDocument* document() const { return document_; }
+
+  void render(QPainter& painter, const QRectF& area, const Theme& theme);
+  // What hovering `pos` (widget coordinates) explains; empty over nothing.
+  QString hoverTextAt(QPointF pos) const;
+  // The rectangle the diagram occupies inside `area` (below title and caption, above legend).
+  QRectF diagramArea(const QRectF& area, const Theme& theme) const;
+  Theme widgetTheme() const;
+
+ signals:
+  void hovered(const QString& text);
+
+ protected:
+  struct LegendEntry {
+    QBrush brush;
+    QString text;
+  };
+  virtual QString caption() const = 0;
+  virtual std::vector<LegendEntry> legend(const Theme& theme) const = 0;
+  // Only called with a mapping present.
+  virtual void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) = 0;
+  virtual QString hoverText(const QRectF& area, QPointF pos) const = 0;
+  virtual void clickAt(const QRectF& /*area*/, QPointF /*pos*/) {}
+  virtual void zoomAt(QPointF /*pos*/, double /*factor*/) {}
+  virtual void dragBy(QPointF /*delta*/) {}
+  virtual void resetView() {}
+
+  void paintEvent(QPaintEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void changeEvent(QEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  struct Frame {
+    QRectF title, caption, diagram, legend;
+  };
+  Frame frame(const QRectF& area, const Theme& theme) const;
+  std::vector<LegendEntry> visibleLegend(const Theme& theme) const;
+  QString visibleCaption() const;
+
+  DiagramDocument* document_;
+  QPointF pressPos_, lastDragPos_;
+  bool dragging_ = false;
+};
+
+DiagramView* makeDiagramView(DiagramKind kind, DiagramDocument* document,
+                             QWidget* parent = nullptr);
+// Renders the view at `size` on a light background into a .png or .svg file (chosen by the
+// extension), written through QSaveFile; on failure returns false and says why in `error`.
+bool saveDiagram(DiagramView& view, const QString& path, QSize size, QString* error);
+inline constexpr QSize kExportSize{1400, 900};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,371 @@
+#include "kstep_view.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+#include "diagram_model.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+constexpr double kMinStrip = 8;       // thinnest a staged tile or panel is drawn, in pixels
+constexpr double kMaxCell = 48;       // largest an element is drawn, in pixels
+constexpr double kPanelShare = 0.35;  // most of the width (height) the A (B) panel may take
+constexpr double kMinGridCell = 10;   // element grid lines from this size up
+
+std::int64_t summedProducts(const Mapping& m, std::int64_t step) {
+  return std::min(m.kRange(step).end(), m.shape().k);
+}
+
+QColor mix(const QColor& from, const QColor& to, double t) {
+  return QColor::fromRgbF(float(from.redF() + (to.redF() - from.redF()) * t),
+                          float(from.greenF() + (to.greenF() - from.greenF()) * t),
+                          float(from.blueF() + (to.blueF() - from.blueF()) * t));
+}
+
+// What the threads do in every k-step, in the order they do it.
+QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
+  const int depth = m.kDepth();
+  if (sharedA && sharedB)
+    return QStringLiteral(
+               "In every k-step:\n1. each thread copies one element of A and one of B into the "
+               "shared tiles (zero past the edges)\n2. barrier (__syncthreads)\n3. each thread "
+               "adds %1 products As[row][kk] × Bs[kk][col] to its partial sum\n4. barrier, so "
+               "that the next step may overwrite the tiles")
+        .arg(depth);
+  if (sharedA)
+    return QStringLiteral(
+               "In every k-step:\n1. each thread copies one element of A into the shared tile\n"
+               "2. barrier (__syncthreads)\n3. each thread adds %1 products As[row][kk] × "
+               "B[k][col], reading B from global memory\n4. barrier")
+        .arg(depth);
+  const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
+  if (m.threadsPerBlock() > 1 && outputs > 1 && m.rowsPerThread() > 1)
+    return QStringLiteral(
+               "In every k-step each thread reads %1 values of A's column k and %2 of B's row k "
+               "from global memory into registers and adds their %3 products to its %3 partial "
+               "sums: reuse from registers, no shared memory.")
+        .arg(m.rowsPerThread())
+        .arg(m.colsPerThread())
+        .arg(outputs);
+  return QStringLiteral(
+      "In every k-step each thread reads A[i][k] and B[k][j] from global memory and adds their "
+      "product to its partial sum. Nothing is shared between threads: neighbours read the same "
+      "values again.");
+}
+
+QString loaderText(const Mapping& m, const std::optional<Dim2>& loader, Dim2 block) {
+  if (!loader) return QStringLiteral("no thread loads it");
+  const ThreadRef t = m.threadRef(block, *loader);
+  return QStringLiteral("loaded by thread (%1,%2), warp %3, lane %4")
+      .arg(t.thread.x)
+      .arg(t.thread.y)
+      .arg(t.warp)
+      .arg(t.lane);
+}
+
+void drawElementGrid(QPainter& painter, const QRectF& rect, const AxisScale& x, const AxisScale& y,
+                     Range rows, Range cols) {
+  if (x.pixelsPerUnit < kMinGridCell || y.pixelsPerUnit < kMinGridCell) return;
+  std::vector<QLineF> lines;
+  for (std::int64_t r = rows.begin + 1; r < rows.end(); ++r)
+    lines.emplace_back(rect.left(), y.at(double(r)), rect.right(), y.at(double(r)));
+  for (std::int64_t c = cols.begin + 1; c < cols.end(); ++c)
+    lines.emplace_back(x.at(double(c)), rect.top(), x.at(double(c)), rect.bottom());
+  painter.drawLines(lines.data(), int(lines.size()));
+}
+
+}  // namespace
+
+KStepView::KStepView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
+
+KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) const {
+  const Mapping& m = *document()->mapping();
+  const DiagramSelection& sel = document()->selection();
+  const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
+  const Range kr = m.kRange(sel.step);
+  const double kd = double(m.kDepth()), paddedK = double(m.kSteps() * m.kDepth());
+  Layout l;
+  l.sharedA = m.regionA(sel.block, sel.step).shared;
+  l.sharedB = m.regionB(sel.block, sel.step).shared;
+  l.labelHeight = QFontMetricsF(theme.font(9, true)).height() + 4 * theme.fontScale;
+  const double gap = 26 * theme.fontScale;
+  const double gapDown = gap + l.labelHeight;
+  const double progressHeight = 2.2 * l.labelHeight;
+  const double fixedWidth = gap * (l.sharedA ? 2 : 1);
+  const double fixedHeight =
+      l.labelHeight + gapDown * (l.sharedB ? 2 : 1) + progressHeight + 6 * theme.fontScale;
+  const double width = area.width() - fixedWidth, height = area.height() - fixedHeight;
+  const double unitsWide = double(cols.count) + (l.sharedA ? kd : 0);
+  const double unitsHigh = double(rows.count) + (l.sharedB ? kd : 0);
+
+  // Everything shares one scale, except that the panels' k axis may be squeezed so that a long K
+  // does not shrink the block to a speck.
+  double scale = std::min(width / (paddedK + unitsWide), height / (paddedK + unitsHigh));
+  double kWide = paddedK * scale, kHigh = kWide;
+  for (int pass = 0; pass < 2; ++pass) {
+    kWide = std::clamp(paddedK * scale, kMinStrip, kPanelShare * width);
+    kHigh = std::clamp(paddedK * scale, kMinStrip, kPanelShare * height);
+    scale = std::min(
+        {(width - kWide) / unitsWide, (height - kHigh) / unitsHigh, kMaxCell * theme.fontScale});
+  }
+  kWide = std::clamp(paddedK * scale, kMinStrip, kWide);
+  kHigh = std::clamp(paddedK * scale, kMinStrip, kHigh);
+  l.kCompressed = kWide < paddedK * scale - 0.5 || kHigh < paddedK * scale - 0.5;
+  const double staged = std::max(kd * scale, kMinStrip);
+  const double tileWidth = std::max(double(cols.count) * scale, 1.0);
+  const double tileHeight = std::max(double(rows.count) * scale, 1.0);
+
+  const double totalWidth = kWide + fixedWidth + (l.sharedA ? staged : 0) + tileWidth;
+  const double totalHeight = fixedHeight + kHigh + (l.sharedB ? staged : 0) + tileHeight;
+  const double left = area.left() + (area.width() - totalWidth) / 2;
+  const double top = area.top() + (area.height() - totalHeight) / 2;
+
+  const double stagedLeft = left + kWide + gap;
+  const double tileLeft = l.sharedA ? stagedLeft + staged + gap : stagedLeft;
+  const double panelBTop = top + l.labelHeight;
+  const double stagedTop = panelBTop + kHigh + gapDown;
+  const double tileTop = l.sharedB ? stagedTop + staged + gapDown : stagedTop;
+
+  l.rows = {tileTop - double(rows.begin) * (tileHeight / double(rows.count)),
+            tileHeight / double(rows.count)};
+  l.cols = {tileLeft - double(cols.begin) * (tileWidth / double(cols.count)),
+            tileWidth / double(cols.count)};
+  l.panelK = {left, kWide / paddedK};
+  l.panelKDown = {panelBTop, kHigh / paddedK};
+  l.stagedK = {stagedLeft - double(kr.begin) * staged / kd, staged / kd};
+  l.stagedKDown = {stagedTop - double(kr.begin) * staged / kd, staged / kd};
+  const Range allK{0, m.kSteps() * m.kDepth()};
+  l.panelA = spanRect(l.panelK, l.rows, rows, allK);
+  l.panelB = spanRect(l.cols, l.panelKDown, allK, cols);
+  l.stagedA = l.sharedA ? spanRect(l.stagedK, l.rows, rows, kr) : QRectF();
+  l.stagedB = l.sharedB ? spanRect(l.cols, l.stagedKDown, kr, cols) : QRectF();
+  l.tile = spanRect(l.cols, l.rows, rows, cols);
+  l.progress = QRectF(l.tile.left(), l.tile.bottom() + 6 * theme.fontScale,
+                      std::max(l.tile.width(), 220 * theme.fontScale), progressHeight);
+  return l;
+}
+
+QString KStepView::caption() const {
+  const Mapping& m = *document()->mapping();
+  const DiagramSelection& sel = document()->selection();
+  const Range kr = m.kRange(sel.step);
+  const bool sharedA = m.regionA(sel.block, sel.step).shared;
+  const bool sharedB = m.regionB(sel.block, sel.step).shared;
+  const QString what = sharedA && sharedB ? QStringLiteral("A and B tiles staged in shared memory")
+                       : sharedA ? QStringLiteral("A staged in shared memory, B read from global")
+                                 : QStringLiteral("A and B read straight from global memory");
+  return QStringLiteral("K-step %1 of %2 (k = %3..%4) in block (%5,%6): %7; the partial sums grow.")
+      .arg(sel.step)
+      .arg(m.kSteps())
+      .arg(kr.begin)
+      .arg(std::min(kr.end(), m.shape().k) - 1)
+      .arg(sel.block.x)
+      .arg(sel.block.y)
+      .arg(what);
+}
+
+std::vector<DiagramView::LegendEntry> KStepView::legend(const Theme& theme) const {
+  return {{theme.done, QStringLiteral("k-steps already summed")},
+          {theme.accentFill, QStringLiteral("this k-step's slices of A and B")},
+          {theme.pending, QStringLiteral("k-steps still to come")},
+          {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("padding: read as zero")}};
+}
+
+void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+  const Mapping& m = *document()->mapping();
+  const Shape& s = m.shape();
+  const DiagramSelection& sel = document()->selection();
+  const Layout l = layout(area, theme);
+  const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
+  const Range kr = m.kRange(sel.step);
+  const Range allK{0, m.kSteps() * m.kDepth()};
+  const Range doneK{0, kr.begin};
+
+  // The A row panel and the B column panel in global memory.
+  painter.fillRect(l.panelA, theme.pending);
+  painter.fillRect(spanRect(l.panelK, l.rows, rows, doneK), theme.done);
+  const QRectF stripA = spanRect(l.panelK, l.rows, rows, kr);
+  painter.fillRect(stripA, theme.accentFill);
+  hatchPadding(painter, l.panelK, l.rows, rows, allK, s.m, s.k, theme.padding);
+  painter.fillRect(l.panelB, theme.pending);
+  painter.fillRect(spanRect(l.cols, l.panelKDown, doneK, cols), theme.done);
+  const QRectF stripB = spanRect(l.cols, l.panelKDown, kr, cols);
+  painter.fillRect(stripB, theme.accentFill);
+  hatchPadding(painter, l.cols, l.panelKDown, allK, cols, s.k, s.n, theme.padding);
+
+  painter.setBrush(Qt::NoBrush);
+  if (m.kSteps() > 1 && m.kDepth() * l.panelK.pixelsPerUnit >= 8) {
+    painter.setPen(QPen(theme.muted, 0, Qt::DotLine));
+    for (std::int64_t k = m.kDepth(); k < allK.end(); k += m.kDepth()) {
+      painter.drawLine(QLineF(l.panelK.at(double(k)), l.panelA.top(), l.panelK.at(double(k)),
+                              l.panelA.bottom()));
+      painter.drawLine(QLineF(l.panelB.left(), l.panelKDown.at(double(k)), l.panelB.right(),
+                              l.panelKDown.at(double(k))));
+    }
+  }
+  painter.setPen(QPen(theme.outline, 1));
+  painter.drawRect(l.panelA);
+  painter.drawRect(l.panelB);
+  painter.setPen(QPen(theme.accent, 2));
+  painter.drawRect(stripA);
+  painter.drawRect(stripB);
+
+  // The staged tiles, or arrows straight into C for kernels without shared memory.
+  const QColor arrow = theme.accent;
+  if (l.sharedA) {
+    painter.fillRect(l.stagedA, theme.accentFill);
+    hatchPadding(painter, l.stagedK, l.rows, rows, kr, s.m, s.k, theme.padding);
+    painter.setPen(QPen(theme.outline, 0));
+    drawElementGrid(painter, l.stagedA, l.stagedK, l.rows, rows, kr);
+    painter.setPen(QPen(theme.accent, 2));
+    painter.drawRect(l.stagedA);
+    drawArrow(painter, stripA.center(), QPointF(l.stagedA.left() - 2, stripA.center().y()), arrow,
+              2);
+  } else {
+    drawArrow(painter, stripA.center(), QPointF(l.tile.left() - 3, stripA.center().y()), arrow, 2);
+  }
+  if (l.sharedB) {
+    painter.fillRect(l.stagedB, theme.accentFill);
+    hatchPadding(painter, l.cols, l.stagedKDown, kr, cols, s.k, s.n, theme.padding);
+    painter.setPen(QPen(theme.outline, 0));
+    drawElementGrid(painter, l.stagedB, l.cols, l.stagedKDown, kr, cols);
+    painter.setPen(QPen(theme.accent, 2));
+    painter.drawRect(l.stagedB);
+    drawArrow(painter, stripB.center(), QPointF(stripB.center().x(), l.stagedB.top() - 2), arrow,
+              2);
+  } else {
+    drawArrow(painter, stripB.center(), QPointF(stripB.center().x(), l.tile.top() - 3), arrow, 2);
+  }
+
+  // The C tile: its colour deepens as the partial sums take in more of K.
+  const std::int64_t summed = summedProducts(m, sel.step);
+  const double progress = double(summed) / double(s.k);
+  painter.fillRect(l.tile, mix(theme.pending, theme.done, 0.25 + 0.75 * progress));
+  hatchPadding(painter, l.cols, l.rows, rows, cols, s.m, s.n, theme.padding);
+  painter.setPen(QPen(theme.outline, 0));
+  drawElementGrid(painter, l.tile, l.cols, l.rows, rows, cols);
+  painter.setPen(QPen(theme.accent, 2.5));
+  painter.drawRect(l.tile);
+  painter.setPen(theme.text);
+  painter.setFont(theme.font(9, true));
+  drawFittedText(painter, l.tile, QStringLiteral("Σ k < %1").arg(summed));
+
+  // Progress of the partial sums under the tile.
+  const double barHeight = l.progress.height() * 0.35;
+  const QRectF bar(l.progress.left(), l.progress.top(), l.progress.width(), barHeight);
+  painter.fillRect(bar, theme.pending);
+  painter.fillRect(QRectF(bar.left(), bar.top(), bar.width() * progress, bar.height()), theme.done);
+  painter.setPen(QPen(theme.outline, 0));
+  painter.drawRect(bar);
+  painter.setFont(theme.font(9));
+  painter.setPen(theme.text);
+  painter.drawText(
+      QRectF(bar.left(), bar.bottom(), area.right() - bar.left(), l.progress.height() - barHeight),
+      Qt::AlignLeft | Qt::AlignVCenter,
+      QStringLiteral("partial sums: %1 of %2 products (%3)")
+          .arg(summed)
+          .arg(s.k)
+          .arg(percentText(progress)));
+
+  // Labels.
+  painter.setFont(theme.font(9, true));
+  auto label = [&](const QRectF& over, const QString& text) {
+    painter.drawText(
+        QRectF(over.left(), over.top() - l.labelHeight, area.right() - over.left(), l.labelHeight),
+        Qt::AlignLeft | Qt::AlignVCenter, text);
+  };
+  const QString squeezed = l.kCompressed ? QStringLiteral(", K not to scale") : QString();
+  label(l.panelA,
+        QStringLiteral("A rows %1..%2%3").arg(rows.begin).arg(rows.end() - 1).arg(squeezed));
+  label(l.panelB,
+        QStringLiteral("B columns %1..%2%3").arg(cols.begin).arg(cols.end() - 1).arg(squeezed));
+  if (l.sharedA) label(l.stagedA, QStringLiteral("shared As"));
+  if (l.sharedB)
+    painter.drawText(QRectF(l.stagedB.left() - 200 * theme.fontScale - 6, l.stagedB.top(),
+                            200 * theme.fontScale, l.stagedB.height()),
+                     Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("shared Bs"));
+  // The empty corner above the A panel explains the step in words.
+  const QRectF corner(area.left(), area.top(), l.panelB.left() - area.left() - 16 * theme.fontScale,
+                      l.panelA.top() - l.labelHeight - area.top() - 8 * theme.fontScale);
+  if (corner.width() >= 180 * theme.fontScale && corner.height() >= 60 * theme.fontScale) {
+    painter.setFont(theme.font(9));
+    painter.setPen(theme.text);
+    painter.drawText(corner, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     stepRecipe(m, l.sharedA, l.sharedB));
+  }
+  if (!l.sharedA || !l.sharedB) {
+    painter.setFont(theme.font(8.5));
+    painter.setPen(theme.muted);
+    const QRectF note(l.panelA.left(), l.tile.bottom() + 6 * theme.fontScale,
+                      l.tile.left() - l.panelA.left() - 8, l.progress.height());
+    painter.drawText(note, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     QStringLiteral("arrows: read straight from global memory"));
+  }
+}
+
+QString KStepView::hoverText(const QRectF& area, QPointF pos) const {
+  const Mapping& m = *document()->mapping();
+  const Shape& s = m.shape();
+  const DiagramSelection& sel = document()->selection();
+  const Layout l = layout(area, widgetTheme());
+  const auto i = std::int64_t(std::floor(l.rows.coordinateAt(pos.y())));
+  const auto j = std::int64_t(std::floor(l.cols.coordinateAt(pos.x())));
+  const std::int64_t summed = summedProducts(m, sel.step);
+
+  auto whenText = [&](std::int64_t k) {
+    const std::int64_t step = k / m.kDepth();
+    if (step < sel.step) return QStringLiteral("used in k-step %1 (done)").arg(step);
+    if (step == sel.step) return QStringLiteral("used in this k-step (%1)").arg(step);
+    return QStringLiteral("used in k-step %1 (to come)").arg(step);
+  };
+  auto describeA = [&](std::int64_t k) {
+    if (i >= s.m || k >= s.k) return QStringLiteral("padding: A is read as zero here");
+    QString text = QStringLiteral("A[%1][%2]: %3").arg(i).arg(k).arg(whenText(k));
+    if (l.sharedA)
+      text += QStringLiteral(", ") +
+              loaderText(m, m.loaderOfA(sel.block, k / m.kDepth(), i, k), sel.block);
+    return text;
+  };
+  auto describeB = [&](std::int64_t k) {
+    if (k >= s.k || j >= s.n) return QStringLiteral("padding: B is read as zero here");
+    QString text = QStringLiteral("B[%1][%2]: %3").arg(k).arg(j).arg(whenText(k));
+    if (l.sharedB)
+      text += QStringLiteral(", ") +
+              loaderText(m, m.loaderOfB(sel.block, k / m.kDepth(), k, j), sel.block);
+    return text;
+  };
+
+  if (l.tile.contains(pos)) {
+    if (i >= s.m || j >= s.n)
+      return QStringLiteral("padding: past the edge of C, nothing is written here");
+    return QString::fromStdString(ownerText(m, i, j)) +
+           QStringLiteral("; after this step %1 of %2 products are summed").arg(summed).arg(s.k);
+  }
+  if (l.panelA.contains(pos)) return describeA(std::int64_t(l.panelK.coordinateAt(pos.x())));
+  if (l.sharedA && l.stagedA.contains(pos))
+    return QStringLiteral("shared As ← ") +
+           describeA(std::int64_t(l.stagedK.coordinateAt(pos.x())));
+  if (l.panelB.contains(pos)) return describeB(std::int64_t(l.panelKDown.coordinateAt(pos.y())));
+  if (l.sharedB && l.stagedB.contains(pos))
+    return QStringLiteral("shared Bs ← ") +
+           describeB(std::int64_t(l.stagedKDown.coordinateAt(pos.y())));
+  return {};
+}
+
+void KStepView::clickAt(const QRectF& area, QPointF pos) {
+  const Mapping& m = *document()->mapping();
+  const Layout l = layout(area, widgetTheme());
+  double k = -1;
+  if (l.panelA.contains(pos)) k = l.panelK.coordinateAt(pos.x());
+  if (l.panelB.contains(pos)) k = l.panelKDown.coordinateAt(pos.y());
+  if (k < 0) return;
+  DiagramSelection selection = document()->selection();
+  selection.step = std::int64_t(k) / m.kDepth();
+  document()->setSelection(selection);
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,34 @@
+#include "chart_kind.hpp"
+
+namespace tilescope::app {
+
+QString chartId(ChartKind kind) {
+  switch (kind) {
+    case ChartKind::Time:
+      return QStringLiteral("time");
+    case ChartKind::Rate:
+      return QStringLiteral("gflops");
+    case ChartKind::TileSweep:
+      return QStringLiteral("tile");
+    case ChartKind::Phases:
+      return QStringLiteral("phases");
+    case ChartKind::Library:
+      return QStringLiteral("library");
+  }
+  return {};
+}
+
+std::optional<ChartKind> chartFromId(const QString& id) {
+  for (ChartKind kind : kAllCharts) {
+    if (chartId(kind) == id) return kind;
+  }
+  return std::nullopt;
+}
+
+QStringList chartIds() {
+  QStringList ids;
+  for (ChartKind kind : kAllCharts) ids << chartId(kind);
+  return ids;
+}
+
+}  // namespace tilescope::app

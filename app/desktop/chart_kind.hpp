@@ -1,0 +1,25 @@
+#pragma once
+// The charts the app draws, with the ids the command line uses for them.
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace tilescope::app {
+
+enum class ChartKind {
+  Time,       // median time against size
+  Rate,       // GFLOP/s against size
+  TileSweep,  // time against tile size (seed 004's tables)
+  Phases,     // H2D / kernel / D2H stacked bars
+  Library,    // percent of the library reference against size
+};
+
+inline constexpr ChartKind kAllCharts[] = {ChartKind::Time, ChartKind::Rate, ChartKind::TileSweep,
+                                           ChartKind::Phases, ChartKind::Library};
+
+// "time", "gflops", "tile", "phases", "library".
+QString chartId(ChartKind kind);
+std::optional<ChartKind> chartFromId(const QString& id);
+QStringList chartIds();
+
+}  // namespace tilescope::app

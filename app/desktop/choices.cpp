@@ -1,0 +1,108 @@
+#include "choices.hpp"
+
+namespace tilescope::app {
+namespace {
+
+constexpr const char* kSweepNames[] = {"single", "tile", "size", "kernel"};
+
+// Reads `key` into `value` when present with a compatible type; otherwise leaves the default.
+template <typename T>
+void readField(const nlohmann::json& json, const char* key, T& value) {
+  const auto found = json.find(key);
+  if (found == json.end()) return;
+  try {
+    value = found->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    // A field of the wrong type keeps its default (see choicesFromJson).
+  }
+}
+
+}  // namespace
+
+nlohmann::json toJson(const Choices& choices) {
+  nlohmann::json json = {
+      {"backend", choices.backend},
+      {"device", choices.device},
+      {"kernel", choices.kernel},
+      {"params", choices.params},
+      {"m", choices.shape.m},
+      {"n", choices.shape.n},
+      {"k", choices.shape.k},
+      {"square", choices.square},
+      {"budget_s", choices.budgetSeconds},
+      {"verify", choices.verify},
+      {"sweep", kSweepNames[int(choices.sweep)]},
+      {"tiles", choices.tiles},
+      {"sizes", choices.sizes},
+      {"kernels", choices.kernels},
+  };
+  json["reps"] = choices.fixedReps ? nlohmann::json(*choices.fixedReps) : nlohmann::json(nullptr);
+  return json;
+}
+
+Choices choicesFromJson(const nlohmann::json& json) {
+  Choices choices;
+  if (!json.is_object()) return choices;
+  readField(json, "backend", choices.backend);
+  readField(json, "device", choices.device);
+  readField(json, "kernel", choices.kernel);
+  readField(json, "params", choices.params);
+  readField(json, "m", choices.shape.m);
+  readField(json, "n", choices.shape.n);
+  readField(json, "k", choices.shape.k);
+  readField(json, "square", choices.square);
+  readField(json, "budget_s", choices.budgetSeconds);
+  readField(json, "verify", choices.verify);
+  readField(json, "tiles", choices.tiles);
+  readField(json, "sizes", choices.sizes);
+  readField(json, "kernels", choices.kernels);
+  if (const auto reps = json.find("reps"); reps != json.end() && reps->is_number_integer()) {
+    choices.fixedReps = reps->get<int>();
+  }
+  std::string sweep;
+  readField(json, "sweep", sweep);
+  for (int kind = 0; kind < int(std::size(kSweepNames)); ++kind) {
+    if (sweep == kSweepNames[kind]) choices.sweep = SweepKind(kind);
+  }
+  return choices;
+}
+
+RunRequest baseRequest(const Choices& choices) {
+  RunRequest request;
+  request.kernel = {choices.kernel, choices.params};
+  request.shape = choices.shape;
+  request.device = choices.device;
+  request.verify = choices.verify;
+  request.sampling.budgetMs = choices.budgetSeconds * 1000.0;
+  request.sampling.fixedReps = choices.fixedReps;
+  return request;
+}
+
+std::vector<SweepAxis> sweepAxes(const Choices& choices) {
+  switch (choices.sweep) {
+    case SweepKind::Single:
+      return {};
+    case SweepKind::Tile:
+      return {parseSweepAxis("tile=" + (choices.tiles.empty() ? "all" : choices.tiles))};
+    case SweepKind::Size:
+      return {parseSweepAxis("size=" + choices.sizes)};
+    case SweepKind::Kernel: {
+      SweepAxis axis{"kernel", choices.kernels};
+      if (axis.values.empty()) {
+        throw Error(ErrorKind::InvalidArgument, "pick at least one kernel to compare");
+      }
+      return {axis};
+    }
+  }
+  return {};
+}
+
+std::vector<RunJob> planJobs(const Choices& choices, const std::vector<SweepAxis>& axes) {
+  std::vector<RunJob> jobs;
+  for (const RunRequest& request : expandSweep(baseRequest(choices), axes)) {
+    jobs.push_back({choices.backend, request});
+  }
+  return jobs;
+}
+
+}  // namespace tilescope::app

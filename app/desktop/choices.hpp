@@ -1,0 +1,50 @@
+#pragma once
+// Everything the user picks in the control panel, as one value: remembered in QSettings, stored
+// in sessions, set from the command line, and turned into the runs it asks for.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "run_job.hpp"
+#include "sweep.hpp"
+
+namespace tilescope::app {
+
+enum class SweepKind {
+  Single,  // one run of the chosen configuration
+  Tile,    // every listed tile of the chosen kernel (seed 004's tables)
+  Size,    // the chosen configuration at every listed size
+  Kernel,  // every listed kernel at the chosen size
+};
+
+struct Choices {
+  std::string backend = "cpu";
+  int device = 0;
+  std::string kernel = "shared-tiled";
+  Params params;  // of the chosen kernel; missing ones take their defaults
+  Shape shape{512, 512, 512};
+  bool square = true;            // M, N and K move together
+  std::optional<int> fixedReps;  // nullopt: repeat until the spread is small or the budget ends
+  double budgetSeconds = 2.0;
+  bool verify = true;
+  SweepKind sweep = SweepKind::Single;
+  std::string tiles;  // empty: every valid tile
+  std::string sizes = "128,256,512,1024";
+  std::vector<std::string> kernels = {"naive", "shared-a", "shared-tiled", "register-tiled",
+                                      "library"};
+};
+
+nlohmann::json toJson(const Choices& choices);
+// Lenient: a missing or mistyped field keeps its default, so old settings never block a start.
+Choices choicesFromJson(const nlohmann::json& json);
+
+// The single request the choices describe (before any sweep).
+RunRequest baseRequest(const Choices& choices);
+// The axes of the chosen sweep (none for a single run).
+std::vector<SweepAxis> sweepAxes(const Choices& choices);
+// The jobs of `axes` over the base request, on the chosen backend. Throws Error(InvalidArgument).
+std::vector<RunJob> planJobs(const Choices& choices, const std::vector<SweepAxis>& axes);
+
+}  // namespace tilescope::app

@@ -1,0 +1,324 @@
+#include "command_line.hpp"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <algorithm>
+
+#include "tilescope/catalogue.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::app {
+namespace {
+
+[[noreturn]] void refuse(const QString& message) {
+  throw Error(ErrorKind::InvalidArgument, message.toStdString());
+}
+
+std::int64_t parseCount(const QString& text, const QString& option, std::int64_t minimum) {
+  bool ok = false;
+  const qlonglong value = text.toLongLong(&ok);
+  if (!ok || value < minimum) {
+    refuse(QStringLiteral("--%1 '%2' is not a whole number of at least %3")
+               .arg(option, text)
+               .arg(minimum));
+  }
+  return value;
+}
+
+QSize parseChartSize(const QString& text) {
+  const QStringList parts = text.split(QLatin1Char('x'));
+  if (parts.size() != 2) refuse(QStringLiteral("--chart-size '%1' is not WIDTHxHEIGHT").arg(text));
+  constexpr int kMinPixels = 100, kMaxPixels = 10000;
+  const auto side = [&](const QString& part) {
+    const std::int64_t pixels = parseCount(part, QStringLiteral("chart-size"), kMinPixels);
+    if (pixels > kMaxPixels) {
+      refuse(QStringLiteral("--chart-size side %1 is larger than %2").arg(pixels).arg(kMaxPixels));
+    }
+    return int(pixels);
+  };
+  return {side(parts[0]), side(parts[1])};
+}
+
+void requireSuffix(const QString& path, const QString& option, const QStringList& suffixes) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (!suffixes.contains(suffix)) {
+    refuse(QStringLiteral("--%1 '%2': the file name must end in .%3")
+               .arg(option, path, suffixes.join(QStringLiteral(", ."))));
+  }
+}
+
+// When a sweep is one of the control panel's kinds, the window shows it that way too.
+void showSweepInChoices(const std::vector<SweepAxis>& axes, Choices& choices) {
+  choices.sweep = SweepKind::Single;
+  if (axes.size() != 1) return;
+  std::string joined;
+  for (const std::string& value : axes[0].values) joined += (joined.empty() ? "" : ",") + value;
+  if (axes[0].name == "tile") {
+    choices.sweep = SweepKind::Tile;
+    choices.tiles = joined == "all" ? std::string() : joined;
+  } else if (axes[0].name == "size") {
+    choices.sweep = SweepKind::Size;
+    choices.sizes = joined;
+  } else if (axes[0].name == "kernel") {
+    choices.sweep = SweepKind::Kernel;
+    choices.kernels = axes[0].values;
+  }
+}
+
+}  // namespace
+
+QStringList diagramViews() {
+  return {QStringLiteral("matrix"), QStringLiteral("kstep"), QStringLiteral("block"),
+          QStringLiteral("access")};
+}
+
+ChartKind CommandLine::chartToExport() const {
+  if (chart) return *chart;
+  for (const SweepAxis& axis : sweep) {
+    if (axis.name == "tile") return ChartKind::TileSweep;
+  }
+  return ChartKind::Rate;
+}
+
+std::vector<RunJob> CommandLine::jobs() const {
+  return planJobs(choices, sweep);
+}
+
+ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remembered,
+                              bool diagramsBuilt) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral(
+      "See and measure tiled matrix multiplication. Without options the window opens with the "
+      "last choices; with --run ... --quit it measures and exports without showing a window."));
+  const QCommandLineOption helpOption = parser.addHelpOption();
+  const QCommandLineOption versionOption = parser.addVersionOption();
+  const QCommandLineOption backendOption(
+      QStringLiteral("backend"), QStringLiteral("Backend: cpu or cuda."), QStringLiteral("id"));
+  const QCommandLineOption deviceOption(QStringLiteral("device"),
+                                        QStringLiteral("Device index on the backend."),
+                                        QStringLiteral("n"));
+  const QCommandLineOption kernelOption(QStringLiteral("kernel"),
+                                        QStringLiteral("Kernel id (see tilescope-bench --list)."),
+                                        QStringLiteral("id"));
+  const QCommandLineOption tileOption(QStringLiteral("tile"),
+                                      QStringLiteral("Tile size of a single-tile kernel."),
+                                      QStringLiteral("t"));
+  const QCommandLineOption paramOption(QStringLiteral("param"),
+                                       QStringLiteral("Named kernel parameters, e.g. BM=64,TM=8."),
+                                       QStringLiteral("k=v,..."));
+  const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("M = N = K = s."),
+                                      QStringLiteral("s"));
+  const QCommandLineOption mOption(QStringLiteral("m"), QStringLiteral("Rows of A and C."),
+                                   QStringLiteral("m"));
+  const QCommandLineOption nOption(QStringLiteral("n"), QStringLiteral("Columns of B and C."),
+                                   QStringLiteral("n"));
+  const QCommandLineOption kOption(
+      QStringLiteral("k"), QStringLiteral("Columns of A and rows of B."), QStringLiteral("k"));
+  const QCommandLineOption repsOption(QStringLiteral("reps"),
+                                      QStringLiteral("Exactly this many timed repetitions."),
+                                      QStringLiteral("r"));
+  const QCommandLineOption budgetOption(
+      QStringLiteral("budget"),
+      QStringLiteral("Time budget per run in seconds when repetitions are adaptive."),
+      QStringLiteral("seconds"));
+  const QCommandLineOption noVerifyOption(QStringLiteral("no-verify"),
+                                          QStringLiteral("Skip the check against the reference."));
+  const QCommandLineOption sweepOption(
+      QStringLiteral("sweep"),
+      QStringLiteral("Sweep an axis: tile=1,2,4 (or tile=all), size=256,512, kernel=naive,library "
+                     "or any kernel parameter. Repeat to combine axes."),
+      QStringLiteral("axis=v,..."));
+  const QCommandLineOption runOption(QStringLiteral("run"),
+                                     QStringLiteral("Run the chosen configuration or sweep."));
+  const QCommandLineOption openOption(
+      QStringLiteral("open"), QStringLiteral("Open a session file."), QStringLiteral("file"));
+  const QCommandLineOption saveOption(QStringLiteral("save-session"),
+                                      QStringLiteral("Save the session after the runs."),
+                                      QStringLiteral("file"));
+  const QCommandLineOption exportChartOption(
+      QStringLiteral("export-chart"),
+      QStringLiteral("Write a chart; the format follows the suffix: .png .pdf .svg .jpg."),
+      QStringLiteral("file"));
+  const QCommandLineOption chartOption(
+      QStringLiteral("chart"),
+      QStringLiteral("Which chart --export-chart writes: %1 (default: tile for a tile sweep, "
+                     "else gflops).")
+          .arg(chartIds().join(QStringLiteral(", "))),
+      QStringLiteral("id"));
+  const QCommandLineOption chartSizeOption(
+      QStringLiteral("chart-size"), QStringLiteral("Exported chart size in pixels (1200x800)."),
+      QStringLiteral("wxh"));
+  const QCommandLineOption csvOption(QStringLiteral("export-csv"),
+                                     QStringLiteral("Write the results as CSV."),
+                                     QStringLiteral("file"));
+  const QCommandLineOption jsonOption(QStringLiteral("export-json"),
+                                      QStringLiteral("Write the results as JSON."),
+                                      QStringLiteral("file"));
+  const QCommandLineOption viewOption(QStringLiteral("view"),
+                                      QStringLiteral("Diagram for --export-diagram: %1.")
+                                          .arg(diagramViews().join(QLatin1Char('|'))),
+                                      QStringLiteral("view"));
+  const QCommandLineOption diagramOption(
+      QStringLiteral("export-diagram"),
+      QStringLiteral("Write the chosen kernel's diagram (.png or .svg)."), QStringLiteral("file"));
+  const QCommandLineOption quitOption(
+      QStringLiteral("quit"),
+      QStringLiteral("Quit once the runs and exports are done, without showing the window."));
+  parser.addOptions({backendOption, deviceOption,      kernelOption,  tileOption,      paramOption,
+                     sizeOption,    mOption,           nOption,       kOption,         repsOption,
+                     budgetOption,  noVerifyOption,    sweepOption,   runOption,       openOption,
+                     saveOption,    exportChartOption, chartOption,   chartSizeOption, csvOption,
+                     jsonOption,    viewOption,        diagramOption, quitOption});
+  parser.addPositionalArgument(QStringLiteral("session"),
+                               QStringLiteral("A session file to open (as --open)."),
+                               QStringLiteral("[session.json]"));
+
+  const auto fail = [](const QString& message) {
+    return ParseOutcome{std::nullopt, kBadArgumentsExitCode,
+                        QStringLiteral("tilescope: %1\nTry 'tilescope --help'.").arg(message)};
+  };
+  if (!parser.parse(arguments)) return fail(parser.errorText());
+  if (parser.isSet(helpOption)) return {std::nullopt, 0, parser.helpText()};
+  if (parser.isSet(versionOption)) {
+    return {std::nullopt, 0,
+            QStringLiteral("%1 %2").arg(QCoreApplication::applicationName(),
+                                        QCoreApplication::applicationVersion())};
+  }
+
+  CommandLine line;
+  line.choices = remembered;
+  Choices& choices = line.choices;
+  try {
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) refuse(QStringLiteral("at most one session file can be opened"));
+    if (!positional.isEmpty() && parser.isSet(openOption)) {
+      refuse(QStringLiteral("give the session file either with --open or alone, not both"));
+    }
+    line.openSession = positional.isEmpty() ? parser.value(openOption) : positional.front();
+    line.run = parser.isSet(runOption);
+    line.quit = parser.isSet(quitOption);
+
+    if (parser.isSet(backendOption)) {
+      const std::string id = parser.value(backendOption).toStdString();
+      const std::vector<std::string> known = backendIds();
+      if (std::find(known.begin(), known.end(), id) == known.end()) {
+        refuse(QStringLiteral("unknown backend '%1'").arg(parser.value(backendOption)));
+      }
+      choices.backend = id;
+    }
+    if (parser.isSet(deviceOption)) {
+      choices.device = int(parseCount(parser.value(deviceOption), QStringLiteral("device"), 0));
+    }
+    if (parser.isSet(kernelOption)) {
+      choices.kernel = parser.value(kernelOption).toStdString();
+      choices.params.clear();  // the remembered kernel's parameters need not apply
+    }
+    const KernelInfo& kernel = kernelInfo(choices.kernel);
+    if (parser.isSet(tileOption)) {
+      if (!kernel.param("tile")) {
+        refuse(QStringLiteral("kernel %1 has no tile parameter")
+                   .arg(QString::fromStdString(kernel.id)));
+      }
+      choices.params["tile"] = int(parseCount(parser.value(tileOption), QStringLiteral("tile"), 1));
+    }
+    if (parser.isSet(paramOption)) {
+      for (const auto& [name, value] : parseParams(parser.value(paramOption).toStdString())) {
+        choices.params[name] = value;
+      }
+    }
+    if (const auto reason = refusal({choices.kernel, choices.params})) {
+      refuse(QString::fromStdString(*reason));
+    }
+
+    if (parser.isSet(sizeOption)) {
+      const std::int64_t size = parseCount(parser.value(sizeOption), QStringLiteral("size"), 1);
+      choices.shape = {size, size, size};
+    }
+    if (parser.isSet(mOption)) choices.shape.m = parseCount(parser.value(mOption), "m", 1);
+    if (parser.isSet(nOption)) choices.shape.n = parseCount(parser.value(nOption), "n", 1);
+    if (parser.isSet(kOption)) choices.shape.k = parseCount(parser.value(kOption), "k", 1);
+    validateShape(choices.shape);
+    choices.square = choices.shape.m == choices.shape.n && choices.shape.n == choices.shape.k;
+
+    if (parser.isSet(repsOption)) {
+      choices.fixedReps = int(parseCount(parser.value(repsOption), QStringLiteral("reps"), 1));
+    }
+    if (parser.isSet(budgetOption)) {
+      if (parser.isSet(repsOption)) {
+        refuse(QStringLiteral("--reps and --budget conflict: a fixed count or a time budget"));
+      }
+      bool ok = false;
+      const double seconds = parser.value(budgetOption).toDouble(&ok);
+      if (!ok || !(seconds > 0)) {
+        refuse(QStringLiteral("--budget '%1' is not a positive number of seconds")
+                   .arg(parser.value(budgetOption)));
+      }
+      choices.budgetSeconds = seconds;
+      choices.fixedReps.reset();
+    }
+    if (parser.isSet(noVerifyOption)) choices.verify = false;
+
+    for (const QString& text : parser.values(sweepOption)) {
+      line.sweep.push_back(parseSweepAxis(text.toStdString()));
+    }
+    if (line.run) {
+      // Only --sweep says what a scripted run sweeps, never a remembered choice.
+      showSweepInChoices(line.sweep, choices);
+      line.jobs();  // refuses a bad sweep now, before any window or run
+    } else if (!line.sweep.empty()) {
+      refuse(QStringLiteral("--sweep needs --run"));
+    }
+
+    const bool haveResults = line.run || !line.openSession.isEmpty();
+    const auto needResults = [&](const QCommandLineOption& option) {
+      if (parser.isSet(option) && !haveResults) {
+        refuse(QStringLiteral("--%1 needs --run or a session to open").arg(option.names().front()));
+      }
+    };
+    needResults(exportChartOption);
+    needResults(csvOption);
+    needResults(jsonOption);
+    needResults(saveOption);
+    line.exportChart = parser.value(exportChartOption);
+    if (!line.exportChart.isEmpty()) {
+      requireSuffix(line.exportChart, QStringLiteral("export-chart"),
+                    {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg"),
+                     QStringLiteral("jpg"), QStringLiteral("jpeg")});
+    }
+    if (parser.isSet(chartOption)) {
+      line.chart = chartFromId(parser.value(chartOption));
+      if (!line.chart) {
+        refuse(QStringLiteral("unknown chart '%1' (one of %2)")
+                   .arg(parser.value(chartOption), chartIds().join(QStringLiteral(", "))));
+      }
+    }
+    if (parser.isSet(chartSizeOption))
+      line.chartSize = parseChartSize(parser.value(chartSizeOption));
+    line.exportCsv = parser.value(csvOption);
+    if (!line.exportCsv.isEmpty()) requireSuffix(line.exportCsv, "export-csv", {"csv"});
+    line.exportJson = parser.value(jsonOption);
+    if (!line.exportJson.isEmpty()) requireSuffix(line.exportJson, "export-json", {"json"});
+    line.saveSession = parser.value(saveOption);
+    if (!line.saveSession.isEmpty()) requireSuffix(line.saveSession, "save-session", {"json"});
+
+    if (parser.isSet(viewOption)) {
+      line.diagramView = parser.value(viewOption);
+      if (!diagramViews().contains(line.diagramView)) {
+        refuse(QStringLiteral("unknown view '%1' (one of %2)")
+                   .arg(line.diagramView, diagramViews().join(QStringLiteral(", "))));
+      }
+    }
+    line.exportDiagram = parser.value(diagramOption);
+    if (!line.exportDiagram.isEmpty()) {
+      if (!diagramsBuilt) refuse(QStringLiteral("this build of TileScope has no diagrams"));
+      requireSuffix(line.exportDiagram, QStringLiteral("export-diagram"),
+                    {QStringLiteral("png"), QStringLiteral("svg")});
+    }
+  } catch (const Error& error) {
+    return fail(QString::fromStdString(error.what()));
+  }
+  return {line, 0, QString()};
+}
+
+}  // namespace tilescope::app

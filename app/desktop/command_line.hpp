@@ -1,0 +1,54 @@
+#pragma once
+// The `tilescope` command line, for demos and scripts: pick, run, export, quit. Parsing is
+// separate from acting on it, so the rules are testable without a window.
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+#include "chart_kind.hpp"
+#include "choices.hpp"
+
+namespace tilescope::app {
+
+struct CommandLine {
+  Choices choices;
+  std::vector<SweepAxis> sweep;  // from --sweep, in order; empty for a single run
+  bool run = false;
+  bool quit = false;
+  QString openSession;
+  QString saveSession;
+  QString exportChart;
+  std::optional<ChartKind> chart;  // nullopt: the one that fits the run (see chartToExport)
+  QSize chartSize{1200, 800};
+  QString exportCsv, exportJson;
+  QString diagramView;  // empty: the window's current view, "matrix" for --export-diagram
+  QString exportDiagram;
+
+  // The chart --export-chart writes: --chart, else the tile sweep for a tile sweep, else GFLOP/s.
+  ChartKind chartToExport() const;
+  // The jobs --run queues. Throws Error(InvalidArgument).
+  std::vector<RunJob> jobs() const;
+};
+
+// What parsing decided: run with `commandLine`, or stop at once with `exitCode` after printing
+// `message` (to stdout for --help and --version, to stderr otherwise).
+struct ParseOutcome {
+  std::optional<CommandLine> commandLine;
+  int exitCode = 0;
+  QString message;
+};
+
+inline constexpr int kBadArgumentsExitCode = 2;
+
+// `arguments` as QCoreApplication::arguments() gives them (Qt's own options already removed);
+// `remembered` supplies every choice the command line does not set. Diagram options are refused
+// unless `diagramsBuilt`.
+ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remembered,
+                              bool diagramsBuilt);
+
+// The diagram views --view accepts.
+QStringList diagramViews();
+
+}  // namespace tilescope::app

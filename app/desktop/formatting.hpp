@@ -1,0 +1,17 @@
+#pragma once
+// Numbers as the table, the charts and their tooltips show them.
+#include <QString>
+
+#include "tilescope/backend.hpp"
+
+namespace tilescope::app {
+
+// Milliseconds with a sensible number of digits from microseconds to minutes.
+QString formatMs(double ms);
+QString formatRate(double gflops);
+// "512³" for a cube, "512×256×128" otherwise.
+QString formatShape(const Shape& shape);
+// A few lines of rich text with every figure of one result, for tooltips.
+QString describeResult(const RunResult& result);
+
+}  // namespace tilescope::app

@@ -1,0 +1,42 @@
+#include "result_analysis.hpp"
+
+#include <cmath>
+
+#include "tilescope/catalogue.hpp"
+
+namespace tilescope::app {
+
+double nominalSize(const Shape& shape) {
+  if (shape.m == shape.n && shape.n == shape.k) return double(shape.m);
+  return std::cbrt(double(shape.m) * double(shape.n) * double(shape.k));
+}
+
+std::string seriesName(const RunResult& result, bool withBackend) {
+  std::string name = result.kernel.kernel;
+  const std::string params = formatParams(result.kernel);
+  if (!params.empty()) name += " " + params;
+  if (withBackend) name += " (" + result.backend + ": " + result.device + ")";
+  return name;
+}
+
+bool mixesDevices(const std::vector<RunResult>& results) {
+  for (const RunResult& result : results) {
+    if (result.backend != results.front().backend || result.device != results.front().device) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, std::size_t index) {
+  const RunResult& result = results.at(index);
+  for (auto it = results.rbegin(); it != results.rend(); ++it) {
+    if (it->kernel.kernel == kLibraryKernel && it->backend == result.backend &&
+        it->device == result.device && it->shape == result.shape && result.stats.medianMs > 0) {
+      return 100.0 * it->stats.medianMs / result.stats.medianMs;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace tilescope::app

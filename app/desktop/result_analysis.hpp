@@ -1,0 +1,29 @@
+#pragma once
+// Derived figures the table and the charts share, so both always agree. No Qt.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/backend.hpp"
+
+namespace tilescope::app {
+
+// The catalogue id of the reference every other kernel is compared with.
+inline constexpr const char* kLibraryKernel = "library";
+
+// The "size" a chart puts on its x axis: N for a square problem, the geometric mean of M, N and K
+// (the cube with the same work) otherwise.
+double nominalSize(const Shape& shape);
+
+// "shared-tiled tile=16": one chart series per kernel and parameters. `withBackend` appends
+// " (cpu: <device>)", for results that mix backends or devices.
+std::string seriesName(const RunResult& result, bool withBackend);
+
+// True when the results come from more than one backend or device.
+bool mixesDevices(const std::vector<RunResult>& results);
+
+// The library reference's median over this result's median, in percent, from the latest library
+// result on the same backend, device and shape; nullopt when there is none.
+std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, std::size_t index);
+
+}  // namespace tilescope::app

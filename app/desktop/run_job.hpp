@@ -1,0 +1,47 @@
+#pragma once
+// The plain value types that cross between the window thread and the worker thread as queued
+// signal arguments.
+#include <QMetaType>
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/backend.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::app {
+
+// One queued run: which backend runs which request.
+struct RunJob {
+  std::string backend;
+  RunRequest request;
+};
+
+// What the worker learned about one backend when it created it.
+struct BackendSummary {
+  std::string id;
+  std::optional<std::string> unavailableReason;  // nullopt when usable
+  std::vector<DeviceInfo> devices;
+  bool available() const { return !unavailableReason.has_value(); }
+};
+
+// Why a run did not produce a result. `kind` is empty for an unexpected exception.
+struct RunFailure {
+  std::optional<ErrorKind> kind;
+  QString message;
+  bool cancelled() const { return kind == ErrorKind::Cancelled; }
+};
+
+// "shared-tiled tile=16 at 512³ on cpu": one line naming a job in progress and in notices.
+QString describe(const RunJob& job);
+
+// Registers the types above (and RunResult) for queued connections; call once before threads.
+void registerMetaTypes();
+
+}  // namespace tilescope::app
+
+Q_DECLARE_METATYPE(tilescope::RunResult)
+Q_DECLARE_METATYPE(tilescope::app::RunJob)
+Q_DECLARE_METATYPE(tilescope::app::RunFailure)
+Q_DECLARE_METATYPE(std::vector<tilescope::app::BackendSummary>)

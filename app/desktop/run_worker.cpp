@@ -1,0 +1,90 @@
+#include "run_worker.hpp"
+
+#include <new>
+
+namespace tilescope::app {
+namespace {
+
+// Progress arrives once per repetition; a few updates a second keep the window responsive
+// without flooding its event queue on tiny problems.
+constexpr qint64 kProgressIntervalMs = 50;
+
+}  // namespace
+
+RunWorker::RunWorker(const std::atomic<bool>* cancel) : cancel_(cancel) {}
+
+RunWorker::~RunWorker() = default;
+
+void RunWorker::probe() {
+  for (const std::string& id : backendIds()) {
+    try {
+      backends_[id] = makeBackend(id);
+    } catch (const Error& error) {
+      lostReasons_[id] = error.what();
+    }
+  }
+  emit backendsProbed(summaries());
+}
+
+std::vector<BackendSummary> RunWorker::summaries() const {
+  std::vector<BackendSummary> list;
+  for (const std::string& id : backendIds()) {
+    BackendSummary summary{id, std::nullopt, {}};
+    if (const auto lost = lostReasons_.find(id); lost != lostReasons_.end()) {
+      summary.unavailableReason = lost->second;
+    } else if (const auto found = backends_.find(id); found != backends_.end()) {
+      summary.unavailableReason = found->second->unavailableReason();
+      if (summary.available()) summary.devices = found->second->devices();
+    }
+    list.push_back(summary);
+  }
+  return list;
+}
+
+void RunWorker::execute(quint64 ticket, const RunJob& job) {
+  try {
+    if (const auto lost = lostReasons_.find(job.backend); lost != lostReasons_.end()) {
+      throw Error(ErrorKind::Unavailable, "backend " + job.backend + ": " + lost->second);
+    }
+    const auto found = backends_.find(job.backend);
+    if (found == backends_.end()) {
+      throw Error(ErrorKind::InvalidArgument, "unknown backend '" + job.backend + "'");
+    }
+    emit finished(ticket, runOn(*found->second, ticket, job));
+  } catch (const Error& error) {
+    if (error.kind() == ErrorKind::DeviceLost) {
+      // A sticky fault: every later call on this backend would fail until the process restarts.
+      lostReasons_[job.backend] =
+          std::string("the device was lost (") + error.what() + "); restart TileScope to use it";
+      backends_.erase(job.backend);
+      emit backendsProbed(summaries());
+    }
+    emit failed(ticket, RunFailure{error.kind(), QString::fromStdString(error.what())});
+  } catch (const std::bad_alloc&) {
+    emit failed(ticket, RunFailure{ErrorKind::OutOfMemory,
+                                   QStringLiteral("host memory would not hold this problem")});
+  } catch (const std::exception& error) {
+    emit failed(ticket, RunFailure{std::nullopt, QString::fromUtf8(error.what())});
+  }
+}
+
+RunResult RunWorker::runOn(Backend& backend, quint64 ticket, const RunJob& job) {
+  if (const auto reason = backend.unavailableReason()) {
+    throw Error(ErrorKind::Unavailable, "backend " + job.backend + " is unavailable: " + *reason);
+  }
+  RunRequest request = job.request;
+  request.kernel = resolve(request.kernel);
+  if (const auto reason = backend.refusal(request.kernel, request.shape)) {
+    throw Error(ErrorKind::Unsupported, *reason);
+  }
+  sinceProgress_.start();
+  emit progress(ticket, 0.0, QStringLiteral("starting"));
+  const ProgressFn onProgress = [this, ticket](double fraction, const std::string& stage) {
+    if (sinceProgress_.elapsed() < kProgressIntervalMs) return;
+    sinceProgress_.restart();
+    emit progress(ticket, fraction, QString::fromStdString(stage));
+  };
+  return backend.run(request, onProgress, cancel_);
+}
+
+}  // namespace tilescope::app

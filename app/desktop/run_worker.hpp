@@ -1,0 +1,46 @@
+#pragma once
+// The worker object that lives on the one long-lived worker thread. It creates and owns every
+// backend, so all device state (a CUDA context, buffers, handles) stays on that thread; it is
+// deleted there too, when the thread finishes.
+#include <QElapsedTimer>
+#include <QObject>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "run_job.hpp"
+
+namespace tilescope::app {
+
+class RunWorker : public QObject {
+  Q_OBJECT
+
+ public:
+  // `cancel` is owned by the controller and outlives the worker thread.
+  explicit RunWorker(const std::atomic<bool>* cancel);
+  ~RunWorker() override;
+
+ public slots:
+  // Creates every backend and reports what each one offers.
+  void probe();
+  void execute(quint64 ticket, const tilescope::app::RunJob& job);
+
+ signals:
+  void backendsProbed(const std::vector<tilescope::app::BackendSummary>& backends);
+  void progress(quint64 ticket, double fraction, const QString& stage);
+  void finished(quint64 ticket, const tilescope::RunResult& result);
+  void failed(quint64 ticket, const tilescope::app::RunFailure& failure);
+
+ private:
+  RunResult runOn(Backend& backend, quint64 ticket, const RunJob& job);
+  std::vector<BackendSummary> summaries() const;
+
+  const std::atomic<bool>* cancel_;
+  std::map<std::string, std::unique_ptr<Backend>> backends_;
+  // Backends that failed to come up, or lost their device: the reason replaces the backend.
+  std::map<std::string, std::string> lostReasons_;
+  QElapsedTimer sinceProgress_;
+};
+
+}  // namespace tilescope::app

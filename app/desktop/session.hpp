@@ -1,0 +1,47 @@
+#pragma once
+// A session: the results, the devices they were measured on, and the choices that made them,
+// as one JSON document, so a session measured on a GPU machine opens on a laptop without one.
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "choices.hpp"
+
+namespace tilescope::app {
+
+inline constexpr const char* kSessionFormat = "tilescope-session";
+inline constexpr const char* kResultsFormat = "tilescope-results";
+
+struct MeasuredDevice {
+  std::string backend;
+  DeviceInfo info;
+};
+
+struct Session {
+  std::string created;  // ISO 8601, UTC
+  std::vector<MeasuredDevice> devices;
+  Choices choices;
+  std::vector<RunResult> results;
+};
+
+nlohmann::json toJson(const Session& session);
+// Throws Error(InvalidArgument) for a document that is not a TileScope session, a newer version,
+// or a malformed result.
+Session sessionFromJson(const nlohmann::json& json);
+
+// Both return false with a message in `error` and change nothing on disk or in memory on failure.
+bool saveSession(const QString& path, const Session& session, QString* error);
+std::optional<Session> loadSession(const QString& path, QString* error);
+
+// Results alone, as CSV (the report columns) or as JSON {format, version, devices, results}.
+bool exportResultsCsv(const QString& path, const std::vector<RunResult>& results, QString* error);
+bool exportResultsJson(const QString& path, const std::vector<MeasuredDevice>& devices,
+                       const std::vector<RunResult>& results, QString* error);
+
+// Adds the devices of `extra` that `devices` does not list yet (same backend and name).
+void mergeDevices(std::vector<MeasuredDevice>& devices, const std::vector<MeasuredDevice>& extra);
+
+}  // namespace tilescope::app

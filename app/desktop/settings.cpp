@@ -1,0 +1,47 @@
+#include "settings.hpp"
+
+#include <QFileInfo>
+#include <QSettings>
+
+namespace tilescope::app {
+namespace {
+
+const QString kChoicesKey = QStringLiteral("choices/last");
+const QString kRecentKey = QStringLiteral("files/recent");
+
+void storeRecent(QStringList files) {
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  QSettings().setValue(kRecentKey, files);
+}
+
+}  // namespace
+
+Choices loadLastChoices() {
+  // Stored as the same JSON a session holds, so both read and write one format.
+  const QByteArray text = QSettings().value(kChoicesKey).toByteArray();
+  return choicesFromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+}
+
+void saveLastChoices(const Choices& choices) {
+  QSettings().setValue(kChoicesKey, QByteArray::fromStdString(toJson(choices).dump()));
+}
+
+QStringList recentFiles() {
+  return QSettings().value(kRecentKey).toStringList();
+}
+
+void addRecentFile(const QString& path) {
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  QStringList files = recentFiles();
+  files.removeAll(absolute);
+  files.prepend(absolute);
+  storeRecent(files);
+}
+
+void removeRecentFile(const QString& path) {
+  QStringList files = recentFiles();
+  files.removeAll(QFileInfo(path).absoluteFilePath());
+  storeRecent(files);
+}
+
+}  // namespace tilescope::app

@@ -1,0 +1,219 @@
+// The window end to end on the CPU backend: a run lands in the chart and the table, a sweep
+// adds every point, failures show as a notice, closing mid-run is clean, and sessions restore
+// the same table while a bad file changes nothing.
+#include <QtTest>
+
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "control_panel.hpp"
+#include "main_window.hpp"
+#include "notice_bar.hpp"
+#include "results_view.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+using tilescope::ui::MainWindow;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+Choices smallRun(const std::string& kernel, int size) {
+  Choices choices;
+  choices.kernel = kernel;
+  choices.shape = {size, size, size};
+  choices.fixedReps = 2;
+  return choices;
+}
+
+// Every cell's text, row by row.
+QStringList tableText(const ResultsModel& model) {
+  QStringList cells;
+  for (int row = 0; row < model.rowCount(); ++row) {
+    for (int column = 0; column < model.columnCount(); ++column) {
+      cells << model.index(row, column).data().toString();
+    }
+  }
+  return cells;
+}
+
+// Runs what the window's controls say and waits for the queue to finish.
+void runAndWait(MainWindow& window) {
+  QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+  QSignalSpy finished(window.controller(), &RunController::queueFinished);
+  QVERIFY(window.runChoices());
+  QVERIFY(finished.wait(kWaitMs));
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+  }
+
+  void aRunLandsInTheChartAndTheTable() {
+    MainWindow window;
+    window.show();
+    window.controls()->setChoices(smallRun("naive", 64));
+    runAndWait(window);
+    QCOMPARE(window.results()->rowCount(), 1);
+    const RunResult& result = window.results()->results().front();
+    QCOMPARE(window.table()->model()->index(0, ResultsModel::Kernel).data().toString(),
+             QString("naive"));
+    ui::ChartView* time = window.charts()->chart(ChartKind::Time);
+    QTRY_COMPARE(time->graphCount(), 1);
+    QCOMPARE(time->graph(0)->dataCount(), 1);
+    QCOMPARE(time->graph(0)->data()->at(0)->key, 64.0);
+    QCOMPARE(time->graph(0)->data()->at(0)->value, result.stats.medianMs);
+    QVERIFY(window.isWindowModified());
+    QVERIFY(window.table()->selectionAsText().startsWith(QStringLiteral("Backend\tDevice")));
+  }
+
+  void aSweepAddsEveryPoint() {
+    MainWindow window;
+    Choices choices = smallRun("shared-tiled", 32);
+    choices.sweep = SweepKind::Tile;
+    choices.tiles = "1,2,4,8";
+    window.controls()->setChoices(choices);
+    runAndWait(window);
+    QCOMPARE(window.results()->rowCount(), 4);
+    QCOMPARE(window.charts()->currentChart(), ChartKind::TileSweep);
+    ui::ChartView* tiles = window.charts()->chart(ChartKind::TileSweep);
+    QTRY_COMPARE(tiles->graphCount(), 1);
+    QCOMPARE(tiles->graph(0)->dataCount(), 4);
+  }
+
+  void anInvalidChoiceSaysWhyAndRunsNothing() {
+    MainWindow window;
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    Choices choices = smallRun("register-tiled", 32);
+    choices.params = {{"tile", 7}};
+    window.controls()->setChoices(choices);
+    QVERIFY(!window.runChoices());
+    QVERIFY(!window.controller()->busy());
+    QVERIFY(window.notice()->isVisibleTo(&window));
+    QVERIFY2(window.notice()->message().contains(QStringLiteral("7")),
+             qPrintable(window.notice()->message()));
+  }
+
+  void failuresShowAsANoticeAndResultsStay() {
+    MainWindow window;
+    window.controls()->setChoices(smallRun("naive", 32));
+    runAndWait(window);
+    QSignalSpy finished(window.controller(), &RunController::queueFinished);
+    RunJob unavailable;
+    unavailable.backend = "no-such-backend";
+    unavailable.request.kernel = {"naive", {}};
+    window.enqueue({unavailable});
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(window.notice()->isVisibleTo(&window));
+    QVERIFY(window.notice()->message().contains(QStringLiteral("no-such-backend")));
+    QCOMPARE(window.results()->rowCount(), 1);
+  }
+
+  void closingDuringARunIsClean() {
+    auto window = std::make_unique<MainWindow>();
+    window->show();
+    Choices choices = smallRun("naive", 128);
+    choices.fixedReps = 5000;
+    choices.sweep = SweepKind::Size;
+    choices.sizes = "128,128,128";
+    window->controls()->setChoices(choices);
+    QTRY_VERIFY_WITH_TIMEOUT(window->controller()->backendsKnown(), kWaitMs);
+    QSignalSpy progress(window->controller(), &RunController::progressChanged);
+    QVERIFY(window->runChoices());
+    QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 3, kWaitMs);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(window->close());
+    QVERIFY(!window->controller()->workerRunning());
+    QVERIFY(clock.elapsed() < 10000);
+    window.reset();
+  }
+
+  void sessionSavedAndLoadedGivesTheSameTable() {
+    const QString path = dir_.filePath(QStringLiteral("session.json"));
+    QStringList saved;
+    {
+      MainWindow window;
+      window.setRemembersSettings(false);
+      Choices choices = smallRun("naive", 32);
+      choices.sweep = SweepKind::Kernel;
+      choices.kernels = {"naive", "library"};
+      window.controls()->setChoices(choices);
+      runAndWait(window);
+      QCOMPARE(window.results()->rowCount(), 2);
+      QString error;
+      QVERIFY2(window.saveSession(path, &error), qPrintable(error));
+      QVERIFY(!window.isWindowModified());
+      saved = tableText(*window.results());
+    }
+    MainWindow reopened;
+    reopened.setRemembersSettings(false);
+    QString error;
+    QVERIFY2(reopened.openSession(path, &error), qPrintable(error));
+    QCOMPARE(tableText(*reopened.results()), saved);
+    QCOMPARE(reopened.controls()->choices().sweep, SweepKind::Kernel);
+    QCOMPARE(reopened.controls()->choices().shape, (Shape{32, 32, 32}));
+    QVERIFY(reopened.windowTitle().contains(QStringLiteral("session.json")));
+    QTRY_COMPARE(reopened.charts()->chart(ChartKind::Library)->graphCount(), 1);
+  }
+
+  void aBadSessionChangesNothing() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.controls()->setChoices(smallRun("naive", 32));
+    runAndWait(window);
+    const QStringList before = tableText(*window.results());
+    const QString title = window.windowTitle();
+    const nlohmann::json choicesBefore = toJson(window.controls()->choices());
+    for (const QByteArray& content :
+         {QByteArray("{ not json"), QByteArray("{\"format\": \"something-else\", \"results\": []}"),
+          QByteArray("{\"format\": \"tilescope-session\", \"version\": 1, \"results\": [{}]}")}) {
+      const QString path = dir_.filePath(QStringLiteral("bad.json"));
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      file.write(content);
+      file.close();
+      QString error;
+      QVERIFY(!window.openSession(path, &error));
+      QVERIFY(!error.isEmpty());
+      QCOMPARE(tableText(*window.results()), before);
+      QCOMPARE(window.windowTitle(), title);
+      QCOMPARE(toJson(window.controls()->choices()), choicesBefore);
+    }
+    QString error;
+    QVERIFY(!window.saveSession(dir_.filePath(QStringLiteral("no/dir/s.json")), &error));
+    QVERIFY(error.contains(QStringLiteral("Could not write")));
+    QCOMPARE(window.windowTitle(), title);
+  }
+
+  void choicesAndGeometryAreRemembered() {
+    Choices choices = smallRun("register-tiled", 96);
+    choices.params = {{"tile", 4}};
+    {
+      MainWindow window;
+      window.restoreSettings();
+      window.controls()->setChoices(choices);
+      window.resize(1100, 700);
+      window.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&window));
+      QVERIFY(window.close());
+    }
+    MainWindow again;
+    again.restoreSettings();
+    QCOMPARE(toJson(again.controls()->choices()), toJson(choices));
+    QCOMPARE(again.size(), QSize(1100, 700));
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

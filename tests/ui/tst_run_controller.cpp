@@ -1,0 +1,188 @@
+// The run queue and its worker thread: runs complete, sweeps yield every point, cancel stops a
+// sweep, failures are reported and do not stop the queue, and shutting down mid-run is clean.
+#include <QtTest>
+
+#include "run_controller.hpp"
+#include "tilescope/catalogue.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+RunJob job(const std::string& kernel, Params params, std::int64_t size, int reps = 2,
+           const std::string& backend = "cpu") {
+  RunJob made;
+  made.backend = backend;
+  made.request.kernel = {kernel, std::move(params)};
+  made.request.shape = {size, size, size};
+  made.request.sampling.fixedReps = reps;
+  return made;
+}
+
+// Waits until the controller has found its backends.
+void waitForBackends(RunController& controller) {
+  if (controller.backendsKnown()) return;
+  QSignalSpy found(&controller, &RunController::backendsChanged);
+  QVERIFY(found.wait(kWaitMs));
+}
+
+}  // namespace
+
+class TestRunController : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void findsTheCpuBackend() {
+    RunController controller;
+    waitForBackends(controller);
+    const BackendSummary* cpu = controller.backend("cpu");
+    QVERIFY(cpu);
+    QVERIFY(cpu->available());
+    QVERIFY(!cpu->devices.empty());
+    QVERIFY(!cpu->devices.front().name.empty());
+  }
+
+  void aRunCompletes() {
+    RunController controller;
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    QSignalSpy busy(&controller, &RunController::busyChanged);
+    controller.enqueue({job("naive", {{"tile", 8}}, 48)});
+    QVERIFY(controller.busy());
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 1);
+    const auto result = results.front().front().value<RunResult>();
+    QCOMPARE(result.kernel.kernel, std::string("naive"));
+    QCOMPARE(result.kernel.params.at("tile"), 8);
+    QCOMPARE(result.shape, (Shape{48, 48, 48}));
+    QCOMPARE(result.stats.reps, 2);
+    QVERIFY(result.verified());
+    const auto summary = finished.front().front().value<QueueSummary>();
+    QCOMPARE(summary.completed, 1);
+    QVERIFY(!summary.cancelled);
+    QVERIFY(!controller.busy());
+    QCOMPARE(busy.size(), 2);
+  }
+
+  void aSweepYieldsEveryPointWithProgress() {
+    RunController controller;
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    std::vector<RunJob> sweep;
+    for (int tile : {1, 2, 4, 8, 16}) sweep.push_back(job("shared-tiled", {{"tile", tile}}, 32));
+    controller.enqueue(sweep);
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 5);
+    for (int i = 0; i < 5; ++i) {
+      QCOMPARE(results[i].front().value<RunResult>().kernel.params.at("tile"), 1 << i);
+    }
+    QCOMPARE(finished.front().front().value<QueueSummary>().completed, 5);
+    // Progress never runs backwards and names every run of the pass.
+    double last = 0;
+    int highestPosition = 0;
+    for (const QList<QVariant>& arguments : progress) {
+      const auto step = arguments.front().value<QueueProgress>();
+      QVERIFY(step.fraction >= last - 1e-12);
+      last = step.fraction;
+      QCOMPARE(step.total, 5);
+      highestPosition = std::max(highestPosition, step.position);
+    }
+    QCOMPARE(highestPosition, 5);
+  }
+
+  void cancelStopsASweep() {
+    RunController controller;
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    connect(&controller, &RunController::resultReady, &controller, [&] { controller.cancel(); });
+    std::vector<RunJob> sweep;
+    for (int tile = 1; tile <= 12; ++tile) {
+      sweep.push_back(job("shared-tiled", {{"tile", tile}}, 32));
+    }
+    controller.enqueue(sweep);
+    QVERIFY(finished.wait(kWaitMs));
+    const auto summary = finished.front().front().value<QueueSummary>();
+    QVERIFY(summary.cancelled);
+    QCOMPARE(summary.completed, 1);
+    QCOMPARE(results.size(), 1);
+    QVERIFY(!controller.busy());
+    // Nothing trickles in afterwards, and the queue takes new work.
+    QVERIFY(!results.wait(300));
+    controller.enqueue({job("naive", {}, 16)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 2);
+  }
+
+  void cancelStopsTheRunInProgressBetweenLaunches() {
+    RunController controller;
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    // Thousands of launches: far longer than the test waits unless cancel works.
+    controller.enqueue({job("naive", {}, 128, 5000)});
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !progress.isEmpty() &&
+            progress.back().front().value<QueueProgress>().stage.contains(QStringLiteral("tim")),
+        kWaitMs);
+    QElapsedTimer clock;
+    clock.start();
+    controller.cancel();
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY(clock.elapsed() < 10000);
+    QVERIFY(finished.front().front().value<QueueSummary>().cancelled);
+    QCOMPARE(results.size(), 0);
+  }
+
+  void failuresAreReportedAndTheQueueGoesOn() {
+    RunController controller;
+    waitForBackends(controller);
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue({job("naive", {}, 16), job("naive", {}, 16, 2, "no-such-backend"),
+                        job("naive", {{"tile", 99}}, 16), job("naive", {}, 24)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 2);
+    QCOMPARE(failed.size(), 2);
+    const auto unknown = failed[0].at(1).value<RunFailure>();
+    QCOMPARE(unknown.kind, std::optional(ErrorKind::InvalidArgument));
+    QVERIFY(unknown.message.contains(QStringLiteral("no-such-backend")));
+    const auto refused = failed[1].at(1).value<RunFailure>();
+    QCOMPARE(refused.kind, std::optional(ErrorKind::InvalidArgument));
+    QVERIFY(refused.message.contains(QStringLiteral("99")));
+    const auto summary = finished.front().front().value<QueueSummary>();
+    QCOMPARE(summary.completed, 2);
+    QCOMPARE(summary.failed, 2);
+  }
+
+  void shutdownDuringARunIsClean() {
+    auto controller = std::make_unique<RunController>();
+    QSignalSpy progress(controller.get(), &RunController::progressChanged);
+    controller->enqueue({job("naive", {}, 128, 5000), job("naive", {}, 128, 5000)});
+    QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2, kWaitMs);
+    QElapsedTimer clock;
+    clock.start();
+    controller->shutdown();
+    QVERIFY(!controller->workerRunning());
+    QVERIFY(clock.elapsed() < 10000);
+    // Nothing runs after a shutdown, and destroying it afterwards is harmless.
+    controller->enqueue({job("naive", {}, 16)});
+    QVERIFY(!controller->busy() || !controller->workerRunning());
+    controller.reset();
+  }
+
+  void destroyingWithoutShutdownIsClean() {
+    auto controller = std::make_unique<RunController>();
+    QSignalSpy progress(controller.get(), &RunController::progressChanged);
+    controller->enqueue({job("naive", {}, 128, 5000)});
+    QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2, kWaitMs);
+    controller.reset();  // a "QThread: Destroyed while thread is still running" would abort
+  }
+};
+
+QTEST_GUILESS_MAIN(TestRunController)
+#include "tst_run_controller.moc"

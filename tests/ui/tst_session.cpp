@@ -1,0 +1,194 @@
+// Sessions and result files on their own: round trips, and every kind of bad file refused with
+// a message while nothing changes.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "report/report.hpp"
+#include "result_analysis.hpp"
+#include "results_model.hpp"
+#include "session.hpp"
+#include "test_results.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+
+namespace {
+
+Session sampleSession() {
+  Session session;
+  session.created = "2025-01-01T00:00:00Z";
+  session.devices = {{"cpu", {0, "Test CPU", {{"logical cores", "8"}}}},
+                     {"cuda", {0, "NVIDIA H100", {{"SMs", "132"}, {"memory", "80 GiB"}}}}};
+  session.choices.kernel = "register-tiled";
+  session.choices.params = {{"tile", 4}};
+  session.choices.sweep = SweepKind::Tile;
+  RunResult gpu = test::madeUpResult("shared-tiled", {{"tile", 16}}, 1024, 1.85);
+  gpu.backend = "cuda";
+  gpu.device = "NVIDIA H100";
+  gpu.phases = Phases{0.4, 1.85, 0.35};
+  gpu.unsyncedHostMs = 0.01;
+  session.results = {test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0),
+                     test::madeUpResult("library", {}, 256, 0.75), gpu};
+  return session;
+}
+
+QByteArray readAll(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeText(const QString& path, const QByteArray& text) {
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write(text);
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+ private slots:
+  void sessionRoundTripsThroughAFile() {
+    const Session session = sampleSession();
+    const QString path = dir_.filePath(QStringLiteral("session.json"));
+    QString error;
+    QVERIFY2(saveSession(path, session, &error), qPrintable(error));
+    const std::optional<Session> loaded = loadSession(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QCOMPARE(toJson(*loaded), toJson(session));
+    QCOMPARE(loaded->results.size(), std::size_t(3));
+    QVERIFY(loaded->results[2].phases);
+    QCOMPARE(loaded->results[2].phases->h2dMs, 0.4);
+    QCOMPARE(loaded->devices[1].info.facts[0].second, std::string("132"));
+    QCOMPARE(loaded->choices.sweep, SweepKind::Tile);
+    const nlohmann::json json = nlohmann::json::parse(readAll(path).toStdString());
+    QCOMPARE(json["format"], nlohmann::json(kSessionFormat));
+    QVERIFY(json["version"].is_number_integer());
+  }
+
+  void badSessionFilesAreRefusedWithAMessage_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("empty") << QByteArray() << "not valid JSON";
+    QTest::newRow("truncated") << QByteArray("{\"format\": \"tilescope-session\", \"vers")
+                               << "not valid JSON";
+    QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n", 8) << "not valid JSON";
+    QTest::newRow("foreign") << QByteArray("{\"name\": \"something else\"}") << "not a TileScope";
+    QTest::newRow("array") << QByteArray("[1, 2, 3]") << "not a TileScope";
+    QTest::newRow("results file")
+        << QByteArray("{\"format\": \"tilescope-results\", \"version\": 1, \"results\": []}")
+        << "not a TileScope";
+    QTest::newRow("newer")
+        << QByteArray("{\"format\": \"tilescope-session\", \"version\": 99, \"results\": []}")
+        << "newer";
+    QTest::newRow("no results") << QByteArray("{\"format\": \"tilescope-session\", \"version\": 1}")
+                                << "no list of results";
+    QTest::newRow("bad result") << QByteArray(
+                                       "{\"format\": \"tilescope-session\", \"version\": 1, "
+                                       "\"results\": [{\"backend\": \"cpu\"}]}")
+                                << "session.json";
+  }
+
+  void badSessionFilesAreRefusedWithAMessage() {
+    QFETCH(QByteArray, content);
+    QFETCH(QString, expected);
+    const QString path = dir_.filePath(QStringLiteral("session.json"));
+    writeText(path, content);
+    QString error;
+    QVERIFY(!loadSession(path, &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+  }
+
+  void missingFileIsRefused() {
+    QString error;
+    QVERIFY(!loadSession(dir_.filePath(QStringLiteral("absent.json")), &error));
+    QVERIFY(error.contains(QStringLiteral("Could not read")));
+  }
+
+  void unwritablePathLeavesNothing() {
+    QString error;
+    const QString path = dir_.filePath(QStringLiteral("no/such/folder/session.json"));
+    QVERIFY(!saveSession(path, sampleSession(), &error));
+    QVERIFY2(error.contains(QStringLiteral("Could not write")), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+  }
+
+  void csvRoundTrips() {
+    const Session session = sampleSession();
+    const QString path = dir_.filePath(QStringLiteral("results.csv"));
+    QString error;
+    QVERIFY2(exportResultsCsv(path, session.results, &error), qPrintable(error));
+    std::ifstream in(path.toStdString());
+    const std::vector<RunResult> back = report::readCsv(in);
+    QCOMPARE(back.size(), session.results.size());
+    for (std::size_t i = 0; i < back.size(); ++i) {
+      QCOMPARE(back[i].kernel, session.results[i].kernel);
+      QCOMPARE(back[i].shape, session.results[i].shape);
+      QCOMPARE(back[i].stats.medianMs, session.results[i].stats.medianMs);
+      QCOMPARE(back[i].verified(), session.results[i].verified());
+      QCOMPARE(bool(back[i].phases), bool(session.results[i].phases));
+    }
+  }
+
+  void jsonRoundTrips() {
+    const Session session = sampleSession();
+    const QString path = dir_.filePath(QStringLiteral("results.json"));
+    QString error;
+    QVERIFY2(exportResultsJson(path, session.devices, session.results, &error), qPrintable(error));
+    const nlohmann::json json = nlohmann::json::parse(readAll(path).toStdString());
+    QCOMPARE(json["format"], nlohmann::json(kResultsFormat));
+    QCOMPARE(json["results"].size(), session.results.size());
+    for (std::size_t i = 0; i < session.results.size(); ++i) {
+      QCOMPARE(report::toJson(report::resultFromJson(json["results"][i])),
+               report::toJson(session.results[i]));
+    }
+    QCOMPARE(json["devices"].size(), std::size_t(2));
+  }
+
+  void modelShowsTheSameTableAfterALoad() {
+    const Session session = sampleSession();
+    ResultsModel original;
+    original.setResults(session.results);
+    const QString path = dir_.filePath(QStringLiteral("table.json"));
+    QString error;
+    QVERIFY(saveSession(path, session, &error));
+    ResultsModel loaded;
+    loaded.setResults(loadSession(path, &error)->results);
+    QCOMPARE(loaded.rowCount(), original.rowCount());
+    for (int row = 0; row < original.rowCount(); ++row) {
+      for (int column = 0; column < original.columnCount(); ++column) {
+        QCOMPARE(loaded.index(row, column).data(), original.index(row, column).data());
+      }
+    }
+  }
+
+  void modelDerivesPercentOfLibraryAndSortsNumerically() {
+    ResultsModel model;
+    model.append(test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0));
+    QCOMPARE(model.index(0, ResultsModel::PercentOfLibrary).data().toString(), QString());
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.append(test::madeUpResult("library", {}, 256, 0.75));
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(model.index(0, ResultsModel::PercentOfLibrary).data().toString(), QString("25.0"));
+    QCOMPARE(model.index(1, ResultsModel::PercentOfLibrary).data().toString(), QString("100.0"));
+    QCOMPARE(model.index(0, ResultsModel::MedianMs).data(ResultsModel::kSortRole).toDouble(), 3.0);
+    QCOMPARE(model.index(0, ResultsModel::Params).data().toString(), QString("tile=16"));
+    QCOMPARE(model.index(0, ResultsModel::Verified).data().toString(), QString("yes"));
+  }
+
+  void mergeDevicesKeepsEachOnce() {
+    std::vector<MeasuredDevice> devices = sampleSession().devices;
+    mergeDevices(devices, sampleSession().devices);
+    QCOMPARE(devices.size(), std::size_t(2));
+    mergeDevices(devices, {{"cuda", {1, "NVIDIA H200", {}}}});
+    QCOMPARE(devices.size(), std::size_t(3));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"

@@ -1,0 +1,317 @@
+#include "chart_panel.hpp"
+
+#include <QMap>
+#include <algorithm>
+
+#include "chart_export.hpp"
+#include "chart_view.hpp"
+#include "formatting.hpp"
+#include "result_analysis.hpp"
+
+namespace tilescope::ui {
+namespace {
+
+using app::ChartKind;
+
+// Long enough to gather the points of a fast sweep into one replot, short enough to feel live.
+constexpr int kRefreshIntervalMs = 200;
+
+struct ChartText {
+  const char* tab;
+  const char* title;
+  const char* tip;
+};
+
+ChartText textOf(ChartKind kind) {
+  switch (kind) {
+    case ChartKind::Time:
+      return {"Time", "Median time against size",
+              "Median time of one multiplication against the matrix size (log scales)"};
+    case ChartKind::Rate:
+      return {"GFLOP/s", "Throughput against size",
+              "Useful work per second, 2MNK / median time, against the matrix size"};
+    case ChartKind::TileSweep:
+      return {"Tile sweep", "Median time against tile size",
+              "Every measured tile of each kernel and size, as in seed 004's tables"};
+    case ChartKind::Phases:
+      return {"Phases", "Copy and kernel time per run",
+              "Host-to-device copy, kernel and device-to-host copy, stacked (GPU backends)"};
+    case ChartKind::Library:
+      return {"vs library", "Percent of the library reference",
+              "How close each kernel comes to OpenBLAS / cuBLAS on the same problem"};
+  }
+  return {"", "", ""};
+}
+
+QString seriesOf(const RunResult& result, bool mixed) {
+  return QString::fromStdString(app::seriesName(result, mixed));
+}
+
+void styleLine(QCPGraph* graph, const QColor& color) {
+  graph->setPen(QPen(color, 2));
+  graph->setLineStyle(QCPGraph::lsLine);
+  graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), color, 7));
+}
+
+bool allSquare(const std::vector<RunResult>& results) {
+  return std::all_of(results.begin(), results.end(), [](const RunResult& result) {
+    return result.shape.m == result.shape.n && result.shape.n == result.shape.k;
+  });
+}
+
+// The title, with the device when every result comes from one.
+QString titleFor(ChartKind kind, const std::vector<RunResult>& results) {
+  QString title = QString::fromLatin1(textOf(kind).title);
+  if (!results.empty() && !app::mixesDevices(results)) {
+    title += QStringLiteral(" \u2014 %1 (%2)")
+                 .arg(QString::fromStdString(results.front().device),
+                      QString::fromStdString(results.front().backend));
+  }
+  return title;
+}
+
+}  // namespace
+
+ChartPanel::ChartPanel(const app::ResultsModel* model, QWidget* parent)
+    : QTabWidget(parent), model_(model) {
+  setDocumentMode(true);
+  for (ChartKind kind : app::kAllCharts) {
+    auto* view = new ChartView(QString::fromLatin1(textOf(kind).title), this);
+    view->setObjectName(app::chartId(kind));
+    charts_[std::size_t(kind)] = view;
+    const int tab = addTab(view, tr(textOf(kind).tab));
+    setTabToolTip(tab, tr(textOf(kind).tip));
+    connect(view, &ChartView::skinChanged, this, &ChartPanel::scheduleRefresh);
+  }
+  chart(ChartKind::Time)->yAxis->setLabel(tr("median time (ms)"));
+  chart(ChartKind::Rate)->yAxis->setLabel(tr("GFLOP/s"));
+  chart(ChartKind::Library)->yAxis->setLabel(tr("% of the library's speed"));
+  for (ChartKind kind : {ChartKind::Time, ChartKind::Rate, ChartKind::Library}) {
+    ChartView::makeLogarithmic(chart(kind)->xAxis, 2);
+    if (kind != ChartKind::Library) ChartView::makeLogarithmic(chart(kind)->yAxis, 10);
+  }
+  ChartView* tiles = chart(ChartKind::TileSweep);
+  ChartView::makeLogarithmic(tiles->xAxis, 2);
+  ChartView::makeLogarithmic(tiles->yAxis, 10);
+  tiles->xAxis->setLabel(tr("tile size T"));
+  tiles->yAxis->setLabel(tr("median time (ms)"));
+  chart(ChartKind::Phases)->yAxis->setLabel(tr("time per repetition (ms)"));
+
+  refreshTimer_.setSingleShot(true);
+  refreshTimer_.setInterval(kRefreshIntervalMs);
+  connect(&refreshTimer_, &QTimer::timeout, this, &ChartPanel::refresh);
+  connect(model_, &QAbstractItemModel::rowsInserted, this, &ChartPanel::scheduleRefresh);
+  connect(model_, &QAbstractItemModel::dataChanged, this, &ChartPanel::scheduleRefresh);
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    for (QHash<QString, int>& colors : seriesColors_) colors.clear();
+    for (ChartView* view : charts_) view->resetView();
+    scheduleRefresh();
+  });
+  refresh();
+}
+
+ChartView* ChartPanel::chart(ChartKind kind) const {
+  return charts_[std::size_t(kind)];
+}
+
+ChartKind ChartPanel::currentChart() const {
+  return app::kAllCharts[std::max(currentIndex(), 0)];
+}
+
+void ChartPanel::showChart(ChartKind kind) {
+  setCurrentIndex(int(kind));
+}
+
+void ChartPanel::scheduleRefresh() {
+  if (!refreshTimer_.isActive()) refreshTimer_.start();
+}
+
+int ChartPanel::colorIndex(ChartKind kind, const QString& series) {
+  QHash<QString, int>& colors = seriesColors_[std::size_t(kind)];
+  const auto found = colors.constFind(series);
+  if (found != colors.constEnd()) return *found;
+  const int index = int(colors.size());
+  colors.insert(series, index);
+  return index;
+}
+
+void ChartPanel::refresh() {
+  refreshTimer_.stop();
+  buildAgainstSize(ChartKind::Time);
+  buildAgainstSize(ChartKind::Rate);
+  buildAgainstSize(ChartKind::Library);
+  buildTileSweep();
+  buildPhases();
+  for (ChartView* view : charts_) view->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartPanel::resetView() {
+  for (ChartView* view : charts_) {
+    view->resetView();
+    view->replot(QCustomPlot::rpQueuedReplot);
+  }
+}
+
+bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QString* error) {
+  refresh();
+  return exportPlot(chart(kind), chart(kind)->title(), path, size, error);
+}
+
+void ChartPanel::buildAgainstSize(ChartKind kind) {
+  ChartView* view = chart(kind);
+  view->reset();
+  const std::vector<RunResult>& results = model_->results();
+  const bool mixed = app::mixesDevices(results);
+  // Per series, the latest result at each size (a rerun replaces the earlier point).
+  QStringList order;
+  QHash<QString, QMap<double, std::size_t>> series;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (kind == ChartKind::Library &&
+        (results[i].kernel.kernel == app::kLibraryKernel || !app::percentOfLibrary(results, i))) {
+      continue;
+    }
+    const QString name = seriesOf(results[i], mixed);
+    if (!series.contains(name)) order << name;
+    series[name][app::nominalSize(results[i].shape)] = i;
+  }
+  double highest = 0;
+  for (const QString& name : order) {
+    QCPGraph* graph = view->addGraph();
+    graph->setName(name);
+    styleLine(graph, view->seriesColor(colorIndex(kind, name)));
+    QStringList tips;
+    for (auto point = series[name].cbegin(); point != series[name].cend(); ++point) {
+      const RunResult& result = results[point.value()];
+      double value = result.stats.medianMs;
+      QString tip = app::describeResult(result);
+      if (kind == ChartKind::Rate) value = result.gflops;
+      if (kind == ChartKind::Library) {
+        value = *app::percentOfLibrary(results, point.value());
+        tip += tr("<br><b>%1 %</b> of the library's speed").arg(value, 0, 'f', 1);
+      }
+      highest = std::max(highest, value);
+      graph->addData(point.key(), value);
+      tips << tip;
+    }
+    view->setPointTips(graph, tips);
+  }
+  view->setTitle(titleFor(kind, results));
+  view->xAxis->setLabel(allSquare(results) ? tr("size N (M = N = K)")
+                                           : tr("size (cube root of M\u00b7N\u00b7K)"));
+  view->legend->setVisible(!order.isEmpty());
+  if (order.isEmpty()) {
+    view->showPlaceholder(kind == ChartKind::Library
+                              ? tr("Run the library kernel at the same sizes\nas the others to "
+                                   "compare them with it")
+                              : tr("Press Run (Ctrl+R): each finished run adds a point"));
+    return;
+  }
+  if (kind == ChartKind::Library) {
+    auto* reference = new QCPItemStraightLine(view);
+    reference->point1->setCoords(1, 100);
+    reference->point2->setCoords(2, 100);
+    reference->setPen(QPen(view->palette().color(QPalette::Text), 1, Qt::DashLine));
+    if (view->autoFit()) view->yAxis->setRange(0, std::max(110.0, highest * 1.1));
+    return;
+  }
+  view->autoFit();
+}
+
+void ChartPanel::buildTileSweep() {
+  ChartView* view = chart(ChartKind::TileSweep);
+  view->reset();
+  const std::vector<RunResult>& results = model_->results();
+  const bool mixed = app::mixesDevices(results);
+  QStringList order;
+  QHash<QString, QMap<int, std::size_t>> series;
+  std::vector<RunResult> swept;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const RunResult& result = results[i];
+    const auto tile = result.kernel.params.find("tile");
+    if (tile == result.kernel.params.end()) continue;
+    // One series per kernel (and its other parameters) at one size.
+    RunResult withoutTile = result;
+    withoutTile.kernel.params.erase("tile");
+    const QString name =
+        seriesOf(withoutTile, mixed) + QStringLiteral(" at ") + app::formatShape(result.shape);
+    if (!series.contains(name)) order << name;
+    series[name][tile->second] = i;
+    swept.push_back(result);
+  }
+  for (const QString& name : order) {
+    QCPGraph* graph = view->addGraph();
+    graph->setName(name);
+    styleLine(graph, view->seriesColor(colorIndex(ChartKind::TileSweep, name)));
+    QStringList tips;
+    for (auto point = series[name].cbegin(); point != series[name].cend(); ++point) {
+      graph->addData(point.key(), results[point.value()].stats.medianMs);
+      tips << app::describeResult(results[point.value()]);
+    }
+    view->setPointTips(graph, tips);
+  }
+  view->setTitle(titleFor(ChartKind::TileSweep, swept));
+  view->legend->setVisible(!order.isEmpty());
+  if (order.isEmpty()) {
+    view->showPlaceholder(
+        tr("Choose a tiled kernel and the Tile sweep, then Run:\nevery valid tile is measured, "
+           "as in seed 004's tables"));
+    return;
+  }
+  view->autoFit();
+}
+
+void ChartPanel::buildPhases() {
+  ChartView* view = chart(ChartKind::Phases);
+  view->reset();
+  const std::vector<RunResult>& results = model_->results();
+  std::vector<RunResult> phased;
+  std::copy_if(results.begin(), results.end(), std::back_inserter(phased),
+               [](const RunResult& result) { return result.phases.has_value(); });
+  view->setTitle(titleFor(ChartKind::Phases, phased));
+  view->legend->setVisible(!phased.empty());
+  if (phased.empty()) {
+    view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    view->showPlaceholder(
+        tr("Copies and kernel are timed apart on the CUDA backend;\nthe CPU backend has no "
+           "host-to-device copies"));
+    return;
+  }
+  const struct {
+    const char* name;
+    double Phases::*field;
+  } parts[] = {{"host to device", &Phases::h2dMs},
+               {"kernel", &Phases::kernelMs},
+               {"device to host", &Phases::d2hMs}};
+  auto labels = QSharedPointer<QCPAxisTickerText>::create();
+  QCPBars* below = nullptr;
+  for (std::size_t part = 0; part < std::size(parts); ++part) {
+    auto* bars = new QCPBars(view->xAxis, view->yAxis);
+    bars->setName(tr(parts[part].name));
+    const QColor color = view->seriesColor(int(part));
+    bars->setPen(QPen(color.darker(130)));
+    bars->setBrush(color);
+    bars->setWidth(0.6);
+    if (below) bars->moveAbove(below);
+    below = bars;
+    QStringList tips;
+    for (std::size_t i = 0; i < phased.size(); ++i) {
+      const double ms = (*phased[i].phases).*parts[part].field;
+      bars->addData(double(i + 1), ms);
+      tips << tr("<b>%1: %2 ms</b><br>").arg(tr(parts[part].name), app::formatMs(ms)) +
+                  app::describeResult(phased[i]);
+      if (part == 0) {
+        labels->addTick(double(i + 1), seriesOf(phased[i], false) + QLatin1Char('\n') +
+                                           app::formatShape(phased[i].shape));
+      }
+    }
+    view->setPointTips(bars, tips);
+  }
+  view->xAxis->setTicker(labels);
+  view->xAxis->setTickLabelRotation(phased.size() > 6 ? 30 : 0);
+  if (view->autoFit()) {
+    view->xAxis->setRange(0.3, double(phased.size()) + 0.7);
+    view->yAxis->setRange(0, view->yAxis->range().upper);
+  }
+}
+
+}  // namespace tilescope::ui

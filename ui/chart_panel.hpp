@@ -1,0 +1,47 @@
+#pragma once
+// The charts, one tab each, drawn from the results model. Changes to the model only mark the
+// charts stale; a short timer rebuilds and replots them, so a sweep's points arrive live without
+// a replot per point.
+#include <QHash>
+#include <QTabWidget>
+#include <QTimer>
+#include <array>
+
+#include "chart_kind.hpp"
+#include "results_model.hpp"
+
+namespace tilescope::ui {
+
+class ChartView;
+
+class ChartPanel : public QTabWidget {
+  Q_OBJECT
+
+ public:
+  explicit ChartPanel(const app::ResultsModel* model, QWidget* parent = nullptr);
+
+  ChartView* chart(app::ChartKind kind) const;
+  app::ChartKind currentChart() const;
+  void showChart(app::ChartKind kind);
+  // Rebuilds every chart from the model at once (normally the throttle timer does it).
+  void refresh();
+  // Writes one chart, up to date, to `path` at `size`; see exportPlot.
+  bool exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error);
+  void resetView();
+
+ private:
+  void scheduleRefresh();
+  void buildAgainstSize(app::ChartKind kind);
+  void buildTileSweep();
+  void buildPhases();
+  int colorIndex(app::ChartKind kind, const QString& series);
+
+  const app::ResultsModel* model_;
+  std::array<ChartView*, std::size(app::kAllCharts)> charts_{};
+  QTimer refreshTimer_;
+  // Per chart, each series keeps the colour it got first, so a line does not change colour as
+  // others join.
+  std::array<QHash<QString, int>, std::size(app::kAllCharts)> seriesColors_;
+};
+
+}  // namespace tilescope::ui

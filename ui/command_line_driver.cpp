@@ -1,0 +1,136 @@
+#include "command_line_driver.hpp"
+
+#include <QDir>
+#include <cstdio>
+
+#include "chart_panel.hpp"
+#include "control_panel.hpp"
+#include "main_window.hpp"
+#include "notice_bar.hpp"
+#include "tilescope/catalogue.hpp"
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_panel.hpp"
+#endif
+
+namespace tilescope::ui {
+namespace {
+
+void printLine(std::FILE* stream, const QString& text) {
+  std::fputs(qPrintable(text + QLatin1Char('\n')), stream);
+  std::fflush(stream);
+}
+
+}  // namespace
+
+CommandLineDriver::CommandLineDriver(MainWindow* window, app::CommandLine commandLine,
+                                     QObject* parent)
+    : QObject(parent), window_(window), line_(std::move(commandLine)) {}
+
+void CommandLineDriver::report(const QString& message, int exitCode) {
+  printLine(stderr, QStringLiteral("tilescope: %1").arg(message));
+  if (!line_.quit) window_->notice()->showProblem(message);
+  exitCode_ = std::max(exitCode_, exitCode);
+}
+
+void CommandLineDriver::finish() {
+  emit finished(exitCode_);
+}
+
+void CommandLineDriver::start() {
+  if (!line_.openSession.isEmpty()) {
+    QString error;
+    if (!window_->openSession(line_.openSession, &error)) {
+      report(error, app::kBadArgumentsExitCode);
+      finish();
+      return;
+    }
+  }
+  // A run uses the command line's choices; a session opened alone keeps its own.
+  if (line_.run) window_->controls()->setChoices(line_.choices);
+  if (line_.run || line_.chart) window_->charts()->showChart(line_.chartToExport());
+
+  if (!line_.diagramView.isEmpty()) window_->showDiagramView(line_.diagramView);
+  if (!line_.exportDiagram.isEmpty()) {
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+    QString error;
+    const KernelConfig kernel = resolve({line_.choices.kernel, line_.choices.params});
+    const QString view = line_.diagramView.isEmpty() ? QStringLiteral("matrix") : line_.diagramView;
+    if (exportDiagram(view, kernel, line_.choices.shape, line_.exportDiagram, &error)) {
+      printLine(stdout, QStringLiteral("tilescope: wrote %1").arg(line_.exportDiagram));
+    } else {
+      report(error, 1);
+    }
+#endif
+  }
+
+  if (!line_.run) {
+    exportAll();
+    finish();
+    return;
+  }
+  app::RunController* controller = window_->controller();
+  if (controller->backendsKnown()) {
+    runWhenBackendsKnown();
+  } else {
+    connect(controller, &app::RunController::backendsChanged, this,
+            &CommandLineDriver::runWhenBackendsKnown, Qt::SingleShotConnection);
+  }
+}
+
+void CommandLineDriver::runWhenBackendsKnown() {
+  app::RunController* controller = window_->controller();
+  const app::BackendSummary* backend = controller->backend(line_.choices.backend);
+  if (!backend || !backend->available()) {
+    report(QStringLiteral("the %1 backend is unavailable: %2")
+               .arg(QString::fromStdString(line_.choices.backend),
+                    backend ? QString::fromStdString(*backend->unavailableReason)
+                            : QStringLiteral("unknown backend")),
+           app::kBadArgumentsExitCode);
+    finish();
+    return;
+  }
+  connect(controller, &app::RunController::runFailed, this,
+          [this](const app::RunJob& job, const app::RunFailure& failure) {
+            report(QStringLiteral("%1 failed: %2").arg(app::describe(job), failure.message), 1);
+          });
+  connect(
+      controller, &app::RunController::queueFinished, this,
+      [this] {
+        exportAll();
+        finish();
+      },
+      Qt::SingleShotConnection);
+  window_->enqueue(line_.jobs());
+}
+
+void CommandLineDriver::exportAll() {
+  const auto wrote = [](const QString& path) {
+    printLine(stdout, QStringLiteral("tilescope: wrote %1").arg(QDir::toNativeSeparators(path)));
+  };
+  QString error;
+  if (!line_.exportChart.isEmpty()) {
+    if (window_->exportChart(line_.chartToExport(), line_.exportChart, line_.chartSize, &error)) {
+      wrote(line_.exportChart);
+    } else {
+      report(error, 1);
+    }
+  }
+  for (const QString& path : {line_.exportCsv, line_.exportJson}) {
+    if (path.isEmpty()) continue;
+    if (window_->exportResults(path, &error)) {
+      wrote(path);
+    } else {
+      report(error, 1);
+    }
+  }
+  if (!line_.saveSession.isEmpty()) {
+    if (window_->saveSession(line_.saveSession, &error)) {
+      wrote(line_.saveSession);
+    } else {
+      report(error, 1);
+    }
+  }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,37 @@
+#pragma once
+// Carries out a parsed command line on the main window: open, run, wait, export, and report an
+// exit code, so `tilescope ... --run --export-chart out.png --quit` works without a display.
+#include <QObject>
+
+#include "command_line.hpp"
+
+namespace tilescope::ui {
+
+class MainWindow;
+
+class CommandLineDriver : public QObject {
+  Q_OBJECT
+
+ public:
+  CommandLineDriver(MainWindow* window, app::CommandLine commandLine, QObject* parent = nullptr);
+
+  // Begins; `finished` follows once everything asked for is done or has failed.
+  void start();
+
+ signals:
+  // 0: all done; 1: a run or an export failed; 2: bad input (a session that will not open, a
+  // backend that is unavailable).
+  void finished(int exitCode);
+
+ private:
+  void runWhenBackendsKnown();
+  void exportAll();
+  void report(const QString& message, int exitCode);
+  void finish();
+
+  MainWindow* window_;
+  app::CommandLine line_;
+  int exitCode_ = 0;
+};
+
+}  // namespace tilescope::ui

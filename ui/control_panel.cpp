@@ -1,0 +1,596 @@
+#include "control_panel.hpp"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "formatting.hpp"
+#include "tilescope/catalogue.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::ui {
+namespace {
+
+constexpr int kPresetSizes[] = {256, 512, 1024, 2048, 4096, 8192};
+// The tiles seed 004 measured each method at.
+constexpr int kSeed004Tiles[] = {1, 2, 4, 8, 16, 32, 64};
+// What "Exactly" offers until the user picks a count: the sampling policy's minimum.
+constexpr int kDefaultFixedReps = 10;
+// Larger parameter values are never valid; the bound only keeps typing sane.
+constexpr int kLargestTypedParam = 1 << 16;
+
+QString text(const std::string& value) {
+  return QString::fromStdString(value);
+}
+
+QString formatBytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit + 1 < int(std::size(units))) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', unit == 0 ? 0 : 1).arg(units[unit]);
+}
+
+QString formatCount(double count) {
+  if (count >= 1e12) return QStringLiteral("%1 trillion").arg(count / 1e12, 0, 'f', 1);
+  if (count >= 1e9) return QStringLiteral("%1 billion").arg(count / 1e9, 0, 'f', 1);
+  if (count >= 1e6) return QStringLiteral("%1 million").arg(count / 1e6, 0, 'f', 1);
+  return QString::number(count, 'f', 0);
+}
+
+QLabel* hintLabel(const QString& content) {
+  auto* label = new QLabel(content);
+  label->setWordWrap(true);
+  label->setForegroundRole(QPalette::PlaceholderText);
+  return label;
+}
+
+QGroupBox* groupBox(const QString& title) {
+  auto* box = new QGroupBox(title);
+  box->setFlat(false);
+  return box;
+}
+
+}  // namespace
+
+ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
+  // The choices scroll; the plan and the Run and Cancel buttons stay in view below them.
+  auto* choicesArea = new QWidget;
+  auto* choicesLayout = new QVBoxLayout(choicesArea);
+  choicesLayout->setContentsMargins(8, 8, 8, 8);
+  choicesLayout->setSpacing(8);
+  choicesLayout->addWidget(buildBackendGroup());
+  choicesLayout->addWidget(buildKernelGroup());
+  choicesLayout->addWidget(buildSizeGroup());
+  choicesLayout->addWidget(buildMeasureGroup());
+  choicesLayout->addWidget(buildSweepGroup());
+  choicesLayout->addStretch(1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(choicesArea);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setMinimumWidth(choicesArea->sizeHint().width() +
+                          scroll->verticalScrollBar()->sizeHint().width());
+
+  plan_ = new QLabel(this);
+  plan_->setWordWrap(true);
+  auto* buttons = new QHBoxLayout;
+  runButton_ = new QToolButton(this);
+  cancelButton_ = new QToolButton(this);
+  for (QToolButton* button : {runButton_, cancelButton_}) {
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    button->setMinimumHeight(32);
+    buttons->addWidget(button);
+  }
+  runButton_->hide();
+  cancelButton_->hide();
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 8);
+  layout->addWidget(scroll, 1);
+  auto* footer = new QVBoxLayout;
+  footer->setContentsMargins(8, 0, 8, 0);
+  footer->addWidget(plan_);
+  footer->addLayout(buttons);
+  layout->addLayout(footer);
+
+  setChoices(app::Choices{});
+}
+
+QWidget* ControlPanel::buildBackendGroup() {
+  QGroupBox* box = groupBox(tr("Backend and device"));
+  auto* form = new QFormLayout(box);
+  backend_ = new QComboBox(box);
+  for (const std::string& id : backendIds()) backend_->addItem(text(id), text(id));
+  backend_->setStatusTip(tr("Where the kernels run: cpu (threads, OpenBLAS) or cuda (a GPU)"));
+  device_ = new QComboBox(box);
+  device_->setStatusTip(tr("The device of the backend to run on"));
+  deviceFacts_ = new QLabel(box);
+  deviceFacts_->setWordWrap(true);
+  deviceFacts_->setTextFormat(Qt::RichText);
+  deviceFacts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  form->addRow(tr("&Backend:"), backend_);
+  form->addRow(tr("&Device:"), device_);
+  form->addRow(deviceFacts_);
+  connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
+    fillDevices();
+    onChanged();
+  });
+  connect(device_, &QComboBox::currentIndexChanged, this, &ControlPanel::onChanged);
+  return box;
+}
+
+QWidget* ControlPanel::buildKernelGroup() {
+  QGroupBox* box = groupBox(tr("Kernel"));
+  auto* layout = new QVBoxLayout(box);
+  kernel_ = new QComboBox(box);
+  for (const KernelInfo& info : catalogue()) {
+    kernel_->addItem(text(info.displayName), text(info.id));
+    kernel_->setItemData(kernel_->count() - 1, text(info.teaching), Qt::ToolTipRole);
+  }
+  kernel_->setStatusTip(tr("The catalogue kernel to run"));
+  kernelText_ = new QLabel(box);
+  kernelText_->setWordWrap(true);
+  kernelText_->setTextFormat(Qt::RichText);
+  auto* params = new QWidget(box);
+  paramsForm_ = new QFormLayout(params);
+  paramsForm_->setContentsMargins(0, 0, 0, 0);
+  paramProblem_ = new QLabel(box);
+  paramProblem_->setWordWrap(true);
+  layout->addWidget(kernel_);
+  layout->addWidget(kernelText_);
+  layout->addWidget(params);
+  layout->addWidget(paramProblem_);
+  connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
+    fillParams();
+    onChanged();
+  });
+  return box;
+}
+
+QWidget* ControlPanel::buildSizeGroup() {
+  QGroupBox* box = groupBox(tr("Problem size: C (M\u00d7N) = A (M\u00d7K) \u00b7 B (K\u00d7N)"));
+  auto* grid = new QGridLayout(box);
+  square_ = new QCheckBox(tr("&Square (M = N = K)"), box);
+  square_->setStatusTip(tr("Keep M, N and K equal"));
+  auto* presets = new QComboBox(box);
+  presets->addItem(tr("Preset\u2026"));
+  for (int size : kPresetSizes) presets->addItem(QString::number(size), size);
+  presets->setStatusTip(tr("Set M = N = K to a common size"));
+  grid->addWidget(square_, 0, 0, 1, 2);
+  grid->addWidget(presets, 0, 2);
+  const char* names[] = {"M", "N", "K"};
+  QSpinBox** spins[] = {&m_, &n_, &k_};
+  for (int i = 0; i < 3; ++i) {
+    auto* spin = new QSpinBox(box);
+    spin->setRange(1, int(kMaxDimension));
+    spin->setAccelerated(true);
+    spin->setStatusTip(
+        tr("Any size from 1 to %1; not a multiple of the tile is fine").arg(kMaxDimension));
+    auto* label = new QLabel(QString::fromLatin1(names[i]), box);
+    label->setBuddy(spin);
+    auto* cell = new QHBoxLayout;
+    cell->addWidget(label);
+    cell->addWidget(spin, 1);
+    grid->addLayout(cell, 1, i);
+    *spins[i] = spin;
+    connect(spin, &QSpinBox::valueChanged, this, [this, spin](int value) {
+      if (square_->isChecked() && spin == m_) {
+        const QSignalBlocker blockN(n_), blockK(k_);
+        n_->setValue(value);
+        k_->setValue(value);
+      }
+      onChanged();
+    });
+  }
+  sizeNote_ = hintLabel(QString());
+  grid->addWidget(sizeNote_, 2, 0, 1, 3);
+  connect(square_, &QCheckBox::toggled, this, [this](bool square) {
+    if (square) {
+      const QSignalBlocker blockN(n_), blockK(k_);
+      n_->setValue(m_->value());
+      k_->setValue(m_->value());
+    }
+    onChanged();
+  });
+  connect(presets, &QComboBox::activated, this, [this, presets](int index) {
+    if (index > 0) applyPreset(presets->itemData(index).toInt());
+    presets->setCurrentIndex(0);
+  });
+  return box;
+}
+
+QWidget* ControlPanel::buildMeasureGroup() {
+  QGroupBox* box = groupBox(tr("Measurement"));
+  auto* grid = new QGridLayout(box);
+  adaptive_ = new QRadioButton(tr("Until steady, at &most"), box);
+  adaptive_->setStatusTip(
+      tr("Repeat until the spread of the times is small or the time budget is spent"));
+  budget_ = new QDoubleSpinBox(box);
+  budget_->setRange(0.1, 600);
+  budget_->setDecimals(1);
+  budget_->setSingleStep(0.5);
+  budget_->setSuffix(tr(" s"));
+  fixed_ = new QRadioButton(tr("E&xactly"), box);
+  fixed_->setStatusTip(tr("A fixed number of timed repetitions after the warm-up"));
+  reps_ = new QSpinBox(box);
+  reps_->setRange(1, 10000);
+  reps_->setSuffix(tr(" repetitions"));
+  verify_ = new QCheckBox(tr("&Verify against the reference"), box);
+  verify_->setStatusTip(
+      tr("Compare C with a double-precision reference; unwritten outputs (NaN) never pass"));
+  auto* mode = new QButtonGroup(box);
+  mode->addButton(adaptive_);
+  mode->addButton(fixed_);
+  grid->addWidget(adaptive_, 0, 0);
+  grid->addWidget(budget_, 0, 1);
+  grid->addWidget(fixed_, 1, 0);
+  grid->addWidget(reps_, 1, 1);
+  grid->addWidget(verify_, 2, 0, 1, 2);
+  connect(adaptive_, &QRadioButton::toggled, this, &ControlPanel::onChanged);
+  connect(budget_, &QDoubleSpinBox::valueChanged, this, &ControlPanel::onChanged);
+  connect(reps_, &QSpinBox::valueChanged, this, &ControlPanel::onChanged);
+  connect(verify_, &QCheckBox::toggled, this, &ControlPanel::onChanged);
+  return box;
+}
+
+QWidget* ControlPanel::buildSweepGroup() {
+  QGroupBox* box = groupBox(tr("Sweep"));
+  auto* layout = new QVBoxLayout(box);
+  sweep_ = new QComboBox(box);
+  sweep_->addItem(tr("Single run"), int(app::SweepKind::Single));
+  sweep_->addItem(tr("Tile sweep"), int(app::SweepKind::Tile));
+  sweep_->addItem(tr("Size sweep"), int(app::SweepKind::Size));
+  sweep_->addItem(tr("Kernel comparison"), int(app::SweepKind::Kernel));
+  sweep_->setStatusTip(tr("Run one configuration, or a series of them"));
+  sweepPages_ = new QStackedWidget(box);
+
+  sweepPages_->addWidget(hintLabel(tr("One run of the configuration above.")));
+
+  auto* tilePage = new QWidget(box);
+  auto* tileLayout = new QGridLayout(tilePage);
+  tileLayout->setContentsMargins(0, 0, 0, 0);
+  tiles_ = new QLineEdit(tilePage);
+  tiles_->setPlaceholderText(tr("every valid tile"));
+  tiles_->setStatusTip(tr("Tiles to run, comma-separated; empty runs every valid tile"));
+  auto* seedTiles = new QToolButton(tilePage);
+  seedTiles->setText(tr("Seed 004"));
+  seedTiles->setToolTip(tr("The tiles seed 004's tables use: 1, 2, 4, ... 64 (where valid)"));
+  tileLayout->addWidget(tiles_, 0, 0);
+  tileLayout->addWidget(seedTiles, 0, 1);
+  tileLayout->addWidget(hintLabel(tr("Each tile of the kernel above at the size above.")), 1, 0, 1,
+                        2);
+  sweepPages_->addWidget(tilePage);
+
+  auto* sizePage = new QWidget(box);
+  auto* sizeLayout = new QVBoxLayout(sizePage);
+  sizeLayout->setContentsMargins(0, 0, 0, 0);
+  sizes_ = new QLineEdit(sizePage);
+  sizes_->setStatusTip(tr("Sizes to run: S for M = N = K, or MxNxK, comma-separated"));
+  sizeLayout->addWidget(sizes_);
+  sizeLayout->addWidget(hintLabel(tr("The kernel above at each size: S or MxNxK.")));
+  sweepPages_->addWidget(sizePage);
+
+  kernels_ = new QListWidget(box);
+  kernels_->setStatusTip(tr("The kernels to compare at the size above"));
+  fillKernelList();
+  kernels_->setMaximumHeight(kernels_->sizeHintForRow(0) * (kernels_->count() + 1));
+  sweepPages_->addWidget(kernels_);
+
+  layout->addWidget(sweep_);
+  layout->addWidget(sweepPages_);
+  connect(sweep_, &QComboBox::currentIndexChanged, this, &ControlPanel::onChanged);
+  connect(tiles_, &QLineEdit::textChanged, this, &ControlPanel::onChanged);
+  connect(sizes_, &QLineEdit::textChanged, this, &ControlPanel::onChanged);
+  connect(kernels_, &QListWidget::itemChanged, this, &ControlPanel::onChanged);
+  connect(seedTiles, &QToolButton::clicked, this, &ControlPanel::fillSeed004Tiles);
+  return box;
+}
+
+void ControlPanel::fillKernelList() {
+  for (const KernelInfo& info : catalogue()) {
+    auto* item = new QListWidgetItem(text(info.displayName), kernels_);
+    item->setData(Qt::UserRole, text(info.id));
+    item->setToolTip(text(info.teaching));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Unchecked);
+  }
+}
+
+void ControlPanel::setRunActions(QAction* run, QAction* cancel) {
+  runButton_->setDefaultAction(run);
+  cancelButton_->setDefaultAction(cancel);
+  runButton_->show();
+  cancelButton_->show();
+}
+
+void ControlPanel::setBackends(const std::vector<app::BackendSummary>& backends) {
+  app::Choices current = choices();
+  // Before the devices were known the device list was empty: keep the device asked for.
+  if (!backendsKnown_) current.device = wantedDevice_;
+  backends_ = backends;
+  backendsKnown_ = true;
+  setChoices(current);
+}
+
+void ControlPanel::fillDevices() {
+  const QSignalBlocker blocker(device_);
+  device_->clear();
+  const std::string id = backend_->currentData().toString().toStdString();
+  const auto summary = std::find_if(backends_.begin(), backends_.end(),
+                                    [&](const app::BackendSummary& s) { return s.id == id; });
+  if (summary == backends_.end() || !summary->available()) {
+    device_->addItem(backendsKnown_ ? tr("none") : tr("looking\u2026"), -1);
+    device_->setEnabled(false);
+    return;
+  }
+  for (const DeviceInfo& device : summary->devices) {
+    device_->addItem(QStringLiteral("%1: %2").arg(device.index).arg(text(device.name)),
+                     device.index);
+  }
+  device_->setEnabled(device_->count() > 1);
+}
+
+void ControlPanel::fillParams() {
+  while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
+  params_.clear();
+  const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
+  if (!info) return;
+  kernelText_->setText(QStringLiteral("%1<br><i>%2</i>")
+                           .arg(text(info->teaching).toHtmlEscaped(),
+                                tr("From: %1").arg(text(info->seed).toHtmlEscaped())));
+  for (const ParamSpec& spec : info->params) {
+    auto* combo = new QComboBox;
+    combo->setEditable(true);
+    combo->setInsertPolicy(QComboBox::NoInsert);
+    combo->setValidator(new QIntValidator(0, kLargestTypedParam, combo));
+    QStringList valid;
+    for (int value : spec.allowed) {
+      combo->addItem(QString::number(value));
+      valid << QString::number(value);
+    }
+    combo->setCurrentText(QString::number(spec.defaultValue));
+    combo->setToolTip(
+        tr("%1\nValid: %2").arg(text(spec.description), valid.join(QStringLiteral(", "))));
+    combo->setStatusTip(text(spec.description));
+    connect(combo, &QComboBox::currentTextChanged, this, &ControlPanel::onChanged);
+    paramsForm_->addRow(text(spec.name) + QLatin1Char(':'), combo);
+    params_[spec.name] = combo;
+  }
+}
+
+void ControlPanel::applyPreset(int size) {
+  updating_ = true;
+  square_->setChecked(true);
+  m_->setValue(size);
+  n_->setValue(size);
+  k_->setValue(size);
+  updating_ = false;
+  onChanged();
+}
+
+void ControlPanel::fillSeed004Tiles() {
+  const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
+  const ParamSpec* tile = info ? info->param("tile") : nullptr;
+  if (!tile) return;
+  QStringList values;
+  for (int value : kSeed004Tiles) {
+    if (std::find(tile->allowed.begin(), tile->allowed.end(), value) != tile->allowed.end()) {
+      values << QString::number(value);
+    }
+  }
+  tiles_->setText(values.join(QLatin1Char(',')));
+}
+
+app::Choices ControlPanel::choices() const {
+  app::Choices choices;
+  choices.backend = backend_->currentData().toString().toStdString();
+  choices.device = std::max(device_->currentData().toInt(), 0);
+  choices.kernel = kernel_->currentData().toString().toStdString();
+  for (const auto& [name, combo] : params_) {
+    // A value that is not a number becomes 0, which every parameter refuses with its reason.
+    choices.params[name] = combo->currentText().toInt();
+  }
+  choices.shape = {m_->value(), n_->value(), k_->value()};
+  choices.square = square_->isChecked();
+  if (fixed_->isChecked()) choices.fixedReps = reps_->value();
+  choices.budgetSeconds = budget_->value();
+  choices.verify = verify_->isChecked();
+  choices.sweep = app::SweepKind(sweep_->currentData().toInt());
+  choices.tiles = tiles_->text().remove(QLatin1Char(' ')).toStdString();
+  choices.sizes = sizes_->text().remove(QLatin1Char(' ')).toStdString();
+  choices.kernels.clear();
+  for (int row = 0; row < kernels_->count(); ++row) {
+    const QListWidgetItem* item = kernels_->item(row);
+    if (item->checkState() == Qt::Checked) {
+      choices.kernels.push_back(item->data(Qt::UserRole).toString().toStdString());
+    }
+  }
+  return choices;
+}
+
+void ControlPanel::setChoices(const app::Choices& choices) {
+  updating_ = true;
+  wantedDevice_ = choices.device;
+  {
+    const QSignalBlocker blockBackend(backend_), blockKernel(kernel_);
+    const int backend = backend_->findData(text(choices.backend));
+    if (backend >= 0) backend_->setCurrentIndex(backend);
+    fillDevices();
+    const int device = device_->findData(choices.device);
+    if (device >= 0) device_->setCurrentIndex(device);
+
+    const int kernel = kernel_->findData(text(choices.kernel));
+    if (kernel >= 0) kernel_->setCurrentIndex(kernel);
+    fillParams();
+    for (const auto& [name, value] : choices.params) {
+      if (const auto combo = params_.find(name); combo != params_.end()) {
+        combo->second->setCurrentText(QString::number(value));
+      }
+    }
+  }
+  square_->setChecked(choices.square);
+  m_->setValue(int(std::clamp<std::int64_t>(choices.shape.m, 1, kMaxDimension)));
+  n_->setValue(int(std::clamp<std::int64_t>(choices.shape.n, 1, kMaxDimension)));
+  k_->setValue(int(std::clamp<std::int64_t>(choices.shape.k, 1, kMaxDimension)));
+  (choices.fixedReps ? fixed_ : adaptive_)->setChecked(true);
+  reps_->setValue(choices.fixedReps.value_or(kDefaultFixedReps));
+  budget_->setValue(choices.budgetSeconds);
+  verify_->setChecked(choices.verify);
+  sweep_->setCurrentIndex(std::max(sweep_->findData(int(choices.sweep)), 0));
+  tiles_->setText(text(choices.tiles));
+  sizes_->setText(text(choices.sizes));
+  for (int row = 0; row < kernels_->count(); ++row) {
+    QListWidgetItem* item = kernels_->item(row);
+    const std::string id = item->data(Qt::UserRole).toString().toStdString();
+    const bool checked =
+        std::find(choices.kernels.begin(), choices.kernels.end(), id) != choices.kernels.end();
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+  }
+  updating_ = false;
+  onChanged();
+}
+
+std::optional<QString> ControlPanel::backendProblem(const std::vector<app::RunJob>& jobs) const {
+  if (!backendsKnown_) return tr("Looking for backends and devices\u2026");
+  if (jobs.empty()) return tr("Nothing to run");
+  const std::string& id = jobs.front().backend;
+  const auto summary = std::find_if(backends_.begin(), backends_.end(),
+                                    [&](const app::BackendSummary& s) { return s.id == id; });
+  if (summary == backends_.end()) return tr("Unknown backend %1").arg(text(id));
+  if (!summary->available()) {
+    return tr("The %1 backend is unavailable: %2").arg(text(id), text(*summary->unavailableReason));
+  }
+  for (const app::RunJob& job : jobs) {
+    const KernelInfo& info = kernelInfo(job.request.kernel.kernel);
+    if (std::find(info.backends.begin(), info.backends.end(), id) == info.backends.end()) {
+      return tr("%1 is not implemented on the %2 backend").arg(text(info.displayName), text(id));
+    }
+    const Shape& shape = job.request.shape;
+    const double work = double(shape.m) * double(shape.n) * double(shape.k);
+    if (const auto limit = info.maxWork.find(id);
+        limit != info.maxWork.end() && limit->second > 0 && work > limit->second) {
+      return tr("%1 runs at most %2 multiply-adds (M\u00b7N\u00b7K) on %3: one thread would "
+                "run for minutes and a launch cannot be interrupted. %4 needs %5.")
+          .arg(text(info.displayName), formatCount(limit->second), text(id),
+               app::formatShape(shape), formatCount(work));
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<app::RunJob> ControlPanel::plannedJobs(QString* problem) const {
+  const app::Choices current = choices();
+  std::vector<app::RunJob> jobs;
+  try {
+    jobs = app::planJobs(current, app::sweepAxes(current));
+  } catch (const Error& error) {
+    if (problem) *problem = QString::fromStdString(error.what());
+    return {};
+  }
+  if (const auto reason = backendProblem(jobs)) {
+    if (problem) *problem = *reason;
+    return {};
+  }
+  return jobs;
+}
+
+void ControlPanel::setProblemText(QLabel* label, const QString& content, bool problem) {
+  label->setText(content);
+  label->setVisible(!content.isEmpty());
+  QPalette colors = palette();
+  if (problem) colors.setColor(QPalette::WindowText, QColor(0xd0, 0x3a, 0x2f));
+  label->setPalette(colors);
+}
+
+void ControlPanel::updateNotes() {
+  const app::Choices current = choices();
+  n_->setEnabled(!current.square);
+  k_->setEnabled(!current.square);
+  // A tile sweep picks the tile itself.
+  for (const auto& [name, combo] : params_) {
+    combo->setEnabled(current.sweep != app::SweepKind::Tile || name != "tile");
+  }
+  sweepPages_->setCurrentIndex(sweep_->currentIndex());
+
+  // Device facts, or why the backend cannot be used.
+  const auto summary =
+      std::find_if(backends_.begin(), backends_.end(),
+                   [&](const app::BackendSummary& s) { return s.id == current.backend; });
+  if (!backendsKnown_) {
+    setProblemText(deviceFacts_, tr("Looking for devices\u2026"), false);
+  } else if (summary == backends_.end() || !summary->available()) {
+    setProblemText(deviceFacts_,
+                   summary == backends_.end() ? tr("Unknown backend")
+                                              : text(*summary->unavailableReason).toHtmlEscaped(),
+                   true);
+  } else {
+    QString facts = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
+    for (const DeviceInfo& device : summary->devices) {
+      if (device.index != current.device) continue;
+      for (const auto& [name, value] : device.facts) {
+        facts += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
+                     .arg(text(name).toHtmlEscaped(), text(value).toHtmlEscaped());
+      }
+    }
+    setProblemText(deviceFacts_, facts + QStringLiteral("</table>"), false);
+  }
+
+  const auto paramReason = refusal({current.kernel, current.params});
+  setProblemText(paramProblem_, paramReason ? text(*paramReason) : QString(), true);
+
+  const Shape& shape = current.shape;
+  sizeNote_->setText(tr("A, B and C take %1; %2 multiply-adds.")
+                         .arg(formatBytes(double(shape.bytes())),
+                              formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
+
+  QString problem;
+  const std::vector<app::RunJob> jobs = plannedJobs(&problem);
+  if (jobs.empty()) {
+    setProblemText(plan_, problem, true);
+  } else {
+    setProblemText(plan_,
+                   jobs.size() == 1
+                       ? tr("Run: 1 run.")
+                       : tr("Run: %1 runs, queued one after another.").arg(jobs.size()),
+                   false);
+  }
+}
+
+void ControlPanel::onChanged() {
+  if (updating_) return;
+  updateNotes();
+  emit choicesChanged();
+  const app::Choices current = choices();
+  if (!refusal({current.kernel, current.params})) {
+    try {
+      validateShape(current.shape);
+      emit configurationChanged(resolve({current.kernel, current.params}), current.shape);
+    } catch (const Error&) {
+      // An invalid shape has no diagram; the plan line already says why.
+    }
+  }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,96 @@
+#pragma once
+// The control panel: backend and device with their facts, kernel with its teaching text,
+// parameters (only valid values offered; a typed invalid one says why), M/N/K, how to measure,
+// and what to sweep. It shows state and says what it would run; the window does the running.
+#include <QWidget>
+#include <map>
+#include <vector>
+
+#include "choices.hpp"
+
+class QAbstractButton;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QRadioButton;
+class QSpinBox;
+class QStackedWidget;
+class QToolButton;
+
+namespace tilescope::ui {
+
+class ControlPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ControlPanel(QWidget* parent = nullptr);
+
+  // What the worker found; until then the panel says it is still looking.
+  void setBackends(const std::vector<app::BackendSummary>& backends);
+  void setChoices(const app::Choices& choices);
+  app::Choices choices() const;
+  // The runs the current choices ask for; empty with the reason in `problem` when they cannot
+  // run as chosen.
+  std::vector<app::RunJob> plannedJobs(QString* problem) const;
+  // Shows buttons for the window's Run and Cancel actions at the bottom of the panel.
+  void setRunActions(QAction* run, QAction* cancel);
+
+ signals:
+  void choicesChanged();
+  // The chosen kernel and shape, whenever they change and are valid (for the diagrams).
+  void configurationChanged(const tilescope::KernelConfig& kernel, const tilescope::Shape& shape);
+
+ private:
+  QWidget* buildBackendGroup();
+  QWidget* buildKernelGroup();
+  QWidget* buildSizeGroup();
+  QWidget* buildMeasureGroup();
+  QWidget* buildSweepGroup();
+  void fillDevices();
+  void fillParams();
+  void fillKernelList();
+  void applyPreset(int size);
+  void fillSeed004Tiles();
+  void onChanged();
+  void updateNotes();
+  std::optional<QString> backendProblem(const std::vector<app::RunJob>& jobs) const;
+  void setProblemText(QLabel* label, const QString& text, bool problem);
+
+  std::vector<app::BackendSummary> backends_;
+  bool backendsKnown_ = false;
+  int wantedDevice_ = 0;
+  bool updating_ = false;  // set while the panel fills itself, so it emits one change at the end
+
+  QComboBox* backend_ = nullptr;
+  QComboBox* device_ = nullptr;
+  QLabel* deviceFacts_ = nullptr;
+  QComboBox* kernel_ = nullptr;
+  QLabel* kernelText_ = nullptr;
+  QFormLayout* paramsForm_ = nullptr;
+  std::map<std::string, QComboBox*> params_;
+  QLabel* paramProblem_ = nullptr;
+  QCheckBox* square_ = nullptr;
+  QSpinBox* m_ = nullptr;
+  QSpinBox* n_ = nullptr;
+  QSpinBox* k_ = nullptr;
+  QLabel* sizeNote_ = nullptr;
+  QRadioButton* adaptive_ = nullptr;
+  QRadioButton* fixed_ = nullptr;
+  QDoubleSpinBox* budget_ = nullptr;
+  QSpinBox* reps_ = nullptr;
+  QCheckBox* verify_ = nullptr;
+  QComboBox* sweep_ = nullptr;
+  QStackedWidget* sweepPages_ = nullptr;
+  QLineEdit* tiles_ = nullptr;
+  QLineEdit* sizes_ = nullptr;
+  QListWidget* kernels_ = nullptr;
+  QLabel* plan_ = nullptr;
+  QToolButton* runButton_ = nullptr;
+  QToolButton* cancelButton_ = nullptr;
+};
+
+}  // namespace tilescope::ui

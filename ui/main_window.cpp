@@ -1,0 +1,668 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScreen>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "control_panel.hpp"
+#include "formatting.hpp"
+#include "notice_bar.hpp"
+#include "result_analysis.hpp"
+#include "results_view.hpp"
+#include "settings.hpp"
+#include "tilescope/catalogue.hpp"
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_panel.hpp"
+#endif
+
+namespace tilescope::ui {
+namespace {
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kExportDirKey = QStringLiteral("files/exportDir");
+const QString kSessionDirKey = QStringLiteral("files/sessionDir");
+// Bump when the docks or toolbars change, so an old saved layout is not applied to a new one.
+constexpr int kWindowStateVersion = 1;
+constexpr QSize kFirstRunSize(1600, 1000);
+const QString kSessionFilter = QStringLiteral("TileScope session (*.json)");
+
+QString remembered(const QString& key) {
+  return QSettings()
+      .value(key, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+      .toString();
+}
+
+QString formatDuration(double seconds) {
+  const int whole = int(seconds + 0.5);
+  if (whole < 60) return QObject::tr("%1 s").arg(whole);
+  if (whole < 3600) return QObject::tr("%1 min %2 s").arg(whole / 60).arg(whole % 60);
+  return QObject::tr("%1 h %2 min").arg(whole / 3600).arg(whole % 3600 / 60);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowIcon(QApplication::windowIcon());
+  setObjectName(QStringLiteral("mainWindow"));
+  createActions();
+
+  controls_ = new ControlPanel;
+  controls_->setRunActions(runAction_, cancelAction_);
+  charts_ = new ChartPanel(&model_);
+  table_ = new ResultsView(&model_);
+  notice_ = new NoticeBar;
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(4, 4, 4, 0);
+  layout->setSpacing(4);
+  layout->addWidget(notice_);
+  layout->addWidget(charts_, 1);
+  setCentralWidget(central);
+
+  createDocks();
+  createMenus();
+  createToolBar();
+  createStatusBar();
+
+  connect(&controller_, &app::RunController::backendsChanged, this, &MainWindow::onBackendsChanged);
+  connect(&controller_, &app::RunController::busyChanged, this, &MainWindow::onBusyChanged);
+  connect(&controller_, &app::RunController::progressChanged, this, &MainWindow::onProgress);
+  connect(&controller_, &app::RunController::resultReady, this, &MainWindow::onResult);
+  connect(&controller_, &app::RunController::runFailed, this, &MainWindow::onRunFailed);
+  connect(&controller_, &app::RunController::queueFinished, this, &MainWindow::onQueueFinished);
+  connect(controls_, &ControlPanel::choicesChanged, this, &MainWindow::onChoicesChanged);
+
+  resize(kFirstRunSize);
+  onBusyChanged(false);
+  onChoicesChanged();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() {
+  controller_.shutdown();
+}
+
+QIcon MainWindow::themeIcon(const char* name, QStyle::StandardPixmap fallback) const {
+  // Desktops without an icon theme (and Xvfb) still get an icon from the style.
+  return QIcon::fromTheme(QString::fromLatin1(name), style()->standardIcon(fallback));
+}
+
+void MainWindow::createActions() {
+  runAction_ =
+      new QAction(themeIcon("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"), this);
+  runAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  runAction_->setStatusTip(
+      tr("Run the chosen configuration or sweep (queued after any runs "
+         "in progress)"));
+  connect(runAction_, &QAction::triggered, this, &MainWindow::runChoices);
+
+  cancelAction_ =
+      new QAction(themeIcon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel"), this);
+  cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
+  cancelAction_->setStatusTip(tr("Drop the queued runs; the current one stops after its launch"));
+  connect(cancelAction_, &QAction::triggered, this, &MainWindow::cancelRuns);
+
+  openAction_ = new QAction(themeIcon("document-open", QStyle::SP_DialogOpenButton),
+                            tr("&Open Session\u2026"), this);
+  openAction_->setShortcut(QKeySequence::Open);
+  openAction_->setStatusTip(tr("Open a saved session: its results, device facts and choices"));
+  connect(openAction_, &QAction::triggered, this, &MainWindow::openSessionDialog);
+
+  saveAction_ = new QAction(themeIcon("document-save", QStyle::SP_DialogSaveButton),
+                            tr("&Save Session"), this);
+  saveAction_->setShortcut(QKeySequence::Save);
+  saveAction_->setStatusTip(tr("Save the results, device facts and choices as a session"));
+  connect(saveAction_, &QAction::triggered, this, [this] { saveSessionDialog(false); });
+
+  saveAsAction_ = new QAction(themeIcon("document-save-as", QStyle::SP_DialogSaveButton),
+                              tr("Save Session &As\u2026"), this);
+  saveAsAction_->setShortcut(QKeySequence::SaveAs);
+  saveAsAction_->setStatusTip(tr("Save the session under a new name"));
+  connect(saveAsAction_, &QAction::triggered, this, [this] { saveSessionDialog(true); });
+
+  exportChartAction_ = new QAction(themeIcon("image-x-generic", QStyle::SP_FileIcon),
+                                   tr("Export &Chart\u2026"), this);
+  exportChartAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exportChartAction_->setStatusTip(tr("Write the chart on show as PNG, PDF, SVG or JPG"));
+  connect(exportChartAction_, &QAction::triggered, this, &MainWindow::exportChartDialog);
+
+  exportResultsAction_ =
+      new QAction(themeIcon("x-office-spreadsheet", QStyle::SP_FileDialogDetailedView),
+                  tr("Export &Results\u2026"), this);
+  exportResultsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+  exportResultsAction_->setStatusTip(tr("Write the results table as CSV or JSON"));
+  connect(exportResultsAction_, &QAction::triggered, this, &MainWindow::exportResultsDialog);
+
+  clearAction_ = new QAction(themeIcon("edit-clear", QStyle::SP_DialogResetButton),
+                             tr("C&lear Results"), this);
+  clearAction_->setStatusTip(tr("Remove every result from the table and the charts"));
+  connect(clearAction_, &QAction::triggered, this, &MainWindow::clearResults);
+
+  resetViewAction_ =
+      new QAction(themeIcon("zoom-fit-best", QStyle::SP_BrowserReload), tr("&Fit Charts"), this);
+  resetViewAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  resetViewAction_->setStatusTip(
+      tr("Undo zoom and pan: fit every chart to its data "
+         "(double-click a chart does the same)"));
+  connect(resetViewAction_, &QAction::triggered, this, [this] { charts_->resetView(); });
+
+  presentationAction_ = new QAction(themeIcon("view-fullscreen", QStyle::SP_TitleBarMaxButton),
+                                    tr("&Presentation Mode"), this);
+  presentationAction_->setShortcut(QKeySequence::FullScreen);
+  presentationAction_->setCheckable(true);
+  presentationAction_->setStatusTip(tr("Full screen with large diagrams, for teaching"));
+  connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentation);
+
+  quitAction_ =
+      new QAction(themeIcon("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"), this);
+  quitAction_->setShortcut(QKeySequence::Quit);
+  quitAction_->setStatusTip(tr("Stop any run and quit TileScope"));
+  connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+}
+
+void MainWindow::createDocks() {
+  auto* controlsDock = new QDockWidget(tr("Run Setup"), this);
+  controlsDock->setObjectName(QStringLiteral("controlsDock"));
+  controlsDock->setWidget(controls_);
+  addDockWidget(Qt::LeftDockWidgetArea, controlsDock);
+
+  // The controls run the full height; the table spans the charts and the diagrams (it has many
+  // columns).
+  auto* resultsDock = new QDockWidget(tr("Results"), this);
+  resultsDock->setObjectName(QStringLiteral("resultsDock"));
+  resultsDock->setWidget(table_);
+  setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+  addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
+
+  auto* diagramsDock = new QDockWidget(tr("Diagrams"), this);
+  diagramsDock->setObjectName(QStringLiteral("diagramsDock"));
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  auto* diagrams = new DiagramPanel(diagramsDock);
+  connect(controls_, &ControlPanel::configurationChanged, diagrams,
+          &DiagramPanel::setConfiguration);
+  // Esc in the presentation window ends it without going through the action.
+  connect(diagrams, &DiagramPanel::presentationModeChanged, this, [this](bool on) {
+    const QSignalBlocker blocker(presentationAction_);
+    presentationAction_->setChecked(on);
+  });
+  diagrams_ = diagrams;
+#else
+  auto* placeholder = new QLabel(
+      tr("The thread-mapping diagrams are not part of this build of TileScope."), diagramsDock);
+  placeholder->setAlignment(Qt::AlignCenter);
+  placeholder->setWordWrap(true);
+  placeholder->setMargin(24);
+  diagrams_ = placeholder;
+#endif
+  diagrams_->setObjectName(QStringLiteral("diagrams"));
+  diagramsDock->setWidget(diagrams_);
+  addDockWidget(Qt::RightDockWidgetArea, diagramsDock);
+  resizeDocks({controlsDock, diagramsDock}, {360, 460}, Qt::Horizontal);
+  resizeDocks({resultsDock}, {260}, Qt::Vertical);
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(openAction_);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+  file->addAction(saveAction_);
+  file->addAction(saveAsAction_);
+  file->addSeparator();
+  file->addAction(exportChartAction_);
+  file->addAction(exportResultsAction_);
+  file->addSeparator();
+  file->addAction(quitAction_);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(table_->copyAction());
+  edit->addAction(clearAction_);
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(runAction_);
+  run->addAction(cancelAction_);
+  run->addSeparator();
+  QMenu* lessons = run->addMenu(tr("Seed &Lessons"));
+  addLesson(lessons, tr("Seed 004, method 2: register tiles 1\u202664"),
+            tr("Register-tiled kernel at every valid tile: the cliff past 8"),
+            [](app::Choices& choices) {
+              choices.kernel = "register-tiled";
+              choices.params.clear();
+              choices.sweep = app::SweepKind::Tile;
+              choices.tiles.clear();
+            });
+  addLesson(lessons, tr("Seed 004, method 3: shared tiles 1\u202632"),
+            tr("Shared-memory tiles at 1, 2, 4, 8, 16 and 32"), [](app::Choices& choices) {
+              choices.kernel = "shared-tiled";
+              choices.params.clear();
+              choices.sweep = app::SweepKind::Tile;
+              choices.tiles = "1,2,4,8,16,32";
+            });
+  addLesson(lessons, tr("Seed 002: from one thread per element to shared tiles"),
+            tr("Naive, shared-tiled and the library reference at 1024\u00b3"),
+            [](app::Choices& choices) {
+              choices.shape = {1024, 1024, 1024};
+              choices.square = true;
+              choices.sweep = app::SweepKind::Kernel;
+              choices.kernels = {"naive", "shared-tiled", "library"};
+            });
+  addLesson(lessons, tr("Seeds 000 and 001: coalescing and staging A"),
+            tr("Row per thread (uncoalesced), one thread per element, and only A staged"),
+            [](app::Choices& choices) {
+              choices.sweep = app::SweepKind::Kernel;
+              choices.kernels = {"row-per-thread", "naive", "shared-a", "shared-tiled"};
+            });
+  addLesson(lessons, tr("Every kernel against size"),
+            tr("A size sweep of the chosen kernel from 128 to 1024"), [](app::Choices& choices) {
+              choices.sweep = app::SweepKind::Size;
+              choices.sizes = "128,256,512,1024";
+            });
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    QAction* toggle = dock->toggleViewAction();
+    toggle->setStatusTip(tr("Show or hide the %1 panel").arg(dock->windowTitle()));
+    view->addAction(toggle);
+  }
+  view->addSeparator();
+  for (app::ChartKind kind : app::kAllCharts) {
+    auto* show = view->addAction(charts_->tabText(int(kind)));
+    show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(kind))));
+    show->setStatusTip(charts_->tabToolTip(int(kind)));
+    connect(show, &QAction::triggered, this, [this, kind] { charts_->showChart(kind); });
+  }
+  view->addSeparator();
+  view->addAction(resetViewAction_);
+  view->addAction(presentationAction_);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  auto* about = help->addAction(tr("&About TileScope"), this, [this] {
+    QMessageBox::about(
+        this, tr("About TileScope"),
+        tr("<h3>TileScope %1</h3><p>See and measure tiled matrix multiplication on GPUs and "
+           "CPUs: run the seeds' kernels, watch the charts, and see in the diagrams which "
+           "thread computes what.</p>")
+            .arg(QApplication::applicationVersion()));
+  });
+  about->setStatusTip(tr("What TileScope is"));
+  auto* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+  aboutQt->setStatusTip(tr("The Qt version TileScope uses"));
+}
+
+void MainWindow::addLesson(QMenu* menu, const QString& title, const QString& tip,
+                           const std::function<void(app::Choices&)>& setUp) {
+  QAction* lesson = menu->addAction(title);
+  lesson->setStatusTip(tip + tr(" (sets the choices; press Run)"));
+  connect(lesson, &QAction::triggered, this, [this, setUp] {
+    app::Choices choices = controls_->choices();
+    setUp(choices);
+    controls_->setChoices(choices);
+  });
+}
+
+void MainWindow::createToolBar() {
+  QToolBar* tools = addToolBar(tr("Main"));
+  tools->setObjectName(QStringLiteral("mainToolBar"));
+  tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  tools->setMovable(false);
+  tools->addAction(runAction_);
+  tools->addAction(cancelAction_);
+  tools->addSeparator();
+  tools->addAction(openAction_);
+  tools->addAction(saveAction_);
+  tools->addSeparator();
+  tools->addAction(exportChartAction_);
+  tools->addAction(exportResultsAction_);
+  tools->addSeparator();
+  tools->addAction(resetViewAction_);
+}
+
+void MainWindow::createStatusBar() {
+  progressText_ = new QLabel(this);
+  progressBar_ = new QProgressBar(this);
+  progressBar_->setRange(0, 1000);
+  progressBar_->setTextVisible(false);
+  progressBar_->setMaximumWidth(220);
+  timeLeft_ = new QLabel(this);
+  statusBar()->addPermanentWidget(progressText_);
+  statusBar()->addPermanentWidget(progressBar_);
+  statusBar()->addPermanentWidget(timeLeft_);
+  statusBar()->showMessage(tr("Looking for backends and devices\u2026"));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+    resize(kFirstRunSize.boundedTo(screen()->availableSize() * 0.92));
+  }
+  restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
+  controls_->setChoices(app::loadLastChoices());
+}
+
+void MainWindow::saveSettings() {
+  if (!remembersSettings_) return;
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState(kWindowStateVersion));
+  app::saveLastChoices(controls_->choices());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  saveSettings();
+  // Cancel, stop the worker thread and wait for the launch in progress to end.
+  controller_.shutdown();
+  event->accept();
+}
+
+bool MainWindow::runChoices() {
+  QString problem;
+  const std::vector<app::RunJob> jobs = controls_->plannedJobs(&problem);
+  if (jobs.empty()) {
+    showProblem(problem);
+    return false;
+  }
+  if (remembersSettings_) app::saveLastChoices(controls_->choices());
+  switch (controls_->choices().sweep) {
+    case app::SweepKind::Tile:
+      charts_->showChart(app::ChartKind::TileSweep);
+      break;
+    case app::SweepKind::Size:
+    case app::SweepKind::Kernel:
+      charts_->showChart(app::ChartKind::Rate);
+      break;
+    case app::SweepKind::Single:
+      break;
+  }
+  enqueue(jobs);
+  return true;
+}
+
+void MainWindow::enqueue(const std::vector<app::RunJob>& jobs) {
+  controller_.enqueue(jobs);
+}
+
+void MainWindow::cancelRuns() {
+  if (!controller_.busy()) return;
+  controller_.cancel();
+  statusBar()->showMessage(tr("Cancelling: the run in progress stops when its launch ends"));
+}
+
+void MainWindow::onBackendsChanged() {
+  controls_->setBackends(controller_.backends());
+  QStringList available;
+  for (const app::BackendSummary& backend : controller_.backends()) {
+    if (backend.available()) available << QString::fromStdString(backend.id);
+  }
+  statusBar()->showMessage(tr("Ready. Backends: %1").arg(available.join(QStringLiteral(", "))),
+                           5000);
+}
+
+void MainWindow::onChoicesChanged() {
+  QString problem;
+  const bool runnable = !controls_->plannedJobs(&problem).empty();
+  runAction_->setEnabled(runnable);
+  runAction_->setToolTip(runnable ? tr("Run (Ctrl+R)") : problem);
+}
+
+void MainWindow::onBusyChanged(bool busy) {
+  cancelAction_->setEnabled(busy);
+  progressText_->setVisible(busy);
+  progressBar_->setVisible(busy);
+  timeLeft_->setVisible(busy);
+  runAction_->setText(busy ? tr("&Queue") : tr("&Run"));
+  if (busy) {
+    progressBar_->setValue(0);
+    timeLeft_->setText(tr("estimating\u2026"));
+  }
+}
+
+void MainWindow::onProgress(const app::QueueProgress& progress) {
+  if (!controller_.busy()) return;
+  progressBar_->setValue(int(progress.fraction * 1000));
+  QString text =
+      tr("Run %1 of %2: %3").arg(progress.position).arg(progress.total).arg(progress.current);
+  if (!progress.stage.isEmpty()) text += QStringLiteral(" \u2014 ") + progress.stage;
+  progressText_->setText(text);
+  timeLeft_->setText(progress.secondsLeft < 0
+                         ? tr("estimating\u2026")
+                         : tr("about %1 left").arg(formatDuration(progress.secondsLeft)));
+}
+
+void MainWindow::onResult(const RunResult& result) {
+  // Keep the facts of the device each result was measured on, for tooltips and sessions.
+  std::vector<app::MeasuredDevice> devices = model_.devices();
+  if (const app::BackendSummary* backend = controller_.backend(result.backend)) {
+    std::vector<app::MeasuredDevice> measured;
+    for (const DeviceInfo& device : backend->devices) {
+      if (device.name == result.device) measured.push_back({result.backend, device});
+    }
+    app::mergeDevices(devices, measured);
+  }
+  model_.setDevices(devices);
+  model_.append(result);
+  setWindowModified(true);
+  if (!result.verified() && result.verification) {
+    showProblem(tr("%1 at %2 did not verify: relative error %3")
+                    .arg(QString::fromStdString(app::seriesName(result, false)),
+                         app::formatShape(result.shape))
+                    .arg(result.verification->relError, 0, 'e', 2));
+  }
+}
+
+void MainWindow::onRunFailed(const app::RunJob& job, const app::RunFailure& failure) {
+  const QString kind =
+      failure.kind ? QString::fromLatin1(toString(*failure.kind)) : tr("unexpected error");
+  showProblem(tr("%1 failed (%2): %3").arg(app::describe(job), kind, failure.message));
+}
+
+void MainWindow::onQueueFinished(const app::QueueSummary& summary) {
+  QString text = summary.cancelled ? tr("Cancelled after %1 runs").arg(summary.completed)
+                                   : tr("Done: %1 runs").arg(summary.completed);
+  if (summary.failed > 0) text += tr(", %1 failed").arg(summary.failed);
+  statusBar()->showMessage(text + tr(" in %1.").arg(formatDuration(summary.seconds)));
+}
+
+void MainWindow::showProblem(const QString& message) {
+  notice_->showProblem(message);
+  statusBar()->showMessage(message);
+}
+
+void MainWindow::fileError(const QString& message) {
+  statusBar()->showMessage(message);
+  QMessageBox::warning(this, tr("TileScope"), message);
+}
+
+app::Session MainWindow::currentSession() const {
+  app::Session session;
+  session.created = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+  session.devices = model_.devices();
+  std::vector<app::MeasuredDevice> current;
+  for (const app::BackendSummary& backend : controller_.backends()) {
+    for (const DeviceInfo& device : backend.devices) current.push_back({backend.id, device});
+  }
+  app::mergeDevices(session.devices, current);
+  session.choices = controls_->choices();
+  session.results = model_.results();
+  return session;
+}
+
+bool MainWindow::openSession(const QString& path, QString* error) {
+  std::optional<app::Session> session = app::loadSession(path, error);
+  if (!session) return false;
+  model_.setDevices(session->devices);
+  model_.setResults(std::move(session->results));
+  controls_->setChoices(session->choices);
+  sessionPath_ = QFileInfo(path).absoluteFilePath();
+  if (remembersSettings_) app::addRecentFile(sessionPath_);
+  setWindowModified(false);
+  updateTitle();
+  statusBar()->showMessage(tr("Opened %1: %2 results").arg(path).arg(model_.rowCount()), 5000);
+  return true;
+}
+
+bool MainWindow::saveSession(const QString& path, QString* error) {
+  if (!app::saveSession(path, currentSession(), error)) return false;
+  sessionPath_ = QFileInfo(path).absoluteFilePath();
+  if (remembersSettings_) app::addRecentFile(sessionPath_);
+  setWindowModified(false);
+  updateTitle();
+  statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  return true;
+}
+
+bool MainWindow::exportResults(const QString& path, QString* error) {
+  if (QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
+    return app::exportResultsJson(path, currentSession().devices, model_.results(), error);
+  }
+  return app::exportResultsCsv(path, model_.results(), error);
+}
+
+bool MainWindow::exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error) {
+  return charts_->exportChart(kind, path, size, error);
+}
+
+void MainWindow::openSessionDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"),
+                                                    remembered(kSessionDirKey), kSessionFilter);
+  if (!path.isEmpty()) openRecent(path);
+}
+
+void MainWindow::openRecent(const QString& path) {
+  QString error;
+  if (!openSession(path, &error)) {
+    if (!QFileInfo::exists(path) && remembersSettings_) app::removeRecentFile(path);
+    fileError(error);
+    return;
+  }
+  QSettings().setValue(kSessionDirKey, QFileInfo(path).absolutePath());
+}
+
+bool MainWindow::saveSessionDialog(bool askForName) {
+  QString path = sessionPath_;
+  if (askForName || path.isEmpty()) {
+    const QString suggested =
+        path.isEmpty() ? remembered(kSessionDirKey) + QStringLiteral("/tilescope-session.json")
+                       : path;
+    path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggested, kSessionFilter);
+    if (path.isEmpty()) return false;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
+  }
+  QString error;
+  if (!saveSession(path, &error)) {
+    fileError(error);
+    return false;
+  }
+  QSettings().setValue(kSessionDirKey, QFileInfo(path).absolutePath());
+  return true;
+}
+
+void MainWindow::exportChartDialog() {
+  const app::ChartKind kind = charts_->currentChart();
+  QString selected;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Chart"),
+      remembered(kExportDirKey) + QStringLiteral("/tilescope-%1.png").arg(app::chartId(kind)),
+      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;JPEG image (*.jpg)"),
+      &selected);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) {
+    // The suffix picks the format: take it from the chosen filter.
+    path += QLatin1Char('.') + selected.section(QStringLiteral("*."), 1).chopped(1);
+  }
+  QString error;
+  const QSize size = charts_->chart(kind)->size().expandedTo(QSize(800, 500));
+  if (!exportChart(kind, path, size, &error)) {
+    fileError(error);
+    return;
+  }
+  QSettings().setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+void MainWindow::exportResultsDialog() {
+  QString selected;
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Results"), remembered(kExportDirKey) + QStringLiteral("/tilescope.csv"),
+      tr("CSV table (*.csv);;JSON (*.json)"), &selected);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) {
+    path += QLatin1Char('.') + selected.section(QStringLiteral("*."), 1).chopped(1);
+  }
+  QString error;
+  if (!exportResults(path, &error)) {
+    fileError(error);
+    return;
+  }
+  QSettings().setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+void MainWindow::clearResults() {
+  model_.clear();
+  notice_->dismiss();
+  setWindowModified(false);
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = app::recentFiles();
+  for (const QString& path : files) {
+    QAction* open = recentMenu_->addAction(QFileInfo(path).fileName());
+    open->setStatusTip(path);
+    connect(open, &QAction::triggered, this, [this, path] { openRecent(path); });
+  }
+  if (files.isEmpty()) recentMenu_->addAction(tr("No recent sessions"))->setEnabled(false);
+}
+
+void MainWindow::updateTitle() {
+  const QString name =
+      sessionPath_.isEmpty() ? tr("Untitled session") : QFileInfo(sessionPath_).fileName();
+  setWindowTitle(QStringLiteral("%1[*] \u2014 TileScope").arg(name));
+}
+
+void MainWindow::setPresentation(bool on) {
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  // The diagram panel presents in a full-screen window of its own.
+  static_cast<DiagramPanel*>(diagrams_)->setPresentationMode(on);
+#else
+  if (on) {
+    showFullScreen();
+  } else {
+    showNormal();
+  }
+#endif
+}
+
+bool MainWindow::showDiagramView(const QString& view) {
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  return static_cast<DiagramPanel*>(diagrams_)->setCurrentView(view);
+#else
+  Q_UNUSED(view);
+  return false;
+#endif
+}
+
+}  // namespace tilescope::ui

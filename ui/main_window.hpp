@@ -1,0 +1,123 @@
+#pragma once
+// The main window: the control panel on the left, the charts above the results table in the
+// middle, the diagrams on the right; the run queue's progress and time left in the status bar.
+#include <QMainWindow>
+#include <QStyle>
+
+#include "chart_kind.hpp"
+#include "results_model.hpp"
+#include "run_controller.hpp"
+#include "session.hpp"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+
+namespace tilescope::ui {
+
+class ChartPanel;
+class ControlPanel;
+class NoticeBar;
+class ResultsView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  app::RunController* controller() { return &controller_; }
+  app::ResultsModel* results() { return &model_; }
+  ControlPanel* controls() const { return controls_; }
+  ChartPanel* charts() const { return charts_; }
+  ResultsView* table() const { return table_; }
+  NoticeBar* notice() const { return notice_; }
+
+  // Queues what the control panel describes. When it cannot run, says why (notice and status
+  // bar) and returns false.
+  bool runChoices();
+  void enqueue(const std::vector<app::RunJob>& jobs);
+  void cancelRuns();
+
+  // Replace the table with a session's results and choices; on failure nothing changes.
+  bool openSession(const QString& path, QString* error);
+  bool saveSession(const QString& path, QString* error);
+  // Results as CSV or JSON, by the file's suffix.
+  bool exportResults(const QString& path, QString* error);
+  bool exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error);
+
+  // Shows one diagram view ("matrix", "kstep", "block", "access"); false without diagrams.
+  bool showDiagramView(const QString& view);
+
+  // Geometry, dock layout and last choices from QSettings.
+  void restoreSettings();
+  // Scripted runs (--quit) leave the user's remembered settings alone.
+  void setRemembersSettings(bool remember) { remembersSettings_ = remember; }
+  app::Session currentSession() const;
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  QIcon themeIcon(const char* name, QStyle::StandardPixmap fallback) const;
+  void createActions();
+  void createMenus();
+  void createToolBar();
+  void createDocks();
+  void createStatusBar();
+  void addLesson(QMenu* menu, const QString& title, const QString& tip,
+                 const std::function<void(app::Choices&)>& setUp);
+
+  void onBackendsChanged();
+  void onBusyChanged(bool busy);
+  void onProgress(const app::QueueProgress& progress);
+  void onResult(const RunResult& result);
+  void onRunFailed(const app::RunJob& job, const app::RunFailure& failure);
+  void onQueueFinished(const app::QueueSummary& summary);
+  void onChoicesChanged();
+
+  void openSessionDialog();
+  void openRecent(const QString& path);
+  bool saveSessionDialog(bool askForName);
+  void exportChartDialog();
+  void exportResultsDialog();
+  void clearResults();
+  void updateRecentMenu();
+  void updateTitle();
+  void showProblem(const QString& message);
+  void fileError(const QString& message);
+  void saveSettings();
+  void setPresentation(bool on);
+
+  app::ResultsModel model_;
+  // Declared after the model: destroyed first, so its thread stops before the model goes.
+  app::RunController controller_;
+  ControlPanel* controls_ = nullptr;
+  ChartPanel* charts_ = nullptr;
+  ResultsView* table_ = nullptr;
+  NoticeBar* notice_ = nullptr;
+  QWidget* diagrams_ = nullptr;
+  QLabel* progressText_ = nullptr;
+  QProgressBar* progressBar_ = nullptr;
+  QLabel* timeLeft_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+
+  QAction* runAction_ = nullptr;
+  QAction* cancelAction_ = nullptr;
+  QAction* openAction_ = nullptr;
+  QAction* saveAction_ = nullptr;
+  QAction* saveAsAction_ = nullptr;
+  QAction* exportChartAction_ = nullptr;
+  QAction* exportResultsAction_ = nullptr;
+  QAction* clearAction_ = nullptr;
+  QAction* resetViewAction_ = nullptr;
+  QAction* presentationAction_ = nullptr;
+  QAction* quitAction_ = nullptr;
+
+  QString sessionPath_;
+  bool remembersSettings_ = true;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,40 @@
+#pragma once
+// The results table: sortable by any column (numerically where the column is a number), rows
+// copyable as tab-separated text that pastes into a spreadsheet.
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include "results_model.hpp"
+
+namespace tilescope::ui {
+
+// Sorts by the model's raw values and marks failed verifications in red.
+class ResultsProxy : public QSortFilterProxyModel {
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+  QVariant data(const QModelIndex& index, int role) const override;
+};
+
+class ResultsView : public QTableView {
+  Q_OBJECT
+
+ public:
+  explicit ResultsView(app::ResultsModel* model, QWidget* parent = nullptr);
+
+  // The selected rows (every row when none is selected) with a header line, tab-separated, in
+  // the order the table shows them.
+  QString selectionAsText() const;
+  QAction* copyAction() const { return copy_; }
+
+ public slots:
+  void copySelection();
+
+ protected:
+  void contextMenuEvent(QContextMenuEvent* event) override;
+
+ private:
+  ResultsProxy proxy_;
+  QAction* copy_ = nullptr;
+};
+
+}  // namespace tilescope::ui

@@ -36,6 +36,10 @@ void writeKernel(std::ostream& out, const KernelInfo& kernel) {
     out << indent << "parameter " << p.name << " = " << formatAllowed(p.allowed) << " (default "
         << p.defaultValue << "): " << p.description << '\n';
   }
+  if (!kernel.constraints.empty()) {
+    out << indent << "constraints: " << kernel.constraints << '\n'
+        << indent << "valid configurations: " << validConfigurations(kernel).size() << '\n';
+  }
   for (const auto& [backend, work] : kernel.maxWork) {
     if (work > 0)
       out << indent << "largest M*N*K on " << backend << ": " << std::int64_t(work) << '\n';

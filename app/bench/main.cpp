@@ -10,11 +10,13 @@
 #include <iostream>
 #include <sstream>
 
+#include "autotune.hpp"
 #include "listing.hpp"
 #include "output_file.hpp"
 #include "plan.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tuned_store.hpp"
 
 namespace {
 
@@ -32,6 +34,14 @@ kernel outermost, then the sweeps in the order given. KEY=all takes every value 
 kernel allows (kernel=all: every kernel of the backend); a kernel without that
 parameter runs once.
 
+Autotuning: --autotune KERNEL --size S runs every configuration of KERNEL that the
+catalogue accepts and the backend can run, verifies each, prints them fastest first
+and remembers the fastest verified one for this device in
+$XDG_CONFIG_HOME/tilescope/tuned.json (~/.config/tilescope/tuned.json). Later
+runs of KERNEL on that device without --tile, --param or a sweep of one of its
+parameters use the remembered parameters and say so on stderr; --no-tuned takes
+the catalogue's defaults instead, --tuned fails where nothing is remembered.
+
 Exit status: 0 every run finished and passed verification (or ran with --no-verify);
 1 a run failed verification (all results are still written); 2 bad input or an
 error (one line on stderr; results measured before the error are still written);
@@ -41,7 +51,8 @@ Examples:
   tilescope-bench --list
   tilescope-bench --kernel shared-tiled --tile 16 --size 512 --format json
   tilescope-bench --kernel register-tiled --sweep tile=all --size 1024
-  tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv)";
+  tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv
+  tilescope-bench --backend cuda --autotune warptile --size 4096)";
 
 // Set from the signal handler, read by the backend between repetitions.
 std::atomic<bool> interruptRequested{false};
@@ -89,7 +100,8 @@ std::string formatResults(const std::string& format, const Backend& backend,
 
 // The options as typed. Numbers stay text until validated, so errors can quote them.
 struct CommandLine {
-  bool list = false, noVerify = false;
+  bool list = false, noVerify = false, tuned = false, noTuned = false;
+  std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random";
   std::optional<std::string> output, reps, budgetMs, seed, device;
   bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
@@ -101,7 +113,16 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   app.set_version_flag("--version", "tilescope-bench " TILESCOPE_VERSION);
   const auto* list = app.add_flag("--list", cl.list, "List the kernels and backends, then exit");
   app.add_option("--backend", cl.backend, "cpu or cuda")->type_name("ID")->capture_default_str();
-  app.add_option("--kernel", cl.plan.kernel, "Kernel id (see --list)")->type_name("ID");
+  auto* kernel =
+      app.add_option("--kernel", cl.plan.kernel, "Kernel id (see --list)")->type_name("ID");
+  auto* autotune = app.add_option("--autotune", cl.autotune,
+                                  "Run every valid configuration of KERNEL fastest first and "
+                                  "remember the fastest for this device (see below)")
+                       ->type_name("KERNEL");
+  auto* tuned = app.add_flag("--tuned", cl.tuned,
+                             "Require the parameters --autotune remembered (an error if none)");
+  auto* noTuned = app.add_flag("--no-tuned", cl.noTuned,
+                               "Use the catalogue's defaults, not remembered parameters");
   auto* tile =
       app.add_option("--tile", cl.plan.tile, "Tile size of a single-tile kernel")->type_name("T");
   auto* params = app.add_option("--param", cl.plan.params, "Kernel parameters, e.g. BM=128,TM=8")
@@ -110,10 +131,10 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   auto* n = app.add_option("--n", cl.plan.n, "Columns of B and C")->type_name("N");
   auto* k = app.add_option("--k", cl.plan.k, "Columns of A, rows of B")->type_name("K");
   auto* size = app.add_option("--size", cl.plan.size, "Sets M = N = K")->type_name("S");
-  app.add_option("--sweep", cl.plan.sweeps, "A sweep axis (repeatable; see below)")
-      ->type_name("KEY=V1,V2,...")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  auto* sweep = app.add_option("--sweep", cl.plan.sweeps, "A sweep axis (repeatable; see below)")
+                    ->type_name("KEY=V1,V2,...")
+                    ->expected(1)
+                    ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   auto* reps =
       app.add_option("--reps", cl.reps, "Exactly this many timed repetitions")->type_name("R");
   auto* budget = app.add_option("--budget-ms", cl.budgetMs,
@@ -135,6 +156,9 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->type_name("INDEX");
   tile->excludes(params);
   size->excludes(m)->excludes(n)->excludes(k);
+  for (CLI::Option* other : {kernel, tile, params, sweep, tuned, noTuned})
+    autotune->excludes(other);
+  for (CLI::Option* other : {noTuned, tile, params}) tuned->excludes(other);
   reps->excludes(budget);
   return list;
 }
@@ -170,17 +194,18 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
 
 struct Measured {
   std::vector<RunResult> results;
-  std::optional<std::string> failure;  // the run that failed and why; later runs were skipped
+  std::vector<std::string> failures;  // each run that failed and why
   bool interrupted = false;
 };
 
-// Runs in order until one fails or the user interrupts. Progress goes to stderr, and only when
-// it is a terminal.
-Measured runAll(Backend& backend, const std::vector<RunRequest>& runs) {
+// Runs in order until the user interrupts, and until one fails unless `keepGoing`. Progress goes
+// to stderr, and only when it is a terminal.
+Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keepGoing) {
   const bool showProgress = ::isatty(STDERR_FILENO) == 1;
   installInterruptHandler();
   Measured measured;
-  for (std::size_t i = 0; i < runs.size() && !measured.failure && !measured.interrupted; ++i) {
+  for (std::size_t i = 0;
+       i < runs.size() && (keepGoing || measured.failures.empty()) && !measured.interrupted; ++i) {
     const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(runs.size()) +
                               "] " + bench::describe(runs[i]);
     const ProgressFn progress = [&](double, const std::string& stage) {
@@ -190,14 +215,120 @@ Measured runAll(Backend& backend, const std::vector<RunRequest>& runs) {
       measured.results.push_back(backend.run(runs[i], progress, &interruptRequested));
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Cancelled)
-        measured.failure = bench::describe(runs[i]) + ": " + e.what();
+        measured.failures.push_back(bench::describe(runs[i]) + ": " + e.what());
     } catch (const std::exception& e) {
-      measured.failure = bench::describe(runs[i]) + ": " + e.what();
+      measured.failures.push_back(bench::describe(runs[i]) + ": " + e.what());
     }
     measured.interrupted = interruptRequested.load();
   }
   if (showProgress) std::fprintf(stderr, "\r\033[K");
   return measured;
+}
+
+// One line on stderr that is not an error: what the bench decided for the user.
+void printNote(const std::string& message) {
+  std::fprintf(stderr, "tilescope-bench: %s\n", message.c_str());
+}
+
+std::string shapeText(const Shape& shape) {
+  return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+}
+
+std::string formatGflops(double gflops) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", gflops);
+  return text;
+}
+
+// The parameters --autotune remembered on this device for every kernel, where they are still
+// valid (a note says which are not). Empty with --no-tuned.
+std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Backend& backend,
+                                               const DeviceInfo& device) {
+  std::map<std::string, Params> remembered;
+  if (cl.noTuned) return remembered;
+  const bench::TunedStore store(bench::TunedStore::defaultPath());
+  for (const KernelInfo& info : catalogue()) {
+    const std::optional<bench::TunedEntry> entry = store.find(backend.id(), device.name, info.id);
+    if (!entry) continue;
+    if (const auto why = refusal({info.id, entry->params}))
+      printNote("ignoring the parameters remembered for " + info.id + ": " + *why);
+    else
+      remembered[info.id] = entry->params;
+  }
+  return remembered;
+}
+
+// Says which kernels run with remembered parameters; with --tuned, fails when a kernel that has
+// parameters does not.
+void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const DeviceInfo& device) {
+  const bench::TunedStore store(bench::TunedStore::defaultPath());
+  for (const std::string& id : plan.usedRemembered) {
+    const bench::TunedEntry entry = *store.find(cl.backend, device.name, id);
+    printNote("using the parameters remembered for " + id + " on " + device.name + ": " +
+              formatParams({id, entry.params}) + " (autotuned at " + shapeText(entry.shape) + ", " +
+              formatGflops(entry.gflops) + " GFLOP/s; --no-tuned for the catalogue's defaults)");
+  }
+  if (!cl.tuned) return;
+  for (const RunRequest& run : plan.runs) {
+    const auto& used = plan.usedRemembered;
+    if (!kernelInfo(run.kernel.kernel).params.empty() &&
+        std::find(used.begin(), used.end(), run.kernel.kernel) == used.end())
+      throw Error(ErrorKind::InvalidArgument, "--tuned: no usable parameters remembered for " +
+                                                  run.kernel.kernel + " on " + device.name +
+                                                  ": run --autotune " + run.kernel.kernel +
+                                                  " first (or drop --tuned)");
+  }
+}
+
+// --autotune: every valid configuration, fastest first, the fastest verified one remembered.
+int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& device) {
+  const Shape shape = bench::problemShape(cl.plan);
+  const bench::AutotunePlan plan = bench::planAutotune(*cl.autotune, shape, cl.plan.base, backend);
+  std::optional<bench::OutputFile> outputFile;
+  if (cl.output) outputFile.emplace(*cl.output);
+  // The store is read before the runs, so a damaged file is reported before minutes of work.
+  bench::TunedStore store(bench::TunedStore::defaultPath());
+  for (const std::string& refused : plan.refused) printNote("skipped " + refused);
+
+  const Measured measured = runAll(backend, plan.runs, /*keepGoing=*/true);
+  const std::vector<RunResult> landscape = bench::byThroughput(measured.results);
+  if (!landscape.empty()) {
+    const std::string text = formatResults(cl.format, backend, device, landscape);
+    if (outputFile)
+      outputFile->commit(text);
+    else
+      std::cout << text << std::flush;
+  }
+  for (const std::string& failure : measured.failures) printError(failure);
+
+  std::string summary = "autotune " + *cl.autotune + " at " + shapeText(shape) + " on " +
+                        device.name + ": " + std::to_string(measured.results.size()) + " of " +
+                        std::to_string(plan.runs.size()) + " configurations measured";
+  const std::optional<RunResult> best = bench::fastestVerified(landscape);
+  if (best && !measured.interrupted) {
+    store.remember(
+        {backend.id(), device.name, best->kernel.kernel, best->kernel.params, shape, best->gflops});
+    store.save();
+    summary += "; best " + formatParams(best->kernel) + " at " + formatGflops(best->gflops) +
+               " GFLOP/s, remembered in " + store.path();
+  } else if (!best) {
+    summary += "; none verified, nothing remembered";
+  }
+  // The table's reader sees the verdict under it; CSV and JSON stay machine-readable.
+  if (cl.format == "table" && !outputFile)
+    std::cout << summary << '\n';
+  else
+    printNote(summary);
+
+  if (measured.interrupted) {
+    printError("interrupted");
+    return kExitInterrupted;
+  }
+  if (!measured.failures.empty()) return kExitError;
+  const bool anyUnverified =
+      std::any_of(landscape.begin(), landscape.end(),
+                  [](const RunResult& r) { return r.verification && !r.verification->passed; });
+  return anyUnverified ? kExitUnverified : kExitOk;
 }
 
 int runBench(int argc, char** argv) {
@@ -232,16 +363,20 @@ int runBench(int argc, char** argv) {
   if (devices.empty())
     throw Error(ErrorKind::Unavailable, "the " + cl.backend + " backend reports no device");
   cl.plan.base = baseRequest(cl, devices.size());
-  const std::vector<RunRequest> runs = bench::buildPlan(cl.plan, *backend);
+  const DeviceInfo& device = devices[std::size_t(cl.plan.base.device)];
+  if (cl.autotune) return runAutotune(cl, *backend, device);
+  cl.plan.remembered = rememberedParams(cl, *backend, device);
+  const bench::Plan plan = bench::buildPlan(cl.plan, *backend);
+  reportRemembered(cl, plan, device);
+  const std::vector<RunRequest>& runs = plan.runs;
   std::optional<bench::OutputFile> outputFile;
   if (cl.output) outputFile.emplace(*cl.output);
 
-  const Measured measured = runAll(*backend, runs);
+  const Measured measured = runAll(*backend, runs, /*keepGoing=*/false);
 
   // What was measured is written even when a later run failed.
   if (!measured.results.empty()) {
-    const std::string text = formatResults(
-        cl.format, *backend, devices[std::size_t(cl.plan.base.device)], measured.results);
+    const std::string text = formatResults(cl.format, *backend, device, measured.results);
     if (outputFile) {
       outputFile->commit(text);
     } else {
@@ -257,8 +392,8 @@ int runBench(int argc, char** argv) {
     printError("interrupted" + howFar);
     return kExitInterrupted;
   }
-  if (measured.failure) {
-    printError(*measured.failure + howFar);
+  if (!measured.failures.empty()) {
+    printError(measured.failures.front() + howFar);
     return kExitError;
   }
   const auto unverified =

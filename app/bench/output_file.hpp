@@ -8,8 +8,9 @@ namespace tilescope::bench {
 class OutputFile {
  public:
   // Creates the temporary file at once, so an unwritable path is found before anything runs.
-  // Throws tilescope::Error(InvalidArgument) naming the path and the reason.
-  explicit OutputFile(std::string path);
+  // Throws tilescope::Error(InvalidArgument) naming `what` (the option or file it is for), the
+  // path and the reason.
+  explicit OutputFile(std::string path, std::string what = "--output");
   ~OutputFile();  // removes the temporary file unless commit() succeeded
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -18,7 +19,7 @@ class OutputFile {
   void commit(const std::string& content);
 
  private:
-  std::string path_, temporaryPath_;
+  std::string path_, what_, temporaryPath_;
   int descriptor_ = -1;
 };
 

@@ -77,6 +77,23 @@ struct Dimensions {
   std::optional<std::int64_t> m, n, k;
 };
 
+[[noreturn]] void refuseMissingSize(const Dimensions& dims) {
+  std::string missing;
+  for (const auto& [name, value] : {std::pair{"--m", dims.m}, {"--n", dims.n}, {"--k", dims.k}})
+    if (!value) missing += std::string(missing.empty() ? "" : ", ") + name;
+  refuse("no problem size: give --size S, or --m, --n and --k (missing " + missing + ")");
+}
+
+// --size, --m, --n and --k as given (a sweep may set the rest).
+Dimensions fixedDimensions(const PlanInput& input) {
+  Dimensions dims;
+  if (input.size) dims.m = dims.n = dims.k = parseDimension(*input.size, "--size");
+  if (input.m) dims.m = parseDimension(*input.m, "--m");
+  if (input.n) dims.n = parseDimension(*input.n, "--n");
+  if (input.k) dims.k = parseDimension(*input.k, "--k");
+  return dims;
+}
+
 // Walks the sweep axes for one kernel, depth first, and appends a validated run per leaf.
 class Expander {
  public:
@@ -116,12 +133,7 @@ class Expander {
 
  private:
   void addRun(const KernelInfo& kernel, const Params& params, const Dimensions& dims) {
-    if (!dims.m || !dims.n || !dims.k) {
-      std::string missing;
-      for (const auto& [name, value] : {std::pair{"--m", dims.m}, {"--n", dims.n}, {"--k", dims.k}})
-        if (!value) missing += std::string(missing.empty() ? "" : ", ") + name;
-      refuse("no problem size: give --size S, or --m, --n and --k (missing " + missing + ")");
-    }
+    if (!dims.m || !dims.n || !dims.k) refuseMissingSize(dims);
     RunRequest run = base_;
     run.kernel = resolve(KernelConfig{kernel.id, params});
     run.shape = Shape{*dims.m, *dims.n, *dims.k};
@@ -165,7 +177,13 @@ double parsePositiveNumber(const std::string& text, const std::string& what) {
   return value;
 }
 
-std::vector<RunRequest> buildPlan(const PlanInput& input, const Backend& backend) {
+Shape problemShape(const PlanInput& input) {
+  const Dimensions dims = fixedDimensions(input);
+  if (!dims.m || !dims.n || !dims.k) refuseMissingSize(dims);
+  return {*dims.m, *dims.n, *dims.k};
+}
+
+Plan buildPlan(const PlanInput& input, const Backend& backend) {
   std::vector<SweepAxis> axes;
   std::optional<SweepAxis> kernelAxis;
   for (const std::string& text : input.sweeps) {
@@ -207,11 +225,7 @@ std::vector<RunRequest> buildPlan(const PlanInput& input, const Backend& backend
   }
   if (input.tile) baseParams["tile"] = parseParameterValue(*input.tile, "--tile");
 
-  Dimensions baseDims;
-  if (input.size) baseDims.m = baseDims.n = baseDims.k = parseDimension(*input.size, "--size");
-  if (input.m) baseDims.m = parseDimension(*input.m, "--m");
-  if (input.n) baseDims.n = parseDimension(*input.n, "--n");
-  if (input.k) baseDims.k = parseDimension(*input.k, "--k");
+  const Dimensions baseDims = fixedDimensions(input);
 
   std::vector<const KernelInfo*> kernels;
   if (kernelAxis && kernelAxis->all) {
@@ -227,16 +241,25 @@ std::vector<RunRequest> buildPlan(const PlanInput& input, const Backend& backend
     refuse("no kernel: give --kernel ID or --sweep kernel=ID,... (see --list)");
   }
 
-  std::vector<RunRequest> runs;
-  Expander expander(axes, backend, input.base, runs);
+  Plan plan;
+  Expander expander(axes, backend, input.base, plan.runs);
   for (const KernelInfo* kernel : kernels) {
     if (input.tile && !kernel->param("tile")) {
       refuse("--tile: kernel '" + kernel->id + "' has no tile parameter" +
              (kernel->params.empty() ? " (it takes no parameters)" : " (use --param)"));
     }
-    expander.expand(*kernel, 0, baseParams, baseDims);
+    const bool sweepsItsParameter = std::any_of(
+        axes.begin(), axes.end(), [&](const SweepAxis& a) { return kernel->param(a.key); });
+    const auto remembered = input.remembered.find(kernel->id);
+    if (!input.tile && !input.params && !sweepsItsParameter &&
+        remembered != input.remembered.end()) {
+      plan.usedRemembered.push_back(kernel->id);
+      expander.expand(*kernel, 0, remembered->second, baseDims);
+    } else {
+      expander.expand(*kernel, 0, baseParams, baseDims);
+    }
   }
-  return runs;
+  return plan;
 }
 
 }  // namespace tilescope::bench

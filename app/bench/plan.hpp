@@ -2,6 +2,7 @@
 // Turns the command line's run options into the validated list of runs: one run, or the
 // cartesian product of the --sweep axes. Every problem is found here, before anything runs.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,15 @@ struct PlanInput {
   std::optional<std::string> size, m, n, k;
   std::vector<std::string> sweeps;  // each "KEY=V1,V2,..." or "KEY=all"
   RunRequest base;                  // device, fill, seed, sampling and verify for every run
+  // Per kernel id, the parameters --autotune remembered for this device: a kernel whose
+  // parameters the options leave alone (no --tile, --param or sweep of one of its own) runs
+  // with these instead of the catalogue's defaults.
+  std::map<std::string, Params> remembered;
+};
+
+struct Plan {
+  std::vector<RunRequest> runs;
+  std::vector<std::string> usedRemembered;  // kernel ids that run with remembered parameters
 };
 
 // Each throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
@@ -27,8 +37,12 @@ double parsePositiveNumber(const std::string& text, const std::string& what);
 // "shared-tiled tile=16 512x512x512": a run in one phrase, for progress and messages.
 std::string describe(const RunRequest& run);
 
+// The one problem size the options give (--size, or --m, --n and --k); throws
+// tilescope::Error(InvalidArgument) naming what is missing or out of range.
+Shape problemShape(const PlanInput& input);
+
 // The runs in order: kernel outermost, then the --sweep axes in the order given (the first
 // one outermost). Throws tilescope::Error naming the first problem found.
-std::vector<RunRequest> buildPlan(const PlanInput& input, const Backend& backend);
+Plan buildPlan(const PlanInput& input, const Backend& backend);
 
 }  // namespace tilescope::bench

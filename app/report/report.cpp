@@ -169,6 +169,10 @@ class CsvRow {
   CsvRow(const std::vector<std::string>& header, const std::vector<std::string>& cells, int line)
       : header_(header), cells_(cells), line_(line) {}
 
+  bool has(const char* column) const {
+    return std::find(header_.begin(), header_.end(), column) != header_.end();
+  }
+
   const std::string& text(const char* column) const {
     const auto it = std::find(header_.begin(), header_.end(), column);
     return cells_[std::size_t(it - header_.begin())];
@@ -249,6 +253,22 @@ RunResult resultFromCsv(const CsvRow& row) {
     row.error("h2d_ms", "the phases h2d_ms, kernel_ms and d2h_ms are all given or all empty");
   }
   r.unsyncedHostMs = row.optionalNumber("unsynced_host_ms");
+  // Files written before the resource columns existed end at unsynced_host_ms.
+  if (row.has("registers")) {
+    const char* const columns[] = {"registers",         "shared_bytes",  "local_bytes",
+                                   "threads_per_block", "blocks_per_sm", "occupancy"};
+    const auto given = std::count_if(std::begin(columns), std::end(columns),
+                                     [&](const char* column) { return !row.text(column).empty(); });
+    if (given == std::ssize(columns)) {
+      r.resources =
+          KernelResources{int(row.integer("registers")),     row.integer("shared_bytes"),
+                          row.integer("local_bytes"),        int(row.integer("threads_per_block")),
+                          int(row.integer("blocks_per_sm")), row.number("occupancy")};
+    } else if (given > 0) {
+      row.error("registers",
+                "the resource columns registers .. occupancy are all given or all empty");
+    }
+  }
   return r;
 }
 
@@ -297,7 +317,8 @@ nlohmann::json toJson(const RunResult& result) {
               {"verified", result.verified()},
               {"verification", nullptr},
               {"phases", nullptr},
-              {"unsynced_host_ms", nullptr}};
+              {"unsynced_host_ms", nullptr},
+              {"resources", nullptr}};
   if (result.verification) out["verification"] = toJson(*result.verification);
   if (result.phases) {
     out["phases"] = {{"h2d_ms", result.phases->h2dMs},
@@ -305,6 +326,12 @@ nlohmann::json toJson(const RunResult& result) {
                      {"d2h_ms", result.phases->d2hMs}};
   }
   if (result.unsyncedHostMs) out["unsynced_host_ms"] = *result.unsyncedHostMs;
+  if (const auto& k = result.resources) {
+    out["resources"] = {
+        {"registers", k->registersPerThread},    {"shared_bytes", k->sharedBytesPerBlock},
+        {"local_bytes", k->localBytesPerThread}, {"threads_per_block", k->threadsPerBlock},
+        {"blocks_per_sm", k->blocksPerSM},       {"occupancy", k->occupancy}};
+  }
   return out;
 }
 
@@ -340,6 +367,13 @@ RunResult resultFromJson(const nlohmann::json& json) {
   if (const auto it = json.find("unsynced_host_ms"); it != json.end() && !it->is_null()) {
     r.unsyncedHostMs = numberField(json, "unsynced_host_ms", where);
   }
+  if (const nlohmann::json* k = optionalObject(json, "resources", where)) {
+    const std::string at = "result.resources";
+    r.resources = KernelResources{
+        int(integerField(*k, "registers", at)),     integerField(*k, "shared_bytes", at),
+        integerField(*k, "local_bytes", at),        int(integerField(*k, "threads_per_block", at)),
+        int(integerField(*k, "blocks_per_sm", at)), numberField(*k, "occupancy", at)};
+  }
   return r;
 }
 
@@ -369,9 +403,30 @@ DeviceInfo deviceFromJson(const nlohmann::json& json) {
 }
 
 std::vector<std::string> csvHeader() {
-  return {"backend",  "device",    "kernel", "params",    "M",      "N",
-          "K",        "median_ms", "min_ms", "max_ms",    "gflops", "rel_error",
-          "verified", "reps",      "h2d_ms", "kernel_ms", "d2h_ms", "unsynced_host_ms"};
+  return {"backend",
+          "device",
+          "kernel",
+          "params",
+          "M",
+          "N",
+          "K",
+          "median_ms",
+          "min_ms",
+          "max_ms",
+          "gflops",
+          "rel_error",
+          "verified",
+          "reps",
+          "h2d_ms",
+          "kernel_ms",
+          "d2h_ms",
+          "unsynced_host_ms",
+          "registers",
+          "shared_bytes",
+          "local_bytes",
+          "threads_per_block",
+          "blocks_per_sm",
+          "occupancy"};
 }
 
 std::vector<std::string> csvRow(const RunResult& r) {
@@ -395,7 +450,13 @@ std::vector<std::string> csvRow(const RunResult& r) {
           phase(&Phases::h2dMs),
           phase(&Phases::kernelMs),
           phase(&Phases::d2hMs),
-          formatOptional(r.unsyncedHostMs)};
+          formatOptional(r.unsyncedHostMs),
+          r.resources ? std::to_string(r.resources->registersPerThread) : std::string(),
+          r.resources ? std::to_string(r.resources->sharedBytesPerBlock) : std::string(),
+          r.resources ? std::to_string(r.resources->localBytesPerThread) : std::string(),
+          r.resources ? std::to_string(r.resources->threadsPerBlock) : std::string(),
+          r.resources ? std::to_string(r.resources->blocksPerSM) : std::string(),
+          r.resources ? formatNumber(r.resources->occupancy) : std::string()};
 }
 
 void writeCsv(std::ostream& out, const std::vector<RunResult>& results) {
@@ -417,7 +478,11 @@ std::vector<RunResult> readCsv(std::istream& in) {
   std::vector<std::string> header, cells;
   int line = 0;
   if (!readCsvRecord(in, header, line)) fail("CSV input is empty: no header line");
-  if (header != expected) {
+  // The columns before the resource columns were added (format version 1 as first written).
+  constexpr std::size_t kColumnsWithoutResources = 18;
+  const bool withoutResources = header.size() == kColumnsWithoutResources &&
+                                std::equal(header.begin(), header.end(), expected.begin());
+  if (header != expected && !withoutResources) {
     for (std::size_t i = 0; i < expected.size(); ++i) {
       if (i >= header.size())
         fail("CSV header: column " + std::to_string(i + 1) + " '" + expected[i] + "' is missing");
@@ -431,9 +496,9 @@ std::vector<RunResult> readCsv(std::istream& in) {
   std::vector<RunResult> results;
   while (readCsvRecord(in, cells, line)) {
     if (cells.size() == 1 && cells[0].empty()) continue;  // a blank line
-    if (cells.size() != expected.size()) {
+    if (cells.size() != header.size()) {
       fail("CSV line " + std::to_string(line) + ": " + std::to_string(cells.size()) +
-           " fields, expected " + std::to_string(expected.size()));
+           " fields, expected " + std::to_string(header.size()));
     }
     results.push_back(resultFromCsv(CsvRow(header, cells, line)));
   }
@@ -446,11 +511,15 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
   const bool anyUnsynced = std::any_of(results.begin(), results.end(), [](const RunResult& r) {
     return r.unsyncedHostMs.has_value();
   });
+  const bool anyResources = std::any_of(results.begin(), results.end(),
+                                        [](const RunResult& r) { return r.resources.has_value(); });
   std::vector<std::string> header = {"backend", "device",    "kernel",    "params", "M",
                                      "N",       "K",         "median ms", "min ms", "max ms",
                                      "GFLOP/s", "rel error", "verified",  "reps"};
   if (anyPhases) header.insert(header.end(), {"H2D ms", "kernel ms", "D2H ms"});
   if (anyUnsynced) header.push_back("unsynced host ms");
+  if (anyResources)
+    header.insert(header.end(), {"regs", "smem B", "local B", "threads", "blocks/SM", "occupancy"});
 
   std::vector<std::vector<std::string>> rows = {header};
   for (const RunResult& r : results) {
@@ -473,6 +542,16 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
         row.push_back(r.phases ? fixed((*r.phases).*member, 3) : "-");
     }
     if (anyUnsynced) row.push_back(r.unsyncedHostMs ? fixed(*r.unsyncedHostMs, 3) : "-");
+    if (anyResources) {
+      if (const auto& k = r.resources) {
+        row.insert(row.end(),
+                   {std::to_string(k->registersPerThread), std::to_string(k->sharedBytesPerBlock),
+                    std::to_string(k->localBytesPerThread), std::to_string(k->threadsPerBlock),
+                    std::to_string(k->blocksPerSM), fixed(100 * k->occupancy, 1) + " %"});
+      } else {
+        row.insert(row.end(), 6, "-");
+      }
+    }
     rows.push_back(std::move(row));
   }
 

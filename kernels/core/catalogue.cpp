@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <sstream>
+#include <type_traits>
 
 #include "tilescope/error.hpp"
 
@@ -24,6 +25,16 @@ const char* toString(Family family) {
       return "register-tiled";
     case Family::Library:
       return "library";
+    case Family::BlockTile1D:
+      return "blocktile-1d";
+    case Family::BlockTile2D:
+      return "blocktile-2d";
+    case Family::Vectorized:
+      return "vectorized";
+    case Family::Warptile:
+      return "warptile";
+    case Family::Pipelined:
+      return "pipelined";
   }
   return "unknown";
 }
@@ -42,6 +53,119 @@ ParamSpec blockTile(int defaultValue, std::string description) {
           "a T x T thread block has T*T threads and a block holds at most 1024, so T must be "
           "1..32"};
 }
+
+// ---- The ladder's parameters, built from the maps' own axes ----
+
+std::string joinValues(const maps::ParamAxis& axis) {
+  std::string text;
+  for (int i = 0; i < axis.count; ++i)
+    text += (i == 0                ? ""
+             : i + 1 == axis.count ? " or "
+                                   : ", ") +
+            std::to_string(axis.values[std::size_t(i)]);
+  return text;
+}
+
+// One ParamSpec per axis of Map, defaults from `defaults`, descriptions by parameter name.
+template <typename Map>
+std::vector<ParamSpec> ladderParams(const Map& defaults,
+                                    const std::map<std::string, std::string>& descriptions) {
+  std::vector<ParamSpec> specs;
+  const auto defaultValues = defaults.values();
+  for (std::size_t a = 0; a < Map::kAxes.size(); ++a) {
+    const maps::ParamAxis& axis = Map::kAxes[a];
+    ParamSpec spec{axis.name, descriptions.at(axis.name), defaultValues[a], {}, {}};
+    spec.allowed.assign(axis.values.begin(), axis.values.begin() + axis.count);
+    spec.refusal =
+        "the CUDA backend compiles one kernel per valid combination and keeps that set "
+        "small: " +
+        std::string(axis.name) + " is " + joinValues(axis);
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+std::string str(int value) {
+  return std::to_string(value);
+}
+
+// Why a ladder configuration breaks its family's rules, in the numbers of that configuration.
+template <typename Map>
+std::optional<std::string> explainRule(const Map& map) {
+  constexpr bool isWarp = std::is_base_of_v<maps::WarpGrid<Map>, Map>;
+  constexpr bool isGrid = std::is_base_of_v<maps::ThreadGrid<Map>, Map>;
+  constexpr int width = Map::kCopyWidth;
+  const std::string unit = width == 4 ? "float4 copies" : "elements";
+  switch (map.check()) {
+    case maps::TilingRule::Ok:
+      return std::nullopt;
+    case maps::TilingRule::TileDivides:
+      if constexpr (isWarp) {
+        return "the warp tile WM x WN = " + str(map.wm) + " x " + str(map.wn) +
+               " must divide the block tile BM x BN = " + str(map.bm) + " x " + str(map.bn) +
+               ", and TM, TN be multiples of 4 (whole float4 reads)";
+      } else if constexpr (isGrid) {
+        return "the thread tile TM x TN = " + str(map.tm) + " x " + str(map.tn) +
+               " must divide the block tile BM x BN = " + str(map.bm) + " x " + str(map.bn) +
+               (width == 4 ? ", and TM, TN be multiples of 4 (whole float4 reads)" : "");
+      } else {
+        return "TM = " + str(map.tm) + " must divide BM = " + str(map.bm);
+      }
+    case maps::TilingRule::ThreadCount:
+      return "the block would have " + str(map.threads()) +
+             " threads; CUDA allows whole warps up to 1024";
+    case maps::TilingRule::WarpCount:
+      if constexpr (isWarp) {
+        return "(BM/WM) x (BN/WN) = " + str(map.bm / map.wm) + " x " + str(map.bn / map.wn) +
+               " = " + str(map.warps()) +
+               " warps; a block has 4 to 8: fewer leave the SM's four warp schedulers short of "
+               "work, more cannot keep up to 128 accumulators each in the 64K registers of an SM";
+      }
+      break;
+    case maps::TilingRule::WarpShape:
+      if constexpr (isWarp) {
+        return "a warp's 4 x 8 lanes cover 4TM x 8TN = " + str(map.subM()) + " x " +
+               str(map.subN()) + " outputs per sub-iteration, which must divide the warp tile " +
+               "WM x WN = " + str(map.wm) + " x " + str(map.wn);
+      }
+      break;
+    case maps::TilingRule::EvenCopies: {
+      const maps::TileCopy a = map.aCopy(), b = map.bCopy();
+      return "the A tile (BM x BK = " + str(map.bm) + " x " + str(map.bk) +
+             ") and the B tile (BK x BN = " + str(map.bk) + " x " + str(map.bn) +
+             ") must split evenly among the " + str(map.threads()) + " threads as whole " + unit +
+             ": they hold " + str(a.vectors()) + " and " + str(b.vectors()) +
+             (width == 4 ? " float4s" : " elements");
+    }
+  }
+  return "breaks a tiling rule";
+}
+
+// A catalogue check for a ladder family: the map's own rules, explained.
+template <typename Map>
+std::function<std::optional<std::string>(const Params&)> ladderCheck() {
+  return [](const Params& params) { return explainRule(ladderMap<Map>(params)); };
+}
+
+const std::map<std::string, std::string> kBlockDescriptions = {
+    {"BM", "rows of C per block (the staged A tile is BM x BK)"},
+    {"BN", "columns of C per block (the staged B tile is BK x BN)"},
+    {"BK", "k values staged per step (the depth of both shared tiles)"},
+};
+
+std::map<std::string, std::string> withBlock(std::map<std::string, std::string> more) {
+  more.insert(kBlockDescriptions.begin(), kBlockDescriptions.end());
+  return more;
+}
+
+const std::map<std::string, std::string> kWarpDescriptions = withBlock({
+    {"WM", "rows of C per warp (the warp tile is WM x WN)"},
+    {"WN", "columns of C per warp"},
+    {"TM", "rows of each lane's piece: the 4 x 8 lanes cover 4TM rows per sub-iteration"},
+    {"TN",
+     "columns of each lane's piece: 8 lanes cover 8TN columns; TN = 4 makes their B reads "
+     "one 128-byte shared row (conflict-free)"},
+});
 
 std::vector<KernelInfo> buildCatalogue() {
   const std::vector<std::string> both = {"cpu", "cuda"};
@@ -136,6 +260,102 @@ std::vector<KernelInfo> buildCatalogue() {
              "the register tile is instantiated per size: T must be a power of two from 1 to 64"}},
        .backends = both});
 
+  // ---- The optimisation ladder. Defaults: each family's fastest configuration at 4096^3 on an
+  // H200 (--autotune; docs/benchmarks.md, "Optimisation ladder"). ----
+  const std::string tiles =
+      "BM*BK and BK*BN split evenly among the threads (whole float4s where the copies are float4)";
+
+  list.push_back(
+      {.id = "blocktile-1d",
+       .displayName = "Block tile, 1-D thread tile",
+       .family = Family::BlockTile1D,
+       .seed = "siboehm SGEMM worklog, kernel 4 (1D blocktiling)",
+       .teaching =
+           "The block stages a BM x BK tile of A and a BK x BN tile of B in shared memory, and "
+           "each thread computes TM outputs down one column: per inner index it reads one B "
+           "value and reuses it for TM multiply-adds. Fewer shared-memory reads per FMA than "
+           "shared-tiled, so the FMA units finally get busy.",
+       .params = ladderParams(maps::BlockTile1D::fromValues({64, 64, 8, 16}),
+                              withBlock({{"TM", "outputs per thread down a column of C"}})),
+       .backends = both,
+       .constraints = "threads = BM*BN/TM in whole warps up to 1024; " + tiles,
+       .check = ladderCheck<maps::BlockTile1D>()});
+
+  list.push_back(
+      {.id = "blocktile-2d",
+       .displayName = "Block tile, 2-D register tile",
+       .family = Family::BlockTile2D,
+       .seed = "siboehm SGEMM worklog, kernel 5 (2D blocktiling)",
+       .teaching =
+           "Each thread accumulates a TM x TN tile of C in registers: per inner index it reads TM "
+           "values of A and TN of B from shared memory for TM*TN multiply-adds. The tiles keep "
+           "their global layout, so a warp's reads of A hit words TM*BK apart (one bank) and its "
+           "reads of B words TN apart: bank conflicts, visible in the access view.",
+       .params = ladderParams(maps::BlockTile2D::fromValues({64, 128, 8, 8, 4}),
+                              withBlock({{"TM", "rows of a thread's register tile"},
+                                         {"TN", "columns of a thread's register tile"}})),
+       .backends = both,
+       .constraints = "threads = BM*BN/(TM*TN) in whole warps up to 1024; " + tiles,
+       .check = ladderCheck<maps::BlockTile2D>()});
+
+  list.push_back(
+      {.id = "vectorized",
+       .displayName = "Vectorized (float4, transposed A)",
+       .family = Family::Vectorized,
+       .seed = "siboehm SGEMM worklog, kernel 6 (vectorized memory access) with kernel 8's "
+               "padding",
+       .teaching =
+           "Blocktile-2d with every global copy a 16-byte float4 (a quarter of the load "
+           "instructions) and the A tile stored transposed, each row padded by 4 words: a "
+           "thread's TM values of A become consecutive words, read as float4s too, and the "
+           "padding spreads the transposing stores over all 32 banks. K or N not a multiple of "
+           "4 takes a scalar edge path (rows no longer 16-byte aligned).",
+       .params = ladderParams(maps::Vectorized::fromValues({64, 128, 16, 8, 4}),
+                              withBlock({{"TM", "rows of a thread's register tile (float4s)"},
+                                         {"TN", "columns of a thread's register tile (float4s)"}})),
+       .backends = both,
+       .constraints = "threads = BM*BN/(TM*TN) in whole warps up to 1024; " + tiles,
+       .check = ladderCheck<maps::Vectorized>()});
+
+  list.push_back(
+      {.id = "warptile",
+       .displayName = "Warp tiles",
+       .family = Family::Warptile,
+       .seed = "siboehm SGEMM worklog, kernel 10 (warptiling); lane layout of CUTLASS's SIMT GEMM",
+       .teaching =
+           "The block tile is cut into WM x WN warp tiles, and inside one the 32 lanes form a 4 x "
+           "8 grid of TM x TN pieces that repeats (WM/4TM) x (WN/8TN) times. Each warp reads only "
+           "its own strip of the shared tiles, and with TN = 4 eight lanes read one 128-byte row "
+           "of B: no bank conflicts, few shared reads per FMA, and registers reused across the "
+           "sub-iterations.",
+       .params = ladderParams(maps::Warptile::fromValues({128, 128, 16, 32, 64, 8, 4}),
+                              kWarpDescriptions),
+       .backends = both,
+       .constraints = "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + tiles,
+       .check = ladderCheck<maps::Warptile>()});
+
+  list.push_back(
+      {.id = "pipelined",
+       .displayName = "Warp tiles, cp.async pipeline",
+       .family = Family::Pipelined,
+       .seed = "siboehm SGEMM worklog, kernel 11 (double buffering); CUTLASS's multistage "
+               "cp.async GEMM",
+       .teaching =
+           "Warptile with `stages` shared buffers filled by cp.async, which copies global memory "
+           "straight into shared memory without holding registers. While the block multiplies "
+           "tile s, tiles s+1 .. s+stages-1 are already on their way, so memory latency hides "
+           "behind arithmetic and one barrier per k-step suffices.",
+       .params = ladderParams(maps::Pipelined::fromValues({128, 256, 32, 64, 64, 8, 4, 2}),
+                              [] {
+                                auto descriptions = kWarpDescriptions;
+                                descriptions["stages"] =
+                                    "shared buffers in flight: the cp.async pipeline depth";
+                                return descriptions;
+                              }()),
+       .backends = both,
+       .constraints = "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + tiles,
+       .check = ladderCheck<maps::Pipelined>()});
+
   list.push_back(
       {.id = "library",
        .displayName = "Library reference (OpenBLAS / cuBLAS)",
@@ -198,6 +418,12 @@ std::optional<std::string> refusal(const KernelConfig& config) {
              " is refused: " + spec->refusal;
     }
   }
+  if (info->check) {
+    Params all = config.params;
+    for (const ParamSpec& p : info->params) all.try_emplace(p.name, p.defaultValue);
+    if (auto why = info->check(all))
+      return info->id + ": " + formatParams({info->id, all}) + " is refused: " + *why;
+  }
   return std::nullopt;
 }
 
@@ -207,6 +433,24 @@ KernelConfig resolve(const KernelConfig& config) {
   for (const ParamSpec& p : kernelInfo(config.kernel).params)
     resolved.params.try_emplace(p.name, p.defaultValue);
   return resolved;
+}
+
+std::vector<KernelConfig> validConfigurations(const KernelInfo& info) {
+  std::vector<KernelConfig> configs;
+  KernelConfig config{info.id, {}};
+  // Depth first over the parameters in catalogue order: the last one varies fastest.
+  std::function<void(std::size_t)> expand = [&](std::size_t p) {
+    if (p == info.params.size()) {
+      if (!refusal(config)) configs.push_back(config);
+      return;
+    }
+    for (int value : info.params[p].allowed) {
+      config.params[info.params[p].name] = value;
+      expand(p + 1);
+    }
+  };
+  expand(0);
+  return configs;
 }
 
 Params parseParams(const std::string& text) {

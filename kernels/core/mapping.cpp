@@ -1,6 +1,6 @@
 #include "tilescope/mapping.hpp"
 
-#include <variant>
+#include <concepts>
 
 #include "tilescope/error.hpp"
 
@@ -26,33 +26,47 @@ int WarpAccess::activeLanes() const {
 
 namespace {
 
-using AnyMap = std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA,
-                            maps::SharedTiled, maps::RegisterTiled>;
-
-AnyMap makeMap(Family family, int tile) {
-  switch (family) {
-    case Family::Serial:
-      return maps::Serial{};
-    case Family::RowPerThread:
-      return maps::RowPerThread{tile};
-    case Family::Naive:
-      return maps::Naive{tile};
-    case Family::SharedA:
-      return maps::SharedA{{tile}};
-    case Family::SharedTiled:
-      return maps::SharedTiled{{{tile}}};
-    case Family::RegisterTiled:
-      return maps::RegisterTiled{tile};
-    case Family::Library:
-      break;
-  }
-  throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
-}
+// The ladder families: block tiles staged in shared memory, parameters listed in kAxes.
+template <typename Map>
+concept LadderMap = requires {
+  Map::kAxes;
+};
 
 // CUDA's limit on gridDim.y (gridDim.x allows 2^31 - 1).
 constexpr int kMaxGridY = 65535;
 
 }  // namespace
+
+ThreadMap threadMapOf(const KernelConfig& resolved) {
+  const auto tile = [&] { return resolved.params.at("tile"); };
+  switch (kernelInfo(resolved.kernel).family) {
+    case Family::Serial:
+      return maps::Serial{};
+    case Family::RowPerThread:
+      return maps::RowPerThread{tile()};
+    case Family::Naive:
+      return maps::Naive{tile()};
+    case Family::SharedA:
+      return maps::SharedA{{tile()}};
+    case Family::SharedTiled:
+      return maps::SharedTiled{{{tile()}}};
+    case Family::RegisterTiled:
+      return maps::RegisterTiled{tile()};
+    case Family::BlockTile1D:
+      return ladderMap<maps::BlockTile1D>(resolved.params);
+    case Family::BlockTile2D:
+      return ladderMap<maps::BlockTile2D>(resolved.params);
+    case Family::Vectorized:
+      return ladderMap<maps::Vectorized>(resolved.params);
+    case Family::Warptile:
+      return ladderMap<maps::Warptile>(resolved.params);
+    case Family::Pipelined:
+      return ladderMap<maps::Pipelined>(resolved.params);
+    case Family::Library:
+      break;
+  }
+  throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
+}
 
 Mapping::Mapping(const KernelConfig& config, const Shape& shape)
     : config_(resolve(config)), shape_(shape), family_(kernelInfo(config.kernel).family) {
@@ -61,7 +75,7 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape)
     throw Error(ErrorKind::Unsupported,
                 "kernel '" + config.kernel + "' is a closed library: its mapping is not visible");
   }
-  if (auto it = config_.params.find("tile"); it != config_.params.end()) tile_ = it->second;
+  map_ = threadMapOf(config_);
   std::visit(
       [&](const auto& map) {
         block_ = map.block();
@@ -70,20 +84,44 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape)
         colsPerThread_ = map.colsPerThread(shape.n);
         kDepth_ = map.kDepth();
       },
-      makeMap(family_, tile_));
+      map_);
   if (grid_.y > kMaxGridY) {
+    const std::string params =
+        config_.params.count("tile") ? "tile " + std::to_string(tile()) : formatParams(config_);
     throw Error(ErrorKind::InvalidArgument,
-                config_.kernel + " with tile " + std::to_string(tile_) + " needs " +
-                    std::to_string(grid_.y) + " blocks along y for M = " + std::to_string(shape.m) +
+                config_.kernel + " with " + params + " needs " + std::to_string(grid_.y) +
+                    " blocks along y for M = " + std::to_string(shape.m) +
                     ", more than CUDA's 65535: use a larger tile");
   }
 }
 
+int Mapping::tile() const {
+  const auto it = config_.params.find("tile");
+  return it == config_.params.end() ? 1 : it->second;
+}
+
+bool Mapping::staged(Operand operand) const {
+  return std::visit(
+      [&](const auto& map) {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) return operand != Operand::C;
+        return (operand == Operand::A &&
+                (family_ == Family::SharedA || family_ == Family::SharedTiled)) ||
+               (operand == Operand::B && family_ == Family::SharedTiled);
+      },
+      map_);
+}
+
 std::int64_t Mapping::sharedBytesPerBlock() const {
-  const std::int64_t tileBytes = std::int64_t(4) * tile_ * tile_;
-  if (family_ == Family::SharedA) return tileBytes;
-  if (family_ == Family::SharedTiled) return 2 * tileBytes;
-  return 0;
+  return std::visit(
+      [&](const auto& map) -> std::int64_t {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          return std::int64_t(4) * map.sharedWords();
+        } else {
+          const std::int64_t tileBytes = std::int64_t(4) * tile() * tile();
+          return tileBytes * (int(staged(Operand::A)) + int(staged(Operand::B)));
+        }
+      },
+      map_);
 }
 
 ThreadRef Mapping::threadRef(Dim2 block, Dim2 thread) const {
@@ -92,8 +130,7 @@ ThreadRef Mapping::threadRef(Dim2 block, Dim2 thread) const {
 }
 
 ThreadRef Mapping::owner(std::int64_t i, std::int64_t j) const {
-  const OwnerSlot slot =
-      std::visit([&](const auto& map) { return map.owner(i, j); }, makeMap(family_, tile_));
+  const OwnerSlot slot = std::visit([&](const auto& map) { return map.owner(i, j); }, map_);
   return threadRef(slot.block, slot.thread);
 }
 
@@ -110,7 +147,7 @@ std::vector<Cell> Mapping::outputs(Dim2 block, Dim2 thread) const {
           }
         }
       },
-      makeMap(family_, tile_));
+      map_);
   return cells;
 }
 
@@ -123,7 +160,7 @@ Range Mapping::blockRows(Dim2 block) const {
         const std::int64_t begin = map.row(block, Dim2{0, 0}, 0);
         return Range{begin, map.row(block, last, rowsPerThread_ - 1) + 1 - begin};
       },
-      makeMap(family_, tile_));
+      map_);
 }
 
 Range Mapping::blockCols(Dim2 block) const {
@@ -133,7 +170,7 @@ Range Mapping::blockCols(Dim2 block) const {
         const std::int64_t begin = map.col(block, Dim2{0, 0}, 0);
         return Range{begin, map.col(block, last, colsPerThread_ - 1) + 1 - begin};
       },
-      makeMap(family_, tile_));
+      map_);
 }
 
 Range Mapping::kRange(std::int64_t step) const {
@@ -141,37 +178,104 @@ Range Mapping::kRange(std::int64_t step) const {
 }
 
 StepRegion Mapping::regionA(Dim2 block, std::int64_t step) const {
-  return {blockRows(block), kRange(step),
-          family_ == Family::SharedA || family_ == Family::SharedTiled};
+  return {blockRows(block), kRange(step), staged(Operand::A)};
 }
 
 StepRegion Mapping::regionB(Dim2 block, std::int64_t step) const {
-  return {kRange(step), blockCols(block), family_ == Family::SharedTiled};
+  return {kRange(step), blockCols(block), staged(Operand::B)};
 }
 
 std::optional<Dim2> Mapping::loaderOfA(Dim2 block, std::int64_t step, std::int64_t row,
                                        std::int64_t k) const {
-  if (family_ != Family::SharedA && family_ != Family::SharedTiled) return std::nullopt;
-  const maps::SharedA map{{tile_}};
-  // Searching the block keeps aLoad() the only formula; a block has at most 1024 threads.
-  for (int y = 0; y < block_.y; ++y)
-    for (int x = 0; x < block_.x; ++x) {
-      const Cell cell = map.aLoad(block, {x, y}, step);
-      if (cell.row == row && cell.col == k) return Dim2{x, y};
-    }
-  return std::nullopt;
+  if (!staged(Operand::A)) return std::nullopt;
+  const StepRegion region = regionA(block, step);
+  return std::visit(
+      [&](const auto& map) -> std::optional<Dim2> {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          if (row < region.rows.begin || row >= region.rows.end() || k < region.cols.begin ||
+              k >= region.cols.end())
+            return std::nullopt;
+          const auto copier =
+              map.aCopy().copierOf(int(row - region.rows.begin), int(k - region.cols.begin));
+          return Dim2{copier.thread, 0};
+        } else {
+          const maps::SharedA seed{{tile()}};
+          // Searching the block keeps aLoad() the only formula; a block has at most 1024
+          // threads.
+          for (int y = 0; y < block_.y; ++y)
+            for (int x = 0; x < block_.x; ++x) {
+              const Cell cell = seed.aLoad(block, {x, y}, step);
+              if (cell.row == row && cell.col == k) return Dim2{x, y};
+            }
+          return std::nullopt;
+        }
+      },
+      map_);
 }
 
 std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64_t k,
                                        std::int64_t col) const {
-  if (family_ != Family::SharedTiled) return std::nullopt;
-  const maps::SharedTiled map{{{tile_}}};
-  for (int y = 0; y < block_.y; ++y)
-    for (int x = 0; x < block_.x; ++x) {
-      const Cell cell = map.bLoad(block, {x, y}, step);
-      if (cell.row == k && cell.col == col) return Dim2{x, y};
-    }
-  return std::nullopt;
+  if (!staged(Operand::B)) return std::nullopt;
+  const StepRegion region = regionB(block, step);
+  return std::visit(
+      [&](const auto& map) -> std::optional<Dim2> {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          if (k < region.rows.begin || k >= region.rows.end() || col < region.cols.begin ||
+              col >= region.cols.end())
+            return std::nullopt;
+          const auto copier =
+              map.bCopy().copierOf(int(k - region.rows.begin), int(col - region.cols.begin));
+          return Dim2{copier.thread, 0};
+        } else {
+          const maps::SharedTiled seed{{{tile()}}};
+          for (int y = 0; y < block_.y; ++y)
+            for (int x = 0; x < block_.x; ++x) {
+              const Cell cell = seed.bLoad(block, {x, y}, step);
+              if (cell.row == k && cell.col == col) return Dim2{x, y};
+            }
+          return std::nullopt;
+        }
+      },
+      map_);
+}
+
+std::vector<Cell> Mapping::stagedBy(Operand operand, Dim2 block, Dim2 thread,
+                                    std::int64_t step) const {
+  if (operand == Operand::C || !staged(operand)) return {};
+  return std::visit(
+      [&](const auto& map) -> std::vector<Cell> {
+        using Map = std::decay_t<decltype(map)>;
+        if constexpr (LadderMap<Map>) {
+          const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
+          std::vector<Cell> cells;
+          for (int instr = 0; instr < copy.copiesPerThread(); ++instr) {
+            const Cell first = operand == Operand::A ? map.aLoad(block, thread, step, instr)
+                                                     : map.bLoad(block, thread, step, instr);
+            for (int e = 0; e < copy.width; ++e) cells.push_back({first.row, first.col + e});
+          }
+          return cells;
+        } else if constexpr (std::derived_from<Map, maps::SharedA>) {
+          if (operand == Operand::A) return {maps::SharedA{{tile()}}.aLoad(block, thread, step)};
+          return {maps::SharedTiled{{{tile()}}}.bLoad(block, thread, step)};
+        } else {
+          return {};
+        }
+      },
+      map_);
+}
+
+int Mapping::accessWidth(Access access) const {
+  return std::visit(
+      [&](const auto& map) {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          const bool vector = access == Access::LoadA   ? map.aVectorCopies(shape_.k)
+                              : access == Access::LoadB ? map.bVectorCopies(shape_.n)
+                                                        : map.vectorStores(shape_.n);
+          return vector ? 4 : 1;
+        }
+        return 1;
+      },
+      map_);
 }
 
 std::int64_t Mapping::instructionsPerStep(Access access) const {
@@ -188,9 +292,27 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::RegisterTiled:
       return access == Access::StoreC ? rowsPerThread_ * colsPerThread_ : rowsPerThread_;
     case Family::Library:
+      return 0;
+    case Family::BlockTile1D:
+    case Family::BlockTile2D:
+    case Family::Vectorized:
+    case Family::Warptile:
+    case Family::Pipelined:
       break;
   }
-  return 0;
+  // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
+  // and its stores (one per float4 of outputs on the vector path).
+  const int width = accessWidth(access);
+  return std::visit(
+      [&](const auto& map) -> std::int64_t {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          if (access == Access::StoreC) return rowsPerThread_ * colsPerThread_ / width;
+          const maps::TileCopy copy = access == Access::LoadA ? map.aCopy() : map.bCopy();
+          return std::int64_t(copy.copiesPerThread()) * copy.width / width;
+        }
+        return 0;
+      },
+      map_);
 }
 
 std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access, std::int64_t step,
@@ -213,15 +335,15 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::Serial:
       return pick(instr / n, instr % n);
     case Family::RowPerThread: {
-      const maps::RowPerThread map{tile_};
+      const maps::RowPerThread map{tile()};
       return pick(map.row(block, thread, 0), map.col(block, thread, instr));
     }
     case Family::Naive: {
-      const maps::Naive map{tile_};
+      const maps::Naive map{tile()};
       return pick(map.row(block, thread, 0), map.col(block, thread, 0));
     }
     case Family::SharedA: {
-      const maps::SharedA map{{tile_}};
+      const maps::SharedA map{{tile()}};
       // Every thread helps stage A (zero past the edges); B is read per inner index.
       if (access == Access::LoadA) return inside(map.aLoad(block, thread, step), m, k);
       const std::int64_t row = map.row(block, thread, 0), col = map.col(block, thread, 0);
@@ -231,13 +353,13 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
       return Cell{kk, col};
     }
     case Family::SharedTiled: {
-      const maps::SharedTiled map{{{tile_}}};
+      const maps::SharedTiled map{{{tile()}}};
       if (access == Access::LoadA) return inside(map.aLoad(block, thread, step), m, k);
       if (access == Access::LoadB) return inside(map.bLoad(block, thread, step), k, n);
       return inside({map.row(block, thread, 0), map.col(block, thread, 0)}, m, n);
     }
     case Family::RegisterTiled: {
-      const maps::RegisterTiled map{tile_};
+      const maps::RegisterTiled map{tile()};
       if (access == Access::LoadA) return inside({map.row(block, thread, instr), step}, m, k);
       if (access == Access::LoadB) return inside({step, map.col(block, thread, instr)}, k, n);
       return inside({map.row(block, thread, instr / colsPerThread_),
@@ -245,9 +367,37 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
                     m, n);
     }
     case Family::Library:
+      return std::nullopt;
+    case Family::BlockTile1D:
+    case Family::BlockTile2D:
+    case Family::Vectorized:
+    case Family::Warptile:
+    case Family::Pipelined:
       break;
   }
-  return std::nullopt;
+  // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar
+  // path each vector takes one instruction per element.
+  const int width = accessWidth(access);
+  return std::visit(
+      [&](const auto& map) -> std::optional<Cell> {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          if (access == Access::StoreC) {
+            const std::int64_t slot = instr * width;
+            return inside({map.row(block, thread, slot / colsPerThread_),
+                           map.col(block, thread, slot % colsPerThread_)},
+                          m, n);
+          }
+          const maps::TileCopy copy = access == Access::LoadA ? map.aCopy() : map.bCopy();
+          const int perCopy = copy.width / width;  // instructions per copied vector
+          const int vector = int(instr / perCopy), element = int(instr % perCopy);
+          Cell cell = access == Access::LoadA ? map.aLoad(block, thread, step, vector)
+                                              : map.bLoad(block, thread, step, vector);
+          cell.col += element;
+          return access == Access::LoadA ? inside(cell, m, k) : inside(cell, k, n);
+        }
+        return std::nullopt;
+      },
+      map_);
 }
 
 WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t step,
@@ -256,6 +406,7 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
   result.operand = access == Access::LoadA   ? Operand::A
                    : access == Access::LoadB ? Operand::B
                                              : Operand::C;
+  result.width = accessWidth(access);
   const std::int64_t cols = access == Access::LoadA ? shape_.k : shape_.n;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const int linear = warp * kWarpSize + lane;
@@ -267,25 +418,52 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
   return result;
 }
 
+int Mapping::sharedReadSlots(Operand operand) const {
+  if (operand == Operand::C || !staged(operand)) return 0;
+  return std::visit(
+      [&](const auto& map) {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+          const std::int64_t values = operand == Operand::A ? rowsPerThread_ : colsPerThread_;
+          return int(values / map.readWidth());
+        }
+        return 1;
+      },
+      map_);
+}
+
 std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int warp, int kk,
                                                         int pad) const {
-  const bool staged =
-      (operand == Operand::A && (family_ == Family::SharedA || family_ == Family::SharedTiled)) ||
-      (operand == Operand::B && family_ == Family::SharedTiled);
-  if (!staged || kk < 0 || kk >= kDepth_) return std::nullopt;
-  const maps::SharedTiled map{{{tile_}}};
-  const maps::SharedTile layout{tile_, pad};
+  return warpSharedRead(operand, warp, kk, pad, 0);
+}
+
+std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int warp, int kk, int pad,
+                                                        int slot) const {
+  if (kk < 0 || kk >= kDepth_ || slot < 0 || slot >= sharedReadSlots(operand)) return std::nullopt;
   WarpSharedAccess result;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const int linear = warp * kWarpSize + lane;
-    if (linear >= threadsPerBlock()) {
-      result.word[lane] = -1;
-      continue;
-    }
-    const Dim2 t = threadOfLinear(linear);
-    const Cell at = operand == Operand::A ? map.aTileRead(t, kk) : map.bTileRead(t, kk);
-    result.word[lane] = layout.word(int(at.row), int(at.col));
-  }
+  std::visit(
+      [&](const auto& map) {
+        using Map = std::decay_t<decltype(map)>;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int linear = warp * kWarpSize + lane;
+          int& word = result.word[lane];
+          word = -1;
+          if (linear >= threadsPerBlock()) continue;
+          if constexpr (LadderMap<Map>) {
+            // Read `slot` takes the thread's values slot*w .. slot*w + w-1, consecutive words.
+            const int first = slot * map.readWidth();
+            word = operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)
+                                         : map.bWord(kk, map.colInBlock(linear, first), pad);
+            result.width = map.readWidth();
+          } else {
+            const maps::SharedTiled seed{{{tile()}}};
+            const maps::SharedTile layout{tile(), pad};
+            const Dim2 t = threadOfLinear(linear);
+            const Cell at = operand == Operand::A ? seed.aTileRead(t, kk) : seed.bTileRead(t, kk);
+            word = layout.word(int(at.row), int(at.col));
+          }
+        }
+      },
+      map_);
   return result;
 }
 

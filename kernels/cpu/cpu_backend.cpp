@@ -36,6 +36,16 @@ cpu::KernelFn kernelFor(Family family) {
       return cpu::runRegisterTiled;
     case Family::Library:
       return cpu::runLibrary;
+    case Family::BlockTile1D:
+      return cpu::runBlockTile1D;
+    case Family::BlockTile2D:
+      return cpu::runBlockTile2D;
+    case Family::Vectorized:
+      return cpu::runVectorized;
+    case Family::Warptile:
+      return cpu::runWarptile;
+    case Family::Pipelined:
+      return cpu::runPipelined;
   }
   return nullptr;
 }
@@ -74,11 +84,6 @@ std::string formatBytes(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f %s", bytes, units[unit]);
   return text;
-}
-
-int tileOf(const KernelConfig& resolved) {
-  const auto it = resolved.params.find("tile");
-  return it == resolved.params.end() ? 1 : it->second;
 }
 
 // Refuses a run whose matrices (and the double reference, when verifying) would not fit in the
@@ -154,7 +159,6 @@ class CpuBackend final : public Backend {
     checkMemory(shape, request.verify);
 
     const cpu::KernelFn kernel = kernelFor(kernelInfo(config.kernel).family);
-    const int tile = tileOf(config);
     const Operands operands = makeOperands(shape, request.fill, request.seed);
     Matrix c = makePoisonedMatrix(shape.m, shape.n);
     const cpu::Gemm gemm{
@@ -175,7 +179,7 @@ class CpuBackend final : public Backend {
                "timing " + std::to_string(rep + 1) + "/" + std::to_string(plannedReps));
       poison(c);
       const auto start = std::chrono::steady_clock::now();
-      kernel(gemm, tile, cancel);
+      kernel(gemm, config.params, cancel);
       const auto stop = std::chrono::steady_clock::now();
       return std::chrono::duration<double, std::milli>(stop - start).count();
     };

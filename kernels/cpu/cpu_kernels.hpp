@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "tilescope/catalogue.hpp"
 #include "tilescope/thread_map.hpp"
 
 namespace tilescope::cpu {
@@ -52,16 +53,27 @@ inline float elementOrZero(const float* matrix, std::int64_t rows, std::int64_t 
   return cell.row < rows && cell.col < cols ? matrix[cell.row * cols + cell.col] : 0.0f;
 }
 
-// Every kernel takes the same arguments; `tile` is the resolved "tile" parameter and is ignored
-// by the kernels that have none (serial, library).
-using KernelFn = void (*)(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+// Every kernel takes the same arguments: `params` are the configuration's resolved parameters
+// (empty for the kernels that have none: serial, library).
+using KernelFn = void (*)(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
 
-void runSerial(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
-void runRowPerThread(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
-void runNaive(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
-void runSharedA(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
-void runSharedTiled(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
-void runRegisterTiled(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
-void runLibrary(const Gemm& gemm, int tile, const std::atomic<bool>* cancel);
+// The "tile" parameter of a single-tile kernel.
+inline int tileParam(const Params& params) {
+  return params.at("tile");
+}
+
+void runSerial(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runRowPerThread(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runNaive(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runSharedA(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runSharedTiled(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runRegisterTiled(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runLibrary(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+// The optimisation ladder: one schedule (block_tiling.hpp) over each family's map.
+void runBlockTile1D(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runBlockTile2D(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runVectorized(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runWarptile(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runPipelined(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
 
 }  // namespace tilescope::cpu

@@ -3,7 +3,8 @@
 namespace tilescope::cpu {
 
 // One thread per element of C, reading A and B straight from memory (seeds 001a, 003a, 004-1).
-void runNaive(const Gemm& g, int tile, const std::atomic<bool>* cancel) {
+void runNaive(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
+  const int tile = tileParam(params);
   const maps::Naive map{tile};
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
     forEachThread(map.block(), [&](Dim2 thread, int) {

@@ -7,7 +7,8 @@ namespace tilescope::cpu {
 
 // Each thread of a 16 x 16 block accumulates a T x T block of C (seed 004-2): per k it reads T
 // values of A's column k and T of B's row k, then does T*T multiply-adds from those locals.
-void runRegisterTiled(const Gemm& g, int tile, const std::atomic<bool>* cancel) {
+void runRegisterTiled(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
+  const int tile = tileParam(params);
   const maps::RegisterTiled map{tile};
   const auto slots = std::size_t(tile);
 

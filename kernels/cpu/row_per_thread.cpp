@@ -3,7 +3,8 @@
 namespace tilescope::cpu {
 
 // Each thread owns one row of C and strides over its columns (seed 000a).
-void runRowPerThread(const Gemm& g, int tile, const std::atomic<bool>* cancel) {
+void runRowPerThread(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
+  const int tile = tileParam(params);
   const maps::RowPerThread map{tile};
   const std::int64_t colsPerThread = map.colsPerThread(g.n);
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {

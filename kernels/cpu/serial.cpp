@@ -3,7 +3,7 @@
 namespace tilescope::cpu {
 
 // One thread walks all of C (seed 002's matmul_seq); bounded by the catalogue's maxWork.
-void runSerial(const Gemm& g, int /*tile*/, const std::atomic<bool>* cancel) {
+void runSerial(const Gemm& g, const Params& /*params*/, const std::atomic<bool>* cancel) {
   const maps::Serial map;
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
     const Dim2 thread{0, 0};

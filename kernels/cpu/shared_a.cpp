@@ -7,7 +7,8 @@ namespace tilescope::cpu {
 
 // The naive mapping with A staged per k-step in a T x T tile; B still comes from memory
 // (seed 001b).
-void runSharedA(const Gemm& g, int tile, const std::atomic<bool>* cancel) {
+void runSharedA(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
+  const int tile = tileParam(params);
   const maps::SharedA map{{tile}};
   const maps::SharedTile aLayout = map.aTile();
   const Dim2 threads = map.block();

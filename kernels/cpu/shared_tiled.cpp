@@ -6,7 +6,8 @@ namespace tilescope::cpu {
 
 // A and B both staged per k-step in T x T tiles, zero-padded at the edges (seeds 000b, 002,
 // 003b, 004-3). The product reads only the two local tiles, which stay in L1.
-void runSharedTiled(const Gemm& g, int tile, const std::atomic<bool>* cancel) {
+void runSharedTiled(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
+  const int tile = tileParam(params);
   const maps::SharedTiled map{{{tile}}};
   const maps::SharedTile aLayout = map.aTile(), bLayout = map.bTile();
   const Dim2 threads = map.block();

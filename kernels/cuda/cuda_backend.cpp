@@ -14,6 +14,7 @@
 #include "cublas_gemm.hpp"
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
+#include "kernel_resources.hpp"
 #include "launch.hpp"
 #include "tilescope/error.hpp"
 
@@ -288,6 +289,7 @@ class CudaBackend final : public Backend {
     out.gflops = stats.medianMs > 0 ? shape.flops() / (stats.medianMs * 1e6) : 0.0;
     out.phases = phases;
     out.unsyncedHostMs = unsyncedHostMs;
+    if (!isLibrary) out.resources = cuda::resourcesOf(cuda::plannedLaunch(config, args));
     report(1.0, "done");
     return out;
   }

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "cuda_check.hpp"
+#include "kernel_resources.hpp"
 #include "launch.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/thread_map.hpp"
@@ -39,9 +40,14 @@ __device__ __forceinline__ void storeOutput(const ProductArgs& args, std::int64_
   }
 }
 
+// Launches and checks; under a LaunchProbe it only records the launch (kernel_resources.hpp).
 template <typename... Params>
 void launchChecked(void (*kernel)(Params...), const char* name, Dim2 grid, Dim2 block,
                    std::type_identity_t<Params>... params) {
+  if (LaunchProbe* probe = LaunchProbe::active()) {
+    probe->record({reinterpret_cast<const void*>(kernel), grid, block, 0});
+    return;
+  }
   const dim3 blocks(unsigned(grid.x), unsigned(grid.y)),
       threads(unsigned(block.x), unsigned(block.y));
   kernel<<<blocks, threads>>>(params...);

@@ -20,6 +20,16 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchSharedTiled(tile(), args);
     case Family::RegisterTiled:
       return launchRegisterTiled(tile(), args);
+    case Family::BlockTile1D:
+      return launchBlockTile1D(ladderMap<maps::BlockTile1D>(resolved.params), args);
+    case Family::BlockTile2D:
+      return launchBlockTile2D(ladderMap<maps::BlockTile2D>(resolved.params), args);
+    case Family::Vectorized:
+      return launchVectorized(ladderMap<maps::Vectorized>(resolved.params), args);
+    case Family::Warptile:
+      return launchWarptile(ladderMap<maps::Warptile>(resolved.params), args);
+    case Family::Pipelined:
+      return launchPipelined(ladderMap<maps::Pipelined>(resolved.params), args);
     case Family::Library:
       break;
   }

@@ -24,15 +24,21 @@ struct ProductArgs {
   bool traced() const { return ownerBlock != nullptr && ownerThread != nullptr; }
 };
 
-// Each throws Error(InvalidArgument) for a tile the family was not compiled for, and
-// Error(LaunchFailed) when CUDA refuses the launch (see cuda_check.hpp). They do not wait for the
-// kernel: a fault inside it surfaces at the next synchronising call.
+// Each throws Error(InvalidArgument) for a tile (or configuration) the family was not compiled for,
+// and Error(LaunchFailed) when CUDA refuses the launch (see cuda_check.hpp). They do not wait for
+// the kernel: a fault inside it surfaces at the next synchronising call.
 void launchSerial(const ProductArgs& args);
 void launchRowPerThread(int tile, const ProductArgs& args);
 void launchNaive(int tile, const ProductArgs& args);
 void launchSharedA(int tile, const ProductArgs& args);
 void launchSharedTiled(int tile, const ProductArgs& args);
 void launchRegisterTiled(int tile, const ProductArgs& args);
+// The optimisation ladder: every valid configuration of each family is compiled.
+void launchBlockTile1D(const maps::BlockTile1D& map, const ProductArgs& args);
+void launchBlockTile2D(const maps::BlockTile2D& map, const ProductArgs& args);
+void launchVectorized(const maps::Vectorized& map, const ProductArgs& args);
+void launchWarptile(const maps::Warptile& map, const ProductArgs& args);
+void launchPipelined(const maps::Pipelined& map, const ProductArgs& args);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).

@@ -18,26 +18,38 @@ std::vector<KernelCase> everyCudaConfiguration(bool withLibrary) {
     const auto& backends = info.backends;
     if (std::find(backends.begin(), backends.end(), "cuda") == backends.end()) continue;
     if (info.family == Family::Library && !withLibrary) continue;
-    const ParamSpec* tile = info.param("tile");
-    if (!tile) {
-      cases.push_back({{info.id, {}}, 0});
-      continue;
+    for (const KernelConfig& config : validConfigurations(info)) {
+      const auto tile = config.params.find("tile");
+      cases.push_back({config, tile == config.params.end() ? 0 : tile->second});
     }
-    for (const int value : tile->allowed) cases.push_back({{info.id, {{"tile", value}}}, value});
   }
   return cases;
+}
+
+std::vector<KernelConfig> ladderCorners() {
+  std::vector<KernelConfig> corners;
+  for (const KernelInfo& info : catalogue()) {
+    if (!info.check) continue;
+    const std::vector<KernelConfig> valid = validConfigurations(info);
+    for (const KernelConfig& config : {resolve({info.id, {}}), valid.front(), valid.back()})
+      if (std::find(corners.begin(), corners.end(), config) == corners.end())
+        corners.push_back(config);
+  }
+  return corners;
 }
 
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string name = info.param.config.kernel;
   std::replace(name.begin(), name.end(), '-', '_');
-  if (info.param.tile > 0) name += "_T" + std::to_string(info.param.tile);
+  if (info.param.tile > 0) return name + "_T" + std::to_string(info.param.tile);
+  for (const ParamSpec& spec : kernelInfo(info.param.config.kernel).params)
+    name += "_" + spec.name + std::to_string(info.param.config.params.at(spec.name));
   return name;
 }
 
 std::string describe(const KernelCase& kernelCase, const Shape& shape) {
   std::string text = kernelCase.config.kernel;
-  if (kernelCase.tile > 0) text += " tile=" + std::to_string(kernelCase.tile);
+  if (!kernelCase.config.params.empty()) text += " " + formatParams(kernelCase.config);
   return text + " at " + std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
          std::to_string(shape.k);
 }

@@ -31,9 +31,14 @@ struct KernelCase {
   int tile = 0;  // 0 for kernels without a tile
 };
 
-// Every CUDA kernel with every tile it allows (the library reference too when asked).
+// Every CUDA kernel with every configuration the catalogue accepts: each tile of a seed kernel,
+// each valid (compiled) combination of a ladder kernel's parameters, and the library reference
+// too when asked.
 std::vector<KernelCase> everyCudaConfiguration(bool withLibrary);
-// "shared_tiled_T7": a valid GoogleTest name for a parameterised test.
+// The ladder's corners: per ladder kernel its default and its first and last valid
+// configurations (the parameter space's extremes), for the slow checks.
+std::vector<KernelConfig> ladderCorners();
+// "shared_tiled_T7", "warptile_BM128_BN128_...": a valid GoogleTest name.
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info);
 std::string describe(const KernelCase& kernelCase, const Shape& shape);
 

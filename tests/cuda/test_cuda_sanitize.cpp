@@ -10,8 +10,15 @@ namespace {
 
 class CudaSanitize : public GpuTest {};
 
-// The default tile, the non-power-of-two 7 where allowed, and the largest.
+// The default tile, the non-power-of-two 7 where allowed, and the largest; a ladder kernel's
+// default and the corners of its parameter space.
 std::vector<Params> tilesToCheck(const KernelInfo& info) {
+  if (info.check) {
+    std::vector<Params> corners;
+    for (const KernelConfig& config : ladderCorners())
+      if (config.kernel == info.id) corners.push_back(config.params);
+    return corners;
+  }
   const ParamSpec* tile = info.param("tile");
   if (!tile) return {Params{}};
   std::vector<Params> picks = {{{"tile", tile->defaultValue}}, {{"tile", tile->allowed.back()}}};
@@ -26,17 +33,22 @@ TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
     if (std::find(info.backends.begin(), info.backends.end(), "cuda") == info.backends.end())
       continue;
     for (const Params& params : tilesToCheck(info)) {
-      RunRequest run;
-      run.kernel = {info.id, params};
-      run.shape = {37, 29, 41};
-      run.fill = Fill::Integer;
-      run.sampling.warmups = 0;
-      run.sampling.fixedReps = 1;
-      const RunResult result = backend->run(run, {}, nullptr);
-      ASSERT_TRUE(result.verification) << info.id;
-      EXPECT_TRUE(result.verified()) << info.id << " " << formatParams(run.kernel);
-      EXPECT_EQ(result.verification->maxAbsError, 0.0)
-          << info.id << " " << formatParams(run.kernel);
+      // No tile multiple. K = 41 and N = 29 keep the float4 kernels on their scalar paths; the
+      // second shape (K and N multiples of 4, two block rows, three k-steps of 16) on their
+      // vector paths, with the pipeline's stages wrapping around.
+      for (const Shape& shape : {Shape{37, 29, 41}, Shape{131, 68, 36}}) {
+        RunRequest run;
+        run.kernel = {info.id, params};
+        run.shape = shape;
+        run.fill = Fill::Integer;
+        run.sampling.warmups = 0;
+        run.sampling.fixedReps = 1;
+        const RunResult result = backend->run(run, {}, nullptr);
+        ASSERT_TRUE(result.verification) << info.id;
+        EXPECT_TRUE(result.verified()) << info.id << " " << formatParams(run.kernel);
+        EXPECT_EQ(result.verification->maxAbsError, 0.0)
+            << info.id << " " << formatParams(run.kernel);
+      }
     }
   }
 }

@@ -19,9 +19,18 @@ namespace tilescope::e2e {
 
 namespace fs = std::filesystem;
 
-BenchOutcome runBench(const std::vector<std::string>& args) {
+BenchOutcome runBench(const std::vector<std::string>& args, const std::string& configHome) {
   ScratchDir capture;
   const std::string outPath = capture.file("stdout"), errPath = capture.file("stderr");
+
+  // The parent's environment with XDG_CONFIG_HOME replaced.
+  std::vector<std::string> environment = {
+      "XDG_CONFIG_HOME=" + (configHome.empty() ? capture.file("config") : configHome)};
+  for (char** entry = environ; *entry; ++entry)
+    if (std::strncmp(*entry, "XDG_CONFIG_HOME=", 16) != 0) environment.emplace_back(*entry);
+  std::vector<char*> envp;
+  for (std::string& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -39,7 +48,7 @@ BenchOutcome runBench(const std::vector<std::string>& args) {
 
   pid_t pid = 0;
   const int spawnError =
-      posix_spawn(&pid, TILESCOPE_BENCH, &actions, nullptr, argv.data(), environ);
+      posix_spawn(&pid, TILESCOPE_BENCH, &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawnError != 0)
     throw std::runtime_error(std::string("cannot start tilescope-bench: ") +

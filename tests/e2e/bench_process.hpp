@@ -10,8 +10,10 @@ struct BenchOutcome {
   std::string out, err;
 };
 
-// Spawns TILESCOPE_BENCH with `args`, stdin from /dev/null, stdout and stderr captured.
-BenchOutcome runBench(const std::vector<std::string>& args);
+// Spawns TILESCOPE_BENCH with `args`, stdin from /dev/null, stdout and stderr captured, and
+// XDG_CONFIG_HOME set to `configHome`: by default an empty directory of its own, so parameters
+// remembered by a user's --autotune never reach a test.
+BenchOutcome runBench(const std::vector<std::string>& args, const std::string& configHome = "");
 
 // A fresh empty directory under the system temp directory, removed with its contents on
 // destruction.

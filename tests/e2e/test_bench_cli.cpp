@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -80,13 +82,14 @@ TEST(BenchCli, KernelAllWithTileAllRunsKernelsWithoutATileOnce) {
   const BenchOutcome r = runBench({"--sweep", "kernel=all", "--sweep", "tile=all", "--size", "8",
                                    "--reps", "1", "--format", "csv"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  // Catalogue order; every valid tile of a tiled kernel, one run of a kernel without a tile.
+  // Catalogue order; every valid tile of a tiled kernel, one run of a kernel without a tile (at
+  // its defaults: the ladder kernels have other parameters).
   std::vector<tilescope::KernelConfig> expected;
   for (const tilescope::KernelInfo& kernel : tilescope::catalogue()) {
     if (const tilescope::ParamSpec* tile = kernel.param("tile")) {
       for (int value : tile->allowed) expected.push_back({kernel.id, {{"tile", value}}});
     } else {
-      expected.push_back({kernel.id, {}});
+      expected.push_back(tilescope::resolve({kernel.id, {}}));
     }
   }
   const auto results = parseCsv(r.out);
@@ -222,6 +225,11 @@ TEST(BenchCli, ListNamesEveryKernelAndBackend) {
   }
   EXPECT_TRUE(contains(r.out, "parameter tile = 1..32 (default 16)"));
   EXPECT_TRUE(contains(r.out, "parameter tile = 1,2,4,8,16,32,64 (default 8)"));
+  EXPECT_TRUE(contains(r.out, "parameter stages = 2..4 (default 2)"));
+  EXPECT_TRUE(contains(
+      r.out, "valid configurations: " +
+                 std::to_string(
+                     tilescope::validConfigurations(tilescope::kernelInfo("warptile")).size())));
   EXPECT_TRUE(contains(r.out, "  cpu:\n    device 0: "));
   EXPECT_TRUE(contains(r.out, "  cuda:"));
 }
@@ -324,12 +332,120 @@ const BadInput kBadInputs[] = {
      "is a directory"},
     {"unexpected_argument", {"--kernel", "naive", "--size", "32", "extra"}, "extra"},
     {"list_with_run_options", {"--list", "--kernel", "naive"}, "--list takes no other options"},
+    {"autotune_and_kernel",
+     {"--autotune", "warptile", "--kernel", "naive", "--size", "32"},
+     "excludes"},
+    {"autotune_and_param",
+     {"--autotune", "warptile", "--param", "BM=64", "--size", "32"},
+     "excludes"},
+    {"autotune_unknown_kernel",
+     {"--autotune", "nosuch", "--size", "32"},
+     "unknown kernel 'nosuch'"},
+    {"autotune_without_size", {"--autotune", "warptile"}, "no problem size"},
+    {"tuned_and_no_tuned",
+     {"--kernel", "warptile", "--size", "32", "--tuned", "--no-tuned"},
+     "excludes"},
+    {"tuned_with_nothing_remembered",
+     {"--kernel", "warptile", "--size", "32", "--tuned"},
+     "no usable parameters remembered for warptile"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Each, BenchCliBadInput, testing::ValuesIn(kBadInputs),
                          [](const testing::TestParamInfo<BadInput>& info) {
                            return std::string(info.param.name);
                          });
+
+// --autotune on the CPU at a tiny size: every valid configuration once, fastest first, all
+// verified, and the fastest remembered for this device.
+TEST(BenchCli, AutotuneRunsEveryValidConfigurationFastestFirstAndRemembersTheBest) {
+  ScratchDir config;
+  const BenchOutcome r =
+      runBench({"--autotune", "blocktile-1d", "--size", "24", "--reps", "1", "--format", "csv"},
+               config.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = parseCsv(r.out);
+  const auto valid = tilescope::validConfigurations(tilescope::kernelInfo("blocktile-1d"));
+  ASSERT_EQ(results.size(), valid.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    EXPECT_TRUE(results[i].verified()) << i;
+    EXPECT_NE(std::find(valid.begin(), valid.end(), results[i].kernel), valid.end()) << i;
+    if (i > 0) {
+      EXPECT_GE(results[i - 1].gflops, results[i].gflops) << "row " << i;
+    }
+  }
+  EXPECT_TRUE(contains(r.err, "best " + tilescope::formatParams(results[0].kernel))) << r.err;
+
+  const nlohmann::json tuned =
+      nlohmann::json::parse(tilescope::e2e::readFile(config.file("tilescope/tuned.json")));
+  ASSERT_EQ(tuned.at("entries").size(), 1u);
+  const nlohmann::json& entry = tuned.at("entries")[0];
+  EXPECT_EQ(entry.at("backend"), "cpu");
+  EXPECT_EQ(entry.at("device"), tilescope::makeCpuBackend()->devices().front().name);
+  EXPECT_EQ(entry.at("kernel"), "blocktile-1d");
+  EXPECT_EQ(entry.at("m"), 24);
+  for (const auto& [name, value] : results[0].kernel.params)
+    EXPECT_EQ(entry.at("params").at(name), value);
+}
+
+TEST(BenchCli, RememberedParametersAreUsedByDefaultAndSaidSo) {
+  ScratchDir config;
+  const std::string device = tilescope::makeCpuBackend()->devices().front().name;
+  const tilescope::Params remembered = {{"BM", 128}, {"BN", 64}, {"BK", 16}, {"TM", 8}};
+  ASSERT_FALSE(tilescope::refusal({"blocktile-1d", remembered}));
+  std::filesystem::create_directories(config.file("tilescope"));
+  std::ofstream(config.file("tilescope/tuned.json")) << nlohmann::json{
+      {"format_version", 1},
+      {"entries",
+       {{{"backend", "cpu"},
+         {"device", device},
+         {"kernel", "blocktile-1d"},
+         {"params", remembered},
+         {"m", 512},
+         {"n", 512},
+         {"k", 512},
+         {"gflops", 12.5}}}}}.dump();
+  const std::vector<std::string> run = {"--kernel", "blocktile-1d", "--size", "20", "--reps",
+                                        "1",        "--format",     "csv"};
+
+  const BenchOutcome tuned = runBench(run, config.path());
+  ASSERT_EQ(tuned.exitCode, 0) << tuned.err;
+  EXPECT_EQ(parseCsv(tuned.out).at(0).kernel.params, remembered);
+  EXPECT_TRUE(contains(tuned.err, "using the parameters remembered for blocktile-1d")) << tuned.err;
+  EXPECT_TRUE(contains(tuned.err, "autotuned at 512x512x512")) << tuned.err;
+
+  auto withOption = [&](const std::vector<std::string>& more) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), more.begin(), more.end());
+    return runBench(args, config.path());
+  };
+  const BenchOutcome defaults = withOption({"--no-tuned"});
+  ASSERT_EQ(defaults.exitCode, 0) << defaults.err;
+  EXPECT_EQ(parseCsv(defaults.out).at(0).kernel, tilescope::resolve({"blocktile-1d", {}}));
+  EXPECT_EQ(defaults.err, "");
+
+  const BenchOutcome given = withOption({"--param", "TM=16"});
+  ASSERT_EQ(given.exitCode, 0) << given.err;
+  EXPECT_EQ(parseCsv(given.out).at(0).kernel, tilescope::resolve({"blocktile-1d", {{"TM", 16}}}));
+  EXPECT_EQ(given.err, "") << "the user's own parameters need no note";
+
+  EXPECT_EQ(withOption({"--tuned"}).exitCode, 0);
+  // Another kernel has nothing remembered: its defaults, or an error with --tuned.
+  const BenchOutcome other =
+      runBench({"--kernel", "warptile", "--size", "20", "--reps", "1", "--tuned"}, config.path());
+  EXPECT_EQ(other.exitCode, 2);
+  EXPECT_TRUE(contains(other.err, "run --autotune warptile first")) << other.err;
+}
+
+TEST(BenchCli, ADamagedTunedFileIsReportedNotIgnored) {
+  ScratchDir config;
+  std::filesystem::create_directories(config.file("tilescope"));
+  std::ofstream(config.file("tilescope/tuned.json")) << "{ not json";
+  const BenchOutcome r =
+      runBench({"--kernel", "warptile", "--size", "20", "--reps", "1"}, config.path());
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "tuned.json' cannot be read")) << r.err;
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+}
 
 TEST(BenchCli, CudaWithoutAUsableGpuIsRefused) {
   if (!tilescope::makeCudaBackend()->unavailableReason()) GTEST_SKIP() << "a usable GPU is present";

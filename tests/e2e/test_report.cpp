@@ -24,6 +24,7 @@ RunResult fullResult() {
   r.verification = tilescope::Verification{1.5e-7, 2.25e-8, 3.0e-5, 0, 9.5367431640625e-7, true};
   r.phases = tilescope::Phases{0.125, 1.0 / 7.0, 0.0625};
   r.unsyncedHostMs = 0.0078125;
+  r.resources = tilescope::KernelResources{168, 49920, 16, 256, 1, 0.125};
   return r;
 }
 
@@ -72,6 +73,7 @@ void expectSameCsvFields(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(a.phases->d2hMs, b.phases->d2hMs);
   }
   EXPECT_EQ(a.unsyncedHostMs, b.unsyncedHostMs);
+  EXPECT_EQ(a.resources, b.resources);
 }
 
 void expectSameEveryField(const RunResult& a, const RunResult& b) {
@@ -118,10 +120,16 @@ TEST(ReportJson, WritesTheDocumentedFields) {
   EXPECT_EQ(j.at("verified"), true);
   EXPECT_EQ(j.at("phases").at("h2d_ms"), 0.125);
   EXPECT_EQ(j.at("stats").at("reps"), 17);
+  EXPECT_EQ(j.at("resources").at("registers"), 168);
+  EXPECT_EQ(j.at("resources").at("shared_bytes"), 49920);
+  EXPECT_EQ(j.at("resources").at("local_bytes"), 16);
+  EXPECT_EQ(j.at("resources").at("blocks_per_sm"), 1);
+  EXPECT_EQ(j.at("resources").at("occupancy"), 0.125);
   const nlohmann::json minimal = report::toJson(minimalResult());
   EXPECT_TRUE(minimal.at("verification").is_null());
   EXPECT_TRUE(minimal.at("phases").is_null());
   EXPECT_TRUE(minimal.at("unsynced_host_ms").is_null());
+  EXPECT_TRUE(minimal.at("resources").is_null());
   EXPECT_EQ(minimal.at("verified"), false);
   // JSON has no NaN: an unmeasurable error is null, and reads back as NaN.
   EXPECT_TRUE(report::toJson(failedResult()).at("verification").at("rel_error").is_null());
@@ -145,6 +153,17 @@ TEST(ReportJson, MissingOrMistypedFieldsAreNamed) {
   expectInvalid([&] { report::resultFromJson(newer); }, "format_version");
 
   expectInvalid([] { report::resultFromJson(nlohmann::json::array()); }, "not a JSON object");
+
+  nlohmann::json badRegisters = report::toJson(fullResult());
+  badRegisters["resources"]["registers"] = "many";
+  expectInvalid([&] { report::resultFromJson(badRegisters); },
+                "result.resources.registers is not an integer");
+}
+
+TEST(ReportJson, ReadsResultsWrittenBeforeResourcesExisted) {
+  nlohmann::json older = report::toJson(fullResult());
+  older.erase("resources");
+  EXPECT_FALSE(report::resultFromJson(older).resources.has_value());
 }
 
 TEST(ReportJson, DeviceRoundTripKeepsTheFactOrder) {
@@ -158,10 +177,30 @@ TEST(ReportJson, DeviceRoundTripKeepsTheFactOrder) {
 }
 
 TEST(ReportCsv, HeaderIsTheDocumentedColumnsInOrder) {
-  const std::vector<std::string> expected = {
-      "backend",  "device",    "kernel", "params",    "M",      "N",
-      "K",        "median_ms", "min_ms", "max_ms",    "gflops", "rel_error",
-      "verified", "reps",      "h2d_ms", "kernel_ms", "d2h_ms", "unsynced_host_ms"};
+  const std::vector<std::string> expected = {"backend",
+                                             "device",
+                                             "kernel",
+                                             "params",
+                                             "M",
+                                             "N",
+                                             "K",
+                                             "median_ms",
+                                             "min_ms",
+                                             "max_ms",
+                                             "gflops",
+                                             "rel_error",
+                                             "verified",
+                                             "reps",
+                                             "h2d_ms",
+                                             "kernel_ms",
+                                             "d2h_ms",
+                                             "unsynced_host_ms",
+                                             "registers",
+                                             "shared_bytes",
+                                             "local_bytes",
+                                             "threads_per_block",
+                                             "blocks_per_sm",
+                                             "occupancy"};
   EXPECT_EQ(report::csvHeader(), expected);
   EXPECT_EQ(report::csvRow(fullResult()).size(), expected.size());
 }
@@ -173,6 +212,24 @@ TEST(ReportCsv, RoundTripKeepsEveryCsvField) {
   const auto back = readCsvText(out.str());
   ASSERT_EQ(back.size(), original.size());
   for (std::size_t i = 0; i < back.size(); ++i) expectSameCsvFields(back[i], original[i]);
+}
+
+TEST(ReportCsv, ReadsFilesWrittenBeforeTheResourceColumns) {
+  // The first 18 columns alone, as tilescope-bench wrote them before: no resources.
+  RunResult result = fullResult();
+  result.device = "GPU";  // nothing to quote
+  const std::vector<std::string> header = report::csvHeader(), cells = report::csvRow(result);
+  std::string text;
+  for (std::size_t i = 0; i < 18; ++i) text += (i ? "," : "") + header[i];
+  text += "\n";
+  for (std::size_t i = 0; i < 18; ++i)
+    text += (i ? "," : "") + (i == 3 ? '"' + cells[i] + '"' : cells[i]);
+  text += "\n";
+  const auto back = readCsvText(text);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_FALSE(back[0].resources.has_value());
+  result.resources.reset();
+  expectSameCsvFields(back[0], result);
 }
 
 TEST(ReportCsv, QuotesParamsAndFieldsThatNeedIt) {
@@ -209,7 +266,11 @@ TEST(ReportCsv, MalformedInputGivesALineAndColumn) {
   expectInvalid([] { readCsvText("backend,device\n"); }, "column 3 'kernel' is missing");
   expectInvalid([&] { readCsvText("backend,gadget" + header.substr(14)); },
                 "column 2 is 'gadget', expected 'device'");
-  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 18");
+  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 24");
+
+  std::string halfResources = row;
+  halfResources.replace(halfResources.rfind(",,,,,,"), 6, ",64,,,,,");
+  expectInvalid([&] { readCsvText(header + halfResources); }, "all given or all empty");
 
   std::string badM = row;
   badM.replace(badM.find(",1,2,3,"), 7, ",one,2,3,");
@@ -245,6 +306,9 @@ TEST(ReportTable, AlignsColumnsAndShowsPhasesOnlyWhenMeasured) {
   report::writeTable(withPhases, {fullResult(), minimalResult()});
   EXPECT_NE(withPhases.str().find("H2D ms"), std::string::npos);
   EXPECT_NE(withPhases.str().find("unsynced host ms"), std::string::npos);
+  EXPECT_NE(withPhases.str().find("regs"), std::string::npos);
+  EXPECT_NE(withPhases.str().find("12.5 %"), std::string::npos) << withPhases.str();
+  EXPECT_EQ(cpuOnly.str().find("regs"), std::string::npos);
 }
 
 }  // namespace

@@ -109,6 +109,69 @@ TEST(Catalogue, ResolveFillsDefaultsAndKeepsGivenValues) {
   EXPECT_EQ(thrownKind([] { resolve({"nope", {}}); }), ErrorKind::InvalidArgument);
 }
 
+// The ladder: what the catalogue accepts is exactly the set the maps declare valid (and the CUDA
+// backend compiles), with each refusal naming the broken rule in the configuration's numbers.
+template <typename Map>
+void expectCatalogueMatchesTheMap(const std::string& id) {
+  SCOPED_TRACE(id);
+  const KernelInfo& info = kernelInfo(id);
+  ASSERT_EQ(info.params.size(), Map::kAxes.size());
+  for (std::size_t a = 0; a < info.params.size(); ++a) {
+    EXPECT_EQ(info.params[a].name, Map::kAxes[a].name);
+    EXPECT_EQ(int(info.params[a].allowed.size()), Map::kAxes[a].count);
+  }
+  const std::vector<KernelConfig> valid = validConfigurations(info);
+  const auto compiled = maps::validConfigs<Map>();
+  ASSERT_EQ(valid.size(), compiled.size());
+  for (std::size_t i = 0; i < valid.size(); ++i)
+    EXPECT_EQ(ladderMap<Map>(valid[i].params).values(), compiled[i].values()) << i;
+  EXPECT_LT(valid.size(), std::size_t(maps::candidateCount<Map>()) + 1);
+  // The default is one of them.
+  EXPECT_FALSE(refusal({id, {}}).has_value()) << refusal({id, {}}).value_or("");
+  EXPECT_FALSE(info.constraints.empty());
+}
+
+TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
+  expectCatalogueMatchesTheMap<maps::BlockTile1D>("blocktile-1d");
+  expectCatalogueMatchesTheMap<maps::BlockTile2D>("blocktile-2d");
+  expectCatalogueMatchesTheMap<maps::Vectorized>("vectorized");
+  expectCatalogueMatchesTheMap<maps::Warptile>("warptile");
+  expectCatalogueMatchesTheMap<maps::Pipelined>("pipelined");
+}
+
+TEST(Catalogue, LadderRefusalsNameTheBrokenRule) {
+  // 128 x 128 / 4 threads is 4096: more than a block may hold.
+  const auto tooMany = refusal({"blocktile-1d", {{"BM", 128}, {"BN", 128}, {"TM", 4}}});
+  EXPECT_TRUE(mentions(tooMany, "4096 threads")) << tooMany.value_or("");
+  // 256 threads cannot share the 64 x 8 A tile's 128 float4s evenly.
+  const auto uneven =
+      refusal({"vectorized", {{"BM", 64}, {"BN", 128}, {"BK", 8}, {"TM", 4}, {"TN", 8}}});
+  EXPECT_TRUE(mentions(uneven, "256 threads")) << uneven.value_or("");
+  EXPECT_TRUE(mentions(uneven, "128 and 256 float4s")) << uneven.value_or("");
+  // One 64 x 64 warp tile in a 64 x 64 block: a single warp.
+  const auto oneWarp =
+      refusal({"warptile", {{"BM", 64}, {"BN", 64}, {"WM", 64}, {"WN", 64}, {"TM", 8}, {"TN", 4}}});
+  EXPECT_TRUE(mentions(oneWarp, "= 1 warps")) << oneWarp.value_or("");
+  // 8 lanes of TN = 8 cover 64 columns, more than WN = 32.
+  const auto shape = refusal({"warptile", {{"WM", 64}, {"WN", 32}, {"TN", 8}}});
+  EXPECT_TRUE(mentions(shape, "4TM x 8TN = 32 x 64")) << shape.value_or("");
+  // A value outside the compiled set gets the axis's own reason.
+  const auto unlisted = refusal({"warptile", {{"BM", 96}}});
+  EXPECT_TRUE(mentions(unlisted, "BM is 64 or 128")) << unlisted.value_or("");
+  EXPECT_EQ(thrownKind([] {
+              resolve({"warptile", {{"WM", 64}, {"WN", 32}, {"TN", 8}}});
+            }),
+            ErrorKind::InvalidArgument);
+}
+
+TEST(Catalogue, ValidConfigurationsOfASeedKernelAreItsTiles) {
+  const std::vector<KernelConfig> configs = validConfigurations(kernelInfo("register-tiled"));
+  ASSERT_EQ(configs.size(), 7u);
+  EXPECT_EQ(configs.front(), (KernelConfig{"register-tiled", {{"tile", 1}}}));
+  EXPECT_EQ(configs.back(), (KernelConfig{"register-tiled", {{"tile", 64}}}));
+  EXPECT_EQ(validConfigurations(kernelInfo("serial")).size(), 1u);
+}
+
 TEST(Catalogue, SerialWorkIsBoundedOnEveryBackend) {
   const KernelInfo& serial = kernelInfo("serial");
   for (const std::string& backend : serial.backends) {
@@ -132,6 +195,7 @@ TEST(ParseParams, RejectsMalformedText) {
 
 TEST(FormatParams, FollowsTheCatalogueOrderAndRoundTrips) {
   EXPECT_EQ(formatParams({"shared-tiled", {{"tile", 16}}}), "tile=16");
+  EXPECT_EQ(formatParams(resolve({"warptile", {}})), "BM=128,BN=128,BK=16,WM=32,WN=64,TM=8,TN=4");
   EXPECT_EQ(formatParams({"serial", {}}), "");
   const KernelConfig config{"naive", {{"tile", 5}}};
   EXPECT_EQ(parseParams(formatParams(config)), config.params);

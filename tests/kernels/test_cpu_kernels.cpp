@@ -93,6 +93,37 @@ TEST_P(TiledCpuKernelTest, MatchesReferenceWithEveryValidTile) {
   }
 }
 
+// The ladder: every configuration the catalogue accepts (each one a compiled CUDA kernel), on
+// shapes that cross block edges in M and N, with K neither a multiple of BK nor of 4 and with it
+// a multiple of both. Integer inputs, so the result must be exact.
+class LadderCpuKernelTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(LadderCpuKernelTest, EveryValidConfigurationIsExactAtBlockEdges) {
+  const std::vector<Shape> shapes = {{1, 1, 1}, {130, 67, 21}, {67, 260, 36}};
+  for (const KernelConfig& config : validConfigurations(kernelInfo(GetParam()))) {
+    for (const Shape& shape : shapes) {
+      SCOPED_TRACE(GetParam() + " " + formatParams(config) + " at " + shapeText(shape));
+      const RunResult result = runOnce(config, shape, Fill::Integer);
+      EXPECT_EQ(result.kernel, config);
+      expectMatchesReference(result, Fill::Integer);
+    }
+  }
+}
+
+std::vector<std::string> ladderKernelIds() {
+  std::vector<std::string> ids;
+  for (const KernelInfo& info : catalogue())
+    if (info.check) ids.push_back(info.id);
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ladder, LadderCpuKernelTest, testing::ValuesIn(ladderKernelIds()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
 std::string testName(const testing::TestParamInfo<CpuKernelTest::ParamType>& info) {
   std::string name = std::get<0>(info.param);
   std::replace(name.begin(), name.end(), '-', '_');

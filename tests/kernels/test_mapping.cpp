@@ -1,6 +1,6 @@
-// The Mapping of every kernel that has one, for every valid tile and odd sizes: each element of C
-// has exactly one owner, the k-steps partition K, every staged element has exactly one loader,
-// and warp accesses match hand-computed examples.
+// The Mapping of every kernel that has one, for every valid configuration and odd sizes: each
+// element of C has exactly one owner, the k-steps partition K, every staged element has exactly
+// one loader, and warp accesses match hand-computed examples.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -15,18 +15,20 @@
 namespace tilescope {
 namespace {
 
-// Every mapped kernel with every valid tile (or its single configuration when it has none).
+// Every mapped kernel with every configuration the catalogue accepts: each tile of a seed kernel,
+// each valid combination of a ladder kernel's parameters (each one compiled for the GPU).
 std::vector<KernelConfig> mappedConfigs() {
   std::vector<KernelConfig> configs;
   for (const KernelInfo& info : catalogue()) {
     if (!info.hasMapping) continue;
-    if (const ParamSpec* tile = info.param("tile")) {
-      for (int value : tile->allowed) configs.push_back({info.id, {{"tile", value}}});
-    } else {
-      configs.push_back({info.id, {}});
-    }
+    for (const KernelConfig& config : validConfigurations(info)) configs.push_back(config);
   }
   return configs;
+}
+
+bool isLadder(Family family) {
+  return family == Family::BlockTile1D || family == Family::BlockTile2D ||
+         family == Family::Vectorized || family == Family::Warptile || family == Family::Pipelined;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {
@@ -95,8 +97,10 @@ TEST(Mapping, KStepsPartitionTheKRangeAndRegionsStayInTheirBlock) {
       }
       EXPECT_GE(next, shape.k);
 
-      const bool stagesA = config.kernel == "shared-a" || config.kernel == "shared-tiled";
-      const bool stagesB = config.kernel == "shared-tiled";
+      const Family family = kernelInfo(config.kernel).family;
+      const bool stagesA =
+          family == Family::SharedA || family == Family::SharedTiled || isLadder(family);
+      const bool stagesB = family == Family::SharedTiled || isLadder(family);
       for (int by = 0; by < mapping.grid().y; ++by) {
         for (int bx = 0; bx < mapping.grid().x; ++bx) {
           const Dim2 block{bx, by};
@@ -126,15 +130,29 @@ TEST(Mapping, KStepsPartitionTheKRangeAndRegionsStayInTheirBlock) {
   }
 }
 
-// Which thread loads each element of one staged region; every element must have one, inside the
-// block, no thread may load two, and the loader must agree with thread_map.hpp's load formula.
+// Which thread loads each element of one staged region: every element must be staged by exactly
+// one thread of the block (over all its copies and the elements of its vector copies), every
+// thread must stage as many elements as the others, and loaderOfA/B must name that thread.
 void expectOneLoaderPerElement(const Mapping& mapping, Dim2 block, std::int64_t step,
                                Operand operand) {
   const StepRegion region =
       operand == Operand::A ? mapping.regionA(block, step) : mapping.regionB(block, step);
-  const int tile = mapping.config().params.at("tile");
-  const maps::SharedTiled formulas{{{tile}}};
-  std::set<std::pair<int, int>> loaders;
+  std::map<std::pair<std::int64_t, std::int64_t>, int> stager;  // element -> linear thread
+  const std::size_t perThread =
+      mapping.stagedBy(operand, block, mapping.threadOfLinear(0), step).size();
+  for (int linear = 0; linear < mapping.threadsPerBlock(); ++linear) {
+    const std::vector<Cell> cells =
+        mapping.stagedBy(operand, block, mapping.threadOfLinear(linear), step);
+    EXPECT_EQ(cells.size(), perThread) << "thread " << linear << " stages a different share";
+    for (const Cell& cell : cells) {
+      ASSERT_TRUE(contains(region.rows, {cell.row, 1}) && contains(region.cols, {cell.col, 1}))
+          << "thread " << linear << " stages " << cell.row << "," << cell.col
+          << " outside the region";
+      EXPECT_TRUE(stager.emplace(std::pair{cell.row, cell.col}, linear).second)
+          << "element " << cell.row << "," << cell.col << " is staged twice";
+    }
+  }
+  EXPECT_EQ(std::int64_t(stager.size()), region.rows.count * region.cols.count);
   for (std::int64_t r = region.rows.begin; r < region.rows.end(); ++r) {
     for (std::int64_t c = region.cols.begin; c < region.cols.end(); ++c) {
       const std::optional<Dim2> loader = operand == Operand::A
@@ -145,17 +163,11 @@ void expectOneLoaderPerElement(const Mapping& mapping, Dim2 block, std::int64_t 
       ASSERT_LT(loader->x, mapping.block().x);
       ASSERT_GE(loader->y, 0);
       ASSERT_LT(loader->y, mapping.block().y);
-      EXPECT_TRUE(loaders.insert({loader->x, loader->y}).second)
-          << "thread " << loader->x << "," << loader->y << " loads two elements";
-      const Cell loaded = operand == Operand::A ? formulas.aLoad(block, *loader, step)
-                                                : formulas.bLoad(block, *loader, step);
-      EXPECT_EQ(loaded.row, r);
-      EXPECT_EQ(loaded.col, c);
+      const int staging = stager[std::pair{r, c}];
+      EXPECT_EQ(loader->x + loader->y * mapping.block().x, staging)
+          << "loader of " << r << "," << c;
     }
   }
-  // A staged tile is T x T and so is the block: every thread loads exactly one element.
-  EXPECT_EQ(std::int64_t(loaders.size()), region.rows.count * region.cols.count);
-  EXPECT_EQ(int(loaders.size()), mapping.threadsPerBlock());
 }
 
 TEST(Mapping, EveryStagedElementHasExactlyOneLoader) {
@@ -236,6 +248,124 @@ TEST(Mapping, LanesBeyondTheBlockOrTheMatrixAreIdle) {
   EXPECT_EQ(edge.activeLanes(), 20);
   for (int lane = 0; lane < kWarpSize; ++lane)
     EXPECT_EQ(edge.element[lane], lane < 20 ? 3 * 20 + lane : -1) << "lane " << lane;
+}
+
+// ---- The ladder: layouts, vector copies and the warp grid, against hand-computed words ----
+
+Params ladderParams(std::initializer_list<std::pair<const std::string, int>> values) {
+  return Params(values);
+}
+
+TEST(Mapping, BlockTile2DSharedReadsConflictAsTheGlobalLayoutDictates) {
+  // 16 x 16 threads of 8 x 8 outputs; warp 0 is thread rows 0 and 1, thread columns 0..15.
+  const Mapping mapping(
+      {"blocktile-2d", ladderParams({{"BM", 128}, {"BN", 128}, {"BK", 8}, {"TM", 8}, {"TN", 8}})},
+      {256, 256, 256});
+  EXPECT_EQ(mapping.sharedReadSlots(Operand::A), 8);
+  EXPECT_EQ(mapping.sharedReadSlots(Operand::B), 8);
+  const WarpSharedAccess a = *mapping.warpSharedRead(Operand::A, 0, 3, 0, 0);
+  const WarpSharedAccess b = *mapping.warpSharedRead(Operand::B, 0, 3, 0, 0);
+  EXPECT_EQ(a.width, 1);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    // A[m][k] at word m * BK + k: thread row 1 starts 8 rows = 64 words on, the same bank.
+    EXPECT_EQ(a.word[lane], lane < 16 ? 3 : 64 + 3) << lane;
+    // B[k][n] at word k * BN + n: lanes 8 words apart, four of them per bank.
+    EXPECT_EQ(b.word[lane], 3 * 128 + lane % 16 * 8) << lane;
+  }
+  EXPECT_FALSE(mapping.warpSharedRead(Operand::A, 0, 8, 0, 0).has_value()) << "kk past BK";
+  EXPECT_FALSE(mapping.warpSharedRead(Operand::A, 0, 0, 0, 8).has_value()) << "slot past TM";
+}
+
+TEST(Mapping, VectorizedReadsTransposedPaddedAAsFloat4s) {
+  const Mapping mapping(
+      {"vectorized", ladderParams({{"BM", 128}, {"BN", 128}, {"BK", 8}, {"TM", 8}, {"TN", 8}})},
+      {256, 256, 256});
+  EXPECT_EQ(mapping.sharedReadSlots(Operand::A), 2);  // TM = 8 values as two float4s
+  const WarpSharedAccess a = *mapping.warpSharedRead(Operand::A, 0, 3, 0, 1);
+  EXPECT_EQ(a.width, 4);
+  // A^T[k][m] at word k * (BM + 4) + m: slot 1 is rows 4..7 of the thread's 8.
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    EXPECT_EQ(a.word[lane], 3 * 132 + (lane < 16 ? 0 : 8) + 4) << lane;
+  // The what-if padding widens rows further.
+  EXPECT_EQ(mapping.warpSharedRead(Operand::A, 0, 3, 1, 0)->word[0], 3 * 133);
+  EXPECT_EQ(mapping.sharedBytesPerBlock(), 4 * (8 * 132 + 8 * 128));
+}
+
+TEST(Mapping, VectorizedCopiesAreFloat4sOnlyWhereRowsAreAligned) {
+  const KernelConfig config{
+      "vectorized", ladderParams({{"BM", 128}, {"BN", 128}, {"BK", 8}, {"TM", 8}, {"TN", 8}})};
+  // 256 threads copy the 128 x 8 A tile as 256 float4s: lane l takes row l / 2, columns
+  // (l % 2) * 4 .. + 3.
+  const Mapping aligned(config, {256, 256, 64});
+  EXPECT_EQ(aligned.instructionsPerStep(Access::LoadA), 1);
+  const WarpAccess vector = aligned.warpAccess({0, 0}, 0, Access::LoadA, 1, 0);
+  EXPECT_EQ(vector.width, 4);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    EXPECT_EQ(vector.element[lane], lane / 2 * 64 + 8 + lane % 2 * 4) << lane;
+  EXPECT_EQ(aligned.instructionsPerStep(Access::StoreC), 64 / 4);
+  EXPECT_EQ(aligned.warpAccess({0, 0}, 0, Access::StoreC, 0, 0).width, 4);
+
+  // K = 63: rows of A are not 16-byte aligned, so each vector takes four scalar loads.
+  const Mapping ragged(config, {256, 255, 63});
+  EXPECT_EQ(ragged.instructionsPerStep(Access::LoadA), 4);
+  const WarpAccess scalar = ragged.warpAccess({0, 0}, 0, Access::LoadA, 1, 2);
+  EXPECT_EQ(scalar.width, 1);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    EXPECT_EQ(scalar.element[lane], lane / 2 * 63 + 8 + lane % 2 * 4 + 2) << lane;
+  EXPECT_EQ(ragged.instructionsPerStep(Access::StoreC), 64);  // N = 255: scalar stores
+}
+
+TEST(Mapping, WarptileLanesFormAFourByEightGridAndReadWholeSharedRows) {
+  // 2 x 2 warps of 64 x 64; lanes 4 x 8 of 8 x 4 pieces, repeated 2 x 2 times.
+  const Mapping mapping(
+      {"warptile",
+       ladderParams(
+           {{"BM", 128}, {"BN", 128}, {"BK", 16}, {"WM", 64}, {"WN", 64}, {"TM", 8}, {"TN", 4}})},
+      {256, 256, 256});
+  EXPECT_EQ(mapping.threadsPerBlock(), 128);
+  EXPECT_EQ(mapping.rowsPerThread(), 16);
+  EXPECT_EQ(mapping.colsPerThread(), 8);
+  EXPECT_EQ(mapping.owner(0, 4).thread.x, 1);    // lane column 1
+  EXPECT_EQ(mapping.owner(8, 0).thread.x, 8);    // lane row 1
+  EXPECT_EQ(mapping.owner(32, 36).thread.x, 1);  // the second sub-iteration, down and across
+  EXPECT_EQ(mapping.owner(0, 64).thread.x, 32);  // warp 1
+  EXPECT_EQ(mapping.owner(64, 0).thread.x, 64);  // warp 2
+  EXPECT_EQ(mapping.owner(200, 130).block.x, 1);
+  EXPECT_EQ(mapping.owner(200, 130).block.y, 1);
+
+  EXPECT_EQ(mapping.sharedReadSlots(Operand::B), 2);
+  for (int warp : {0, 1}) {
+    const WarpSharedAccess b = *mapping.warpSharedRead(Operand::B, warp, 5, 0, 0);
+    EXPECT_EQ(b.width, 4);
+    // Lanes 0..7 read eight float4s that tile one 128-byte row: every bank once.
+    std::set<int> banks;
+    for (int lane = 0; lane < 8; ++lane)
+      for (int w = 0; w < b.width; ++w) banks.insert((b.word[lane] + w) % 32);
+    EXPECT_EQ(banks.size(), 32u) << "warp " << warp;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      EXPECT_EQ(b.word[lane], 5 * 128 + warp * 64 + lane % 8 * 4) << lane;
+  }
+  const WarpSharedAccess a = *mapping.warpSharedRead(Operand::A, 0, 5, 0, 2);
+  for (int lane = 0; lane < kWarpSize; ++lane)  // slot 2: rows 32.. of the second sub-tile
+    EXPECT_EQ(a.word[lane], 5 * 132 + 32 + lane / 8 * 8) << lane;
+}
+
+TEST(Mapping, PipelinedKeepsEveryStageInSharedMemory) {
+  const Params params = ladderParams({{"BM", 128},
+                                      {"BN", 128},
+                                      {"BK", 16},
+                                      {"WM", 64},
+                                      {"WN", 64},
+                                      {"TM", 8},
+                                      {"TN", 4},
+                                      {"stages", 3}});
+  const Mapping mapping({"pipelined", params}, {256, 256, 256});
+  EXPECT_EQ(mapping.sharedBytesPerBlock(), 3 * 4 * (16 * 132 + 16 * 128));
+  // cp.async cannot transpose 16 bytes: A goes one element per copy, B as float4s.
+  EXPECT_EQ(mapping.instructionsPerStep(Access::LoadA), 128 * 16 / 128);
+  EXPECT_EQ(mapping.warpAccess({0, 0}, 0, Access::LoadA, 0, 0).width, 1);
+  EXPECT_EQ(mapping.instructionsPerStep(Access::LoadB), 16 * 128 / 4 / 128);
+  EXPECT_EQ(mapping.warpAccess({0, 0}, 0, Access::LoadB, 0, 0).width, 4);
 }
 
 TEST(Mapping, LibraryHasNoVisibleMapping) {

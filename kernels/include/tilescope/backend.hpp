@@ -37,6 +37,18 @@ struct Phases {
   double h2dMs = 0, kernelMs = 0, d2hMs = 0;
 };
 
+// What one compiled kernel variant takes from an SM, and how many of its blocks fit on one at
+// once: cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor (CUDA backend).
+struct KernelResources {
+  int registersPerThread = 0;
+  std::int64_t sharedBytesPerBlock = 0;  // static and dynamic shared memory
+  std::int64_t localBytesPerThread = 0;  // local memory: register spills and stack arrays
+  int threadsPerBlock = 0;
+  int blocksPerSM = 0;   // the most resident at once (registers, shared memory, threads)
+  double occupancy = 0;  // resident warps over the SM's maximum, in [0, 1]
+  bool operator==(const KernelResources&) const = default;
+};
+
 struct RunResult {
   std::string backend, device;
   KernelConfig kernel;  // resolved: every parameter present
@@ -47,6 +59,8 @@ struct RunResult {
   std::optional<Phases> phases;
   // What a host clock reads around the launch without synchronising (seed 002's pitfall).
   std::optional<double> unsyncedHostMs;
+  // The launched kernel's registers, memory and theoretical occupancy, where the backend knows.
+  std::optional<KernelResources> resources;
   bool verified() const { return verification && verification->passed; }
 };
 

@@ -1,11 +1,14 @@
 #pragma once
 // The one list of kernels: what each is, where it comes from, what it takes.
+#include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tilescope/problem.hpp"
+#include "tilescope/thread_map.hpp"
 
 namespace tilescope {
 
@@ -17,6 +20,12 @@ enum class Family {
   SharedTiled,    // A and B staged in T x T shared tiles
   RegisterTiled,  // each thread accumulates a T x T block of C in registers
   Library,        // OpenBLAS on the CPU, cuBLAS on the GPU
+  // The optimisation ladder past the seeds (maps::BlockTile1D ... maps::Pipelined).
+  BlockTile1D,  // shared tiles; each thread TM outputs down a column
+  BlockTile2D,  // shared tiles; a TM x TN register tile per thread
+  Vectorized,   // blocktile-2d with float4 copies and a transposed, padded A tile
+  Warptile,     // warp tiles inside the block tile, conflict-free shared reads
+  Pipelined,    // warptile with cp.async stages loading ahead of the compute
 };
 
 const char* toString(Family family);
@@ -45,6 +54,11 @@ struct KernelInfo {
   // Largest M*N*K a backend will run (0: unbounded); the serial kernels would otherwise run for
   // minutes (seed 002: one GPU thread takes about 200 s at 1024^3) and cannot be interrupted.
   std::map<std::string, double> maxWork = {};
+  // The rules that tie parameters together, in one line for --list and tooltips ("" if none).
+  std::string constraints = {};
+  // Why a combination of (individually allowed) values is refused, or nullopt; it receives every
+  // parameter, the missing ones at their defaults. Empty for kernels without such rules.
+  std::function<std::optional<std::string>(const Params&)> check = {};
 
   const ParamSpec* param(const std::string& name) const;
 };
@@ -65,6 +79,18 @@ const KernelInfo* findKernel(const std::string& id);
 std::optional<std::string> refusal(const KernelConfig& config);
 // Fills in defaults and validates; throws Error(InvalidArgument) with refusal()'s reason.
 KernelConfig resolve(const KernelConfig& config);
+
+// Every configuration of a kernel the catalogue accepts, resolved: the product of its parameters'
+// allowed values (the first parameter varying slowest) that passes its cross-parameter check.
+std::vector<KernelConfig> validConfigurations(const KernelInfo& info);
+
+// The thread map of a ladder family from a resolved configuration's parameters.
+template <typename Map>
+Map ladderMap(const Params& params) {
+  std::array<int, Map::kAxes.size()> values{};
+  for (std::size_t a = 0; a < values.size(); ++a) values[a] = params.at(Map::kAxes[a].name);
+  return Map::fromValues(values);
+}
 
 // "BM=128,TM=8" -> {"BM":128, "TM":8}; throws Error(InvalidArgument) on malformed text.
 Params parseParams(const std::string& text);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "tilescope/catalogue.hpp"
@@ -39,17 +40,30 @@ struct StepRegion {
 
 // One warp-wide memory instruction: per lane, the linear element index it touches in the operand
 // (row * cols + col), or -1 for a lane that is idle (no thread, or its access is out of bounds).
+// A vector instruction (a 16-byte float4) touches `width` consecutive elements from there.
 struct WarpAccess {
   Operand operand = Operand::A;
   std::array<std::int64_t, kWarpSize> element{};
+  int width = 1;
   int activeLanes() const;
 };
 
 // One warp-wide shared-memory read: per lane the 4-byte word it reads inside the staged tile,
-// or -1 for an idle lane.
+// or -1 for an idle lane. A vector read (a float4 when `width` is 4) takes `width` consecutive
+// words from there; the hardware serves a 16-byte read a quarter-warp (8 lanes) at a time.
 struct WarpSharedAccess {
   std::array<int, kWarpSize> word{};
+  int width = 1;
 };
+
+// The formulas of every family that has a mapping (thread_map.hpp), one alternative per family.
+using ThreadMap =
+    std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
+                 maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
+                 maps::Warptile, maps::Pipelined>;
+
+// The map of a resolved configuration; throws Error(Unsupported) for the library reference.
+ThreadMap threadMapOf(const KernelConfig& resolved);
 
 class Mapping {
  public:
@@ -69,8 +83,10 @@ class Mapping {
   int warpsPerBlock() const { return (threadsPerBlock() + kWarpSize - 1) / kWarpSize; }
   std::int64_t rowsPerThread() const { return rowsPerThread_; }
   std::int64_t colsPerThread() const { return colsPerThread_; }
-  // Shared memory a block declares, in bytes (the staged tiles).
+  // Shared memory a block declares, in bytes (the staged tiles, every pipeline stage).
   std::int64_t sharedBytesPerBlock() const;
+  // The family's formulas with this configuration's parameters.
+  const ThreadMap& threadMap() const { return map_; }
 
   // Ownership.
   ThreadRef owner(std::int64_t i, std::int64_t j) const;
@@ -94,6 +110,9 @@ class Mapping {
                                 std::int64_t k) const;
   std::optional<Dim2> loaderOfB(Dim2 block, std::int64_t step, std::int64_t k,
                                 std::int64_t col) const;
+  // The elements of A (or B) a thread stages during `step`, every copy and every element of a
+  // vector copy, unclipped (padding included); empty when the operand is not staged.
+  std::vector<Cell> stagedBy(Operand operand, Dim2 block, Dim2 thread, std::int64_t step) const;
 
   // Global-memory instructions: how many of `access` one thread issues per k-step (per whole run
   // for StoreC), and the elements one warp touches in instruction `instr` of `step`.
@@ -104,15 +123,23 @@ class Mapping {
   // `pad` widens each tile row by that many words (0 is the catalogue kernels' layout).
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk,
                                                  int pad = 0) const;
+  // A thread reads several values of an operand per inner index when it owns a register tile:
+  // read `slot` of sharedReadSlots(operand) (0 is the one above). 0 slots: not staged.
+  int sharedReadSlots(Operand operand) const;
+  std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk, int pad,
+                                                 int slot) const;
 
  private:
   std::optional<Cell> threadAccess(Dim2 block, Dim2 thread, Access access, std::int64_t step,
                                    std::int64_t instr) const;
+  int accessWidth(Access access) const;
+  bool staged(Operand operand) const;
+  int tile() const;
 
   KernelConfig config_;
   Shape shape_;
   Family family_;
-  int tile_ = 1;
+  ThreadMap map_;
   Dim2 grid_, block_;
   std::int64_t rowsPerThread_ = 1, colsPerThread_ = 1;
   int kDepth_ = 1;

@@ -10,6 +10,7 @@
 // warps are 32 consecutive linear indices. A thread owns outputs (r, c) for r < rowsPerThread and
 // c < colsPerThread; coordinates past M or N belong to the padding and are skipped. A "k-step" is
 // one pass of the k loop: kDepth values of k (1 for kernels that stage nothing).
+#include <array>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -17,6 +18,9 @@
 #else
 #define TS_HD inline
 #endif
+// The same, usable in constant expressions (the ladder kernels take their map as a template
+// argument, so every index formula folds to constants).
+#define TS_HDC TS_HD constexpr
 
 namespace tilescope {
 
@@ -29,7 +33,7 @@ struct Cell {
   std::int64_t row = 0, col = 0;
 };
 
-TS_HD std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
+TS_HDC std::int64_t ceilDiv(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
@@ -163,6 +167,354 @@ struct RegisterTiled {
   }
   TS_HD int kDepth() const { return 1; }
 };
+
+// ---- The optimisation ladder past the seeds --------------------------------------------------
+//
+// The ladder kernels take the steps of siboehm's SGEMM worklog and CUTLASS's SIMT GEMM. A block
+// computes a BM x BN tile of C with a 1-D block of threads (thread t is threadIdx.x: Dim2 {t, 0}
+// below) and, per k-step, stages a BM x BK tile of A and a BK x BN tile of B in shared memory. The
+// families differ in which outputs a thread owns, how wide its copies are and how the tiles sit
+// in shared memory.
+
+// How a block's threads copy a rows x cols tile from global memory. The tile is cut into vectors
+// of `width` consecutive elements along a row (4: one 16-byte float4), numbered row by row, and
+// copy `instr` of thread t takes vector t + instr * threads: consecutive lanes take consecutive
+// vectors, so a warp's copy is coalesced.
+struct TileCopy {
+  int rows, cols, width, threads;
+  TS_HDC int vectorsPerRow() const { return cols / width; }
+  TS_HDC int vectors() const { return rows * vectorsPerRow(); }
+  TS_HDC int copiesPerThread() const { return vectors() / threads; }
+  // Every thread copies the same number of whole vectors.
+  TS_HDC bool even() const {
+    return cols % width == 0 && vectors() >= threads && vectors() % threads == 0;
+  }
+  // The first element (tile row, tile column) of the vector thread t copies in copy `instr`.
+  TS_HDC Cell at(int thread, int instr) const {
+    const int vector = thread + instr * threads;
+    return {vector / vectorsPerRow(), vector % vectorsPerRow() * width};
+  }
+  // The inverse of at(): the thread and copy that take element (row, col) of the tile.
+  struct Copier {
+    int thread, instr;
+  };
+  TS_HDC Copier copierOf(int row, int col) const {
+    const int vector = row * vectorsPerRow() + col / width;
+    return {vector % threads, vector / threads};
+  }
+};
+
+// A rows x cols tile of 4-byte words in shared memory, row-major, each row widened by `pad` words
+// (which moves each row onto other banks).
+struct SharedLayout {
+  int rows, cols, pad = 0;
+  TS_HDC int stride() const { return cols + pad; }
+  TS_HDC int word(int row, int col) const { return row * stride() + col; }
+  TS_HDC int words() const { return rows * stride(); }
+};
+
+// One tunable parameter of a ladder family: its catalogue name and the values it may take,
+// ascending (the first `count` of `values`). The catalogue offers exactly these values and the
+// CUDA backend compiles exactly the combinations that pass the family's check(), so what a user
+// may ask for and what is compiled cannot drift apart.
+struct ParamAxis {
+  const char* name;
+  std::array<int, 4> values;
+  int count;
+};
+
+// The cross-parameter rules of the ladder; check() names the first one a configuration breaks.
+enum class TilingRule {
+  Ok,
+  TileDivides,  // the thread (or warp) tile divides the block tile; float4 pieces stay whole
+  ThreadCount,  // a block is whole warps, at most 1024 threads
+  WarpCount,    // warptile and pipelined: 4 to 8 warps per block
+  WarpShape,    // a warp tile is whole 4 x 8 lane grids of TM x TN pieces
+  EvenCopies,   // every thread copies the same number of whole vectors of A and of B
+};
+
+TS_HDC bool wholeWarps(int threads) {
+  return threads >= 32 && threads <= 1024 && threads % 32 == 0;
+}
+
+// What every ladder family shares, written once over the family's own formulas. Self provides
+// threads(), rowInBlock(t, r), colInBlock(t, c), slotOf(i, j) (the inverse, inside a block) and
+// the constants kCopyWidth (elements per copy: 1, or 4 for float4), kATransposed (A staged as
+// BK x BM so a thread's A values are consecutive words), kAPad (words added to each row of the A
+// tile) and kAVectorCopies (A copied with float4 loads when its rows are aligned).
+template <typename Self>
+struct LadderBase {
+  int bm, bn, bk;
+
+  TS_HDC const Self& self() const { return static_cast<const Self&>(*this); }
+  TS_HDC Dim2 block() const { return {self().threads(), 1}; }
+  TS_HDC Dim2 grid(std::int64_t m, std::int64_t n) const {
+    return {int(ceilDiv(n, bn)), int(ceilDiv(m, bm))};
+  }
+  TS_HDC int kDepth() const { return bk; }
+  TS_HDC std::int64_t row(Dim2 b, Dim2 t, std::int64_t r) const {
+    return std::int64_t(b.y) * bm + self().rowInBlock(t.x, int(r));
+  }
+  TS_HDC std::int64_t col(Dim2 b, Dim2 t, std::int64_t c) const {
+    return std::int64_t(b.x) * bn + self().colInBlock(t.x, int(c));
+  }
+  TS_HDC OwnerSlot owner(std::int64_t i, std::int64_t j) const {
+    const OwnerSlot inBlock = self().slotOf(int(i % bm), int(j % bn));
+    return {{int(j / bn), int(i / bm)}, inBlock.thread, inBlock.r, inBlock.c};
+  }
+
+  // Copies into the staged tiles: the element of A (or B) copy `instr` of thread t starts at.
+  TS_HDC TileCopy aCopy() const { return {bm, bk, Self::kCopyWidth, self().threads()}; }
+  TS_HDC TileCopy bCopy() const { return {bk, bn, Self::kCopyWidth, self().threads()}; }
+  TS_HDC Cell aLoad(Dim2 b, Dim2 t, std::int64_t s, int instr) const {
+    const Cell at = aCopy().at(t.x, instr);
+    return {std::int64_t(b.y) * bm + at.row, s * bk + at.col};
+  }
+  TS_HDC Cell bLoad(Dim2 b, Dim2 t, std::int64_t s, int instr) const {
+    const Cell at = bCopy().at(t.x, instr);
+    return {s * bk + at.row, std::int64_t(b.x) * bn + at.col};
+  }
+  // A float4 needs a 16-byte aligned address: rows of A start every K floats, rows of B and C
+  // every N. Otherwise the kernels fall back to one 4-byte access per element.
+  TS_HDC bool aVectorCopies(std::int64_t k) const {
+    return Self::kCopyWidth == 4 && Self::kAVectorCopies && k % 4 == 0;
+  }
+  TS_HDC bool bVectorCopies(std::int64_t n) const { return Self::kCopyWidth == 4 && n % 4 == 0; }
+  TS_HDC bool vectorStores(std::int64_t n) const { return bVectorCopies(n); }
+
+  // Where element (m, k) of the A tile and (k, n) of the B tile sit in shared memory; `extraPad`
+  // widens every row further (what-if layouts for the bank diagrams: the kernels use 0).
+  TS_HDC SharedLayout aLayout(int extraPad = 0) const {
+    const int pad = Self::kAPad + extraPad;
+    return Self::kATransposed ? SharedLayout{bk, bm, pad} : SharedLayout{bm, bk, pad};
+  }
+  TS_HDC SharedLayout bLayout(int extraPad = 0) const { return {bk, bn, extraPad}; }
+  TS_HDC int aWord(int m, int k, int extraPad = 0) const {
+    return Self::kATransposed ? aLayout(extraPad).word(k, m) : aLayout(extraPad).word(m, k);
+  }
+  TS_HDC int bWord(int k, int n, int extraPad = 0) const { return bLayout(extraPad).word(k, n); }
+  // Shared words of one stage (the A tile, then the B tile) and of every stage in flight.
+  TS_HDC int stageWords() const { return aLayout().words() + bLayout().words(); }
+  TS_HDC int buffers() const { return 1; }
+  TS_HDC int sharedWords() const { return self().buffers() * stageWords(); }
+  // Words one shared-memory read of a thread takes: a thread's A values (and B values) lie in
+  // consecutive words in groups of this many, read as one float4 when it is 4.
+  TS_HDC int readWidth() const { return Self::kCopyWidth; }
+
+  TS_HDC TilingRule checkCopies() const {
+    return aCopy().even() && bCopy().even() ? TilingRule::Ok : TilingRule::EvenCopies;
+  }
+};
+
+// blocktile-1d (siboehm's step 4, 1-D blocktiling): BM*BN/TM threads; thread t computes TM
+// outputs down column t % BN of the block tile, rows (t / BN) * TM onwards. For each inner index
+// it reads one B value and reuses it for TM multiply-adds from the shared A tile.
+struct BlockTile1D : LadderBase<BlockTile1D> {
+  int tm;
+  static constexpr int kCopyWidth = 1, kAPad = 0;
+  static constexpr bool kATransposed = false, kAVectorCopies = false;
+  static constexpr std::array<ParamAxis, 4> kAxes = {
+      {{"BM", {64, 128}, 2}, {"BN", {64, 128}, 2}, {"BK", {8, 16}, 2}, {"TM", {4, 8, 16}, 3}}};
+  static constexpr BlockTile1D fromValues(const std::array<int, 4>& v) {
+    return {{v[0], v[1], v[2]}, v[3]};
+  }
+  constexpr std::array<int, 4> values() const { return {bm, bn, bk, tm}; }
+
+  TS_HDC int threads() const { return bm / tm * bn; }
+  TS_HDC std::int64_t rowsPerThread(std::int64_t = 0) const { return tm; }
+  TS_HDC std::int64_t colsPerThread(std::int64_t = 0) const { return 1; }
+  TS_HDC int rowInBlock(int t, int r) const { return t / bn * tm + r; }
+  TS_HDC int colInBlock(int t, int) const { return t % bn; }
+  TS_HDC OwnerSlot slotOf(int i, int j) const { return {{}, {i / tm * bn + j, 0}, i % tm, 0}; }
+  constexpr TilingRule check() const {
+    if (bm % tm != 0) return TilingRule::TileDivides;
+    if (!wholeWarps(threads())) return TilingRule::ThreadCount;
+    return checkCopies();
+  }
+};
+
+// The thread grid of blocktile-2d and vectorized: (BM/TM) x (BN/TN) threads, thread t owning the
+// TM x TN outputs at rows (t / (BN/TN)) * TM and columns (t % (BN/TN)) * TN of the block tile.
+template <typename Self>
+struct ThreadGrid : LadderBase<Self> {
+  int tm, tn;
+  TS_HDC int threadsAlongN() const { return this->bn / tn; }
+  TS_HDC int threads() const { return this->bm / tm * threadsAlongN(); }
+  TS_HDC std::int64_t rowsPerThread(std::int64_t = 0) const { return tm; }
+  TS_HDC std::int64_t colsPerThread(std::int64_t = 0) const { return tn; }
+  TS_HDC int rowInBlock(int t, int r) const { return t / threadsAlongN() * tm + r; }
+  TS_HDC int colInBlock(int t, int c) const { return t % threadsAlongN() * tn + c; }
+  TS_HDC OwnerSlot slotOf(int i, int j) const {
+    return {{}, {i / tm * threadsAlongN() + j / tn, 0}, i % tm, j % tn};
+  }
+  constexpr TilingRule checkGrid(int pieceWidth) const {
+    if (this->bm % tm != 0 || this->bn % tn != 0 || tm % pieceWidth != 0 || tn % pieceWidth != 0)
+      return TilingRule::TileDivides;
+    if (!wholeWarps(threads())) return TilingRule::ThreadCount;
+    return this->checkCopies();
+  }
+};
+
+// blocktile-2d (siboehm's step 5, 2-D blocktiling): a TM x TN register tile per thread; per inner
+// index a thread reads TM values of A and TN of B from shared memory for TM*TN multiply-adds. The
+// tiles are stored as they are in global memory, so the lanes of a warp reading A hit words
+// TM*BK apart (one bank) and those reading B words TN apart: bank conflicts the next rung removes.
+struct BlockTile2D : ThreadGrid<BlockTile2D> {
+  static constexpr int kCopyWidth = 1, kAPad = 0;
+  static constexpr bool kATransposed = false, kAVectorCopies = false;
+  static constexpr std::array<ParamAxis, 5> kAxes = {{{"BM", {64, 128}, 2},
+                                                      {"BN", {64, 128}, 2},
+                                                      {"BK", {8, 16}, 2},
+                                                      {"TM", {4, 8}, 2},
+                                                      {"TN", {4, 8}, 2}}};
+  static constexpr BlockTile2D fromValues(const std::array<int, 5>& v) {
+    return {{{v[0], v[1], v[2]}, v[3], v[4]}};
+  }
+  constexpr std::array<int, 5> values() const { return {bm, bn, bk, tm, tn}; }
+  constexpr TilingRule check() const { return checkGrid(1); }
+};
+
+// vectorized (siboehm's step 6, with step 8's padding): blocktile-2d's thread grid, but every
+// copy from global memory is one 16-byte float4, and A is stored transposed (BK rows of BM, each
+// padded by 4 words) so a thread's TM values of A are consecutive words read as float4s too. The
+// padding spreads the transposing stores over all 32 banks.
+struct Vectorized : ThreadGrid<Vectorized> {
+  static constexpr int kCopyWidth = 4, kAPad = 4;
+  static constexpr bool kATransposed = true, kAVectorCopies = true;
+  static constexpr std::array<ParamAxis, 5> kAxes = BlockTile2D::kAxes;
+  static constexpr Vectorized fromValues(const std::array<int, 5>& v) {
+    return {{{v[0], v[1], v[2]}, v[3], v[4]}};
+  }
+  constexpr std::array<int, 5> values() const { return {bm, bn, bk, tm, tn}; }
+  constexpr TilingRule check() const { return checkGrid(kCopyWidth); }
+};
+
+// The warp grid of warptile and pipelined (siboehm's step 10; the lane layout of CUTLASS's SIMT
+// GEMM): the block tile is cut into (BM/WM) x (BN/WN) warp tiles, warp w taking row w / (BN/WN)
+// and column w % (BN/WN) of them. Inside a warp tile the 32 lanes form a 4 x 8 grid (lane / 8
+// down, lane % 8 across) that covers a 4TM x 8TN sub-tile, each lane a TM x TN piece; the warp
+// repeats it (WM/4TM) x (WN/8TN) times, so a thread owns (WM/4) x (WN/8) outputs. Per inner index
+// eight lanes read eight consecutive TN-wide pieces of the B row: with TN = 4 that is one 128-byte
+// row of shared memory, conflict-free.
+template <typename Self>
+struct WarpGrid : LadderBase<Self> {
+  int wm, wn, tm, tn;
+  static constexpr int kLaneRows = 4, kLaneCols = 8;
+
+  TS_HDC int warpsAlongN() const { return this->bn / wn; }
+  TS_HDC int warps() const { return this->bm / wm * warpsAlongN(); }
+  TS_HDC int threads() const { return warps() * 32; }
+  TS_HDC int subM() const { return kLaneRows * tm; }
+  TS_HDC int subN() const { return kLaneCols * tn; }
+  // The derived warp sub-iterations: how often the 4 x 8 lane grid repeats down and across.
+  TS_HDC int itersM() const { return wm / subM(); }
+  TS_HDC int itersN() const { return wn / subN(); }
+  TS_HDC std::int64_t rowsPerThread(std::int64_t = 0) const { return itersM() * tm; }
+  TS_HDC std::int64_t colsPerThread(std::int64_t = 0) const { return itersN() * tn; }
+  TS_HDC int rowInBlock(int t, int r) const {
+    return t / 32 / warpsAlongN() * wm + r / tm * subM() + t % 32 / kLaneCols * tm + r % tm;
+  }
+  TS_HDC int colInBlock(int t, int c) const {
+    return t / 32 % warpsAlongN() * wn + c / tn * subN() + t % 32 % kLaneCols * tn + c % tn;
+  }
+  TS_HDC OwnerSlot slotOf(int i, int j) const {
+    const int inWarpRow = i % wm, inWarpCol = j % wn;
+    const int warp = i / wm * warpsAlongN() + j / wn;
+    const int lane = inWarpRow % subM() / tm * kLaneCols + inWarpCol % subN() / tn;
+    return {{},
+            {warp * 32 + lane, 0},
+            inWarpRow / subM() * tm + inWarpRow % tm,
+            inWarpCol / subN() * tn + inWarpCol % tn};
+  }
+  constexpr TilingRule checkWarps() const {
+    if (this->bm % wm != 0 || this->bn % wn != 0 || tm % Self::kCopyWidth != 0 ||
+        tn % Self::kCopyWidth != 0)
+      return TilingRule::TileDivides;
+    if (warps() < 4 || warps() > 8) return TilingRule::WarpCount;
+    if (wm % subM() != 0 || wn % subN() != 0) return TilingRule::WarpShape;
+    return this->checkCopies();
+  }
+};
+
+// warptile: vectorized's float4 copies and padded transposed A tile, with the warp grid above.
+struct Warptile : WarpGrid<Warptile> {
+  static constexpr int kCopyWidth = 4, kAPad = 4;
+  static constexpr bool kATransposed = true, kAVectorCopies = true;
+  static constexpr std::array<ParamAxis, 7> kAxes = {{{"BM", {64, 128}, 2},
+                                                      {"BN", {64, 128, 256}, 3},
+                                                      {"BK", {8, 16}, 2},
+                                                      {"WM", {32, 64}, 2},
+                                                      {"WN", {32, 64}, 2},
+                                                      {"TM", {4, 8}, 2},
+                                                      {"TN", {4, 8}, 2}}};
+  static constexpr Warptile fromValues(const std::array<int, 7>& v) {
+    return {{{v[0], v[1], v[2]}, v[3], v[4], v[5], v[6]}};
+  }
+  constexpr std::array<int, 7> values() const { return {bm, bn, bk, wm, wn, tm, tn}; }
+  constexpr TilingRule check() const { return checkWarps(); }
+};
+
+// pipelined (siboehm's step 11 and CUTLASS's multistage GEMM): warptile with `stages` shared
+// buffers filled by cp.async. While the block computes on tile s, tiles s+1 .. s+stages-1 are on
+// their way, so the loads' latency hides behind the multiply-adds. A cp.async lands in shared
+// memory without passing through registers, so the transposed A tile is copied one 4-byte
+// element at a time; B keeps its 16-byte copies.
+struct Pipelined : WarpGrid<Pipelined> {
+  int stages;
+  static constexpr int kCopyWidth = 4, kAPad = 4;
+  static constexpr bool kATransposed = true, kAVectorCopies = false;
+  static constexpr std::array<ParamAxis, 8> kAxes = {{{"BM", {64, 128}, 2},
+                                                      {"BN", {128, 256}, 2},
+                                                      {"BK", {16, 32}, 2},
+                                                      {"WM", {32, 64}, 2},
+                                                      {"WN", {32, 64}, 2},
+                                                      {"TM", {8}, 1},
+                                                      {"TN", {4}, 1},
+                                                      {"stages", {2, 3, 4}, 3}}};
+  static constexpr Pipelined fromValues(const std::array<int, 8>& v) {
+    return {{{v[0], v[1], v[2]}, v[3], v[4], v[5], v[6]}, v[7]};
+  }
+  constexpr std::array<int, 8> values() const { return {bm, bn, bk, wm, wn, tm, tn, stages}; }
+  TS_HDC int buffers() const { return stages; }
+  constexpr TilingRule check() const { return checkWarps(); }
+};
+
+// Every combination of a ladder family's allowed values (the last parameter varying fastest),
+// and the valid ones: the configurations the catalogue accepts and the CUDA backend compiles.
+template <typename Map>
+constexpr int candidateCount() {
+  int count = 1;
+  for (const ParamAxis& axis : Map::kAxes) count *= axis.count;
+  return count;
+}
+
+template <typename Map>
+constexpr Map candidate(int index) {
+  std::array<int, Map::kAxes.size()> values{};
+  for (int a = int(Map::kAxes.size()) - 1; a >= 0; --a) {
+    const ParamAxis& axis = Map::kAxes[std::size_t(a)];
+    values[std::size_t(a)] = axis.values[std::size_t(index % axis.count)];
+    index /= axis.count;
+  }
+  return Map::fromValues(values);
+}
+
+template <typename Map>
+constexpr int validCount() {
+  int count = 0;
+  for (int i = 0; i < candidateCount<Map>(); ++i)
+    count += candidate<Map>(i).check() == TilingRule::Ok;
+  return count;
+}
+
+template <typename Map>
+constexpr std::array<Map, std::size_t(validCount<Map>())> validConfigs() {
+  std::array<Map, std::size_t(validCount<Map>())> list{};
+  std::size_t next = 0;
+  for (int i = 0; i < candidateCount<Map>(); ++i)
+    if (const Map map = candidate<Map>(i); map.check() == TilingRule::Ok) list[next++] = map;
+  return list;
+}
 
 }  // namespace maps
 }  // namespace tilescope

@@ -1,0 +1,45 @@
+#include "autotune.hpp"
+
+#include <algorithm>
+
+#include "plan.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::bench {
+
+AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
+                          const Backend& backend) {
+  const KernelInfo& info = kernelInfo(kernel);
+  AutotunePlan plan;
+  for (const KernelConfig& config : validConfigurations(info)) {
+    RunRequest run = base;
+    run.kernel = config;
+    run.shape = shape;
+    if (const auto why = backend.refusal(config, shape))
+      plan.refused.push_back(describe(run) + ": " + *why);
+    else
+      plan.runs.push_back(std::move(run));
+  }
+  if (plan.runs.empty()) {
+    throw Error(ErrorKind::Unsupported,
+                "--autotune " + kernel + ": the " + backend.id() +
+                    " backend runs none of its configurations on this shape" +
+                    (plan.refused.empty() ? "" : " (" + plan.refused.front() + ")"));
+  }
+  return plan;
+}
+
+std::vector<RunResult> byThroughput(std::vector<RunResult> results) {
+  std::stable_sort(results.begin(), results.end(),
+                   [](const RunResult& a, const RunResult& b) { return a.gflops > b.gflops; });
+  return results;
+}
+
+std::optional<RunResult> fastestVerified(const std::vector<RunResult>& results) {
+  std::optional<RunResult> best;
+  for (const RunResult& r : results)
+    if (r.verified() && (!best || r.gflops > best->gflops)) best = r;
+  return best;
+}
+
+}  // namespace tilescope::bench

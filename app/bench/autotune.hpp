@@ -1,0 +1,31 @@
+#pragma once
+// --autotune KERNEL: every configuration the catalogue accepts and the backend can run, measured
+// and verified; the landscape sorted by speed and the fastest verified one.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/backend.hpp"
+
+namespace tilescope::bench {
+
+struct AutotunePlan {
+  std::vector<RunRequest> runs;
+  // Configurations the backend refuses on this shape, each with its reason.
+  std::vector<std::string> refused;
+};
+
+// The runs for `kernel` on `shape`: `base` with each valid configuration in catalogue order.
+// Throws Error(InvalidArgument) for an unknown kernel and Error(Unsupported) when the backend
+// can run none of its configurations.
+AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
+                          const Backend& backend);
+
+// The results fastest first (by GFLOP/s; unverified runs keep their place by speed).
+std::vector<RunResult> byThroughput(std::vector<RunResult> results);
+
+// The fastest run that passed verification, or nullopt. With --no-verify nothing is verified
+// and nothing can be trusted enough to remember.
+std::optional<RunResult> fastestVerified(const std::vector<RunResult>& results);
+
+}  // namespace tilescope::bench

@@ -1,0 +1,17 @@
+// blocktile-1d (siboehm's kernel 4): shared A and B tiles, TM outputs per thread down a column of
+// C. One instantiation per valid configuration (maps::validConfigs).
+#include "ladder_device.cuh"
+
+namespace tilescope::cuda {
+
+namespace {
+
+constexpr auto kKernels = ladderTable<maps::BlockTile1D>();
+
+}  // namespace
+
+void launchBlockTile1D(const maps::BlockTile1D& map, const ProductArgs& args) {
+  launchLadder(kKernels.pick(map, "blocktile-1d"), "blocktile-1d", map, args);
+}
+
+}  // namespace tilescope::cuda

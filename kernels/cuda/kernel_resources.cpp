@@ -1,0 +1,60 @@
+#include "kernel_resources.hpp"
+
+#include <cuda_runtime.h>
+
+#include "cuda_check.hpp"
+
+namespace tilescope::cuda {
+
+namespace {
+
+thread_local LaunchProbe* activeProbe = nullptr;
+
+}  // namespace
+
+LaunchProbe::LaunchProbe() : outer_(activeProbe) {
+  activeProbe = this;
+}
+
+LaunchProbe::~LaunchProbe() {
+  activeProbe = outer_;
+}
+
+LaunchProbe* LaunchProbe::active() {
+  return activeProbe;
+}
+
+LaunchPlan plannedLaunch(const KernelConfig& config, const ProductArgs& args) {
+  const LaunchProbe probe;
+  launchMapped(config, args);
+  if (!probe.plan())
+    throw Error(ErrorKind::Unsupported, "'" + config.kernel + "' launches no hand-written kernel");
+  return *probe.plan();
+}
+
+KernelResources resourcesOf(const LaunchPlan& plan) {
+  cudaFuncAttributes attributes{};
+  TS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, plan.kernel));
+  const int threads = plan.block.x * plan.block.y;
+  int blocks = 0;
+  TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, plan.kernel, threads,
+                                                              plan.dynamicSharedBytes));
+  int device = 0, maxThreadsPerSM = 0;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  TS_CUDA_CHECK(
+      cudaDeviceGetAttribute(&maxThreadsPerSM, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  KernelResources resources;
+  resources.registersPerThread = attributes.numRegs;
+  resources.sharedBytesPerBlock =
+      std::int64_t(attributes.sharedSizeBytes) + std::int64_t(plan.dynamicSharedBytes);
+  resources.localBytesPerThread = std::int64_t(attributes.localSizeBytes);
+  resources.threadsPerBlock = threads;
+  resources.blocksPerSM = blocks;
+  // Warps, not threads: a block of 49 threads still occupies two warp slots.
+  const int warpsPerBlock = (threads + 31) / 32;
+  resources.occupancy =
+      maxThreadsPerSM > 0 ? double(blocks * warpsPerBlock) / (maxThreadsPerSM / 32) : 0.0;
+  return resources;
+}
+
+}  // namespace tilescope::cuda

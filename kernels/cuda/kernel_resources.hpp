@@ -1,0 +1,45 @@
+#pragma once
+// What a kernel variant takes from an SM and how many of its blocks fit on one: RunResult's
+// resources, read from the CUDA runtime for the exact instantiation a configuration launches.
+#include <cstddef>
+#include <optional>
+
+#include "launch.hpp"
+#include "tilescope/backend.hpp"
+
+namespace tilescope::cuda {
+
+// One launch as a launch function would make it.
+struct LaunchPlan {
+  const void* kernel = nullptr;
+  Dim2 grid, block;
+  std::size_t dynamicSharedBytes = 0;
+};
+
+// While a LaunchProbe lives, the launch functions on its thread record their launch in it
+// instead of launching, so the backend learns which instantiation a configuration picks.
+class LaunchProbe {
+ public:
+  LaunchProbe();
+  ~LaunchProbe();
+  LaunchProbe(const LaunchProbe&) = delete;
+  LaunchProbe& operator=(const LaunchProbe&) = delete;
+
+  // The calling thread's innermost probe, or nullptr.
+  static LaunchProbe* active();
+  void record(const LaunchPlan& plan) { plan_ = plan; }
+  const std::optional<LaunchPlan>& plan() const { return plan_; }
+
+ private:
+  std::optional<LaunchPlan> plan_;
+  LaunchProbe* outer_;
+};
+
+// The launch a hand-written kernel's configuration makes on these arguments, without launching.
+LaunchPlan plannedLaunch(const KernelConfig& config, const ProductArgs& args);
+
+// Registers, shared and local memory (cudaFuncGetAttributes) and the theoretical occupancy
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor) of a planned launch on the current device.
+KernelResources resourcesOf(const LaunchPlan& plan);
+
+}  // namespace tilescope::cuda

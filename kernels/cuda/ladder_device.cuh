@@ -1,0 +1,356 @@
+#pragma once
+// The optimisation ladder on the device. Every ladder kernel takes its map (thread_map.hpp) as a
+// template argument, so each index formula folds to constants, and is built from the same four
+// pieces: copy a k-step's tiles into shared memory (through registers, or with cp.async), multiply
+// the staged tiles into the thread's register tile, and store the register tile into C. The
+// family's constants (copy width, A transposed, padding, read width) choose each piece's form.
+//
+// Every valid configuration of a family (maps::validConfigs) is compiled once, no more: the
+// catalogue offers exactly that set. The mapping proof records owners through the same kernels
+// (a run-time branch in the final store only), which halves the instantiations.
+#include <type_traits>
+#include <utility>
+
+#include "device_common.cuh"
+#include "kernel_resources.hpp"
+
+namespace tilescope::cuda {
+
+template <auto kMap>
+using MapOf = std::remove_cvref_t<decltype(kMap)>;
+
+// ProductArgs::traced() on the device: the instrumented run records who wrote each element.
+__device__ __forceinline__ bool recordsOwners(const ProductArgs& args) {
+  return args.ownerBlock != nullptr && args.ownerThread != nullptr;
+}
+
+// Four consecutive elements of a row-major matrix from `at` on: one 16-byte load on the vector
+// path (the caller has checked that rows are 16-byte aligned, so a vector is wholly inside or
+// wholly past the edge), else element by element; zero past the edges.
+__device__ __forceinline__ float4 loadFour(const float* matrix, std::int64_t rows,
+                                           std::int64_t cols, Cell at, bool vector) {
+  if (vector) {
+    if (at.row < rows && at.col < cols)
+      return *reinterpret_cast<const float4*>(matrix + at.row * cols + at.col);
+    return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+  return make_float4(loadOrZero(matrix, rows, cols, at.row, at.col),
+                     loadOrZero(matrix, rows, cols, at.row, at.col + 1),
+                     loadOrZero(matrix, rows, cols, at.row, at.col + 2),
+                     loadOrZero(matrix, rows, cols, at.row, at.col + 3));
+}
+
+// Reads `kWidth` consecutive shared words (one float4 when 4) into registers.
+template <int kWidth>
+__device__ __forceinline__ void readWords(const float* from, float* to) {
+  if constexpr (kWidth == 4) {
+    const float4 v = *reinterpret_cast<const float4*>(from);
+    to[0] = v.x;
+    to[1] = v.y;
+    to[2] = v.z;
+    to[3] = v.w;
+  } else {
+    static_assert(kWidth == 1);
+    to[0] = *from;
+  }
+}
+
+// The block's copy of k-step s, through registers: global loads, then shared stores at the words
+// the layout names (a transposed A tile takes one store per element).
+template <auto kMap>
+__device__ __forceinline__ void copyTiles(const ProductArgs& args, Dim2 block, int t,
+                                          std::int64_t s, float* aTile, float* bTile) {
+  constexpr auto map = kMap;
+  constexpr maps::TileCopy aCopy = map.aCopy(), bCopy = map.bCopy();
+  const Dim2 thread{t, 0};
+  if constexpr (aCopy.width == 1) {
+#pragma unroll
+    for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
+      const Cell at = aCopy.at(t, i), from = map.aLoad(block, thread, s, i);
+      aTile[map.aWord(int(at.row), int(at.col))] =
+          loadOrZero(args.a, args.m, args.k, from.row, from.col);
+    }
+#pragma unroll
+    for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
+      const Cell at = bCopy.at(t, i), from = map.bLoad(block, thread, s, i);
+      bTile[map.bWord(int(at.row), int(at.col))] =
+          loadOrZero(args.b, args.k, args.n, from.row, from.col);
+    }
+  } else {
+    static_assert(MapOf<kMap>::kATransposed, "float4 families stage A transposed");
+    const bool aVector = map.aVectorCopies(args.k), bVector = map.bVectorCopies(args.n);
+#pragma unroll
+    for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
+      const Cell at = aCopy.at(t, i);
+      const float4 v = loadFour(args.a, args.m, args.k, map.aLoad(block, thread, s, i), aVector);
+      const int row = int(at.row), col = int(at.col);
+      aTile[map.aWord(row, col)] = v.x;
+      aTile[map.aWord(row, col + 1)] = v.y;
+      aTile[map.aWord(row, col + 2)] = v.z;
+      aTile[map.aWord(row, col + 3)] = v.w;
+    }
+#pragma unroll
+    for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
+      const Cell at = bCopy.at(t, i);
+      *reinterpret_cast<float4*>(&bTile[map.bWord(int(at.row), int(at.col))]) =
+          loadFour(args.b, args.k, args.n, map.bLoad(block, thread, s, i), bVector);
+    }
+  }
+}
+
+// ---- cp.async: global memory straight into shared memory, no registers held (sm_80 and up) ----
+
+// Copies 4 (or 16) bytes; with `valid` false nothing is read and the destination is zero-filled
+// (src-size 0), so the padding past the matrix edges costs no branch around the copy.
+__device__ __forceinline__ void copyAsync4(float* sharedDst, const float* src, bool valid) {
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
+               "r"(valid ? 4 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void copyAsync16(float* sharedDst, const float* src, bool valid) {
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+               "r"(valid ? 16 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void commitCopies() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+// Waits until at most kPending of this thread's committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void waitCopies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// The block's copy of k-step s with cp.async: A one element at a time (it lands transposed), B
+// in 16-byte copies when its rows are aligned. A copy past the edge reads nothing and zero-fills.
+template <auto kMap>
+__device__ __forceinline__ void copyTilesAsync(const ProductArgs& args, Dim2 block, int t,
+                                               std::int64_t s, float* aTile, float* bTile) {
+  constexpr auto map = kMap;
+  constexpr maps::TileCopy aCopy = map.aCopy(), bCopy = map.bCopy();
+  const Dim2 thread{t, 0};
+  const bool bVector = map.bVectorCopies(args.n);
+#pragma unroll
+  for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
+    const Cell at = aCopy.at(t, i), from = map.aLoad(block, thread, s, i);
+#pragma unroll
+    for (int e = 0; e < aCopy.width; ++e) {
+      const bool valid = from.row < args.m && from.col + e < args.k;
+      copyAsync4(&aTile[map.aWord(int(at.row), int(at.col) + e)],
+                 valid ? args.a + from.row * args.k + from.col + e : args.a, valid);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
+    const Cell at = bCopy.at(t, i), from = map.bLoad(block, thread, s, i);
+    if (bVector) {
+      const bool valid = from.row < args.k && from.col < args.n;
+      copyAsync16(&bTile[map.bWord(int(at.row), int(at.col))],
+                  valid ? args.b + from.row * args.n + from.col : args.b, valid);
+    } else {
+#pragma unroll
+      for (int e = 0; e < bCopy.width; ++e) {
+        const bool valid = from.row < args.k && from.col + e < args.n;
+        copyAsync4(&bTile[map.bWord(int(at.row), int(at.col) + e)],
+                   valid ? args.b + from.row * args.n + from.col + e : args.b, valid);
+      }
+    }
+  }
+}
+
+// ---- Compute and store ----
+
+template <auto kMap>
+inline constexpr int kRowsOf = int(kMap.rowsPerThread());
+template <auto kMap>
+inline constexpr int kColsOf = int(kMap.colsPerThread());
+
+// Every inner index of one staged k-step: the thread's values of A and B into registers (float4
+// reads where the family's layout makes them consecutive), then the outer product.
+template <auto kMap>
+__device__ __forceinline__ void multiplyTiles(const float* aTile, const float* bTile, int t,
+                                              float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
+  constexpr auto map = kMap;
+  constexpr int kRows = kRowsOf<kMap>, kCols = kColsOf<kMap>, kWidth = map.readWidth();
+#pragma unroll
+  for (int kk = 0; kk < map.kDepth(); ++kk) {
+    float a[kRows], b[kCols];
+#pragma unroll
+    for (int r = 0; r < kRows; r += kWidth)
+      readWords<kWidth>(aTile + map.aWord(map.rowInBlock(t, r), kk), a + r);
+#pragma unroll
+    for (int c = 0; c < kCols; c += kWidth)
+      readWords<kWidth>(bTile + map.bWord(kk, map.colInBlock(t, c)), b + c);
+#pragma unroll
+    for (int r = 0; r < kRows; ++r)
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) sum[r][c] = fmaf(a[r], b[c], sum[r][c]);
+  }
+}
+
+// The thread's register tile into C: float4 stores where the family's columns come in aligned
+// fours (and no owners are being recorded), else one store per element; nothing past the edges.
+template <auto kMap>
+__device__ __forceinline__ void storeTile(const ProductArgs& args, Dim2 block, int t,
+                                          const float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
+  constexpr auto map = kMap;
+  constexpr int kRows = kRowsOf<kMap>, kCols = kColsOf<kMap>;
+  const Dim2 thread{t, 0};
+  if constexpr (MapOf<kMap>::kCopyWidth == 4) {
+    if (!recordsOwners(args) && map.vectorStores(args.n)) {
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        const std::int64_t i = map.row(block, thread, r);
+#pragma unroll
+        for (int c = 0; c < kCols; c += 4) {
+          const std::int64_t j = map.col(block, thread, c);
+          if (i < args.m && j < args.n)
+            *reinterpret_cast<float4*>(args.c + i * args.n + j) =
+                make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]);
+        }
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const std::int64_t i = map.row(block, thread, r);
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) {
+      const std::int64_t j = map.col(block, thread, c);
+      if (i >= args.m || j >= args.n) continue;
+      if (recordsOwners(args))
+        storeOutput<true>(args, i, j, sum[r][c]);
+      else
+        storeOutput<false>(args, i, j, sum[r][c]);
+    }
+  }
+}
+
+// ---- The kernels ----
+
+// A family's valid configurations; a kernel is named by its family and an index into them (nvcc
+// cannot yet name a __global__ template by a class-type argument in its host stubs).
+template <typename Map>
+inline constexpr auto kConfigs = maps::validConfigs<Map>();
+template <typename Map, int kIndex>
+inline constexpr Map kConfig = kConfigs<Map>[kIndex];
+
+// blocktile-1d, blocktile-2d, vectorized, warptile: one shared stage, copied through registers,
+// with a barrier after the copy and one after the multiply.
+template <typename Map, int kIndex>
+__global__ void __launch_bounds__(kConfig<Map, kIndex>.threads()) stagedKernel(ProductArgs args) {
+  constexpr Map kMap = kConfig<Map, kIndex>, map = kMap;
+  __shared__ __align__(16) float shared[map.stageWords()];
+  float* aTile = shared;
+  float* bTile = shared + map.aLayout().words();
+  const Dim2 block = blockCoord();
+  const int t = int(threadIdx.x);
+  float sum[kRowsOf<kMap>][kColsOf<kMap>] = {};
+  const std::int64_t steps = ceilDiv(args.k, map.kDepth());
+  for (std::int64_t s = 0; s < steps; ++s) {
+    copyTiles<kMap>(args, block, t, s, aTile, bTile);
+    __syncthreads();
+    multiplyTiles<kMap>(aTile, bTile, t, sum);
+    __syncthreads();
+  }
+  storeTile<kMap>(args, block, t, sum);
+}
+
+// pipelined: `stages` shared stages in dynamic shared memory. Before multiplying tile s a thread
+// waits for its own copies of tile s (at most stages - 2 newer groups pending), the barrier makes
+// every thread's copies visible and frees the stage tile s - 1 used, and the copy of tile
+// s + stages - 1 into that stage starts before the multiply-adds. Every iteration commits one
+// group, empty near the end, so the count of pending groups stays exact.
+template <typename Map, int kIndex>
+__global__ void __launch_bounds__(kConfig<Map, kIndex>.threads())
+    pipelinedKernel(ProductArgs args) {
+  constexpr Map kMap = kConfig<Map, kIndex>, map = kMap;
+  constexpr int kStages = map.stages;
+  extern __shared__ __align__(16) float dynamicShared[];
+  const Dim2 block = blockCoord();
+  const int t = int(threadIdx.x);
+  const auto stageOf = [&](std::int64_t s) {
+    return dynamicShared + int(s % kStages) * map.stageWords();
+  };
+  float sum[kRowsOf<kMap>][kColsOf<kMap>] = {};
+  const std::int64_t steps = ceilDiv(args.k, map.kDepth());
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < steps)
+      copyTilesAsync<kMap>(args, block, t, s, stageOf(s), stageOf(s) + map.aLayout().words());
+    commitCopies();
+  }
+  for (std::int64_t s = 0; s < steps; ++s) {
+    waitCopies<kStages - 2>();
+    __syncthreads();
+    const std::int64_t ahead = s + kStages - 1;
+    if (ahead < steps)
+      copyTilesAsync<kMap>(args, block, t, ahead, stageOf(ahead),
+                           stageOf(ahead) + map.aLayout().words());
+    commitCopies();
+    multiplyTiles<kMap>(stageOf(s), stageOf(s) + map.aLayout().words(), t, sum);
+  }
+  storeTile<kMap>(args, block, t, sum);
+}
+
+// ---- Host side: one table per family, the launch ----
+
+using LadderKernel = void (*)(ProductArgs);
+
+template <typename Map, int kIndex>
+constexpr LadderKernel kernelFor() {
+  if constexpr (std::is_same_v<Map, maps::Pipelined>)
+    return pipelinedKernel<Map, kIndex>;
+  else
+    return stagedKernel<Map, kIndex>;
+}
+
+template <typename Map, std::size_t kCount>
+struct LadderTable {
+  std::array<Map, kCount> configs;
+  std::array<LadderKernel, kCount> kernels;
+
+  LadderKernel pick(const Map& map, const char* family) const {
+    for (std::size_t i = 0; i < kCount; ++i)
+      if (configs[i].values() == map.values()) return kernels[i];
+    throw Error(ErrorKind::InvalidArgument,
+                std::string(family) + ": no CUDA kernel is compiled for this configuration");
+  }
+};
+
+template <typename Map, int... kIndex>
+constexpr auto makeLadderTable(std::integer_sequence<int, kIndex...>) {
+  return LadderTable<Map, sizeof...(kIndex)>{kConfigs<Map>, {kernelFor<Map, kIndex>()...}};
+}
+
+// Every valid configuration of a family, compiled.
+template <typename Map>
+constexpr auto ladderTable() {
+  return makeLadderTable<Map>(std::make_integer_sequence<int, maps::validCount<Map>()>{});
+}
+
+// Launches a ladder kernel on the default stream (the pipelined kernels with their stages in
+// dynamic shared memory, raising the 48 KiB default where they need more); under a LaunchProbe
+// it only records the launch.
+template <typename Map>
+void launchLadder(LadderKernel kernel, const char* name, const Map& map, const ProductArgs& args) {
+  const Dim2 grid = map.grid(args.m, args.n), block = map.block();
+  const std::size_t dynamicShared =
+      std::is_same_v<Map, maps::Pipelined> ? std::size_t(4) * map.sharedWords() : 0;
+  if (LaunchProbe* probe = LaunchProbe::active()) {
+    probe->record({reinterpret_cast<const void*>(kernel), grid, block, dynamicShared});
+    return;
+  }
+  if (dynamicShared > 0)
+    checkLaunch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(dynamicShared)),
+                name, grid, block);
+  kernel<<<dim3(unsigned(grid.x), unsigned(grid.y)), dim3(unsigned(block.x)), dynamicShared>>>(
+      args);
+  checkLaunch(cudaGetLastError(), name, grid, block);
+}
+
+}  // namespace tilescope::cuda

@@ -1,0 +1,17 @@
+// warptile (siboehm's kernel 10, CUTLASS's SIMT lane layout): warp tiles of 4 x 8 lane grids,
+// conflict-free float4 shared reads.
+#include "ladder_device.cuh"
+
+namespace tilescope::cuda {
+
+namespace {
+
+constexpr auto kKernels = ladderTable<maps::Warptile>();
+
+}  // namespace
+
+void launchWarptile(const maps::Warptile& map, const ProductArgs& args) {
+  launchLadder(kKernels.pick(map, "warptile"), "warptile", map, args);
+}
+
+}  // namespace tilescope::cuda

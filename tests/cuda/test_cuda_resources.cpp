@@ -1,0 +1,53 @@
+// Resources and occupancy: every hand-written kernel's launch, as the backend plans it, has the
+// grid, block and shared memory its Mapping describes, and the runtime's figures are sane.
+#include "gpu_test.hpp"
+#include "kernel_resources.hpp"
+#include "tilescope/mapping.hpp"
+
+namespace tilescope::test {
+namespace {
+
+class KernelResourcesTest : public GpuTest, public ::testing::WithParamInterface<KernelCase> {};
+
+TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
+  const KernelConfig config = resolve(GetParam().config);
+  const Shape shape{1000, 1030, 70};
+  const cuda::ProductArgs args{nullptr, nullptr, nullptr, shape.m, shape.n, shape.k};
+  const cuda::LaunchPlan plan = cuda::plannedLaunch(config, args);
+  const Mapping mapping(config, shape);
+  EXPECT_EQ(plan.grid.x, mapping.grid().x);
+  EXPECT_EQ(plan.grid.y, mapping.grid().y);
+  EXPECT_EQ(plan.block.x * plan.block.y, mapping.threadsPerBlock());
+
+  const KernelResources resources = cuda::resourcesOf(plan);
+  EXPECT_EQ(resources.sharedBytesPerBlock, mapping.sharedBytesPerBlock());
+  EXPECT_EQ(resources.threadsPerBlock, mapping.threadsPerBlock());
+  EXPECT_GT(resources.registersPerThread, 0);
+  EXPECT_LE(resources.registersPerThread, 255);
+  EXPECT_GE(resources.localBytesPerThread, 0);
+  EXPECT_GE(resources.blocksPerSM, 1) << "a compiled configuration must fit on an SM";
+  EXPECT_GT(resources.occupancy, 0.0);
+  EXPECT_LE(resources.occupancy, 1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cuda, KernelResourcesTest,
+                         ::testing::ValuesIn(everyCudaConfiguration(/*withLibrary=*/false)),
+                         caseName);
+
+TEST_F(GpuTest, RunResultsCarryResourcesExceptForTheLibrary) {
+  const std::unique_ptr<Backend> backend = makeCudaBackend();
+  RunRequest run;
+  run.shape = {256, 256, 256};
+  run.sampling.warmups = 0;
+  run.sampling.fixedReps = 1;
+  run.kernel = {"warptile", {}};
+  const RunResult ladder = backend->run(run, {}, nullptr);
+  ASSERT_TRUE(ladder.resources);
+  EXPECT_EQ(ladder.resources->threadsPerBlock,
+            Mapping(resolve(run.kernel), run.shape).threadsPerBlock());
+  run.kernel = {"library", {}};
+  EXPECT_FALSE(backend->run(run, {}, nullptr).resources);
+}
+
+}  // namespace
+}  // namespace tilescope::test

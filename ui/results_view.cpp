@@ -11,11 +11,26 @@
 
 namespace tilescope::ui {
 
-QVariant ResultsProxy::data(const QModelIndex& index, int role) const {
-  if (role == Qt::ForegroundRole && index.column() == app::ResultsModel::Verified &&
-      index.data(app::ResultsModel::kSortRole).toInt() == 0) {
-    return QBrush(QColor(0xd0, 0x30, 0x30));
+namespace {
+
+// A failed verification, or local memory in use: register spills or arrays that live in device
+// memory instead of registers, a usual cause of a slow kernel.
+bool isWarning(const QModelIndex& index) {
+  const QVariant value = index.data(app::ResultsModel::kSortRole);
+  switch (index.column()) {
+    case app::ResultsModel::Verified:
+      return value.toInt() == 0;
+    case app::ResultsModel::LocalBytes:
+      return value.toLongLong() > 0;
+    default:
+      return false;
   }
+}
+
+}  // namespace
+
+QVariant ResultsProxy::data(const QModelIndex& index, int role) const {
+  if (role == Qt::ForegroundRole && isWarning(index)) return QBrush(QColor(0xd0, 0x30, 0x30));
   return QSortFilterProxyModel::data(index, role);
 }
 

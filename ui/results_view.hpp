@@ -8,7 +8,8 @@
 
 namespace tilescope::ui {
 
-// Sorts by the model's raw values and marks failed verifications in red.
+// Sorts by the model's raw values and marks failed verifications and local memory use (register
+// spills) in red.
 class ResultsProxy : public QSortFilterProxyModel {
  public:
   using QSortFilterProxyModel::QSortFilterProxyModel;

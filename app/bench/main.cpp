@@ -14,6 +14,7 @@
 #include "listing.hpp"
 #include "output_file.hpp"
 #include "plan.hpp"
+#include "plan/sweep.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
 #include "tuned_store.hpp"
@@ -28,10 +29,10 @@ constexpr int kExitError = 2;       // bad input, or a run failed
 constexpr int kExitInterrupted = 130;
 
 const char* const kFooter =
-    R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size, m, n, k or a kernel
-parameter such as tile. Repeat --sweep to combine axes: every combination runs, the
-kernel outermost, then the sweeps in the order given. KEY=all takes every value each
-kernel allows (kernel=all: every kernel of the backend); a kernel without that
+    R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size (S or MxNxK), m, n, k or a
+kernel parameter such as tile. Repeat --sweep to combine axes: every combination runs,
+the kernel outermost, then the sweeps in the order given. KEY=all takes every value
+each kernel allows (kernel=all: every kernel of the backend); a kernel without that
 parameter runs once.
 
 Autotuning: --autotune KERNEL --size S runs every configuration of KERNEL that the
@@ -167,7 +168,7 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
 RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
   RunRequest base;
   if (cl.device) {
-    const std::int64_t index = bench::parseInteger(*cl.device, "--device");
+    const std::int64_t index = plan::parseInteger(*cl.device, "--device");
     if (index < 0 || index >= std::int64_t(deviceCount)) {
       throw Error(ErrorKind::InvalidArgument, "--device " + *cl.device + ": the " + cl.backend +
                                                   " backend has " + std::to_string(deviceCount) +
@@ -177,12 +178,12 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
   }
   base.fill = cl.fill == "integer" ? Fill::Integer : Fill::Random;
   if (cl.seed) {
-    const std::int64_t value = bench::parseInteger(*cl.seed, "--seed");
+    const std::int64_t value = plan::parseInteger(*cl.seed, "--seed");
     if (value < 0) throw Error(ErrorKind::InvalidArgument, "--seed " + *cl.seed + " is negative");
     base.seed = std::uint64_t(value);
   }
   if (cl.reps) {
-    const std::int64_t value = bench::parseInteger(*cl.reps, "--reps");
+    const std::int64_t value = plan::parseInteger(*cl.reps, "--reps");
     if (value < 1 || value > 100000)
       throw Error(ErrorKind::InvalidArgument, "--reps " + *cl.reps + " is out of range 1..100000");
     base.sampling.fixedReps = int(value);

@@ -1,7 +1,7 @@
 #pragma once
 // Turns the command line's run options into the validated list of runs: one run, or the
-// cartesian product of the --sweep axes. Every problem is found here, before anything runs.
-#include <cstdint>
+// cartesian product of the --sweep axes (planned by tilescope_plan). Every problem is found
+// here, before anything runs: the options' conflicts, then the backend's refusals.
 #include <map>
 #include <optional>
 #include <string>
@@ -30,8 +30,7 @@ struct Plan {
   std::vector<std::string> usedRemembered;  // kernel ids that run with remembered parameters
 };
 
-// Each throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
-std::int64_t parseInteger(const std::string& text, const std::string& what);
+// Throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
 double parsePositiveNumber(const std::string& text, const std::string& what);
 
 // "shared-tiled tile=16 512x512x512": a run in one phrase, for progress and messages.

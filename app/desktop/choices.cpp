@@ -78,28 +78,28 @@ RunRequest baseRequest(const Choices& choices) {
   return request;
 }
 
-std::vector<SweepAxis> sweepAxes(const Choices& choices) {
+plan::Sweep sweepAxes(const Choices& choices) {
   switch (choices.sweep) {
     case SweepKind::Single:
       return {};
     case SweepKind::Tile:
-      return {parseSweepAxis("tile=" + (choices.tiles.empty() ? "all" : choices.tiles))};
+      return plan::Sweep::parse({"tile=" + (choices.tiles.empty() ? "all" : choices.tiles)});
     case SweepKind::Size:
-      return {parseSweepAxis("size=" + choices.sizes)};
-    case SweepKind::Kernel: {
-      SweepAxis axis{"kernel", choices.kernels};
-      if (axis.values.empty()) {
+      return plan::Sweep::parse({"size=" + choices.sizes});
+    case SweepKind::Kernel:
+      if (choices.kernels.empty()) {
         throw Error(ErrorKind::InvalidArgument, "pick at least one kernel to compare");
       }
-      return {axis};
-    }
+      return plan::Sweep({{"kernel", choices.kernels}});
   }
   return {};
 }
 
-std::vector<RunJob> planJobs(const Choices& choices, const std::vector<SweepAxis>& axes) {
+std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep) {
+  const RunRequest base = baseRequest(choices);
+  const plan::Start start{base, {base.shape.m, base.shape.n, base.shape.k}, choices.backend, {}};
   std::vector<RunJob> jobs;
-  for (const RunRequest& request : expandSweep(baseRequest(choices), axes)) {
+  for (const RunRequest& request : plan::planRuns(sweep, start)) {
     jobs.push_back({choices.backend, request});
   }
   return jobs;

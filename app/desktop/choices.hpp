@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/sweep.hpp"
 #include "run_job.hpp"
-#include "sweep.hpp"
 
 namespace tilescope::app {
 
@@ -42,9 +42,9 @@ Choices choicesFromJson(const nlohmann::json& json);
 
 // The single request the choices describe (before any sweep).
 RunRequest baseRequest(const Choices& choices);
-// The axes of the chosen sweep (none for a single run).
-std::vector<SweepAxis> sweepAxes(const Choices& choices);
-// The jobs of `axes` over the base request, on the chosen backend. Throws Error(InvalidArgument).
-std::vector<RunJob> planJobs(const Choices& choices, const std::vector<SweepAxis>& axes);
+// The axes of the chosen sweep (none for a single run). Throws Error(InvalidArgument).
+plan::Sweep sweepAxes(const Choices& choices);
+// The jobs of `sweep` over the base request, on the chosen backend. Throws Error(InvalidArgument).
+std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep);
 
 }  // namespace tilescope::app

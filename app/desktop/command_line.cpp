@@ -49,20 +49,21 @@ void requireSuffix(const QString& path, const QString& option, const QStringList
 }
 
 // When a sweep is one of the control panel's kinds, the window shows it that way too.
-void showSweepInChoices(const std::vector<SweepAxis>& axes, Choices& choices) {
+void showSweepInChoices(const plan::Sweep& sweep, Choices& choices) {
   choices.sweep = SweepKind::Single;
-  if (axes.size() != 1) return;
+  if (sweep.axes().size() != 1) return;
+  const plan::SweepAxis& axis = sweep.axes().front();
   std::string joined;
-  for (const std::string& value : axes[0].values) joined += (joined.empty() ? "" : ",") + value;
-  if (axes[0].name == "tile") {
+  for (const std::string& value : axis.values) joined += (joined.empty() ? "" : ",") + value;
+  if (axis.key == "tile") {
     choices.sweep = SweepKind::Tile;
-    choices.tiles = joined == "all" ? std::string() : joined;
-  } else if (axes[0].name == "size") {
+    choices.tiles = axis.all() ? std::string() : joined;
+  } else if (axis.key == "size") {
     choices.sweep = SweepKind::Size;
     choices.sizes = joined;
-  } else if (axes[0].name == "kernel") {
+  } else if (axis.key == "kernel") {
     choices.sweep = SweepKind::Kernel;
-    choices.kernels = axes[0].values;
+    choices.kernels = axis.values;
   }
 }
 
@@ -75,10 +76,7 @@ QStringList diagramViews() {
 
 ChartKind CommandLine::chartToExport() const {
   if (chart) return *chart;
-  for (const SweepAxis& axis : sweep) {
-    if (axis.name == "tile") return ChartKind::TileSweep;
-  }
-  return ChartKind::Rate;
+  return sweep.find("tile") ? ChartKind::TileSweep : ChartKind::Rate;
 }
 
 std::vector<RunJob> CommandLine::jobs() const {
@@ -259,14 +257,14 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     }
     if (parser.isSet(noVerifyOption)) choices.verify = false;
 
-    for (const QString& text : parser.values(sweepOption)) {
-      line.sweep.push_back(parseSweepAxis(text.toStdString()));
-    }
+    std::vector<std::string> sweeps;
+    for (const QString& text : parser.values(sweepOption)) sweeps.push_back(text.toStdString());
+    line.sweep = plan::Sweep::parse(sweeps);
     if (line.run) {
       // Only --sweep says what a scripted run sweeps, never a remembered choice.
       showSweepInChoices(line.sweep, choices);
       line.jobs();  // refuses a bad sweep now, before any window or run
-    } else if (!line.sweep.empty()) {
+    } else if (!line.sweep.axes().empty()) {
       refuse(QStringLiteral("--sweep needs --run"));
     }
 

@@ -14,7 +14,7 @@ namespace tilescope::app {
 
 struct CommandLine {
   Choices choices;
-  std::vector<SweepAxis> sweep;  // from --sweep, in order; empty for a single run
+  plan::Sweep sweep;  // from --sweep, in order; no axis for a single run
   bool run = false;
   bool quit = false;
   QString openSession;

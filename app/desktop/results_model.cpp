@@ -31,9 +31,10 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
   }
   static const char* const titles[ColumnCount] = {
-      "Backend",    "Device",    "Kernel", "Parameters", "M",         "N",
-      "K",          "Median ms", "Min ms", "Max ms",     "GFLOP/s",   "% of library",
-      "Rel. error", "Verified",  "Reps",   "H2D ms",     "Kernel ms", "D2H ms"};
+      "Backend",    "Device",    "Kernel",  "Parameters",    "M",         "N",
+      "K",          "Median ms", "Min ms",  "Max ms",        "GFLOP/s",   "% of library",
+      "Rel. error", "Verified",  "Reps",    "H2D ms",        "Kernel ms", "D2H ms",
+      "Registers",  "Shared B",  "Local B", "Threads/block", "Blocks/SM", "Occupancy %"};
   static const char* const tips[ColumnCount] = {
       "The backend that ran it",
       "The device it ran on (hover a cell for its facts)",
@@ -52,7 +53,14 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "Timed repetitions",
       "Host-to-device copy time (GPU backends)",
       "Kernel time alone (GPU backends)",
-      "Device-to-host copy time (GPU backends)"};
+      "Device-to-host copy time (GPU backends)",
+      "Registers per thread of the compiled kernel (GPU backends)",
+      "Shared memory per block in bytes, static and dynamic (GPU backends)",
+      "Local memory per thread in bytes: register spills and stack arrays (GPU backends)",
+      "Threads per block of the launch (GPU backends)",
+      "Most blocks resident on one SM at once, as registers, shared memory and threads allow "
+      "(GPU backends)",
+      "Resident warps over the SM's maximum: the theoretical occupancy (GPU backends)"};
   if (section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole) return QString::fromLatin1(titles[section]);
   if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
@@ -110,6 +118,15 @@ QVariant ResultsModel::display(const RunResult& result, std::size_t row, int col
     case KernelMs:
     case D2hMs:
       return result.phases ? formatMs(sortValue(result, row, column).toDouble()) : QString();
+    case Registers:
+    case SharedBytes:
+    case LocalBytes:
+    case ThreadsPerBlock:
+    case BlocksPerSM:
+      return result.resources ? sortValue(result, row, column) : QString();
+    case Occupancy:
+      return result.resources ? QString::number(100.0 * result.resources->occupancy, 'f', 1)
+                              : QString();
     default:
       return sortValue(result, row, column);
   }
@@ -145,6 +162,18 @@ QVariant ResultsModel::sortValue(const RunResult& result, std::size_t row, int c
       return result.phases ? result.phases->kernelMs : -1.0;
     case D2hMs:
       return result.phases ? result.phases->d2hMs : -1.0;
+    case Registers:
+      return result.resources ? result.resources->registersPerThread : -1;
+    case SharedBytes:
+      return result.resources ? qlonglong(result.resources->sharedBytesPerBlock) : -1;
+    case LocalBytes:
+      return result.resources ? qlonglong(result.resources->localBytesPerThread) : -1;
+    case ThreadsPerBlock:
+      return result.resources ? result.resources->threadsPerBlock : -1;
+    case BlocksPerSM:
+      return result.resources ? result.resources->blocksPerSM : -1;
+    case Occupancy:
+      return result.resources ? result.resources->occupancy : -1.0;
     default:
       return display(result, row, column);
   }

@@ -31,6 +31,13 @@ class ResultsModel : public QAbstractTableModel {
     H2dMs,
     KernelMs,
     D2hMs,
+    // What the launched kernel takes from an SM (RunResult::resources; GPU backends).
+    Registers,
+    SharedBytes,
+    LocalBytes,
+    ThreadsPerBlock,
+    BlocksPerSM,
+    Occupancy,
     ColumnCount
   };
   static constexpr int kSortRole = Qt::UserRole + 1;

@@ -114,6 +114,21 @@ TEST(BenchCli, SweepsCombineWithTheKernelOutermost) {
       }
 }
 
+TEST(BenchCli, SizeSweepTakesShapesAndAKernelWithoutTheSweptParameterRunsOnce) {
+  const BenchOutcome r = runBench({"--sweep", "kernel=library,naive", "--sweep", "size=16,24x8x40",
+                                   "--sweep", "tile=4,8", "--reps", "1", "--format", "csv"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto results = parseCsv(r.out);
+  ASSERT_EQ(results.size(), 6u);
+  EXPECT_EQ(results[0].kernel, (tilescope::KernelConfig{"library", {}}));
+  EXPECT_EQ(results[0].shape, (tilescope::Shape{16, 16, 16}));
+  EXPECT_EQ(results[1].kernel, (tilescope::KernelConfig{"library", {}}));
+  EXPECT_EQ(results[1].shape, (tilescope::Shape{24, 8, 40}));
+  EXPECT_EQ(results[5].kernel, (tilescope::KernelConfig{"naive", {{"tile", 8}}}));
+  EXPECT_EQ(results[5].shape, (tilescope::Shape{24, 8, 40}));
+  for (const RunResult& result : results) EXPECT_TRUE(result.verified());
+}
+
 TEST(BenchCli, AcceptanceRunPrintsAVerifiedJsonResult) {
   const BenchOutcome r = runBench({"--backend", "cpu", "--kernel", "shared-tiled", "--tile", "16",
                                    "--size", "512", "--format", "json"});
@@ -321,6 +336,13 @@ const BadInput kBadInputs[] = {
     {"unknown_kernel_in_sweep",
      {"--sweep", "kernel=naive,nosuch", "--size", "32"},
      "unknown kernel 'nosuch'"},
+    {"param_a_swept_kernel_lacks",
+     {"--sweep", "kernel=warptile,naive", "--param", "BM=64", "--size", "32"},
+     "kernel 'naive' has no parameter 'BM'"},
+    {"sweep_of_a_parameter_no_kernel_has",
+     {"--kernel", "library", "--sweep", "tile=8,16", "--size", "32"},
+     "--sweep tile: kernel 'library' takes no parameters"},
+    {"size_sweep_bad_shape", {"--kernel", "naive", "--sweep", "size=8x8"}, "neither S nor MxNxK"},
     {"unknown_format", {"--kernel", "naive", "--size", "32", "--format", "xml"}, "xml"},
     {"zero_reps", {"--kernel", "naive", "--size", "32", "--reps", "0"}, "--reps 0"},
     {"missing_device", {"--kernel", "naive", "--size", "32", "--device", "7"}, "--device 7"},

@@ -29,6 +29,7 @@ Session sampleSession() {
   gpu.device = "NVIDIA H100";
   gpu.phases = Phases{0.4, 1.85, 0.35};
   gpu.unsyncedHostMs = 0.01;
+  gpu.resources = KernelResources{38, 2048, 16, 256, 8, 1.0};
   session.results = {test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0),
                      test::madeUpResult("library", {}, 256, 0.75), gpu};
   return session;
@@ -64,6 +65,8 @@ class TestSession : public QObject {
     QCOMPARE(loaded->results.size(), std::size_t(3));
     QVERIFY(loaded->results[2].phases);
     QCOMPARE(loaded->results[2].phases->h2dMs, 0.4);
+    QCOMPARE(loaded->results[2].resources, session.results[2].resources);
+    QVERIFY(!loaded->results[0].resources);
     QCOMPARE(loaded->devices[1].info.facts[0].second, std::string("132"));
     QCOMPARE(loaded->choices.sweep, SweepKind::Tile);
     const nlohmann::json json = nlohmann::json::parse(readAll(path).toStdString());
@@ -132,6 +135,7 @@ class TestSession : public QObject {
       QCOMPARE(back[i].stats.medianMs, session.results[i].stats.medianMs);
       QCOMPARE(back[i].verified(), session.results[i].verified());
       QCOMPARE(bool(back[i].phases), bool(session.results[i].phases));
+      QCOMPARE(back[i].resources, session.results[i].resources);
     }
   }
 
@@ -164,6 +168,36 @@ class TestSession : public QObject {
       for (int column = 0; column < original.columnCount(); ++column) {
         QCOMPARE(loaded.index(row, column).data(), original.index(row, column).data());
       }
+    }
+  }
+
+  // A session file as another machine (with a GPU) would write it, by hand: the table shows its
+  // resource figures, and leaves them empty for the result without.
+  void resourcesFromAFileShowInTheTable() {
+    const QString path = dir_.filePath(QStringLiteral("gpu.json"));
+    nlohmann::json session = toJson(sampleSession());
+    session["results"][2]["resources"] = {{"registers", 80},    {"shared_bytes", 49152},
+                                          {"local_bytes", 24},  {"threads_per_block", 256},
+                                          {"blocks_per_sm", 3}, {"occupancy", 0.375}};
+    writeText(path, QByteArray::fromStdString(session.dump(2)));
+    QString error;
+    const std::optional<Session> loaded = loadSession(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    ResultsModel model;
+    model.setResults(loaded->results);
+    const auto cell = [&](int row, int column) {
+      return model.index(row, column).data().toString();
+    };
+    QCOMPARE(cell(2, ResultsModel::Registers), QString("80"));
+    QCOMPARE(cell(2, ResultsModel::SharedBytes), QString("49152"));
+    QCOMPARE(cell(2, ResultsModel::LocalBytes), QString("24"));
+    QCOMPARE(cell(2, ResultsModel::ThreadsPerBlock), QString("256"));
+    QCOMPARE(cell(2, ResultsModel::BlocksPerSM), QString("3"));
+    QCOMPARE(cell(2, ResultsModel::Occupancy), QString("37.5"));
+    QCOMPARE(model.index(2, ResultsModel::Occupancy).data(ResultsModel::kSortRole).toDouble(),
+             0.375);
+    for (int column = ResultsModel::Registers; column <= ResultsModel::Occupancy; ++column) {
+      QCOMPARE(cell(0, column), QString());
     }
   }
 

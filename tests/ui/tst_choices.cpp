@@ -1,0 +1,76 @@
+// The control panel's choices: how they round-trip through JSON and plan the runs of their sweep
+// (the planning itself is tested in tests/plan).
+#include <QtTest>
+
+#include "choices.hpp"
+#include "tilescope/catalogue.hpp"
+#include "tilescope/error.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+
+class TestChoices : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void choicesRoundTripThroughJson() {
+    Choices choices;
+    choices.backend = "cuda";
+    choices.device = 1;
+    choices.kernel = "register-tiled";
+    choices.params = {{"tile", 4}};
+    choices.shape = {100, 200, 300};
+    choices.square = false;
+    choices.fixedReps = 7;
+    choices.budgetSeconds = 0.5;
+    choices.verify = false;
+    choices.sweep = SweepKind::Kernel;
+    choices.tiles = "1,2";
+    choices.sizes = "64";
+    choices.kernels = {"naive"};
+    const Choices back = choicesFromJson(toJson(choices));
+    QCOMPARE(toJson(back), toJson(choices));
+    QCOMPARE(back.fixedReps, std::optional<int>(7));
+    QCOMPARE(back.sweep, SweepKind::Kernel);
+  }
+
+  void choicesFromBadJsonKeepDefaults() {
+    const Choices defaults;
+    const Choices fromWrongTypes =
+        choicesFromJson({{"kernel", 5}, {"m", "big"}, {"sweep", "sideways"}, {"reps", "x"}});
+    QCOMPARE(toJson(fromWrongTypes), toJson(defaults));
+    QCOMPARE(toJson(choicesFromJson(nlohmann::json::array())), toJson(defaults));
+  }
+
+  void choicesPlanTheirSweep() {
+    Choices choices;
+    choices.kernel = "shared-tiled";
+    choices.sweep = SweepKind::Tile;
+    choices.tiles = "";
+    QCOMPARE(planJobs(choices, sweepAxes(choices)).size(),
+             kernelInfo("shared-tiled").param("tile")->allowed.size());
+    choices.tiles = "4,x";
+    QVERIFY_THROWS_EXCEPTION(Error, sweepAxes(choices));
+
+    // The chosen kernel's tile carries over to the compared kernels that have one.
+    choices.params = {{"tile", 4}};
+    choices.sweep = SweepKind::Kernel;
+    choices.kernels = {"naive", "library"};
+    const auto jobs = planJobs(choices, sweepAxes(choices));
+    QCOMPARE(jobs.size(), std::size_t(2));
+    QCOMPARE(jobs[0].request.kernel, (KernelConfig{"naive", {{"tile", 4}}}));
+    QCOMPARE(jobs[1].request.kernel, (KernelConfig{"library", {}}));
+    QCOMPARE(jobs[1].backend, std::string("cpu"));
+    choices.kernels.clear();
+    QVERIFY_THROWS_EXCEPTION(Error, sweepAxes(choices));
+
+    choices.sweep = SweepKind::Size;
+    choices.sizes = "32,48x16x8";
+    const auto sizes = planJobs(choices, sweepAxes(choices));
+    QCOMPARE(sizes.size(), std::size_t(2));
+    QCOMPARE(sizes[1].request.shape, (Shape{48, 16, 8}));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestChoices)
+#include "tst_choices.moc"

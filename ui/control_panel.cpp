@@ -487,15 +487,7 @@ std::optional<QString> ControlPanel::backendProblem(const std::vector<app::RunJo
     if (std::find(info.backends.begin(), info.backends.end(), id) == info.backends.end()) {
       return tr("%1 is not implemented on the %2 backend").arg(text(info.displayName), text(id));
     }
-    const Shape& shape = job.request.shape;
-    const double work = double(shape.m) * double(shape.n) * double(shape.k);
-    if (const auto limit = info.maxWork.find(id);
-        limit != info.maxWork.end() && limit->second > 0 && work > limit->second) {
-      return tr("%1 runs at most %2 multiply-adds (M\u00b7N\u00b7K) on %3: one thread would "
-                "run for minutes and a launch cannot be interrupted. %4 needs %5.")
-          .arg(text(info.displayName), formatCount(limit->second), text(id),
-               app::formatShape(shape), formatCount(work));
-    }
+    if (const auto why = workLimitRefusal(info, id, job.request.shape)) return text(*why);
   }
   return std::nullopt;
 }

@@ -15,7 +15,7 @@ AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const R
     RunRequest run = base;
     run.kernel = config;
     run.shape = shape;
-    if (const auto why = backend.refusal(config, shape))
+    if (const auto why = backend.refusal(run))
       plan.refused.push_back(describe(run) + ": " + *why);
     else
       plan.runs.push_back(std::move(run));

@@ -101,7 +101,7 @@ std::string formatResults(const std::string& format, const Backend& backend,
 
 // The options as typed. Numbers stay text until validated, so errors can quote them.
 struct CommandLine {
-  bool list = false, noVerify = false, tuned = false, noTuned = false;
+  bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random";
   std::optional<std::string> output, reps, budgetMs, seed, device;
@@ -153,6 +153,9 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->check(CLI::IsMember({"random", "integer"}))
       ->capture_default_str();
   app.add_flag("--no-verify", cl.noVerify, "Skip the check against a reference");
+  app.add_flag("--allow-long-runs", cl.allowLongRuns,
+               "Run past a kernel's work bound (the serial kernel); such a run cannot be "
+               "cancelled");
   app.add_option("--device", cl.device, "Device index of the backend (default 0)")
       ->type_name("INDEX");
   tile->excludes(params);
@@ -190,6 +193,7 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
   }
   if (cl.budgetMs) base.sampling.budgetMs = bench::parsePositiveNumber(*cl.budgetMs, "--budget-ms");
   base.verify = !cl.noVerify;
+  base.allowLongRuns = cl.allowLongRuns;
   return base;
 }
 

@@ -101,9 +101,12 @@ Plan buildPlan(const PlanInput& input, const Backend& backend) {
   result.runs = plan::planRuns(sweep, start);
 
   for (const RunRequest& run : result.runs) {
-    if (const auto why = backend.refusal(run.kernel, run.shape)) {
-      throw Error(ErrorKind::Unsupported,
-                  "cannot run " + describe(run) + " on " + backend.id() + ": " + *why);
+    if (const auto why = backend.refusal(run)) {
+      const bool overBound =
+          workLimitRefusal(kernelInfo(run.kernel.kernel), backend.id(), run.shape).has_value();
+      throw Error(ErrorKind::Unsupported, "cannot run " + describe(run) + " on " + backend.id() +
+                                              ": " + *why +
+                                              (overBound ? " (--allow-long-runs)" : ""));
     }
   }
   return result;

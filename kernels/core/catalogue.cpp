@@ -427,6 +427,17 @@ std::optional<std::string> refusal(const KernelConfig& config) {
   return std::nullopt;
 }
 
+std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std::string& backendId,
+                                            const Shape& shape) {
+  const auto bound = kernel.maxWork.find(backendId);
+  const double work = double(shape.m) * double(shape.n) * double(shape.k);
+  if (bound == kernel.maxWork.end() || bound->second <= 0 || work <= bound->second)
+    return std::nullopt;
+  return kernel.id + " is limited to M*N*K <= " + std::to_string(std::int64_t(bound->second)) +
+         " on the " + backendId + " backend (this shape has " + std::to_string(std::int64_t(work)) +
+         "): a launch cannot be interrupted, so a run this long must be asked for explicitly";
+}
+
 KernelConfig resolve(const KernelConfig& config) {
   if (auto reason = refusal(config)) throw Error(ErrorKind::InvalidArgument, *reason);
   KernelConfig resolved = config;

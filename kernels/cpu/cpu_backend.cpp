@@ -120,8 +120,12 @@ class CpuBackend final : public Backend {
     return {device};
   }
 
-  std::optional<std::string> refusal(const KernelConfig& kernel,
-                                     const Shape& shape) const override {
+  RunResult run(const RunRequest& request, const ProgressFn& progress,
+                const std::atomic<bool>* cancel) override;
+
+ protected:
+  std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
+                                               const Shape& shape) const override {
     if (auto reason = tilescope::refusal(kernel)) return reason;
     const KernelInfo& info = kernelInfo(kernel.kernel);
     if (std::find(info.backends.begin(), info.backends.end(), kBackendId) == info.backends.end() ||
@@ -132,74 +136,64 @@ class CpuBackend final : public Backend {
     } catch (const Error& error) {
       return error.what();
     }
-    if (const auto limit = info.maxWork.find(kBackendId);
-        limit != info.maxWork.end() && limit->second > 0) {
-      const double work = double(shape.m) * double(shape.n) * double(shape.k);
-      if (work > limit->second) {
-        return info.id + " on the cpu backend is limited to M*N*K <= " +
-               std::to_string(std::int64_t(limit->second)) + " (got " +
-               std::to_string(std::int64_t(work)) +
-               "): one thread would run for minutes and a run cannot be interrupted";
-      }
-    }
     return std::nullopt;
   }
-
-  RunResult run(const RunRequest& request, const ProgressFn& progress,
-                const std::atomic<bool>* cancel) override {
-    const KernelConfig config = resolve(request.kernel);
-    const Shape& shape = request.shape;
-    validateShape(shape);
-    if (request.device != 0) {
-      throw Error(ErrorKind::InvalidArgument,
-                  "cpu device " + std::to_string(request.device) +
-                      " does not exist: the cpu backend has one device, 0");
-    }
-    if (auto reason = refusal(config, shape)) throw Error(ErrorKind::Unsupported, *reason);
-    checkMemory(shape, request.verify);
-
-    const cpu::KernelFn kernel = kernelFor(kernelInfo(config.kernel).family);
-    const Operands operands = makeOperands(shape, request.fill, request.seed);
-    Matrix c = makePoisonedMatrix(shape.m, shape.n);
-    const cpu::Gemm gemm{
-        operands.a.data.data(), operands.b.data.data(), c.data.data(), shape.m, shape.n, shape.k};
-
-    auto report = [&](double fraction, const std::string& stage) {
-      if (progress) progress(fraction, stage);
-    };
-    const SamplingPolicy& policy = request.sampling;
-    const int plannedReps = std::max(1, policy.fixedReps.value_or(policy.maxReps));
-    int calls = 0;  // sample() runs the warm-ups through the same function first
-    auto timeOnceMs = [&] {
-      const int rep = calls++ - policy.warmups;
-      if (rep < 0)
-        report(0.0, "warm-up");
-      else
-        report(0.9 * rep / plannedReps,
-               "timing " + std::to_string(rep + 1) + "/" + std::to_string(plannedReps));
-      poison(c);
-      const auto start = std::chrono::steady_clock::now();
-      kernel(gemm, config.params, cancel);
-      const auto stop = std::chrono::steady_clock::now();
-      return std::chrono::duration<double, std::milli>(stop - start).count();
-    };
-
-    RunResult result;
-    result.backend = kBackendId;
-    result.device = cpuModelName();
-    result.kernel = config;
-    result.shape = shape;
-    result.stats = sample(policy, timeOnceMs, cancel);
-    result.gflops = result.stats.medianMs > 0 ? shape.flops() / (result.stats.medianMs * 1e6) : 0;
-    if (request.verify) {
-      report(0.9, "verifying");
-      result.verification =
-          verify(c, referenceProduct(operands.a, operands.b), operands.a, operands.b);
-    }
-    report(1.0, "done");
-    return result;
-  }
 };
+
+RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
+                          const std::atomic<bool>* cancel) {
+  const KernelConfig config = resolve(request.kernel);
+  const Shape& shape = request.shape;
+  validateShape(shape);
+  if (request.device != 0) {
+    throw Error(ErrorKind::InvalidArgument,
+                "cpu device " + std::to_string(request.device) +
+                    " does not exist: the cpu backend has one device, 0");
+  }
+  if (auto reason = refusal(request)) throw Error(ErrorKind::Unsupported, *reason);
+  checkMemory(shape, request.verify);
+
+  const cpu::KernelFn kernel = kernelFor(kernelInfo(config.kernel).family);
+  const Operands operands = makeOperands(shape, request.fill, request.seed);
+  Matrix c = makePoisonedMatrix(shape.m, shape.n);
+  const cpu::Gemm gemm{
+      operands.a.data.data(), operands.b.data.data(), c.data.data(), shape.m, shape.n, shape.k};
+
+  auto report = [&](double fraction, const std::string& stage) {
+    if (progress) progress(fraction, stage);
+  };
+  const SamplingPolicy& policy = request.sampling;
+  const int plannedReps = std::max(1, policy.fixedReps.value_or(policy.maxReps));
+  int calls = 0;  // sample() runs the warm-ups through the same function first
+  auto timeOnceMs = [&] {
+    const int rep = calls++ - policy.warmups;
+    if (rep < 0)
+      report(0.0, "warm-up");
+    else
+      report(0.9 * rep / plannedReps,
+             "timing " + std::to_string(rep + 1) + "/" + std::to_string(plannedReps));
+    poison(c);
+    const auto start = std::chrono::steady_clock::now();
+    kernel(gemm, config.params, cancel);
+    const auto stop = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::milli>(stop - start).count();
+  };
+
+  RunResult result;
+  result.backend = kBackendId;
+  result.device = cpuModelName();
+  result.kernel = config;
+  result.shape = shape;
+  result.stats = sample(policy, timeOnceMs, cancel);
+  result.gflops = result.stats.medianMs > 0 ? shape.flops() / (result.stats.medianMs * 1e6) : 0;
+  if (request.verify) {
+    report(0.9, "verifying");
+    result.verification =
+        verify(c, referenceProduct(operands.a, operands.b), operands.a, operands.b);
+  }
+  report(1.0, "done");
+  return result;
+}
 
 }  // namespace
 

@@ -120,24 +120,18 @@ class CudaBackend final : public Backend {
 
   std::vector<DeviceInfo> devices() const override { return devices_; }
 
-  std::optional<std::string> refusal(const KernelConfig& kernel,
-                                     const Shape& shape) const override {
+ protected:
+  std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
+                                               const Shape&) const override {
     if (auto why = unavailableReason()) return why;
     if (auto why = tilescope::refusal(kernel)) return why;
     const KernelInfo& info = kernelInfo(kernel.kernel);
     if (std::find(info.backends.begin(), info.backends.end(), id()) == info.backends.end())
       return "'" + info.id + "' is not implemented by the CUDA backend";
-    const auto bound = info.maxWork.find(id());
-    const double work = double(shape.m) * double(shape.n) * double(shape.k);
-    if (bound != info.maxWork.end() && bound->second > 0 && work > bound->second)
-      return "'" + info.id +
-             "' is limited to M*N*K <= " + std::to_string(std::int64_t(bound->second)) +
-             " on the GPU (this shape has " + std::to_string(std::int64_t(work)) +
-             "): a kernel launch cannot be interrupted, and one GPU thread manages only about 70 "
-             "million multiply-adds per second";
     return std::nullopt;
   }
 
+ public:
   RunResult run(const RunRequest& request, const ProgressFn& progress,
                 const std::atomic<bool>* cancel) override {
     if (lost_)
@@ -146,7 +140,7 @@ class CudaBackend final : public Backend {
     if (unavailable_) throw Error(ErrorKind::Unavailable, *unavailable_);
     validateShape(request.shape);
     const KernelConfig config = resolve(request.kernel);
-    if (auto why = refusal(config, request.shape)) throw Error(ErrorKind::Unsupported, *why);
+    if (auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
     if (request.device < 0 || request.device >= int(devices_.size()))
       throw Error(ErrorKind::InvalidArgument, "no CUDA device " + std::to_string(request.device) +
                                                   " (there are " + std::to_string(devices_.size()) +

@@ -51,6 +51,24 @@ TEST(BenchCli, OneRunPrintsOneVerifiedTableRow) {
   EXPECT_TRUE(contains(table[1], "true"));
 }
 
+TEST(BenchCli, AllowLongRunsRunsSerialPastItsWorkBound) {
+  // The smallest step past the CPU bound of 2^30 multiply-adds: refused, then run on request.
+  const std::vector<std::string> beyond = {"--kernel", "serial", "--m",        "1024",
+                                           "--n",      "1024",   "--k",        "1025",
+                                           "--reps",   "1",      "--no-verify"};
+  const BenchOutcome refused = runBench(beyond);
+  EXPECT_EQ(refused.exitCode, 2);
+  EXPECT_TRUE(contains(refused.err, "--allow-long-runs")) << refused.err;
+  std::vector<std::string> allowed = beyond;
+  allowed.push_back("--allow-long-runs");
+  const BenchOutcome ran = runBench(allowed);
+  ASSERT_EQ(ran.exitCode, 0) << ran.err;
+  const auto table = lines(ran.out);
+  ASSERT_EQ(table.size(), 2u) << ran.out;
+  EXPECT_TRUE(contains(table[1], "serial"));
+  EXPECT_TRUE(contains(table[1], "1025"));
+}
+
 TEST(BenchCli, TileSweepGivesOneRowPerTileInOrder) {
   const BenchOutcome r = runBench({"--kernel", "shared-tiled", "--sweep", "tile=1,2,4,7", "--size",
                                    "48", "--reps", "2", "--format", "csv"});

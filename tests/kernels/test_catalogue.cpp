@@ -180,6 +180,20 @@ TEST(Catalogue, SerialWorkIsBoundedOnEveryBackend) {
   }
 }
 
+TEST(Catalogue, WorkLimitRefusalNamesTheBoundAndTheShape) {
+  const KernelInfo& serial = kernelInfo("serial");
+  const double bound = serial.maxWork.at("cuda");
+  EXPECT_FALSE(workLimitRefusal(serial, "cuda", {1, 1, std::int64_t(bound)}).has_value());
+  const auto why = workLimitRefusal(serial, "cuda", {1, 2, std::int64_t(bound)});
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find(std::to_string(std::int64_t(bound))), std::string::npos) << *why;
+  EXPECT_NE(why->find(std::to_string(2 * std::int64_t(bound))), std::string::npos) << *why;
+  EXPECT_NE(why->find("cuda"), std::string::npos) << *why;
+  // Kernels without a bound, and backends a bound does not name, are never refused.
+  EXPECT_FALSE(workLimitRefusal(kernelInfo("naive"), "cuda", {8192, 8192, 8192}).has_value());
+  EXPECT_FALSE(workLimitRefusal(serial, "no-such-backend", {8192, 8192, 8192}).has_value());
+}
+
 TEST(ParseParams, ReadsNamedValues) {
   EXPECT_EQ(parseParams("BM=128,TM=8"), (Params{{"BM", 128}, {"TM", 8}}));
   EXPECT_EQ(parseParams("tile=7"), (Params{{"tile", 7}}));

@@ -82,6 +82,22 @@ TEST(CpuBackend, RefusesSerialBeyondItsWorkLimit) {
   EXPECT_EQ(message, *reason);
 }
 
+TEST(CpuBackend, AllowLongRunsLiftsOnlyTheWorkBound) {
+  const auto backend = makeCpuBackend();
+  RunRequest request = requestFor("serial", {2048, 2048, 2048});
+  ASSERT_TRUE(backend->refusal(request).has_value());
+  EXPECT_EQ(backend->refusal(request),
+            workLimitRefusal(kernelInfo("serial"), "cpu", request.shape));
+  request.allowLongRuns = true;
+  EXPECT_FALSE(backend->refusal(request).has_value());
+  // Whatever the backend cannot do stays refused.
+  request.kernel = {"naive", {{"tile", 33}}};
+  EXPECT_TRUE(backend->refusal(request).has_value());
+  request.kernel = {"serial", {}};
+  request.shape = {0, 8, 8};
+  EXPECT_TRUE(backend->refusal(request).has_value());
+}
+
 TEST(CpuBackend, RejectsBadInputAsInvalidArgument) {
   RunRequest badTile = requestFor("shared-tiled", {8, 8, 8});
   badTile.kernel.params["tile"] = 0;

@@ -104,6 +104,16 @@ class TestMainWindow : public QObject {
              qPrintable(window.notice()->message()));
   }
 
+  void aRunBeyondTheSerialWorkBoundIsRefused() {
+    MainWindow window;
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    window.controls()->setChoices(smallRun("serial", 2048));
+    QVERIFY(!window.runChoices());
+    QVERIFY(!window.controller()->busy());
+    QVERIFY2(window.notice()->message().contains(QStringLiteral("limited to M*N*K")),
+             qPrintable(window.notice()->message()));
+  }
+
   void failuresShowAsANoticeAndResultsStay() {
     MainWindow window;
     window.controls()->setChoices(smallRun("naive", 32));

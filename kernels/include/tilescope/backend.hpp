@@ -30,6 +30,9 @@ struct RunRequest {
   std::uint64_t seed = 42;
   SamplingPolicy sampling;
   bool verify = true;
+  // Lifts the kernel's work bound (KernelInfo::maxWork). Such a run cannot be cancelled once
+  // launched, so only a user who asked for it gets it (tilescope-bench --allow-long-runs).
+  bool allowLongRuns = false;
 };
 
 // Time of each phase of one repetition, where the backend has phases (CUDA: copies and kernel).
@@ -74,12 +77,19 @@ class Backend {
   // nullopt when usable; otherwise why not (no driver, no device, not compiled in, ...).
   virtual std::optional<std::string> unavailableReason() const = 0;
   virtual std::vector<DeviceInfo> devices() const = 0;
-  // Why this backend refuses a (resolved) configuration on this shape, or nullopt.
-  virtual std::optional<std::string> refusal(const KernelConfig& kernel,
-                                             const Shape& shape) const = 0;
+  // Why this backend refuses a configuration on this shape, or nullopt: what the backend cannot
+  // do, then the kernel's work bound (workLimitRefusal).
+  std::optional<std::string> refusal(const KernelConfig& kernel, const Shape& shape) const;
+  // The same for a request, whose allowLongRuns lifts the work bound.
+  std::optional<std::string> refusal(const RunRequest& request) const;
   // Runs, times and verifies. Throws tilescope::Error; never exits, never prints.
   virtual RunResult run(const RunRequest& request, const ProgressFn& progress,
                         const std::atomic<bool>* cancel) = 0;
+
+ protected:
+  // What this backend cannot run at all (unknown kernel, refused parameters or shape, no device).
+  virtual std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
+                                                       const Shape& shape) const = 0;
 };
 
 std::unique_ptr<Backend> makeCpuBackend();

@@ -77,6 +77,10 @@ const KernelInfo* findKernel(const std::string& id);
 // The reason a configuration is refused (unknown kernel, unknown or invalid parameter), or
 // nullopt when it is valid.
 std::optional<std::string> refusal(const KernelConfig& config);
+// Why `shape` is beyond the kernel's work bound on a backend (KernelInfo::maxWork), or nullopt.
+std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std::string& backendId,
+                                            const Shape& shape);
+
 // Fills in defaults and validates; throws Error(InvalidArgument) with refusal()'s reason.
 KernelConfig resolve(const KernelConfig& config);
 

@@ -1,6 +1,9 @@
 #include "tilescope/traffic.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "tilescope/error.hpp"
 
 namespace tilescope {
 
@@ -11,6 +14,12 @@ template <typename T, std::size_t N>
 int distinctCount(std::array<T, N>& values, int count) {
   std::sort(values.begin(), values.begin() + count);
   return int(std::unique(values.begin(), values.begin() + count) - values.begin());
+}
+
+void checkWidth(int width, const char* what) {
+  if (width != 1 && width != 2 && width != kMaxAccessWidth)
+    throw Error(ErrorKind::InvalidArgument, std::string(what) + " of " + std::to_string(width) +
+                                                " words per lane: only 1, 2 or 4 exist");
 }
 
 AccessTotals countAccess(const Mapping& mapping, Access access, std::int64_t sampleBudget,
@@ -60,33 +69,55 @@ double RequestTraffic::efficiency() const {
 }
 
 RequestTraffic requestTraffic(const WarpAccess& access) {
-  std::array<std::int64_t, kWarpSize> elements{}, sectors{}, lines{};
+  checkWidth(access.width, "a global access");
+  // Every element of every lane's vector: at most 32 lanes of 4.
+  std::array<std::int64_t, kWarpSize * kMaxAccessWidth> elements{}, sectors{}, lines{};
   RequestTraffic traffic;
-  for (const std::int64_t element : access.element) {
-    if (element < 0) continue;
-    elements[traffic.activeLanes] = element;
-    sectors[traffic.activeLanes] = sectorOf(element);
-    lines[traffic.activeLanes] = lineOf(element);
+  int touched = 0;
+  for (const std::int64_t first : access.element) {
+    if (first < 0) continue;
     ++traffic.activeLanes;
+    for (std::int64_t element = first; element < first + access.width; ++element) {
+      elements[std::size_t(touched)] = element;
+      sectors[std::size_t(touched)] = sectorOf(element);
+      lines[std::size_t(touched)] = lineOf(element);
+      ++touched;
+    }
   }
-  const int lanes = traffic.activeLanes;
-  traffic.bytesUsed = std::int64_t(distinctCount(elements, lanes)) * kElementBytes;
-  traffic.sectors = distinctCount(sectors, lanes);
-  traffic.lines = distinctCount(lines, lanes);
+  traffic.bytesUsed = std::int64_t(distinctCount(elements, touched)) * kElementBytes;
+  traffic.sectors = distinctCount(sectors, touched);
+  traffic.lines = distinctCount(lines, touched);
   return traffic;
 }
 
 BankTraffic bankTraffic(const WarpSharedAccess& access) {
-  std::array<int, kWarpSize> words{};
+  checkWidth(access.width, "a shared-memory read");
   BankTraffic traffic;
-  for (const int word : access.word) {
-    if (word >= 0) words[traffic.activeLanes++] = word;
-  }
-  const int distinct = distinctCount(words, traffic.activeLanes);
-  traffic.broadcast = distinct < traffic.activeLanes;
-  for (int w = 0; w < distinct; ++w) {
-    const int served = ++traffic.wordsPerBank[std::size_t(bankOf(words[std::size_t(w)]))];
-    traffic.wavefronts = std::max(traffic.wavefronts, served);
+  traffic.width = access.width;
+  const int phaseLanes = lanesPerPhase(access.width);
+  for (int phase = 0; phase * phaseLanes < kWarpSize; ++phase) {
+    // The words this phase's lanes read: at most 8 lanes of 4 words, or 32 of 1.
+    std::array<int, kSharedBanks> words{};
+    int lanes = 0, read = 0;
+    for (int lane = phase * phaseLanes; lane < (phase + 1) * phaseLanes; ++lane) {
+      const int first = access.word[std::size_t(lane)];
+      if (first < 0) continue;
+      ++lanes;
+      for (int word = first; word < first + access.width; ++word) words[std::size_t(read++)] = word;
+    }
+    if (lanes == 0) continue;
+    traffic.activeLanes += lanes;
+    ++traffic.phases;
+    const int distinct = distinctCount(words, read);
+    traffic.broadcast = traffic.broadcast || distinct < read;
+    std::array<int, kSharedBanks> served{};
+    int& passes = traffic.phaseWavefronts[std::size_t(phase)];
+    for (int w = 0; w < distinct; ++w) {
+      const auto bank = std::size_t(bankOf(words[std::size_t(w)]));
+      ++traffic.wordsPerBank[bank];
+      passes = std::max(passes, ++served[bank]);
+    }
+    traffic.wavefronts += passes;
   }
   return traffic;
 }
@@ -105,17 +136,21 @@ KernelTraffic kernelTraffic(const Mapping& mapping, std::int64_t sampleBudget) {
 }
 
 std::optional<SharedReadTotals> sharedReadTotals(const Mapping& mapping, Operand operand, int pad) {
-  if (!mapping.warpSharedRead(operand, 0, 0, pad)) return std::nullopt;
+  const int slots = mapping.sharedReadSlots(operand);
+  if (slots == 0) return std::nullopt;
   SharedReadTotals totals;
   totals.operand = operand;
   totals.pad = pad;
   for (int warp = 0; warp < mapping.warpsPerBlock(); ++warp) {
     for (int kk = 0; kk < mapping.kDepth(); ++kk) {
-      const BankTraffic read = bankTraffic(*mapping.warpSharedRead(operand, warp, kk, pad));
-      if (read.activeLanes == 0) continue;
-      ++totals.reads;
-      totals.wavefronts += read.wavefronts;
-      totals.worstWavefronts = std::max(totals.worstWavefronts, read.wavefronts);
+      for (int slot = 0; slot < slots; ++slot) {
+        const BankTraffic read = bankTraffic(*mapping.warpSharedRead(operand, warp, kk, pad, slot));
+        if (read.activeLanes == 0) continue;
+        ++totals.reads;
+        totals.wavefronts += read.wavefronts;
+        totals.idealWavefronts += read.phases;
+        totals.worstWavefronts = std::max(totals.worstWavefronts, read.wavefronts);
+      }
     }
   }
   return totals;

@@ -12,6 +12,8 @@ using tilescope::KernelConfig;
 using tilescope::Shape;
 using tilescope::ui::exportDiagram;
 
+Q_DECLARE_METATYPE(tilescope::Shape)
+
 class TestDiagramExport : public QObject {
   Q_OBJECT
 
@@ -30,20 +32,39 @@ class TestDiagramExport : public QObject {
 void TestDiagramExport::everyViewExportsAVariedPng_data() {
   QTest::addColumn<QString>("view");
   QTest::addColumn<QString>("kernel");
-  for (const char* view : {"matrix", "kstep", "block", "access"})
+  QTest::addColumn<QString>("params");
+  QTest::addColumn<Shape>("shape");
+  for (const char* view : {"matrix", "kstep", "block", "access"}) {
     for (const char* kernel :
          {"serial", "row-per-thread", "naive", "shared-a", "shared-tiled", "register-tiled"})
       QTest::addRow("%s %s", view, kernel)
-          << QString::fromLatin1(view) << QString::fromLatin1(kernel);
+          << QString::fromLatin1(view) << QString::fromLatin1(kernel) << QString()
+          << Shape{45, 37, 21};
+    // The ladder at its defaults and at its largest tiles, on odd shapes of one and of several
+    // blocks (scalar copies: K and N are not multiples of 4).
+    for (const char* kernel :
+         {"blocktile-1d", "blocktile-2d", "vectorized", "warptile", "pipelined"}) {
+      const std::string largest = tilescope::formatParams(
+          tilescope::validConfigurations(tilescope::kernelInfo(kernel)).back());
+      for (const QString& params : {QString(), QString::fromStdString(largest)})
+        for (const Shape& shape : {Shape{37, 29, 13}, Shape{257, 129, 65}})
+          QTest::addRow("%s %s %s %lldx%lldx%lld", view, kernel, qPrintable(params),
+                        static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+                        static_cast<long long>(shape.k))
+              << QString::fromLatin1(view) << QString::fromLatin1(kernel) << params << shape;
+    }
+  }
 }
 
 void TestDiagramExport::everyViewExportsAVariedPng() {
   QFETCH(QString, view);
   QFETCH(QString, kernel);
+  QFETCH(QString, params);
+  QFETCH(Shape, shape);
   const QString path = dir_.filePath(view + kernel + QStringLiteral(".png"));
   QString error;
-  QVERIFY2(exportDiagram(view, {kernel.toStdString(), {}}, {45, 37, 21}, path, &error),
-           qPrintable(error));
+  const KernelConfig config{kernel.toStdString(), tilescope::parseParams(params.toStdString())};
+  QVERIFY2(exportDiagram(view, config, shape, path, &error), qPrintable(error));
   const QImage image(path);
   QCOMPARE(image.size(), QSize(1400, 900));
   std::set<QRgb> colours;

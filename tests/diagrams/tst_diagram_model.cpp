@@ -2,6 +2,8 @@
 // a mapping at odd sizes: block tiles, per-thread outputs, loaders, lanes over memory, banks.
 #include <QtTest>
 
+#include <set>
+
 #include "diagram_model.hpp"
 
 using namespace tilescope;
@@ -12,11 +14,14 @@ Q_DECLARE_METATYPE(tilescope::Shape)
 
 namespace {
 
-// Every kernel with a mapping, at a few tiles each (where the kernel takes one), on odd shapes.
+// Every kernel with a mapping, on odd shapes: the seed kernels at a few tiles each, the ladder
+// kernels (several parameters) at their defaults and at the first and last configurations the
+// catalogue accepts (the smallest and the largest tiles), also on a shape of several blocks.
 void addEveryMappedKernel() {
   QTest::addColumn<KernelConfig>("config");
   QTest::addColumn<Shape>("shape");
-  const Shape shapes[] = {{37, 29, 13}, {50, 45, 20}, {1, 1, 1}, {33, 65, 7}};
+  const std::vector<Shape> seedShapes{{37, 29, 13}, {50, 45, 20}, {1, 1, 1}, {33, 65, 7}};
+  const std::vector<Shape> ladderShapes{{37, 29, 13}, {257, 129, 65}, {1, 1, 1}, {33, 65, 7}};
   for (const KernelInfo& info : catalogue()) {
     if (!info.hasMapping) continue;
     std::vector<Params> params{{}};
@@ -25,9 +30,13 @@ void addEveryMappedKernel() {
       for (const int value : {1, 2, 7, 8, 16, 32})
         if (std::ranges::find(tile->allowed, value) != tile->allowed.end())
           params.push_back({{"tile", value}});
+    } else if (!info.params.empty()) {
+      const std::vector<KernelConfig> valid = validConfigurations(info);
+      params = {{}, valid.front().params, valid.back().params};
     }
+    const bool ladder = info.params.size() > 1;
     for (const Params& p : params)
-      for (const Shape& shape : shapes)
+      for (const Shape& shape : ladder ? ladderShapes : seedShapes)
         QTest::addRow("%s %s %lldx%lldx%lld", info.id.c_str(), formatParams({info.id, p}).c_str(),
                       static_cast<long long>(shape.m), static_cast<long long>(shape.n),
                       static_cast<long long>(shape.k))
@@ -54,13 +63,21 @@ class TestDiagramModel : public QObject {
   void matrixTilesMatchOwnership();
   void blockOutputsMatchOwnership_data() { addEveryMappedKernel(); }
   void blockOutputsMatchOwnership();
+  void outputPiecesCoverEachThreadsOutputs_data() { addEveryMappedKernel(); }
+  void outputPiecesCoverEachThreadsOutputs();
+  void warpTilesHoldTheirLanesOutputs_data() { addEveryMappedKernel(); }
+  void warpTilesHoldTheirLanesOutputs();
   void stagedLoadersMatchWarpAccesses_data() { addEveryMappedKernel(); }
   void stagedLoadersMatchWarpAccesses();
   void tileBandsStopAtTheLimit();
   void ownerSamplesFollowTheMapping();
-  void solidBoxOnlyForFullRectangles();
+  void outputPiecesOfRegisterTilesAndStrides();
+  void warptileWarpsRepeatTheirLaneGrid();
   void accessPictureCountsHandComputedSectors();
+  void accessPictureDrawsFloat4LanesWhole();
   void bankPictureComparesPadding();
+  void bankPictureReadsEverySlot();
+  void loaderTextNamesTheLoadInstruction();
   void ownerTextNamesBlockThreadWarpLaneAndSteps();
 };
 
@@ -122,8 +139,73 @@ void TestDiagramModel::blockOutputsMatchOwnership() {
   QVERIFY(std::ranges::all_of(drawn, [](int count) { return count == 1; }));
 }
 
-// Each staged element has one loader, no thread loads twice, and the loader's lane in the
-// warp's global load of that step reads exactly that element (or is idle in the padding).
+// A thread's pieces, clipped to C, are exactly its outputs, each once; the pieces of all the
+// block's threads never overlap (their padded parts included).
+void TestDiagramModel::outputPiecesCoverEachThreadsOutputs() {
+  QFETCH(KernelConfig, config);
+  QFETCH(Shape, shape);
+  const Mapping m(config, shape);
+  const Dim2 last{m.grid().x - 1, m.grid().y - 1};
+  for (const Dim2 block : {Dim2{0, 0}, last}) {
+    const auto threads = blockOutputs(m, block, 1 << 22);
+    QVERIFY(threads.has_value());
+    const Range rows = m.blockRows(block), cols = m.blockCols(block);
+    std::vector<int> covered(std::size_t(rows.count * cols.count), 0);
+    for (const ThreadOutputs& thread : *threads) {
+      std::set<std::pair<std::int64_t, std::int64_t>> inPieces;
+      for (const CellBox& piece : thread.pieces) {
+        for (std::int64_t i = piece.rows.begin; i < piece.rows.end(); ++i) {
+          for (std::int64_t j = piece.cols.begin; j < piece.cols.end(); ++j) {
+            QVERIFY(contains(rows, i) && contains(cols, j));
+            ++covered[std::size_t((i - rows.begin) * cols.count + j - cols.begin)];
+            if (i < shape.m && j < shape.n) inPieces.insert({i, j});
+          }
+        }
+      }
+      std::set<std::pair<std::int64_t, std::int64_t>> outputs;
+      for (const Cell& cell : thread.cells) outputs.insert({cell.row, cell.col});
+      QCOMPARE(inPieces, outputs);
+    }
+    QVERIFY(std::ranges::all_of(covered, [](int count) { return count == 1; }));
+  }
+}
+
+// Where the views draw a warp's tile (or a sub-iteration of it), the Mapping's owner of every
+// element inside is a lane of that warp, and every one of its lanes' outputs lies inside.
+void TestDiagramModel::warpTilesHoldTheirLanesOutputs() {
+  QFETCH(KernelConfig, config);
+  QFETCH(Shape, shape);
+  const Mapping m(config, shape);
+  const auto threads = blockOutputs(m, {0, 0}, 1 << 22);
+  QVERIFY(threads.has_value());
+  const std::vector<WarpTile> warps = warpTiles(*threads);
+  QCOMPARE(int(warps.size()), m.warpsPerBlock());
+  for (const WarpTile& warp : warps) {
+    if (!warp.box) continue;
+    for (std::int64_t i = warp.box->rows.begin; i < std::min(warp.box->rows.end(), shape.m); ++i)
+      for (std::int64_t j = warp.box->cols.begin; j < std::min(warp.box->cols.end(), shape.n); ++j)
+        QCOMPARE(m.owner(i, j).warp, warp.warp);
+    for (const ThreadOutputs& thread : *threads)
+      if (thread.thread.warp == warp.warp)
+        for (const Cell& cell : thread.cells)
+          QVERIFY(contains(warp.box->rows, cell.row) && contains(warp.box->cols, cell.col));
+    // Sub-iteration p holds piece p of every lane.
+    for (std::size_t p = 0; p < warp.subTiles.size(); ++p)
+      for (const ThreadOutputs& thread : *threads)
+        if (thread.thread.warp == warp.warp) {
+          const CellBox& piece = thread.pieces[p];
+          QVERIFY(contains(warp.subTiles[p].rows, piece.rows.begin) &&
+                  contains(warp.subTiles[p].rows, piece.rows.end() - 1) &&
+                  contains(warp.subTiles[p].cols, piece.cols.begin) &&
+                  contains(warp.subTiles[p].cols, piece.cols.end() - 1));
+        }
+  }
+}
+
+// Every staged element has the loader Mapping::loaderOfA/B names and one of that thread's load
+// instructions of the step, and in that warp-wide instruction the loader's lane touches it
+// (a float4 lane four elements from its address), or is idle where the element is padding.
+// Every thread loads as many elements as Mapping::stagedBy lists for it.
 void TestDiagramModel::stagedLoadersMatchWarpAccesses() {
   QFETCH(KernelConfig, config);
   QFETCH(Shape, shape);
@@ -141,18 +223,38 @@ void TestDiagramModel::stagedLoadersMatchWarpAccesses() {
           continue;
         }
         QCOMPARE(std::int64_t(staged.size()), region.rows.count * region.cols.count);
-        std::vector<int> loads(std::size_t(m.threadsPerBlock()), 0);
+        std::vector<std::size_t> loads(std::size_t(m.threadsPerBlock()), 0);
         for (const StagedElement& element : staged) {
           QVERIFY(element.loader.has_value());
           const ThreadRef& t = *element.loader;
+          const std::optional<Dim2> loader =
+              operand == Operand::A ? m.loaderOfA(block, step, element.cell.row, element.cell.col)
+                                    : m.loaderOfB(block, step, element.cell.row, element.cell.col);
+          QVERIFY(loader && loader->x == t.thread.x && loader->y == t.thread.y);
+          QVERIFY(element.instr >= 0 && element.instr < m.instructionsPerStep(access));
           ++loads[std::size_t(t.warp * kWarpSize + t.lane)];
-          const WarpAccess warp = m.warpAccess(block, t.warp, access, step, 0);
-          const std::int64_t expected =
-              element.padding ? -1
-                              : element.cell.row * operandCols(shape, operand) + element.cell.col;
-          QCOMPARE(warp.element[std::size_t(t.lane)], expected);
+          const WarpAccess warp = m.warpAccess(block, t.warp, access, step, element.instr);
+          const std::int64_t first = warp.element[std::size_t(t.lane)];
+          if (element.padding) {
+            QCOMPARE(first, std::int64_t(-1));
+          } else {
+            const std::int64_t at =
+                element.cell.row * operandCols(shape, operand) + element.cell.col;
+            QVERIFY2(first >= 0 && at >= first && at < first + warp.width,
+                     qPrintable(QStringLiteral("%1[%2][%3]: lane %4 of instruction %5")
+                                    .arg(operandName(operand))
+                                    .arg(element.cell.row)
+                                    .arg(element.cell.col)
+                                    .arg(t.lane)
+                                    .arg(element.instr)));
+          }
+          const std::optional<StagedElement> single =
+              stagedElementAt(m, block, step, operand, element.cell);
+          QVERIFY(single && single->instr == element.instr && single->padding == element.padding);
         }
-        QVERIFY(std::ranges::all_of(loads, [](int count) { return count <= 1; }));
+        for (int linear = 0; linear < m.threadsPerBlock(); ++linear)
+          QCOMPARE(loads[std::size_t(linear)],
+                   m.stagedBy(operand, block, m.threadOfLinear(linear), step).size());
       }
     }
   }
@@ -192,18 +294,59 @@ void TestDiagramModel::ownerSamplesFollowTheMapping() {
   }
 }
 
-void TestDiagramModel::solidBoxOnlyForFullRectangles() {
+void TestDiagramModel::outputPiecesOfRegisterTilesAndStrides() {
   const Mapping tiled({"register-tiled", {{"tile", 4}}}, {64, 64, 8});
-  const auto box = solidBox(tiled.outputs({0, 0}, {1, 2}));
-  QVERIFY(box.has_value());
-  QCOMPARE(box->rows.begin, std::int64_t(8));
-  QCOMPARE(box->rows.count, std::int64_t(4));
-  QCOMPARE(box->cols.begin, std::int64_t(4));
-  QCOMPARE(box->cols.count, std::int64_t(4));
-  // Row-per-thread strides over columns: its outputs are scattered, not a box.
+  const std::vector<CellBox> box = outputPieces(tiled, {0, 0}, {1, 2});
+  QCOMPARE(box.size(), std::size_t(1));
+  QCOMPARE(box[0].rows.begin, std::int64_t(8));
+  QCOMPARE(box[0].rows.count, std::int64_t(4));
+  QCOMPARE(box[0].cols.begin, std::int64_t(4));
+  QCOMPARE(box[0].cols.count, std::int64_t(4));
+  // Row-per-thread strides over columns: one single element per column it visits.
   const Mapping rows({"row-per-thread", {{"tile", 4}}}, {8, 16, 8});
-  QVERIFY(!solidBox(rows.outputs({0, 0}, {1, 1})).has_value());
-  QVERIFY(!solidBox({}).has_value());
+  const std::vector<CellBox> strided = outputPieces(rows, {0, 0}, {1, 1});
+  QCOMPARE(strided.size(), std::size_t(4));
+  for (std::size_t c = 0; c < strided.size(); ++c) {
+    QCOMPARE(strided[c].rows.begin, std::int64_t(1));
+    QCOMPARE(strided[c].cols.begin, std::int64_t(1 + 4 * c));
+    QCOMPARE(strided[c].cols.count * strided[c].rows.count, std::int64_t(1));
+  }
+}
+
+// warptile (BM = BN = 128, WM = 32, WN = 64, TM = 8, TN = 4): 8 warps in 4 rows of 2; a warp's
+// 4 x 8 lanes cover a 32 x 32 sub-tile and repeat once across, so thread 37 (warp 1, lane 5)
+// owns two 8 x 4 pieces, 32 columns apart.
+void TestDiagramModel::warptileWarpsRepeatTheirLaneGrid() {
+  const Mapping m({"warptile", {}}, {256, 256, 64});
+  QCOMPARE(formatParams(m.config()), std::string("BM=128,BN=128,BK=16,WM=32,WN=64,TM=8,TN=4"));
+  const std::vector<CellBox> pieces = outputPieces(m, {1, 0}, {37, 0});
+  QCOMPARE(pieces.size(), std::size_t(2));
+  for (std::size_t p = 0; p < 2; ++p) {
+    QCOMPARE(pieces[p].rows.begin, std::int64_t(0));
+    QCOMPARE(pieces[p].rows.count, std::int64_t(8));
+    QCOMPARE(pieces[p].cols.begin, std::int64_t(128 + 64 + 5 * 4 + 32 * p));
+    QCOMPARE(pieces[p].cols.count, std::int64_t(4));
+  }
+  const std::vector<WarpTile> warps = warpTiles(*blockOutputs(m, {1, 0}, 1 << 20));
+  QCOMPARE(warps.size(), std::size_t(8));
+  const WarpTile& warp5 = warps[5];  // row 2, column 1 of the warp grid
+  QVERIFY(warp5.box.has_value());
+  QCOMPARE(warp5.box->rows.begin, std::int64_t(64));
+  QCOMPARE(warp5.box->rows.count, std::int64_t(32));
+  QCOMPARE(warp5.box->cols.begin, std::int64_t(128 + 64));
+  QCOMPARE(warp5.box->cols.count, std::int64_t(64));
+  QCOMPARE(warp5.subTiles.size(), std::size_t(2));
+  QCOMPARE(warp5.subTiles[1].cols.begin, std::int64_t(128 + 96));
+  QCOMPARE(warp5.subTiles[1].cols.count, std::int64_t(32));
+  QCOMPARE(warp5.subTiles[1].rows.count, std::int64_t(32));
+  // blocktile-2d: one piece per thread, so no sub-iterations; a warp is one row of threads.
+  const Mapping tiled({"blocktile-2d", {}}, {64, 128, 8});
+  const std::vector<WarpTile> rows = warpTiles(*blockOutputs(tiled, {0, 0}, 1 << 20));
+  QVERIFY(rows[3].box.has_value());
+  QCOMPARE(rows[3].box->rows.begin, std::int64_t(24));
+  QCOMPARE(rows[3].box->rows.count, std::int64_t(8));
+  QCOMPARE(rows[3].box->cols.count, std::int64_t(128));
+  QVERIFY(rows[3].subTiles.empty());
 }
 
 void TestDiagramModel::accessPictureCountsHandComputedSectors() {
@@ -232,6 +375,20 @@ void TestDiagramModel::accessPictureCountsHandComputedSectors() {
   QVERIFY(!idle.lanes[8].cell.has_value());
 }
 
+// vectorized, K = 64: lane l loads the float4 A[l / 4][(l % 4) * 4 ..]: all 16 bytes of every
+// lane used; rows of A are 256 bytes apart, so every other line is touched.
+void TestDiagramModel::accessPictureDrawsFloat4LanesWhole() {
+  const Mapping m({"vectorized", {}}, {64, 128, 64});
+  const AccessPicture a = accessPicture(m, {0, 0}, 0, Access::LoadA, 0, 0);
+  QCOMPARE(a.width, 4);
+  QCOMPARE(a.lanes[6].cell->row, std::int64_t(1));
+  QCOMPARE(a.lanes[6].cell->col, std::int64_t(8));
+  QCOMPARE(a.lanes[6].byte, std::int64_t((64 + 8) * 4));
+  QCOMPARE(a.traffic.bytesUsed, std::int64_t(512));
+  QCOMPARE(a.traffic.sectors, 16);
+  QCOMPARE(a.lines, (std::vector<std::int64_t>{0, 2, 4, 6, 8, 10, 12, 14}));
+}
+
 void TestDiagramModel::bankPictureComparesPadding() {
   const Mapping tiled({"shared-tiled", {{"tile", 31}}}, {62, 62, 62});
   const auto unpadded = bankPicture(tiled, Operand::A, 0, 4, 0);
@@ -244,6 +401,39 @@ void TestDiagramModel::bankPictureComparesPadding() {
   QVERIFY(!bankPicture(Mapping({"shared-a", {}}, {8, 8, 8}), Operand::B, 0, 0, 0).has_value());
 }
 
+// warptile reads TM = 8 values of A as two float4s per inner index (slot 1 is rows 4..7) and
+// the 8 values of its two B pieces as two float4s 32 columns apart; past the last slot: none.
+void TestDiagramModel::bankPictureReadsEverySlot() {
+  const Mapping m({"warptile", {}}, {256, 256, 64});
+  QCOMPARE(m.sharedReadSlots(Operand::B), 2);
+  const auto first = bankPicture(m, Operand::B, 0, 3, 0, 0);
+  const auto second = bankPicture(m, Operand::B, 0, 3, 0, 1);
+  QVERIFY(first && second);
+  QCOMPARE(first->width, 4);
+  QCOMPARE(second->word[5] - first->word[5], 32);
+  QCOMPARE(second->traffic.phases, 4);
+  QCOMPARE(second->traffic.conflicts(), 0);
+  const auto a = bankPicture(m, Operand::A, 0, 3, 0, 1);
+  QVERIFY(a.has_value());
+  QCOMPARE(a->word[8] - bankPicture(m, Operand::A, 0, 3, 0, 0)->word[8], 4);
+  QVERIFY(!bankPicture(m, Operand::A, 0, 3, 0, 2).has_value());
+}
+
+// vectorized, K = 64: thread 6 copies the float4 A[1][8..11] in its only load of the step;
+// blocktile-2d copies one element per load, twice a step.
+void TestDiagramModel::loaderTextNamesTheLoadInstruction() {
+  const Mapping vector({"vectorized", {}}, {64, 128, 64});
+  const auto element = stagedElementAt(vector, {0, 0}, 0, Operand::A, {1, 10});
+  QVERIFY(element.has_value());
+  QCOMPARE(QString::fromStdString(loaderText(vector, {0, 0}, 0, Operand::A, *element)),
+           QStringLiteral("loaded by thread 6, warp 0, lane 6: a float4 of A[1][8..11]"));
+  const Mapping scalar({"blocktile-2d", {}}, {64, 128, 16});
+  const auto second = stagedElementAt(scalar, {0, 0}, 1, Operand::A, {32, 9});
+  QVERIFY(second.has_value());
+  QCOMPARE(QString::fromStdString(loaderText(scalar, {0, 0}, 1, Operand::A, *second)),
+           QStringLiteral("loaded by thread 1, warp 0, lane 1 with its load instruction 1 of 2"));
+}
+
 void TestDiagramModel::ownerTextNamesBlockThreadWarpLaneAndSteps() {
   // Naive tile 16: C[20][17] is thread (1,4) of block (1,1), linear 65: warp 2, lane 1.
   const Mapping m({"naive", {{"tile", 16}}}, {37, 29, 13});
@@ -252,6 +442,10 @@ void TestDiagramModel::ownerTextNamesBlockThreadWarpLaneAndSteps() {
   const Mapping tiled({"shared-tiled", {{"tile", 8}}}, {37, 29, 13});
   QCOMPARE(QString::fromStdString(ownerText(tiled, 0, 0)),
            QStringLiteral("C[0][0]: block (0,0), thread (0,0), warp 0, lane 0; k-steps 0..1"));
+  // A ladder block is 1-D: blocktile-2d's thread 37 owns rows 8..15, columns 20..23.
+  const Mapping ladder({"blocktile-2d", {}}, {37, 29, 13});
+  QCOMPARE(QString::fromStdString(ownerText(ladder, 9, 21)),
+           QStringLiteral("C[9][21]: block (0,0), thread 37, warp 1, lane 5; k-steps 0..1"));
 }
 
 QTEST_APPLESS_MAIN(TestDiagramModel)

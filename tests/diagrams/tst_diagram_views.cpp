@@ -43,6 +43,9 @@ class TestDiagramViews : public QObject {
   void rowPerThreadBlockShowsAWindowThatMoves();
   void blockHoverNamesOwnerAndLoader();
   void accessViewDrawsAComparisonBeside();
+  void blockHoverNamesTheFloat4CopyOfALadderThread();
+  void accessViewShowsTheSelectedReadSlot();
+  void kstepPipelineShowsItsTilesInFlight();
   void everyKernelDrawsEveryView();
   void closedLibraryExplainsItself();
 };
@@ -203,22 +206,89 @@ void TestDiagramViews::accessViewDrawsAComparisonBeside() {
   QVERIFY(!panels[0].banks.has_value());
 }
 
+// vectorized, K = 64: A[1][10] of the staged tile comes with thread 6's float4 A[1][8..11]; its
+// C tile names thread 37 (rows 8..15, columns 20..23 of the block).
+void TestDiagramViews::blockHoverNamesTheFloat4CopyOfALadderThread() {
+  DiagramDocument document;
+  document.setConfiguration({"vectorized", {}}, {64, 128, 64});
+  BlockView view(&document);
+  view.resize(1000, 700);
+  const Theme theme = view.widgetTheme();
+  const BlockView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
+  const QString staged = view.hoverTextAt(centre(l.stagedK, l.rows, 1, 10));
+  QVERIFY2(staged.endsWith(QStringLiteral("loaded by thread 6, warp 0, lane 6: a float4 of "
+                                          "A[1][8..11]")),
+           qPrintable(staged));
+  QCOMPARE(view.hoverTextAt(centre(l.cols, l.rows, 9, 21)),
+           QStringLiteral("C[9][21]: block (0,0), thread 37, warp 1, lane 5; k-steps 0..3"));
+}
+
+// The bank strip follows the read slot, clamped to the operand's own reads: warptile reads its
+// two B pieces 32 columns apart.
+void TestDiagramViews::accessViewShowsTheSelectedReadSlot() {
+  DiagramDocument document;
+  document.setConfiguration({"warptile", {}}, {256, 256, 64});
+  AccessView view(&document);
+  DiagramSelection selection = document.selection();
+  selection.access = Access::LoadB;
+  selection.innerK = 3;
+  selection.readSlot = 1;
+  document.setSelection(selection);
+  std::vector<AccessView::Panel> panels = view.panels();
+  QCOMPARE(panels[0].picture.width, 4);
+  QVERIFY(panels[0].banks.has_value());
+  QCOMPARE(panels[0].bankOperand, Operand::B);
+  QCOMPARE(panels[0].bankSlot, 1);
+  QCOMPARE(panels[0].banks->word[0], 3 * 128 + 32);
+  selection.readSlot = 7;  // past the reads of both operands: clamped
+  document.setSelection(selection);
+  QCOMPARE(document.selection().readSlot, 1);
+}
+
+// pipelined, 3 stages of BK = 32: while step 0 is multiplied, steps 1 and 2 are on their way.
+void TestDiagramViews::kstepPipelineShowsItsTilesInFlight() {
+  DiagramDocument document;
+  document.setConfiguration({"pipelined", {{"stages", 3}}}, {128, 256, 256});
+  KStepView view(&document);
+  view.resize(1000, 700);
+  const Theme theme = view.widgetTheme();
+  const KStepView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
+  const QString flying = view.hoverTextAt(centre(l.panelK, l.rows, 3, 70));
+  QVERIFY2(flying.startsWith(QStringLiteral("A[3][70]: used in k-step 2 (on its way")),
+           qPrintable(flying));
+  const QString later = view.hoverTextAt(centre(l.panelK, l.rows, 3, 100));
+  QVERIFY2(later.startsWith(QStringLiteral("A[3][100]: used in k-step 3 (to come)")),
+           qPrintable(later));
+  DiagramSelection selection = document.selection();
+  selection.step = 6;  // the last step but one: only step 7 is left to fetch
+  document.setSelection(selection);
+  const QString last = view.hoverTextAt(centre(l.panelK, l.rows, 3, 7 * 32 + 1));
+  QVERIFY2(last.contains(QStringLiteral("k-step 7 (on its way")), qPrintable(last));
+}
+
 void TestDiagramViews::everyKernelDrawsEveryView() {
   QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
   for (const KernelInfo& info : catalogue()) {
     if (!info.hasMapping) continue;
-    DiagramDocument document;
-    document.setConfiguration({info.id, {}}, {37, 29, 13});
-    QVERIFY(document.mapping());
-    for (const DiagramKind kind : kDiagramKinds) {
-      const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
-      image.fill(Qt::black);
-      QPainter painter(&image);
-      view->render(painter, QRectF(image.rect()), Theme::light());
-      painter.end();
-      QVERIFY2(distinctColours(image) > 8,
-               qPrintable(QStringLiteral("%1 %2").arg(QString::fromStdString(info.id),
-                                                      diagramKindName(kind))));
+    std::vector<KernelConfig> configs{{info.id, {}}};
+    if (info.params.size() > 1) configs.push_back(validConfigurations(info).back());
+    for (const KernelConfig& config : configs) {
+      for (const Shape& shape : {Shape{37, 29, 13}, Shape{257, 129, 65}}) {
+        DiagramDocument document;
+        document.setConfiguration(config, shape);
+        QVERIFY(document.mapping());
+        for (const DiagramKind kind : kDiagramKinds) {
+          const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+          image.fill(Qt::black);
+          QPainter painter(&image);
+          view->render(painter, QRectF(image.rect()), Theme::light());
+          painter.end();
+          QVERIFY2(distinctColours(image) > 8,
+                   qPrintable(QStringLiteral("%1 %2 %3")
+                                  .arg(QString::fromStdString(formatParams(config)),
+                                       QString::fromStdString(info.id), diagramKindName(kind))));
+        }
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "tilescope/error.hpp"
 #include "tilescope/traffic.hpp"
 
 namespace tilescope {
@@ -7,6 +8,11 @@ namespace {
 
 Mapping mappingOf(const std::string& kernel, int tile, Shape shape) {
   return Mapping({kernel, {{"tile", tile}}}, shape);
+}
+
+// The ladder kernels by their parameters, e.g. {"BM", 64}, {"TM", 4}; the rest take defaults.
+Mapping ladderOf(const std::string& kernel, Params params, Shape shape) {
+  return Mapping({kernel, std::move(params)}, shape);
 }
 
 RequestTraffic firstRequest(const Mapping& mapping, Access access, std::int64_t step = 0,
@@ -79,6 +85,46 @@ TEST(RequestTraffic, RegisterTileStridesOverB) {
   EXPECT_EQ(b.sectors, 8);
   EXPECT_EQ(b.lines, 2);
   EXPECT_DOUBLE_EQ(b.efficiency(), 0.25);
+}
+
+// vectorized (BM 64, BK 16): lane l copies the float4 A[l / 4][(l % 4) * 4 ..]. Four lanes cover
+// 64 bytes of a row, two sectors; eight rows make 16 sectors, every byte of them used.
+TEST(RequestTraffic, Float4CopyOfARowSegmentUsesEveryByteOfItsSectors) {
+  const Mapping vectorized = ladderOf("vectorized", {}, {64, 128, 64});
+  const WarpAccess a = vectorized.warpAccess({0, 0}, 0, Access::LoadA, 0, 0);
+  ASSERT_EQ(a.width, 4);
+  EXPECT_EQ(a.element[5], 1 * 64 + 4);
+  const RequestTraffic traffic = requestTraffic(a);
+  EXPECT_EQ(traffic.activeLanes, 32);
+  EXPECT_EQ(traffic.bytesUsed, 32 * 16);
+  EXPECT_EQ(traffic.sectors, 16);
+  EXPECT_EQ(traffic.lines, 8);
+  EXPECT_DOUBLE_EQ(traffic.efficiency(), 1.0);
+
+  // B (16 x 128): the warp's 32 float4s are 512 consecutive bytes of row 0, four whole lines.
+  const RequestTraffic b = requestTraffic(vectorized.warpAccess({0, 0}, 0, Access::LoadB, 0, 0));
+  EXPECT_EQ(b.bytesUsed, 512);
+  EXPECT_EQ(b.sectors, 16);
+  EXPECT_EQ(b.lines, 4);
+  EXPECT_DOUBLE_EQ(b.efficiency(), 1.0);
+}
+
+// The same lanes reading one float each would use a quarter of what they fetch.
+TEST(RequestTraffic, WidthDecidesTheBytesEachLaneUses) {
+  WarpAccess access;
+  for (int lane = 0; lane < kWarpSize; ++lane) access.element[std::size_t(lane)] = 4 * lane;
+  access.width = 1;
+  const RequestTraffic scalar = requestTraffic(access);
+  EXPECT_EQ(scalar.sectors, 16);
+  EXPECT_EQ(scalar.bytesUsed, 128);
+  EXPECT_DOUBLE_EQ(scalar.efficiency(), 0.25);
+  access.width = 4;
+  const RequestTraffic vector = requestTraffic(access);
+  EXPECT_EQ(vector.sectors, 16);
+  EXPECT_EQ(vector.bytesUsed, 512);
+  EXPECT_DOUBLE_EQ(vector.efficiency(), 1.0);
+  access.width = 3;
+  EXPECT_THROW(requestTraffic(access), Error);
 }
 
 WarpSharedAccess columnRead(maps::SharedTile layout, int lanes, int col) {
@@ -159,6 +205,98 @@ TEST(BankTraffic, PaddingTile31CreatesATwoWayConflict) {
   EXPECT_EQ(paddedTotals->conflicts(), 30 * 31);
 }
 
+// A float4 read is served a quarter warp at a time: eight lanes reading eight float4s that tile a
+// 128-byte row take one pass each, four in all, even though the warp asks for 128 words.
+TEST(BankTraffic, Float4ReadsAreServedInQuarterWarps) {
+  WarpSharedAccess read;
+  read.width = 4;
+  for (int lane = 0; lane < kWarpSize; ++lane) read.word[std::size_t(lane)] = lane % 8 * 4;
+  const BankTraffic rows = bankTraffic(read);
+  EXPECT_EQ(rows.activeLanes, 32);
+  EXPECT_EQ(rows.phases, 4);
+  EXPECT_EQ(rows.wavefronts, 4);
+  EXPECT_EQ(rows.conflicts(), 0);
+  EXPECT_FALSE(rows.broadcast);  // lanes 0 and 8 share words, but in different phases
+  for (int bank = 0; bank < kSharedBanks; ++bank) EXPECT_EQ(rows.wordsPerBank[bank], 4);
+
+  // Lanes 32 bytes apart: lanes l and l + 4 of a phase meet in the same four banks.
+  for (int lane = 0; lane < kWarpSize; ++lane) read.word[std::size_t(lane)] = lane % 8 * 8;
+  const BankTraffic strided = bankTraffic(read);
+  EXPECT_EQ(strided.phaseWavefronts, (std::array<int, kMaxPhases>{2, 2, 2, 2}));
+  EXPECT_EQ(strided.wavefronts, 8);
+  EXPECT_EQ(strided.conflicts(), 4);
+
+  // Only lanes 8..11 active: one phase, one pass.
+  read.word.fill(-1);
+  for (int lane = 8; lane < 12; ++lane) read.word[std::size_t(lane)] = lane * 4;
+  const BankTraffic quarter = bankTraffic(read);
+  EXPECT_EQ(quarter.phases, 1);
+  EXPECT_EQ(quarter.wavefronts, 1);
+  EXPECT_EQ(quarter.phaseWavefronts[1], 1);
+}
+
+// warptile's 4 x 8 lane grid: per inner index eight lanes read eight consecutive TN = 4 pieces of
+// the B row, conflict-free. vectorized with TN = 8 puts lanes 32 bytes apart: two passes in
+// every quarter warp, 4 extra passes per read, at every inner index and in both read slots.
+TEST(BankTraffic, WarptileReadsBWithoutConflictsWhereVectorizedTn8DoesNot) {
+  const Mapping warptile = ladderOf("warptile", {}, {256, 256, 64});
+  const BankTraffic lanes = bankTraffic(*warptile.warpSharedRead(Operand::B, 1, 5, 0, 1));
+  EXPECT_EQ(lanes.width, 4);
+  EXPECT_EQ(lanes.wavefronts, 4);
+  EXPECT_EQ(lanes.conflicts(), 0);
+
+  const Mapping vectorized = ladderOf(
+      "vectorized", {{"BM", 64}, {"BN", 128}, {"BK", 8}, {"TM", 8}, {"TN", 8}}, {64, 128, 64});
+  const WarpSharedAccess read = *vectorized.warpSharedRead(Operand::B, 0, 2, 0, 0);
+  EXPECT_EQ(read.word[1], 2 * 128 + 8);
+  const BankTraffic wide = bankTraffic(read);
+  EXPECT_EQ(wide.phaseWavefronts, (std::array<int, kMaxPhases>{2, 2, 2, 2}));
+  EXPECT_EQ(wide.conflicts(), 4);
+  const std::optional<SharedReadTotals> totals = sharedReadTotals(vectorized, Operand::B);
+  ASSERT_TRUE(totals);
+  EXPECT_EQ(totals->reads, 4 * 8 * 2);  // 4 warps, 8 inner indices, 2 float4 slots
+  EXPECT_EQ(totals->conflicts(), 4 * totals->reads);
+}
+
+// blocktile-2d (BM = BN = 64, BK = 8, TM = TN = 4): 16 threads per row of threads, so a warp's
+// lanes 0..15 read A word (slot) * 8 + kk and lanes 16..31 the word 32 further on: the same bank,
+// a 2-way conflict in every read. One word of padding per row moves the second to another bank.
+TEST(SharedReadTotals, PaddingRemovesBlockTile2DConflictsOnA) {
+  const Mapping tiled = ladderOf(
+      "blocktile-2d", {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}, {64, 64, 16});
+  ASSERT_EQ(tiled.threadsPerBlock(), 256);
+  ASSERT_EQ(tiled.sharedReadSlots(Operand::A), 4);
+  const BankTraffic unpadded = bankTraffic(*tiled.warpSharedRead(Operand::A, 3, 5, 0, 2));
+  EXPECT_EQ(unpadded.wavefronts, 2);
+  EXPECT_TRUE(unpadded.broadcast);
+  EXPECT_EQ(unpadded.wordsPerBank[(2 * 8 + 5) % 32], 2);
+  EXPECT_EQ(bankTraffic(*tiled.warpSharedRead(Operand::A, 3, 5, 1, 2)).wavefronts, 1);
+
+  // 8 warps x 8 inner indices x 4 slots.
+  const std::optional<SharedReadTotals> plain = sharedReadTotals(tiled, Operand::A, 0);
+  const std::optional<SharedReadTotals> padded = sharedReadTotals(tiled, Operand::A, 1);
+  ASSERT_TRUE(plain && padded);
+  EXPECT_EQ(plain->reads, 256);
+  EXPECT_EQ(plain->idealWavefronts, 256);
+  EXPECT_EQ(plain->wavefronts, 512);
+  EXPECT_EQ(plain->conflicts(), 256);
+  EXPECT_EQ(padded->reads, 256);
+  EXPECT_EQ(padded->conflicts(), 0);
+}
+
+// vectorized: TM = 8 values of the transposed A tile as two float4 reads, every lane of a warp
+// on the same thread row: a broadcast, four phases of one pass. 8 warps x 16 kk x 2 slots.
+TEST(SharedReadTotals, CountEveryFloat4SlotInQuarterWarps) {
+  const Mapping vectorized = ladderOf("vectorized", {}, {64, 128, 64});
+  const std::optional<SharedReadTotals> a = sharedReadTotals(vectorized, Operand::A);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->reads, 8 * 16 * 2);
+  EXPECT_EQ(a->wavefronts, 4 * a->reads);
+  EXPECT_EQ(a->idealWavefronts, 4 * a->reads);
+  EXPECT_EQ(a->conflicts(), 0);
+  EXPECT_EQ(a->worstWavefronts, 4);
+}
+
 TEST(SharedReadTotals, OnlyStagedOperandsHaveThem) {
   const Shape shape{40, 40, 40};
   EXPECT_FALSE(sharedReadTotals(mappingOf("naive", 16, shape), Operand::A));
@@ -193,6 +331,45 @@ TEST(KernelTraffic, ExactTotalsOnASmallProblem) {
   EXPECT_DOUBLE_EQ(tiled.totals(Access::LoadB).efficiency(), 1.0);
   EXPECT_DOUBLE_EQ(tiled.globalBytes, (256 + 256 + 128) * 32);
   EXPECT_DOUBLE_EQ(tiled.compulsoryIntensity(), 65536.0 / 12288.0);
+}
+
+// blocktile-2d (BM = BN = 64, BK = 8, TM = TN = 4) on 64 x 64 x 16: one block of 8 warps, two
+// k-steps. Each thread copies two elements of A and two of B per step: a warp's A copy is four
+// rows of 8 floats (4 aligned sectors), its B copy 32 floats of one row (4 sectors), 32 requests
+// each. C: 16 scalar stores per thread; a warp's store hits 2 rows x 16 floats 4 apart, 16
+// sectors for 128 bytes, 128 requests: 2048 sectors where 512 would hold C.
+TEST(KernelTraffic, BlockTile2DCountsEveryCopyAndStore) {
+  const KernelTraffic traffic = kernelTraffic(ladderOf(
+      "blocktile-2d", {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}, {64, 64, 16}));
+  EXPECT_TRUE(traffic.exact);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadA).requests, 32);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadA).sectors, 128);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadA).efficiency(), 1.0);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadB).requests, 32);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadB).sectors, 128);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::StoreC).requests, 128);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::StoreC).sectors, 2048);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::StoreC).bytesUsed, 64 * 64 * 4);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::StoreC).efficiency(), 0.25);
+  EXPECT_DOUBLE_EQ(traffic.globalBytes, (128 + 128 + 2048) * 32);
+  EXPECT_DOUBLE_EQ(traffic.compulsoryBytes, (64 * 16 + 16 * 64 + 64 * 64) * 4);
+}
+
+// vectorized on 64 x 128 x 64 is a single block: with float4 copies and stores every matrix
+// moves exactly once. A: 4 steps x 8 warps x 1 copy of 16 sectors; B: 2 copies a step; C: 8
+// float4 stores per thread, a warp's covering one 512-byte row.
+TEST(KernelTraffic, VectorizedSingleBlockMovesOnlyCompulsoryBytes) {
+  const KernelTraffic traffic = kernelTraffic(ladderOf("vectorized", {}, {64, 128, 64}));
+  EXPECT_TRUE(traffic.exact);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadA).requests, 32);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadA).sectors, 512);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadB).requests, 64);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::LoadB).sectors, 1024);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::StoreC).requests, 64);
+  EXPECT_DOUBLE_EQ(traffic.totals(Access::StoreC).sectors, 1024);
+  for (const Access access : {Access::LoadA, Access::LoadB, Access::StoreC})
+    EXPECT_DOUBLE_EQ(traffic.totals(access).efficiency(), 1.0) << toString(access);
+  EXPECT_DOUBLE_EQ(traffic.globalBytes, traffic.compulsoryBytes);
 }
 
 // 1024^3, naive tile 32: 33.5 million B requests are sampled, but every one of them reads one

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace tilescope::ui {
 
@@ -11,9 +12,9 @@ namespace {
 
 constexpr int kWordsPerLine = kLineBytes / kElementBytes;
 constexpr int kWordsPerSector = kSectorBytes / kElementBytes;
+// A bank column shows at most this many words, then "+n" (shared among a read's phases).
 constexpr int kMaxBankRows = 8;
-constexpr double kMinMemoryHeight = 80;  // below this the footer gives way to memory rows  // a
-                                         // bank column shows at most this many words, then "+n"
+constexpr double kMinMemoryHeight = 80;  // below this the footer gives way to memory rows
 constexpr int kWrap = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
 
 double textHeight(const QFont& font, double width, const QString& text) {
@@ -26,6 +27,10 @@ QString accessSummary(const AccessTotals& totals) {
       .arg(percentText(totals.efficiency()));
 }
 
+QString vectorName(int width) {
+  return width == 4 ? QStringLiteral("float4") : QStringLiteral("float2");
+}
+
 QString statsText(const AccessPicture& picture) {
   const RequestTraffic& t = picture.traffic;
   if (t.activeLanes == 0) return QStringLiteral("every lane is idle: this warp makes no request");
@@ -34,7 +39,11 @@ QString statsText(const AccessPicture& picture) {
              "%1 active lane%2 · %3 sector%4 in %5 line%6 · %7 of %8 bytes used · "
              "efficiency %9 (the same bytes side by side would need %10 sector%11)")
       .arg(t.activeLanes)
-      .arg(t.activeLanes == 1 ? "" : "s")
+      .arg(QLatin1String(t.activeLanes == 1 ? "" : "s") +
+           (picture.width > 1 ? QStringLiteral(" × %1 bytes (a %2 each)")
+                                    .arg(picture.width * kElementBytes)
+                                    .arg(vectorName(picture.width))
+                              : QString()))
       .arg(t.sectors)
       .arg(t.sectors == 1 ? "" : "s")
       .arg(t.lines)
@@ -48,13 +57,26 @@ QString statsText(const AccessPicture& picture) {
 
 QString bankText(const AccessView::Panel& panel) {
   const BankTraffic& t = panel.banks->traffic;
+  const int reads = panel.mapping->sharedReadSlots(panel.bankOperand);
+  const QString read =
+      reads > 1 ? QStringLiteral(" (read %1 of %2 per inner index)").arg(panel.bankSlot).arg(reads)
+                : QString();
+  const QString phases =
+      t.width > 1 ? QStringLiteral(", a %1 per lane served %2 lanes at a time: %3 phase%4 need")
+                        .arg(vectorName(t.width))
+                        .arg(lanesPerPhase(t.width))
+                        .arg(t.phases)
+                        .arg(t.phases == 1 ? "" : "s")
+                  : QStringLiteral(":");
   return QStringLiteral(
-             "Shared memory: warp %1 reads %2s at inner k = %3 with pad %4: %5 "
-             "pass%6, %7 conflict%8%9")
+             "Shared memory: warp %1 reads %2s%3 at inner k = %4 with pad %5%6 %7 pass%8, %9 "
+             "conflict%10%11")
       .arg(panel.selection.warp)
       .arg(operandName(panel.bankOperand))
+      .arg(read)
       .arg(panel.selection.innerK)
       .arg(panel.selection.pad)
+      .arg(phases)
       .arg(t.wavefronts)
       .arg(t.wavefronts == 1 ? "" : "es")
       .arg(t.conflicts())
@@ -94,18 +116,56 @@ QString headerText(const AccessView::Panel& panel) {
       .arg(m.instructionsPerStep(s.access));
 }
 
-// The distinct words each bank serves, ascending, with the first lane reading each.
-std::array<std::vector<std::pair<int, int>>, kSharedBanks> wordsByBank(const BankPicture& banks) {
+// One phase of a shared read: its lanes, and the distinct words each bank serves for them,
+// ascending, with the first lane reading each.
+struct BankPhase {
+  int firstLane = 0, lanes = kWarpSize;
   std::array<std::vector<std::pair<int, int>>, kSharedBanks> byBank;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const int word = banks.word[std::size_t(lane)];
-    if (word < 0) continue;
-    auto& served = byBank[std::size_t(bankOf(word))];
-    if (std::ranges::find(served, word, &std::pair<int, int>::first) == served.end())
-      served.emplace_back(word, lane);
+  int passes() const {
+    std::size_t most = 0;
+    for (const auto& served : byBank) most = std::max(most, served.size());
+    return int(most);
   }
-  for (auto& served : byBank) std::ranges::sort(served);
-  return byBank;
+};
+
+// The phases that have an active lane, in order (one for 4-byte reads).
+std::vector<BankPhase> bankPhases(const BankPicture& banks) {
+  std::vector<BankPhase> phases;
+  const int phaseLanes = lanesPerPhase(banks.width);
+  for (int first = 0; first < kWarpSize; first += phaseLanes) {
+    BankPhase phase{first, phaseLanes, {}};
+    bool active = false;
+    for (int lane = first; lane < first + phaseLanes; ++lane) {
+      const int start = banks.word[std::size_t(lane)];
+      if (start < 0) continue;
+      active = true;
+      for (int word = start; word < start + banks.width; ++word) {
+        auto& served = phase.byBank[std::size_t(bankOf(word))];
+        if (std::ranges::find(served, word, &std::pair<int, int>::first) == served.end())
+          served.emplace_back(word, lane);
+      }
+    }
+    if (!active) continue;
+    for (auto& served : phase.byBank) std::ranges::sort(served);
+    phases.push_back(std::move(phase));
+  }
+  return phases;
+}
+
+// Rows each phase gets in the bank strip: all its passes, up to a fair share of kMaxBankRows.
+std::vector<int> phaseRowsOf(const std::vector<BankPhase>& phases) {
+  const int share = std::max(kMaxBankRows / std::max(int(phases.size()), 1), 2);
+  std::vector<int> rows;
+  for (const BankPhase& phase : phases) rows.push_back(std::clamp(phase.passes(), 1, share));
+  return rows;
+}
+
+// "lanes 8–15" for a phase of a vector read; nothing for a 4-byte read's single phase.
+QString laneSpan(const BankPhase& phase) {
+  return phase.lanes == kWarpSize ? QString()
+                                  : QStringLiteral("lanes %1–%2")
+                                        .arg(phase.firstLane)
+                                        .arg(phase.firstLane + phase.lanes - 1);
 }
 
 QString lanesText(const std::vector<int>& lanes) {
@@ -137,9 +197,11 @@ std::vector<AccessView::Panel> AccessView::panels() const {
     // The staged tile of the operand this access reads, else the kernel's other staged tile.
     const Operand preferred = s.access == Access::LoadB ? Operand::B : Operand::A;
     for (const Operand operand : {preferred, preferred == Operand::A ? Operand::B : Operand::A}) {
-      if (auto banks = bankPicture(m, operand, s.warp, s.innerK, s.pad)) {
+      const int slot = std::min(s.readSlot, m.sharedReadSlots(operand) - 1);
+      if (auto banks = bankPicture(m, operand, s.warp, s.innerK, s.pad, slot)) {
         panel.banks = *banks;
         panel.bankOperand = operand;
+        panel.bankSlot = slot;
         break;
       }
     }
@@ -163,12 +225,13 @@ std::vector<DiagramView::LegendEntry> AccessView::legend(const Theme& theme) con
   lanes.setColorAt(0, theme.laneColor(0));
   lanes.setColorAt(0.5, theme.laneColor(16));
   lanes.setColorAt(1, theme.laneColor(31));
-  return {{QBrush(lanes), QStringLiteral("lanes 0..31 and the words they touch")},
+  return {{QBrush(lanes), QStringLiteral("lanes 0..31 and the words they touch (a float4: four)")},
           {theme.accentFill, QStringLiteral("sector fetched (32 bytes)")},
           {theme.pending, QStringLiteral("sector not fetched")},
           {theme.idle, QStringLiteral("idle lane")},
           {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("past the end of the matrix")},
-          {Qt::NoBrush, QStringLiteral("orange outline: a bank serving several words (conflict)")}};
+          {Qt::NoBrush,
+           QStringLiteral("orange outline: a bank serving several words in one phase (conflict)")}};
 }
 
 std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count) const {
@@ -200,10 +263,12 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   double footerHeight = textHeight(small, rect.width(), footerText(panel));
   double bankHeight = 0;
   if (panel.banks) {
-    l.bankRows = std::min(panel.banks->traffic.wavefronts, kMaxBankRows);
+    l.phaseRows = phaseRowsOf(bankPhases(*panel.banks));
     l.bankBoxHeight = 15 * scale;
-    bankHeight = textHeight(small, rect.width(), bankText(panel)) + line +
-                 l.bankRows * l.bankBoxHeight + gap;
+    l.bankTextHeight = textHeight(small, rect.width(), bankText(panel));
+    const int rows = std::accumulate(l.phaseRows.begin(), l.phaseRows.end(), 0);
+    bankHeight = l.bankTextHeight + line + rows * l.bankBoxHeight +
+                 double(l.phaseRows.size() - 1) * 3 * scale + gap;
   }
   // In a short view the lines of memory matter more than the whole launch's totals.
   if (rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap - memoryTop <
@@ -291,9 +356,11 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   }
 
   // Memory: the lines touched, sectors fetched and the words the lanes ask for.
+  const int width = picture.width;
   std::vector<std::int64_t> sectors;
   for (const LaneAddress& lane : picture.lanes)
-    if (lane.cell) sectors.push_back(lane.sector);
+    if (lane.cell)
+      for (int w = 0; w < width; ++w) sectors.push_back(sectorOf(lane.byte / kElementBytes + w));
   auto rowOf = [&](std::int64_t line) { return std::ranges::find(l.rows, line, &MemoryRow::line); };
   for (const MemoryRow& row : l.rows) {
     if (row.line < 0) {
@@ -340,20 +407,30 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       if (firstElement + word >= operandElements)
         fillHatched(painter, wordRect(row.top + 1, word, l.rowHeight - 2), theme.padding);
   }
-  // Words: coloured by the first lane reading them, with "×n" where lanes share one.
+  // Words: coloured by the first lane reading them (a vector lane's words as one box), with
+  // "×n" where lanes share one.
+  auto sameStart = [](const LaneAddress& a, const LaneAddress& b) {
+    return a.cell && b.cell && a.byte == b.byte;
+  };
+  std::vector<std::pair<QPointF, const LaneAddress*>> targets;  // where each lane's line ends
   for (const LaneAddress& lane : picture.lanes) {
     const auto row = lane.cell ? rowOf(lane.line) : l.rows.end();
     if (row == l.rows.end()) continue;
     const int word = int((lane.byte % kLineBytes) / kElementBytes);
-    const auto readers = std::ranges::count_if(picture.lanes, [&](const LaneAddress& other) {
-      return other.cell && other.byte == lane.byte;
-    });
-    const bool first = std::ranges::find_if(picture.lanes, [&](const LaneAddress& other) {
-                         return other.cell && other.byte == lane.byte;
-                       })->lane == lane.lane;
-    if (!first) continue;
-    const QRectF box = wordRect(row->top + 1, word, l.rowHeight - 2);
+    const int words = std::min(width, kWordsPerLine - word);  // an aligned vector never wraps
+    const QRectF box = wordRect(row->top + 1, word, l.rowHeight - 2)
+                           .united(wordRect(row->top + 1, word + words - 1, l.rowHeight - 2));
+    targets.emplace_back(QPointF(box.center().x(), row->top + 1), &lane);
+    const LaneAddress& first = *std::ranges::find_if(
+        picture.lanes, [&](const LaneAddress& o) { return sameStart(o, lane); });
+    if (first.lane != lane.lane) continue;
+    const auto readers = std::ranges::count_if(
+        picture.lanes, [&](const LaneAddress& o) { return sameStart(o, lane); });
     painter.fillRect(box.adjusted(1, 1, -1, -1), theme.laneColor(lane.lane));
+    if (width > 1) {
+      painter.setPen(QPen(theme.text, 0.8));
+      painter.drawRect(box.adjusted(1, 1, -1, -1));
+    }
     painter.setPen(theme.text);
     painter.setFont(tiny);
     drawFittedText(painter, box,
@@ -362,16 +439,11 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   // Each lane's thread of connection to its word.
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing);
-  for (const LaneAddress& lane : picture.lanes) {
-    const auto row = lane.cell ? rowOf(lane.line) : l.rows.end();
-    if (row == l.rows.end()) continue;
-    QColor color = theme.laneColor(lane.lane);
+  for (const auto& [to, lane] : targets) {
+    QColor color = theme.laneColor(lane->lane);
     color.setAlpha(150);
     painter.setPen(QPen(color, 1));
-    const int word = int((lane.byte % kLineBytes) / kElementBytes);
-    const QPointF from(l.wordsLeft + (lane.lane + 0.5) * ww, l.lanes.bottom());
-    const QPointF to(l.wordsLeft + (word + 0.5) * ww, row->top + 1);
-    painter.drawLine(from, to);
+    painter.drawLine(QPointF(l.wordsLeft + (lane->lane + 0.5) * ww, l.lanes.bottom()), to);
   }
   painter.restore();
 
@@ -380,37 +452,46 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   painter.drawText(l.stats, kWrap, statsText(picture));
 
   if (panel.banks) {
-    const QString text = bankText(panel);
-    const double textTop = l.banks.top();
-    const double textHeightPx = textHeight(small, rect.width(), text);
     painter.setPen(theme.text);
-    painter.drawText(QRectF(rect.left(), textTop, rect.width(), textHeightPx), kWrap, text);
-    const double indexTop = textTop + textHeightPx;
+    painter.drawText(QRectF(rect.left(), l.banks.top(), rect.width(), l.bankTextHeight), kWrap,
+                     bankText(panel));
+    const double indexTop = l.banks.top() + l.bankTextHeight;
     const double indexHeight = QFontMetricsF(small).height() + 3 * theme.fontScale;
     painter.setFont(tiny);
     painter.drawText(QRectF(rect.left(), indexTop, l.wordsLeft - rect.left() - 4, indexHeight),
                      Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("bank"));
-    const auto byBank = wordsByBank(*panel.banks);
-    const double boxesTop = indexTop + indexHeight;
     for (int bank = 0; bank < kSharedBanks; ++bank) {
       painter.setPen(theme.muted);
       drawFittedText(painter, wordRect(indexTop, bank, indexHeight), QString::number(bank));
-      const auto& served = byBank[std::size_t(bank)];
-      for (int r = 0; r < std::min<int>(int(served.size()), l.bankRows); ++r) {
-        const QRectF box = wordRect(boxesTop + r * l.bankBoxHeight, bank, l.bankBoxHeight);
-        const bool more = r == l.bankRows - 1 && int(served.size()) > l.bankRows;
-        painter.fillRect(box, more ? theme.idle : theme.laneColor(served[std::size_t(r)].second));
-        painter.setPen(theme.text);
-        drawFittedText(painter, box,
-                       more ? QStringLiteral("+%1").arg(served.size() - std::size_t(r))
-                            : QString::number(served[std::size_t(r)].first));
+    }
+    const std::vector<BankPhase> phases = bankPhases(*panel.banks);
+    double top = indexTop + indexHeight;
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      const BankPhase& phase = phases[p];
+      const int rows = l.phaseRows[p];
+      painter.setPen(theme.text);
+      painter.drawText(
+          QRectF(rect.left(), top, l.wordsLeft - rect.left() - 4, rows * l.bankBoxHeight),
+          Qt::AlignRight | Qt::AlignVCenter, laneSpan(phase));
+      for (int bank = 0; bank < kSharedBanks; ++bank) {
+        const auto& served = phase.byBank[std::size_t(bank)];
+        for (int r = 0; r < std::min<int>(int(served.size()), rows); ++r) {
+          const QRectF box = wordRect(top + r * l.bankBoxHeight, bank, l.bankBoxHeight);
+          const bool more = r == rows - 1 && int(served.size()) > rows;
+          painter.fillRect(box, more ? theme.idle : theme.laneColor(served[std::size_t(r)].second));
+          painter.setPen(theme.text);
+          drawFittedText(painter, box,
+                         more ? QStringLiteral("+%1").arg(served.size() - std::size_t(r))
+                              : QString::number(served[std::size_t(r)].first));
+        }
+        if (served.size() > 1) {
+          painter.setPen(QPen(theme.accent, 2));
+          painter.setBrush(Qt::NoBrush);
+          painter.drawRect(
+              wordRect(top, bank, l.bankBoxHeight * std::min<int>(int(served.size()), rows)));
+        }
       }
-      if (served.size() > 1) {
-        painter.setPen(QPen(theme.accent, 2));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(wordRect(boxesTop, bank,
-                                  l.bankBoxHeight * std::min<int>(int(served.size()), l.bankRows)));
-      }
+      top += rows * l.bankBoxHeight + 3 * theme.fontScale;
     }
   }
   painter.setFont(small);
@@ -444,15 +525,26 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
           .arg(m.threadsPerBlock());
     const Dim2 t = m.threadOfLinear(linear);
     if (!lane.cell)
-      return QStringLiteral("lane %1: thread (%2,%3) is idle here (outside the matrix)")
+      return QStringLiteral("lane %1: %2 is idle here (outside the matrix)")
           .arg(column)
-          .arg(t.x)
-          .arg(t.y);
-    return QStringLiteral("lane %1: thread (%2,%3) → %4[%5][%6], byte %7, sector %8, line %9")
+          .arg(QString::fromStdString(threadName(m, t)));
+    const QString thread = QString::fromStdString(threadName(m, t));
+    if (picture.width > 1)
+      return QStringLiteral(
+                 "lane %1: %2 → %3[%4][%5..%6], a %7: bytes %8..%9, sector %10, line %11")
+          .arg(column)
+          .arg(thread, QLatin1String(name))
+          .arg(lane.cell->row)
+          .arg(lane.cell->col)
+          .arg(lane.cell->col + picture.width - 1)
+          .arg(vectorName(picture.width))
+          .arg(lane.byte)
+          .arg(lane.byte + picture.width * kElementBytes - 1)
+          .arg(lane.sector)
+          .arg(lane.line);
+    return QStringLiteral("lane %1: %2 → %3[%4][%5], byte %6, sector %7, line %8")
         .arg(column)
-        .arg(t.x)
-        .arg(t.y)
-        .arg(QLatin1String(name))
+        .arg(thread, QLatin1String(name))
         .arg(lane.cell->row)
         .arg(lane.cell->col)
         .arg(lane.byte)
@@ -467,10 +559,13 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
     const std::int64_t byte = row.line * kLineBytes + std::int64_t(column) * kElementBytes;
     std::vector<int> readers;
     bool sectorFetched = false;
+    const std::int64_t laneBytes = std::int64_t(picture.width) * kElementBytes;
     for (const LaneAddress& lane : picture.lanes) {
       if (!lane.cell) continue;
-      if (lane.byte == byte) readers.push_back(lane.lane);
-      if (lane.sector == byte / kSectorBytes) sectorFetched = true;
+      if (byte >= lane.byte && byte < lane.byte + laneBytes) readers.push_back(lane.lane);
+      if (byte / kSectorBytes >= lane.byte / kSectorBytes &&
+          byte / kSectorBytes <= (lane.byte + laneBytes - 1) / kSectorBytes)
+        sectorFetched = true;
     }
     const std::int64_t element = byte / kElementBytes;
     const QString what = QStringLiteral("%1[%2][%3] (byte %4, sector %5)")
@@ -484,21 +579,35 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
                                  : QStringLiteral(": not fetched"));
   }
   if (panel.banks && l.banks.contains(pos)) {
-    const auto byBank = wordsByBank(*panel.banks);
-    const auto& served = byBank[std::size_t(column)];
-    std::vector<int> lanes;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      const int word = panel.banks->word[std::size_t(lane)];
-      if (word >= 0 && bankOf(word) == column) lanes.push_back(lane);
+    const std::vector<BankPhase> phases = bankPhases(*panel.banks);
+    const double indexHeight = QFontMetricsF(theme.font(8.5)).height() + 3 * theme.fontScale;
+    double top = l.banks.top() + l.bankTextHeight + indexHeight;
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+      const double height = l.phaseRows[p] * l.bankBoxHeight + 3 * theme.fontScale;
+      if (pos.y() < top || pos.y() >= top + height) {
+        top += height;
+        continue;
+      }
+      const auto& served = phases[p].byBank[std::size_t(column)];
+      const QString span = laneSpan(phases[p]);
+      const QString where = span.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(span);
+      if (served.empty())
+        return QStringLiteral("bank %1: not used by this read%2").arg(column).arg(where);
+      QStringList words;
+      std::vector<int> lanes;
+      for (const auto& [word, lane] : served) words << QString::number(word);
+      for (int lane = phases[p].firstLane; lane < phases[p].firstLane + phases[p].lanes; ++lane) {
+        const int start = panel.banks->word[std::size_t(lane)];
+        for (int word = start; start >= 0 && word < start + panel.banks->width; ++word)
+          if (bankOf(word) == column) lanes.push_back(lane);
+      }
+      return QStringLiteral("bank %1%2: words %3 for lanes %4 — %5 pass%6")
+          .arg(column)
+          .arg(where)
+          .arg(words.join(QStringLiteral(", ")), lanesText(lanes))
+          .arg(served.size())
+          .arg(served.size() == 1 ? "" : "es");
     }
-    if (served.empty()) return QStringLiteral("bank %1: not used by this read").arg(column);
-    QStringList words;
-    for (const auto& [word, lane] : served) words << QString::number(word);
-    return QStringLiteral("bank %1: words %2 for lanes %3 — %4 pass%5")
-        .arg(column)
-        .arg(words.join(QStringLiteral(", ")), lanesText(lanes))
-        .arg(served.size())
-        .arg(served.size() == 1 ? "" : "es");
   }
   return {};
 }

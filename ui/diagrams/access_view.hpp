@@ -1,7 +1,8 @@
 #pragma once
-// Memory-access view: for one warp and one access (A load, B load, C store) at one step, the 32
-// lanes' addresses laid out over memory in 128-byte lines of four 32-byte sectors, with sectors
-// touched and efficiency; for shared-memory kernels the banks one shared read touches and its
+// Memory-access view: for one warp and one access (A load, B load, C store) at one step and one
+// of its load instructions, the 32 lanes' addresses laid out over memory in 128-byte lines of
+// four 32-byte sectors (a float4 lane covers four words), with sectors touched and efficiency;
+// for shared-memory kernels the banks one shared read touches, phase by phase, and its
 // conflicts; and the whole launch's traffic. A second kernel can be drawn beside for comparison.
 #include <optional>
 
@@ -24,6 +25,7 @@ class AccessView : public DiagramView {
     AccessPicture picture;
     std::optional<BankPicture> banks;
     Operand bankOperand = Operand::A;
+    int bankSlot = 0;  // the selection's read slot, clamped to that operand's reads
     const KernelTraffic* traffic = nullptr;
   };
   std::vector<Panel> panels() const;
@@ -45,7 +47,8 @@ class AccessView : public DiagramView {
     QRectF header, lanes, stats, banks, footer;
     double wordsLeft = 0, wordWidth = 0, rowHeight = 0, bankBoxHeight = 0;
     std::vector<MemoryRow> rows;
-    int bankRows = 0;
+    std::vector<int> phaseRows;  // bank rows drawn for each phase of the shared read
+    double bankTextHeight = 0;
   };
   PanelLayout panelLayout(const QRectF& rect, const Panel& panel, const Theme& theme) const;
   std::vector<QRectF> panelRects(const QRectF& area, std::size_t count) const;

@@ -20,6 +20,8 @@ constexpr int kMaxSamplesPerSide = 512;
 constexpr std::int64_t kMaxListedOutputs = 4 * kMaxExactCells;
 // A window replaces the whole block once it makes elements this many times larger.
 constexpr double kWindowGain = 4;
+// Narrower float4 copies are not outlined: side by side they would read as a grid.
+constexpr double kMinCopyOutline = 12;
 
 using WarpLaneColors = std::array<QRgb, kWarpSize * kWarpSize>;
 
@@ -43,6 +45,52 @@ bool sameRange(Range a, Range b) {
 }
 bool inside(Range range, std::int64_t value) {
   return value >= range.begin && value < range.end();
+}
+
+// How a thread is named inside its block: "37" in a 1-D block, "3,4" in a 2-D one.
+QString threadLabel(const Mapping& m, Dim2 thread) {
+  return oneDimensionalBlock(m) ? QString::number(thread.x)
+                                : QStringLiteral("%1,%2").arg(thread.x).arg(thread.y);
+}
+
+QString dims(std::int64_t rows, std::int64_t cols) {
+  return QStringLiteral("%1 × %2").arg(rows).arg(cols);
+}
+
+// The pieces of warp 0's lanes alone, enough to describe the block's warp tiles in words.
+WarpTile firstWarpTile(const Mapping& m, Dim2 block) {
+  std::vector<ThreadOutputs> lanes;
+  for (int linear = 0; linear < std::min(m.threadsPerBlock(), kWarpSize); ++linear) {
+    const Dim2 thread = m.threadOfLinear(linear);
+    lanes.push_back({m.threadRef(block, thread), {}, outputPieces(m, block, thread)});
+  }
+  return warpTiles(lanes).front();
+}
+
+// Consecutive elements of a staged row loaded by one instruction of one thread: a float4 copy.
+struct CopyRun {
+  Cell first;
+  std::int64_t length = 1;
+  const StagedElement* element = nullptr;
+};
+
+std::vector<CopyRun> copyRuns(const std::vector<StagedElement>& elements) {
+  std::vector<CopyRun> runs;
+  for (const StagedElement& e : elements) {
+    if (!e.loader) continue;
+    if (!runs.empty()) {
+      CopyRun& last = runs.back();
+      const StagedElement& previous = *last.element;
+      if (e.cell.row == last.first.row && e.cell.col == last.first.col + last.length &&
+          e.instr == previous.instr && previous.loader->thread.x == e.loader->thread.x &&
+          previous.loader->thread.y == e.loader->thread.y) {
+        ++last.length;
+        continue;
+      }
+    }
+    runs.push_back({e.cell, 1, &e});
+  }
+  return runs;
 }
 
 }  // namespace
@@ -128,6 +176,7 @@ const BlockView::Cache& BlockView::cached(const Theme& theme, const Layout& l) {
     cache_.owners = QImage(imageSize, QImage::Format_ARGB32);
     cache_.owners.fill(Qt::transparent);
     cache_.outputs = exact ? blockOutputs(m, sel.block, kMaxListedOutputs) : std::nullopt;
+    cache_.warps = cache_.outputs ? warpTiles(*cache_.outputs) : std::vector<WarpTile>{};
     if (cache_.outputs) {
       for (const ThreadOutputs& thread : *cache_.outputs)
         for (const Cell& cell : thread.cells)
@@ -154,19 +203,32 @@ QString BlockView::caption() const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const bool shared = m.regionA(sel.block, sel.step).shared;
+  const std::vector<CellBox> pieces = outputPieces(m, sel.block, {0, 0});
+  QString outputs;
+  if (m.rowsPerThread() * m.colsPerThread() > 1) {
+    outputs = QStringLiteral("; each computes %1 outputs")
+                  .arg(dims(m.rowsPerThread(), m.colsPerThread()));
+    if (pieces.size() > 1 && pieces.front().rows.count * pieces.front().cols.count > 1)
+      outputs += QStringLiteral(" in %1 pieces of %2")
+                     .arg(pieces.size())
+                     .arg(dims(pieces.front().rows.count, pieces.front().cols.count));
+  }
   return QStringLiteral(
-             "Block (%1,%2): %3 threads in %4 warp%5; colour = the warp computing "
-             "each element (lighter = higher lane)%6.")
+             "Block (%1,%2): %3 threads%4 in %5 warp%6%7; colour = the warp computing each "
+             "element (lighter = higher lane)%8.")
       .arg(sel.block.x)
       .arg(sel.block.y)
       .arg(m.threadsPerBlock())
+      .arg(oneDimensionalBlock(m) ? QStringLiteral(" (1-D: thread t is threadIdx.x)") : QString())
       .arg(m.warpsPerBlock())
       .arg(m.warpsPerBlock() == 1 ? QString() : QStringLiteral("s"))
+      .arg(outputs)
       .arg(shared ? QStringLiteral(", or loading it into shared memory") : QString());
 }
 
 std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) const {
   const Mapping& m = *document()->mapping();
+  const DiagramSelection& sel = document()->selection();
   std::vector<LegendEntry> entries;
   const int shown = std::min(m.warpsPerBlock(), 8);
   for (int warp = 0; warp < shown; ++warp)
@@ -174,9 +236,29 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) cons
   if (m.warpsPerBlock() > shown)
     entries.push_back(
         {theme.warpColor(shown), QStringLiteral("… %1 warps in all").arg(m.warpsPerBlock())});
-  if (m.rowsPerThread() > 1 && m.colsPerThread() > 1)
-    entries.push_back({Qt::NoBrush, QStringLiteral("outline: all outputs of one thread")});
-  const DiagramSelection& sel = document()->selection();
+  const WarpTile warp = firstWarpTile(m, sel.block);
+  if (m.threadsPerBlock() > 1 && warp.box)
+    entries.push_back({Qt::NoBrush, QStringLiteral("bold outline: a warp's %1 tile")
+                                        .arg(dims(warp.box->rows.count, warp.box->cols.count))});
+  if (!warp.subTiles.empty()) {
+    // The lanes' grid inside a sub-iteration: how many pieces fit down and across it.
+    const CellBox& sub = warp.subTiles.front();
+    const CellBox piece = outputPieces(m, sel.block, {0, 0}).front();
+    entries.push_back(
+        {Qt::NoBrush,
+         QStringLiteral("dashed: its %1 sub-iterations of %2 (lanes as %3)")
+             .arg(warp.subTiles.size())
+             .arg(dims(sub.rows.count, sub.cols.count))
+             .arg(dims(sub.rows.count / piece.rows.count, sub.cols.count / piece.cols.count))});
+  }
+  if (m.rowsPerThread() * m.colsPerThread() > 1)
+    entries.push_back({Qt::NoBrush, QStringLiteral("thin outline: one thread's outputs")});
+  const std::int64_t copiesA =
+      m.regionA(sel.block, sel.step).shared ? m.instructionsPerStep(Access::LoadA) : 0;
+  const std::int64_t copiesB =
+      m.regionB(sel.block, sel.step).shared ? m.instructionsPerStep(Access::LoadB) : 0;
+  if (std::max(copiesA, copiesB) > 1)
+    entries.push_back({Qt::NoBrush, QStringLiteral("dotted: where a thread's next load starts")});
   if (!m.regionA(sel.block, sel.step).shared || !m.regionB(sel.block, sel.step).shared)
     entries.push_back({theme.pending, QStringLiteral("read from global memory, not staged")});
   entries.push_back(
@@ -205,26 +287,62 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
     painter.drawLines(grid.data(), int(grid.size()));
   }
   if (cache.outputs) {
-    painter.setFont(theme.font(7.5));
+    const Mapping& m = *document()->mapping();
     const QRectF visible = l.tile.adjusted(-1, -1, 1, 1);
+    const QString widest = threadLabel(m, m.threadOfLinear(m.threadsPerBlock() - 1));
+    // The largest font, down to a small one, at which every thread's name fits its piece.
+    const CellBox& sample = cache.outputs->front().pieces.front();
+    const QRectF sampleRect = spanRect(l.cols, l.rows, sample.rows, sample.cols);
+    for (const double points : {7.5, 6.5, 6.0}) {
+      painter.setFont(theme.font(points));
+      const QFontMetricsF metrics(painter.font());
+      const double length = metrics.horizontalAdvance(widest) + 2, thickness = metrics.height();
+      const double w = sampleRect.width(), h = sampleRect.height();
+      if ((length <= w && thickness <= h) || (length <= h && thickness <= w)) break;
+    }
     for (const ThreadOutputs& thread : *cache.outputs) {
-      const std::optional<CellBox> box = solidBox(thread.cells);
-      if (box && thread.cells.size() > 1) {
-        const QRectF rect = spanRect(l.cols, l.rows, box->rows, box->cols);
-        if (rect.width() >= 5 && rect.intersects(visible)) {
-          painter.setPen(QPen(theme.outline, 1.2));
-          painter.drawRect(rect);
-          painter.setPen(theme.text);
-          drawFittedText(
-              painter, rect,
-              QStringLiteral("%1,%2").arg(thread.thread.thread.x).arg(thread.thread.thread.y));
-        }
-      } else if (cell >= kLabelCell * theme.fontScale) {
+      for (const CellBox& piece : thread.pieces) {
+        const QRectF rect = spanRect(l.cols, l.rows, piece.rows, piece.cols);
+        if (piece.rows.count * piece.cols.count == 1 || rect.width() < 5 ||
+            !rect.intersects(visible))
+          continue;
+        painter.setPen(QPen(theme.outline, 0.8));
+        painter.drawRect(rect);
         painter.setPen(theme.text);
-        for (const Cell& c : thread.cells)
-          if (inside(rows, c.row) && inside(cols, c.col))
-            drawFittedText(painter, spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1}),
-                           QString::number(thread.thread.lane));
+        drawUniformLabel(painter, rect, threadLabel(m, thread.thread.thread), widest);
+      }
+      // Threads owning single elements: each element shows its lane.
+      const bool single = std::ranges::all_of(thread.pieces, [](const CellBox& piece) {
+        return piece.rows.count * piece.cols.count == 1;
+      });
+      if (cell < kLabelCell * theme.fontScale || !single) continue;
+      painter.setPen(theme.text);
+      for (const Cell& c : thread.cells)
+        if (inside(rows, c.row) && inside(cols, c.col))
+          drawFittedText(painter, spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1}),
+                         oneDimensionalBlock(m) ? threadLabel(m, thread.thread.thread)
+                                                : QString::number(thread.thread.lane));
+    }
+    // The warps' tiles over the threads' pieces, their sub-iterations dashed.
+    for (const WarpTile& warp : cache.warps) {
+      if (!warp.box || m.threadsPerBlock() == 1) continue;
+      painter.setPen(QPen(theme.text, 1.5, Qt::DashLine));
+      for (const CellBox& sub : warp.subTiles)
+        painter.drawRect(spanRect(l.cols, l.rows, sub.rows, sub.cols));
+      const QRectF box = spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols);
+      painter.setPen(QPen(theme.text, 2));
+      painter.drawRect(box);
+      painter.setFont(theme.font(8, true));
+      const QString name = QStringLiteral("warp %1").arg(warp.warp);
+      const QFontMetricsF metrics(painter.font());
+      const QRectF tag(box.left() + 2, box.top() + 2, metrics.horizontalAdvance(name) + 6,
+                       metrics.height());
+      if (tag.width() < box.width() - 4 && tag.height() < box.height() - 4 &&
+          tag.intersects(visible)) {
+        QColor back = theme.background;
+        back.setAlpha(200);
+        painter.fillRect(tag, back);
+        painter.drawText(tag, Qt::AlignCenter, name);
       }
     }
   }
@@ -256,18 +374,37 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& the
     const AxisScale& y = operand == Operand::A ? l.rows : l.stagedKDown;
     hatchPadding(painter, x, y, region.rows, region.cols, rowLimit, colLimit, theme.padding);
   } else {
-    const double cell = std::min(l.rows.pixelsPerUnit, l.stagedK.pixelsPerUnit);
     painter.setFont(theme.font(7.5));
     for (const StagedElement& element : elements) {
       const QRectF rect = rectOf(element.cell);
       if (element.loader)
         painter.fillRect(rect, theme.warpColor(element.loader->warp, element.loader->lane));
       if (element.padding) fillHatched(painter, rect, theme.padding);
-      if (element.loader && cell >= kLabelCell * theme.fontScale) {
-        painter.setPen(theme.text);
-        drawFittedText(painter, rect, QString::number(element.loader->lane));
-      }
     }
+    // Each copy outlined and named by its thread (its lane in a 2-D block's scalar copy).
+    const bool named = oneDimensionalBlock(m);
+    const QString widest = threadLabel(m, m.threadOfLinear(m.threadsPerBlock() - 1));
+    for (const CopyRun& run : copyRuns(elements)) {
+      const QRectF rect =
+          operand == Operand::A
+              ? spanRect(l.stagedK, l.rows, {run.first.row, 1}, {run.first.col, run.length})
+              : spanRect(l.cols, l.stagedKDown, {run.first.row, 1}, {run.first.col, run.length});
+      if (run.length > 1 && rect.width() >= kMinCopyOutline) {
+        painter.setPen(QPen(theme.outline, 0.8));
+        painter.drawRect(rect);
+      }
+      painter.setPen(theme.text);
+      if (named || run.length > 1)
+        drawUniformLabel(painter, rect, threadLabel(m, run.element->loader->thread), widest);
+      else if (std::min(rect.width(), rect.height()) >= kLabelCell * theme.fontScale)
+        drawFittedText(painter, rect, QString::number(run.element->loader->lane));
+    }
+    // Where one load instruction of the threads ends and their next begins.
+    const StepRegion region =
+        operand == Operand::A ? m.regionA(sel.block, sel.step) : m.regionB(sel.block, sel.step);
+    drawLoadBoundaries(painter, operand == Operand::A ? l.stagedK : l.cols,
+                       operand == Operand::A ? l.rows : l.stagedKDown, elements, region.cols.count,
+                       theme.text);
   }
   painter.restore();
   painter.setBrush(Qt::NoBrush);
@@ -374,25 +511,18 @@ QString BlockView::hoverText(const QRectF& area, QPointF pos) const {
   auto staged = [&](Operand operand, std::int64_t row, std::int64_t col) {
     const QString name = QStringLiteral("%1[%2][%3]").arg(operandName(operand)).arg(row).arg(col);
     const bool padding = row >= operandRows(s, operand) || col >= operandCols(s, operand);
-    const std::optional<Dim2> loader = operand == Operand::A
-                                           ? m.loaderOfA(sel.block, sel.step, row, col)
-                                           : m.loaderOfB(sel.block, sel.step, row, col);
-    if (!loader) {
+    const std::optional<StagedElement> element =
+        stagedElementAt(m, sel.block, sel.step, operand, {row, col});
+    if (!element) {
       if (padding) return QStringLiteral("padding past the edge of %1").arg(operandName(operand));
       return name + QStringLiteral(
                         ": not staged; read from global memory by every thread that "
                         "needs it");
     }
-    const ThreadRef t = m.threadRef(sel.block, *loader);
-    return name + QStringLiteral(
-                      " → shared memory at k-step %1: loaded by thread (%2,%3), warp "
-                      "%4, lane %5%6")
-                      .arg(sel.step)
-                      .arg(t.thread.x)
-                      .arg(t.thread.y)
-                      .arg(t.warp)
-                      .arg(t.lane)
-                      .arg(padding ? QStringLiteral(" (a zero: padding)") : QString());
+    return name +
+           QStringLiteral(" → shared memory at k-step %1: %2")
+               .arg(sel.step)
+               .arg(QString::fromStdString(loaderText(m, sel.block, sel.step, operand, *element)));
   };
 
   if (l.tile.contains(pos)) {

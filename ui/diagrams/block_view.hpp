@@ -1,8 +1,10 @@
 #pragma once
 // Block view: the threads of the selected block. Each C element has the colour of the warp whose
-// thread computes it (lighter for higher lanes), register tiles are outlined, and the step's A and
-// B tiles show which thread loads each element into shared memory. A block far longer than wide
-// (row-per-thread: T rows across all of N) shows a readable window of it; drag or scroll to move.
+// thread computes it (lighter for higher lanes); each thread's register tile (or its pieces) is
+// outlined and named, each warp's tile drawn bold with its sub-iterations dashed; the step's A and
+// B tiles show which thread loads each element into shared memory, a float4 copy outlined whole. A
+// block far longer than wide (row-per-thread: T rows across all of N) shows a readable window of
+// it; drag or scroll to move.
 #include <QImage>
 
 #include "diagram_model.hpp"
@@ -49,6 +51,7 @@ class BlockView : public DiagramView {
     bool dark = false;
     QImage owners;  // the C tile, one pixel per element or per sample
     std::optional<std::vector<ThreadOutputs>> outputs;
+    std::vector<WarpTile> warps;  // of the listed outputs
     std::vector<StagedElement> stagedA, stagedB;
   };
   const Cache& cached(const Theme& theme, const Layout& l);

@@ -1,7 +1,8 @@
 // tilescope-diagram-bench: how long each diagram view takes to redraw, per kernel at its smallest
-// tile (the most blocks), on a large problem. Prints a table; the first draw includes building
-// the cached pictures (owners, the whole launch's traffic), the rest are plain redraws. The
-// "animate" rows advance the k-step before every draw, as playing the animation does.
+// tiles (its first valid configuration: the most blocks), on a large problem. Prints a table; the
+// first draw includes building the cached pictures (owners, the whole launch's traffic), the rest
+// are plain redraws. The "animate" rows advance the k-step before every draw, as playing the
+// animation does.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -59,8 +60,8 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("tilescope-diagram-bench"));
   QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("Times redraws of every diagram view for every kernel at its smallest tile."));
+  parser.setApplicationDescription(QStringLiteral(
+      "Times redraws of every diagram view for every kernel at its smallest tiles."));
   parser.addHelpOption();
   const QCommandLineOption sizeOption(QStringLiteral("size"),
                                       QStringLiteral("M = N = K (default 8192)."),
@@ -87,30 +88,30 @@ int main(int argc, char** argv) {
 
   std::printf("Diagram redraw times, M = N = K = %lld, %dx%d image, %d redraws per row\n",
               static_cast<long long>(size), image.width(), image.height(), reps);
-  std::printf("%-8s %-8s %-15s %5s %10s %10s %10s %s\n", "view", "mode", "kernel", "tile",
+  std::printf("%-8s %-8s %-15s %-52s %10s %10s %10s %s\n", "view", "mode", "kernel", "tiles",
               "first ms", "median ms", "max ms", "median < 16 ms");
   for (const DiagramKind kind : tilescope::ui::kDiagramKinds) {
     for (const bool animate : {false, true}) {
       if (animate && kind == DiagramKind::Matrix) continue;  // no step in the matrix view
       for (const tilescope::KernelInfo& info : tilescope::catalogue()) {
         if (!info.hasMapping) continue;
-        tilescope::KernelConfig config{info.id, {}};
-        const tilescope::ParamSpec* tile = info.param("tile");
-        if (tile) config.params["tile"] = tile->allowed.front();
+        // The first valid configuration has the smallest tiles: the most blocks to draw.
+        const tilescope::KernelConfig config = tilescope::validConfigurations(info).front();
         DiagramDocument document;
         document.setConfiguration(config, {size, size, size});
+        const std::string params = tilescope::formatParams(config);
         const QString tileText =
-            tile ? QString::number(tile->allowed.front()) : QStringLiteral("-");
+            params.empty() ? QStringLiteral("-") : QString::fromStdString(params);
         const QByteArray view = tilescope::ui::diagramKindName(kind).toUtf8();
         if (!document.mapping()) {
-          std::printf("%-8s %-8s %-15s %5s refused: %s\n", view.constData(),
+          std::printf("%-8s %-8s %-15s %-52s refused: %s\n", view.constData(),
                       animate ? "animate" : "redraw", info.id.c_str(), qPrintable(tileText),
                       qPrintable(document.unavailableReason()));
           continue;
         }
         const std::unique_ptr<DiagramView> diagram(tilescope::ui::makeDiagramView(kind, &document));
         const Timing t = measure(*diagram, image, reps, animate);
-        std::printf("%-8s %-8s %-15s %5s %10.2f %10.2f %10.2f %s\n", view.constData(),
+        std::printf("%-8s %-8s %-15s %-52s %10.2f %10.2f %10.2f %s\n", view.constData(),
                     animate ? "animate" : "redraw", info.id.c_str(), qPrintable(tileText),
                     t.firstMs, t.medianMs, t.maxMs, t.medianMs < 16.0 ? "yes" : "NO");
       }

@@ -8,7 +8,8 @@ namespace tilescope::ui {
 
 namespace {
 
-// A comparison keeps the user's tile where the other kernel accepts it.
+// A comparison keeps the user's tile (or block tile) where the other kernel accepts it, and
+// falls back to the other kernel's defaults where the kept values do not fit together.
 KernelConfig comparisonConfig(const QString& kernel, const KernelConfig& current) {
   KernelConfig other{kernel.toStdString(), {}};
   const KernelInfo& info = kernelInfo(other.kernel);
@@ -17,6 +18,7 @@ KernelConfig comparisonConfig(const QString& kernel, const KernelConfig& current
     if (spec && std::ranges::find(spec->allowed, value) != spec->allowed.end())
       other.params[name] = value;
   }
+  if (refusal(other)) other.params.clear();
   return resolve(other);
 }
 
@@ -44,8 +46,8 @@ std::optional<DiagramKind> diagramKindFromName(const QString& name) {
 
 bool DiagramSelection::operator==(const DiagramSelection& o) const {
   return block.x == o.block.x && block.y == o.block.y && step == o.step && warp == o.warp &&
-         access == o.access && instr == o.instr && innerK == o.innerK && pad == o.pad &&
-         compareKernel == o.compareKernel;
+         access == o.access && instr == o.instr && innerK == o.innerK && readSlot == o.readSlot &&
+         pad == o.pad && compareKernel == o.compareKernel;
 }
 
 DiagramDocument::DiagramDocument(QObject* parent) : QObject(parent) {}
@@ -107,6 +109,10 @@ DiagramSelection clampSelection(const Mapping& m, DiagramSelection s) {
   s.warp = std::clamp(s.warp, 0, m.warpsPerBlock() - 1);
   s.instr = std::clamp<std::int64_t>(s.instr, 0, m.instructionsPerStep(s.access) - 1);
   s.innerK = std::clamp(s.innerK, 0, m.kDepth() - 1);
+  // The staged operand with more reads bounds it; a view of the other clamps it again.
+  s.readSlot =
+      std::clamp(s.readSlot, 0,
+                 std::max({m.sharedReadSlots(Operand::A), m.sharedReadSlots(Operand::B), 1}) - 1);
   s.pad = std::clamp(s.pad, 0, kSharedBanks);
   const KernelInfo* other = findKernel(s.compareKernel.toStdString());
   if (!other || !other->hasMapping) s.compareKernel.clear();

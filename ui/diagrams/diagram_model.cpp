@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <variant>
 
 namespace tilescope::ui {
 
@@ -62,6 +64,34 @@ Dim2 blockAt(const Mapping& mapping, std::int64_t i, std::int64_t j) {
   return mapping.owner(i, j).block;
 }
 
+std::vector<CellBox> outputPieces(const Mapping& mapping, Dim2 block, Dim2 thread) {
+  // Consecutive coordinates of slots 0, 1, 2, ... (row(r) or col(c)) grouped into runs.
+  auto runs = [](std::int64_t count, auto coordinate) {
+    std::vector<Range> result;
+    for (std::int64_t slot = 0; slot < count; ++slot) {
+      const std::int64_t at = coordinate(slot);
+      if (!result.empty() && result.back().end() == at)
+        ++result.back().count;
+      else
+        result.push_back({at, 1});
+    }
+    return result;
+  };
+  return std::visit(
+      [&](const auto& map) {
+        const std::vector<Range> rows = runs(
+            mapping.rowsPerThread(), [&](std::int64_t r) { return map.row(block, thread, r); });
+        const std::vector<Range> cols = runs(
+            mapping.colsPerThread(), [&](std::int64_t c) { return map.col(block, thread, c); });
+        std::vector<CellBox> pieces;
+        pieces.reserve(rows.size() * cols.size());
+        for (const Range& rowRun : rows)
+          for (const Range& colRun : cols) pieces.push_back({rowRun, colRun});
+        return pieces;
+      },
+      mapping.threadMap());
+}
+
 std::optional<std::vector<ThreadOutputs>> blockOutputs(const Mapping& mapping, Dim2 block,
                                                        std::int64_t maxCells) {
   const double cells = double(mapping.threadsPerBlock()) * double(mapping.rowsPerThread()) *
@@ -71,24 +101,75 @@ std::optional<std::vector<ThreadOutputs>> blockOutputs(const Mapping& mapping, D
   threads.reserve(std::size_t(mapping.threadsPerBlock()));
   for (int linear = 0; linear < mapping.threadsPerBlock(); ++linear) {
     const Dim2 thread = mapping.threadOfLinear(linear);
-    threads.push_back({mapping.threadRef(block, thread), mapping.outputs(block, thread)});
+    threads.push_back({mapping.threadRef(block, thread), mapping.outputs(block, thread),
+                       outputPieces(mapping, block, thread)});
   }
   return threads;
 }
 
-std::optional<CellBox> solidBox(const std::vector<Cell>& cells) {
-  if (cells.empty()) return std::nullopt;
-  std::int64_t top = cells.front().row, bottom = top, left = cells.front().col, right = left;
-  for (const Cell& cell : cells) {
-    top = std::min(top, cell.row);
-    bottom = std::max(bottom, cell.row);
-    left = std::min(left, cell.col);
-    right = std::max(right, cell.col);
+namespace {
+
+// Which of a thread's `instructions` load instructions of a step loads element n of the
+// `staged` elements Mapping::stagedBy lists for it (in the order the instructions load them: a
+// float4 copy is four elements in a row, a scalar copy one).
+int instructionOf(std::size_t n, std::size_t staged, std::int64_t instructions) {
+  return int(std::int64_t(n) * instructions / std::int64_t(staged));
+}
+
+Access loadOf(Operand operand) {
+  return operand == Operand::A ? Access::LoadA : Access::LoadB;
+}
+
+// The bounding box of disjoint boxes, when they fill it exactly.
+std::optional<CellBox> filledBox(const std::vector<CellBox>& boxes) {
+  if (boxes.empty()) return std::nullopt;
+  std::int64_t top = boxes.front().rows.begin, bottom = boxes.front().rows.end();
+  std::int64_t left = boxes.front().cols.begin, right = boxes.front().cols.end();
+  std::int64_t area = 0;
+  for (const CellBox& box : boxes) {
+    top = std::min(top, box.rows.begin);
+    bottom = std::max(bottom, box.rows.end());
+    left = std::min(left, box.cols.begin);
+    right = std::max(right, box.cols.end());
+    area += box.rows.count * box.cols.count;
   }
-  const CellBox box{{top, bottom - top + 1}, {left, right - left + 1}};
-  // A thread's outputs are distinct, so as many cells as the box holds means it is full.
-  if (box.rows.count * box.cols.count != std::int64_t(cells.size())) return std::nullopt;
-  return box;
+  if (area != (bottom - top) * (right - left)) return std::nullopt;
+  return CellBox{{top, bottom - top}, {left, right - left}};
+}
+
+}  // namespace
+
+std::vector<WarpTile> warpTiles(const std::vector<ThreadOutputs>& threads) {
+  std::vector<WarpTile> tiles;
+  for (std::size_t first = 0; first < threads.size();) {
+    const int warp = threads[first].thread.warp;
+    std::size_t end = first;
+    while (end < threads.size() && threads[end].thread.warp == warp) ++end;
+    std::vector<CellBox> all;
+    for (std::size_t t = first; t < end; ++t)
+      all.insert(all.end(), threads[t].pieces.begin(), threads[t].pieces.end());
+    WarpTile tile{warp, filledBox(all), {}};
+    // Sub-iterations: piece p of every lane, where each lane has the same several pieces.
+    const std::size_t perLane = threads[first].pieces.size();
+    const bool alike =
+        std::all_of(threads.begin() + std::ptrdiff_t(first), threads.begin() + std::ptrdiff_t(end),
+                    [&](const ThreadOutputs& t) { return t.pieces.size() == perLane; });
+    if (tile.box && alike && perLane > 1) {
+      for (std::size_t p = 0; p < perLane; ++p) {
+        std::vector<CellBox> lanes;
+        for (std::size_t t = first; t < end; ++t) lanes.push_back(threads[t].pieces[p]);
+        const std::optional<CellBox> sub = filledBox(lanes);
+        if (!sub) {
+          tile.subTiles.clear();
+          break;
+        }
+        tile.subTiles.push_back(*sub);
+      }
+    }
+    tiles.push_back(std::move(tile));
+    first = end;
+  }
+  return tiles;
 }
 
 std::vector<std::optional<ThreadRef>> ownerSamples(const Mapping& mapping, Range rows, Range cols,
@@ -117,16 +198,83 @@ std::vector<StagedElement> stagedElements(const Mapping& mapping, Dim2 block, st
   elements.reserve(std::size_t(region.rows.count * region.cols.count));
   for (std::int64_t r = region.rows.begin; r < region.rows.end(); ++r) {
     for (std::int64_t c = region.cols.begin; c < region.cols.end(); ++c) {
-      const std::optional<Dim2> loader = operand == Operand::A
-                                             ? mapping.loaderOfA(block, step, r, c)
-                                             : mapping.loaderOfB(block, step, r, c);
-      StagedElement element{{r, c}, std::nullopt, false};
-      if (loader) element.loader = mapping.threadRef(block, *loader);
-      element.padding = r >= operandRows(shape, operand) || c >= operandCols(shape, operand);
-      elements.push_back(element);
+      const bool padding = r >= operandRows(shape, operand) || c >= operandCols(shape, operand);
+      elements.push_back({{r, c}, std::nullopt, 0, padding});
+    }
+  }
+  const std::int64_t instructions = mapping.instructionsPerStep(loadOf(operand));
+  for (int linear = 0; linear < mapping.threadsPerBlock(); ++linear) {
+    const Dim2 thread = mapping.threadOfLinear(linear);
+    const std::vector<Cell> cells = mapping.stagedBy(operand, block, thread, step);
+    for (std::size_t n = 0; n < cells.size(); ++n) {
+      const Cell& cell = cells[n];
+      StagedElement& element = elements[std::size_t(
+          (cell.row - region.rows.begin) * region.cols.count + cell.col - region.cols.begin)];
+      element.loader = mapping.threadRef(block, thread);
+      element.instr = instructionOf(n, cells.size(), instructions);
     }
   }
   return elements;
+}
+
+std::optional<StagedElement> stagedElementAt(const Mapping& mapping, Dim2 block, std::int64_t step,
+                                             Operand operand, Cell cell) {
+  const std::optional<Dim2> loader = operand == Operand::A
+                                         ? mapping.loaderOfA(block, step, cell.row, cell.col)
+                                         : mapping.loaderOfB(block, step, cell.row, cell.col);
+  if (!loader) return std::nullopt;
+  const std::vector<Cell> cells = mapping.stagedBy(operand, block, *loader, step);
+  const auto at = std::ranges::find_if(
+      cells, [&](const Cell& c) { return c.row == cell.row && c.col == cell.col; });
+  const Shape& shape = mapping.shape();
+  return StagedElement{
+      cell, mapping.threadRef(block, *loader),
+      instructionOf(std::size_t(at - cells.begin()), cells.size(),
+                    mapping.instructionsPerStep(loadOf(operand))),
+      cell.row >= operandRows(shape, operand) || cell.col >= operandCols(shape, operand)};
+}
+
+std::string loaderText(const Mapping& mapping, Dim2 block, std::int64_t step, Operand operand,
+                       const StagedElement& element) {
+  if (!element.loader) return "no thread loads it";
+  const ThreadRef& t = *element.loader;
+  std::string text = "loaded by " + threadName(mapping, t.thread) + ", warp " +
+                     std::to_string(t.warp) + ", lane " + std::to_string(t.lane);
+  const std::int64_t loads = mapping.instructionsPerStep(loadOf(operand));
+  if (loads > 1)
+    text += " with its load instruction " + std::to_string(element.instr) + " of " +
+            std::to_string(loads);
+  if (element.padding) return text + " (a zero: padding)";
+  // The lane's part of that warp-wide instruction.
+  const WarpAccess access = mapping.warpAccess(block, t.warp, loadOf(operand), step, element.instr);
+  const std::int64_t first = access.element[std::size_t(t.lane)];
+  if (access.width == 1 || first < 0) return text;
+  const std::int64_t cols = operandCols(mapping.shape(), operand);
+  return text + ": a " + (access.width == 4 ? "float4" : "float2") + " of " + operandName(operand) +
+         "[" + std::to_string(first / cols) + "][" + std::to_string(first % cols) + ".." +
+         std::to_string(first % cols + access.width - 1) + "]";
+}
+
+StagedLayout stagedLayout(const Mapping& mapping, Operand operand) {
+  return std::visit(
+      [&](const auto& map) {
+        using Map = std::decay_t<decltype(map)>;
+        if constexpr (requires { Map::kATransposed; }) {
+          if (operand == Operand::A) return StagedLayout{Map::kATransposed, map.aLayout().pad};
+          return StagedLayout{false, map.bLayout().pad};
+        }
+        return StagedLayout{};
+      },
+      mapping.threadMap());
+}
+
+int pipelineStages(const Mapping& mapping) {
+  return std::visit(
+      [](const auto& map) {
+        if constexpr (requires { map.buffers(); }) return map.buffers();
+        return 1;
+      },
+      mapping.threadMap());
 }
 
 AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access access,
@@ -135,6 +283,7 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
   AccessPicture picture;
   picture.operand = warpAccess.operand;
   picture.operandCols = operandCols(mapping.shape(), warpAccess.operand);
+  picture.width = warpAccess.width;
   picture.traffic = requestTraffic(warpAccess);
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const std::int64_t element = warpAccess.element[std::size_t(lane)];
@@ -144,7 +293,8 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
       address.byte = byteOffset(element);
       address.sector = sectorOf(element);
       address.line = lineOf(element);
-      picture.lines.push_back(address.line);
+      for (int word = 0; word < picture.width; ++word)
+        picture.lines.push_back(lineOf(element + word));
     }
     picture.lanes.push_back(address);
   }
@@ -154,19 +304,28 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
 }
 
 std::optional<BankPicture> bankPicture(const Mapping& mapping, Operand operand, int warp, int kk,
-                                       int pad) {
-  const std::optional<WarpSharedAccess> read = mapping.warpSharedRead(operand, warp, kk, pad);
+                                       int pad, int slot) {
+  const std::optional<WarpSharedAccess> read = mapping.warpSharedRead(operand, warp, kk, pad, slot);
   if (!read) return std::nullopt;
-  return BankPicture{read->word, bankTraffic(*read)};
+  return BankPicture{read->word, read->width, bankTraffic(*read)};
+}
+
+bool oneDimensionalBlock(const Mapping& mapping) {
+  return mapping.block().y == 1 && mapping.block().x > 1;
+}
+
+std::string threadName(const Mapping& mapping, Dim2 thread) {
+  if (oneDimensionalBlock(mapping)) return "thread " + std::to_string(thread.x);
+  return "thread (" + std::to_string(thread.x) + "," + std::to_string(thread.y) + ")";
 }
 
 std::string ownerText(const Mapping& mapping, std::int64_t i, std::int64_t j) {
   const ThreadRef t = mapping.owner(i, j);
   char text[160];
   std::snprintf(text, sizeof text,
-                "C[%lld][%lld]: block (%d,%d), thread (%d,%d), warp %d, lane %d; k-steps 0..%lld",
+                "C[%lld][%lld]: block (%d,%d), %s, warp %d, lane %d; k-steps 0..%lld",
                 static_cast<long long>(i), static_cast<long long>(j), t.block.x, t.block.y,
-                t.thread.x, t.thread.y, t.warp, t.lane,
+                threadName(mapping, t.thread).c_str(), t.warp, t.lane,
                 static_cast<long long>(mapping.kSteps() - 1));
   return text;
 }

@@ -33,40 +33,76 @@ std::vector<BlockTile> blockTiles(const Mapping& mapping, const TileBands& bands
 // The block owning C[i][j], for clicks; i and j must lie inside C.
 Dim2 blockAt(const Mapping& mapping, std::int64_t i, std::int64_t j);
 
-// The in-bounds outputs of one thread, in slot order.
+// A rectangle of elements (of C, or of a staged tile).
+struct CellBox {
+  Range rows, cols;
+};
+
+// The in-bounds outputs of one thread, in slot order, and the rectangles they come in.
 struct ThreadOutputs {
   ThreadRef thread;
   std::vector<Cell> cells;
+  std::vector<CellBox> pieces;  // outputPieces(): unclipped, may reach into the padding
 };
+
+// A thread's output slots form a grid, rows (one per slot r) times columns (one per slot c);
+// runs of consecutive rows times runs of consecutive columns are the rectangles it owns: its
+// whole register tile, or the TM x TN piece of each warp sub-iteration (warptile), or single
+// elements where it strides (row-per-thread). Unclipped, in slot order.
+std::vector<CellBox> outputPieces(const Mapping& mapping, Dim2 block, Dim2 thread);
 
 // Every thread of the block with its outputs, from Mapping::outputs; nullopt when the block
 // would hold more than `maxCells` outputs (the view then samples owners instead).
 std::optional<std::vector<ThreadOutputs>> blockOutputs(const Mapping& mapping, Dim2 block,
                                                        std::int64_t maxCells);
 
-// The bounding box of cells that fill it completely (a register tile or a single element), for
-// outlining a thread's outputs; nullopt when they are scattered or there are none.
-struct CellBox {
-  Range rows, cols;
+// What one warp of a block covers: the box of all its lanes' pieces when they fill it (a warp
+// tile), and, where each lane owns several pieces, the box that piece p of every lane fills
+// (the warp's sub-iteration p: warptile's 4TM x 8TN lane grid repeated over its WM x WN tile).
+struct WarpTile {
+  int warp = 0;
+  std::optional<CellBox> box;
+  std::vector<CellBox> subTiles;  // empty unless every sub-iteration is a full rectangle
 };
-std::optional<CellBox> solidBox(const std::vector<Cell>& cells);
+std::vector<WarpTile> warpTiles(const std::vector<ThreadOutputs>& threads);
 
 // A width x height grid of samples over rows x cols of C, row-major: the owner of the element at
 // each sample's centre, or nullopt in the padding. Draws huge blocks at screen resolution.
 std::vector<std::optional<ThreadRef>> ownerSamples(const Mapping& mapping, Range rows, Range cols,
                                                    int width, int height);
 
-// An element of A or B staged in shared memory during one k-step and the thread that loads it.
+// An element of A or B staged in shared memory during one k-step, the thread that loads it and
+// with which of its load instructions of the step (a float4 copy loads four elements at once).
 struct StagedElement {
   Cell cell;  // unclipped: past the matrix it is a zero of the padding
   std::optional<ThreadRef> loader;
+  int instr = 0;
   bool padding = false;  // outside the matrix: the loader stores a zero
 };
-// Row-major over the step's region; empty when the operand is not staged.
+// Row-major over the step's region, from Mapping::stagedBy; empty when the operand is not staged.
 std::vector<StagedElement> stagedElements(const Mapping& mapping, Dim2 block, std::int64_t step,
                                           Operand operand);
 
-// One lane of a warp-wide global access laid out over memory.
+// The one element at `cell` of the step's region, as stagedElements() has it; nullopt where the
+// operand is not staged or the cell lies outside the region.
+std::optional<StagedElement> stagedElementAt(const Mapping& mapping, Dim2 block, std::int64_t step,
+                                             Operand operand, Cell cell);
+
+// "loaded by thread 37, warp 1, lane 5 with its load instruction 2 of 4: a float4 of A[3][4..7]"
+std::string loaderText(const Mapping& mapping, Dim2 block, std::int64_t step, Operand operand,
+                       const StagedElement& element);
+
+// How a staged tile sits in shared memory (for captions): A may be stored transposed (k-major,
+// so a thread's A values are consecutive words) and each row widened by a few words of padding.
+struct StagedLayout {
+  bool transposed = false;
+  int pad = 0;
+};
+StagedLayout stagedLayout(const Mapping& mapping, Operand operand);
+// Shared buffers a block cycles through: 1, or the stages of a cp.async pipeline in flight.
+int pipelineStages(const Mapping& mapping);
+
+// One lane of a warp-wide global access laid out over memory, at its first element.
 struct LaneAddress {
   int lane = 0;
   std::optional<Cell> cell;  // nullopt: the lane is idle
@@ -75,6 +111,7 @@ struct LaneAddress {
 struct AccessPicture {
   Operand operand = Operand::A;
   std::int64_t operandCols = 1;
+  int width = 1;                    // elements each lane touches from its address (4: a float4)
   std::vector<LaneAddress> lanes;   // 32, in lane order
   std::vector<std::int64_t> lines;  // distinct lines touched, ascending
   RequestTraffic traffic;
@@ -82,14 +119,20 @@ struct AccessPicture {
 AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access access,
                             std::int64_t step, std::int64_t instr);
 
-// One warp-wide shared-memory read over the 32 banks.
+// One warp-wide shared-memory read over the 32 banks: read `slot` of the thread's
+// Mapping::sharedReadSlots at inner index kk.
 struct BankPicture {
-  std::array<int, kWarpSize> word{};  // per lane, -1 when idle
+  std::array<int, kWarpSize> word{};  // per lane its first word, -1 when idle
+  int width = 1;                      // words each lane reads from there
   BankTraffic traffic;
 };
 std::optional<BankPicture> bankPicture(const Mapping& mapping, Operand operand, int warp, int kk,
-                                       int pad);
+                                       int pad, int slot = 0);
 
+// A 1-D block of several threads (the ladder's): a thread is just threadIdx.x.
+bool oneDimensionalBlock(const Mapping& mapping);
+// "thread (tx,ty)" for a 2-D block, "thread t" for a 1-D one.
+std::string threadName(const Mapping& mapping, Dim2 thread);
 // "C[i][j]: block (bx,by), thread (tx,ty), warp w, lane l; k-steps 0..s"
 std::string ownerText(const Mapping& mapping, std::int64_t i, std::int64_t j);
 const char* operandName(Operand operand);

@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <climits>
 #include <memory>
 
@@ -176,6 +177,10 @@ QWidget* DiagramPanel::buildAccessRow() {
   instr_->setToolTip(tr("Which of the thread's instructions of that access within the step"));
   innerK_ = new QSpinBox;
   innerK_->setToolTip(tr("Inner index kk of the shared-memory read shown over the 32 banks"));
+  readSlot_ = new QSpinBox;
+  readSlot_->setToolTip(
+      tr("Which of a thread's shared-memory reads at that index (a register tile reads several "
+         "values, or float4s, per index)"));
   pad_ = new QSpinBox;
   pad_->setRange(0, kSharedBanks);
   pad_->setToolTip(
@@ -196,11 +201,12 @@ QWidget* DiagramPanel::buildAccessRow() {
     s.access = Access(access_->currentData().toInt());
     s.instr = instr_->value();
     s.innerK = innerK_->value();
+    s.readSlot = readSlot_->value();
     s.pad = pad_->value();
     s.compareKernel = compare_->currentData().toString();
     document_->setSelection(s);
   };
-  for (QSpinBox* box : {warp_, instr_, innerK_, pad_})
+  for (QSpinBox* box : {warp_, instr_, innerK_, readSlot_, pad_})
     connect(box, &QSpinBox::valueChanged, this, update);
   connect(access_, &QComboBox::currentIndexChanged, this, update);
   connect(compare_, &QComboBox::currentIndexChanged, this, update);
@@ -215,6 +221,8 @@ QWidget* DiagramPanel::buildAccessRow() {
   auto* sharedLine = new QHBoxLayout;
   sharedLine->addWidget(caption(tr("Bank read at k")));
   sharedLine->addWidget(innerK_);
+  sharedLine->addWidget(caption(tr("Read")));
+  sharedLine->addWidget(readSlot_);
   sharedLine->addWidget(caption(tr("Pad")));
   sharedLine->addWidget(pad_);
   sharedLine->addWidget(caption(tr("Beside")));
@@ -277,17 +285,18 @@ void DiagramPanel::syncControls() {
   const DiagramSelection& s = document_->selection();
   for (QWidget* control : std::initializer_list<QWidget*>{
            blockX_, blockY_, backButton_, playButton_, forwardButton_, stepSlider_, speed_, warp_,
-           access_, instr_, innerK_, pad_, compare_})
+           access_, instr_, innerK_, readSlot_, pad_, compare_})
     control->setEnabled(m != nullptr);
   if (!m) {
     setPlaying(false);
     stepLabel_->clear();
     return;
   }
-  const QSignalBlocker blocks[] = {
-      QSignalBlocker(blockX_), QSignalBlocker(blockY_), QSignalBlocker(stepSlider_),
-      QSignalBlocker(warp_),   QSignalBlocker(access_), QSignalBlocker(instr_),
-      QSignalBlocker(innerK_), QSignalBlocker(pad_),    QSignalBlocker(compare_)};
+  const QSignalBlocker blocks[] = {QSignalBlocker(blockX_),     QSignalBlocker(blockY_),
+                                   QSignalBlocker(stepSlider_), QSignalBlocker(warp_),
+                                   QSignalBlocker(access_),     QSignalBlocker(instr_),
+                                   QSignalBlocker(innerK_),     QSignalBlocker(readSlot_),
+                                   QSignalBlocker(pad_),        QSignalBlocker(compare_)};
   blockX_->setRange(0, m->grid().x - 1);
   blockY_->setRange(0, m->grid().y - 1);
   blockX_->setValue(s.block.x);
@@ -302,6 +311,9 @@ void DiagramPanel::syncControls() {
   instr_->setValue(toInt(s.instr));
   innerK_->setRange(0, m->kDepth() - 1);
   innerK_->setValue(s.innerK);
+  readSlot_->setRange(
+      0, std::max({m->sharedReadSlots(Operand::A), m->sharedReadSlots(Operand::B), 1}) - 1);
+  readSlot_->setValue(s.readSlot);
   pad_->setValue(s.pad);
   compare_->setCurrentIndex(std::max(compare_->findData(s.compareKernel), 0));
 }

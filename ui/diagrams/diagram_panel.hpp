@@ -67,7 +67,7 @@ class DiagramPanel : public QWidget {
   QTabWidget* tabs_ = nullptr;
   QWidget* accessRow_ = nullptr;
   QSpinBox *blockX_ = nullptr, *blockY_ = nullptr, *warp_ = nullptr, *instr_ = nullptr,
-           *innerK_ = nullptr, *pad_ = nullptr;
+           *innerK_ = nullptr, *readSlot_ = nullptr, *pad_ = nullptr;
   QSlider* stepSlider_ = nullptr;
   QLabel* stepLabel_ = nullptr;
   QToolButton *playButton_ = nullptr, *backButton_ = nullptr, *forwardButton_ = nullptr;

@@ -5,6 +5,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace tilescope::ui {
 
@@ -101,6 +102,58 @@ void hatchPadding(QPainter& painter, const AxisScale& x, const AxisScale& y, Ran
     fillHatched(painter, spanRect(x, y, {rows.begin, insideRows}, {first, cols.end() - first}),
                 color);
   }
+}
+
+void drawLoadBoundaries(QPainter& painter, const AxisScale& x, const AxisScale& y,
+                        const std::vector<StagedElement>& elements, std::int64_t regionCols,
+                        const QColor& color) {
+  if (elements.empty()) return;
+  std::vector<QLineF> across, down;  // boundaries between rows, and between columns
+  std::set<std::int64_t> acrossAt, downAt;
+  const auto width = std::size_t(regionCols);
+  for (std::size_t n = 0; n < elements.size(); ++n) {
+    const StagedElement& e = elements[n];
+    const double left = x.at(double(e.cell.col)), top = y.at(double(e.cell.row));
+    const double right = x.at(double(e.cell.col + 1)), bottom = y.at(double(e.cell.row + 1));
+    if (n + width < elements.size() && elements[n + width].instr != e.instr) {
+      across.emplace_back(left, bottom, right, bottom);
+      acrossAt.insert(e.cell.row);
+    }
+    if ((n + 1) % width != 0 && elements[n + 1].instr != e.instr) {
+      down.emplace_back(right, top, right, bottom);
+      downAt.insert(e.cell.col);
+    }
+  }
+  // Scalar copies of a vector change instruction at every element: lines closer than this would
+  // only grey the tile, so that orientation is left out at such a zoom.
+  constexpr double kMinSpacing = 6;
+  const double tileHeight = y.pixelsPerUnit * double(elements.size() / width);
+  const double tileWidth = x.pixelsPerUnit * double(width);
+  painter.save();
+  painter.setPen(QPen(color, 1.5, Qt::DotLine));
+  if (tileHeight / double(acrossAt.size() + 1) >= kMinSpacing)
+    painter.drawLines(across.data(), int(across.size()));
+  if (tileWidth / double(downAt.size() + 1) >= kMinSpacing)
+    painter.drawLines(down.data(), int(down.size()));
+  painter.restore();
+}
+
+bool drawUniformLabel(QPainter& painter, const QRectF& rect, const QString& text,
+                      const QString& widest) {
+  const QFontMetricsF metrics(painter.font());
+  const double length = metrics.horizontalAdvance(widest) + 2, thickness = metrics.height();
+  if (length <= rect.width() && thickness <= rect.height()) {
+    painter.drawText(rect, Qt::AlignCenter, text);
+    return true;
+  }
+  if (length > rect.height() || thickness > rect.width()) return false;
+  painter.save();
+  painter.translate(rect.center());
+  painter.rotate(-90);
+  painter.drawText(QRectF(-rect.height() / 2, -rect.width() / 2, rect.height(), rect.width()),
+                   Qt::AlignCenter, text);
+  painter.restore();
+  return true;
 }
 
 void drawArrow(QPainter& painter, QPointF from, QPointF to, const QColor& color, double width) {

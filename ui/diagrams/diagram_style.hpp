@@ -5,6 +5,7 @@
 #include <QPalette>
 #include <QRectF>
 
+#include "diagram_model.hpp"
 #include "tilescope/mapping.hpp"
 
 class QPainter;
@@ -45,9 +46,18 @@ void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color);
 // Hatches the part of rows x cols past rowLimit or colLimit (the padding), each spot once.
 void hatchPadding(QPainter& painter, const AxisScale& x, const AxisScale& y, Range rows, Range cols,
                   std::int64_t rowLimit, std::int64_t colLimit, const QColor& color);
+// Dotted lines between staged elements that different load instructions bring in (a thread's
+// load 0, its load 1, ...); `elements` row-major over a region `regionCols` wide.
+void drawLoadBoundaries(QPainter& painter, const AxisScale& x, const AxisScale& y,
+                        const std::vector<StagedElement>& elements, std::int64_t regionCols,
+                        const QColor& color);
 void drawArrow(QPainter& painter, QPointF from, QPointF to, const QColor& color, double width);
 // Text centred in `rect` when it fits at the painter's font, else nothing; returns whether drawn.
 bool drawFittedText(QPainter& painter, const QRectF& rect, const QString& text);
+// Like drawFittedText, but decided by `widest` (the longest label of its set) so that a set of
+// labels is drawn whole or not at all, turned upright where only a tall narrow box holds it.
+bool drawUniformLabel(QPainter& painter, const QRectF& rect, const QString& text,
+                      const QString& widest);
 // "12.5%", "1.50 GB", "3.2e+04"
 QString percentText(double fraction);
 QString bytesText(double bytes);

@@ -26,23 +26,82 @@ QColor mix(const QColor& from, const QColor& to, double t) {
                           float(from.blueF() + (to.blueF() - from.blueF()) * t));
 }
 
+// "2 float4s of A (8 elements)", "one element of B": what one thread copies of an operand.
+QString copyPhrase(const Mapping& m, Operand operand) {
+  const Access load = operand == Operand::A ? Access::LoadA : Access::LoadB;
+  const std::int64_t loads = m.instructionsPerStep(load);
+  const int width = m.warpAccess({0, 0}, 0, load, 0, 0).width;
+  const QString name = QLatin1String(operandName(operand));
+  if (width == 1)
+    return loads == 1 ? QStringLiteral("one element of %1").arg(name)
+                      : QStringLiteral("%1 elements of %2, one load each").arg(loads).arg(name);
+  const QString vector = width == 4 ? QStringLiteral("float4") : QStringLiteral("float2");
+  return loads == 1 ? QStringLiteral("one %1 of %2 (%3 elements)").arg(vector, name).arg(width)
+                    : QStringLiteral("%1 %2s of %3 (%4 elements)")
+                          .arg(loads)
+                          .arg(vector, name)
+                          .arg(loads * width);
+}
+
+// "As is stored transposed (As[k][m]), each row padded by 4 words", or nothing.
+QString layoutPhrase(const Mapping& m, Operand operand) {
+  const StagedLayout layout = stagedLayout(m, operand);
+  const QString name = operand == Operand::A ? QStringLiteral("As") : QStringLiteral("Bs");
+  QString text;
+  if (layout.transposed) text = QStringLiteral("%1 is stored transposed (%1[k][m])").arg(name);
+  if (layout.pad > 0)
+    text +=
+        (text.isEmpty() ? name + QStringLiteral(" has each row") : QStringLiteral(", each row")) +
+        QStringLiteral(" padded by %1 words").arg(layout.pad);
+  return text.isEmpty() ? text : QStringLiteral("; ") + text;
+}
+
 // What the threads do in every k-step, in the order they do it.
 QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
   const int depth = m.kDepth();
-  if (sharedA && sharedB)
+  const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
+  if (sharedA && sharedB) {
+    const int stages = pipelineStages(m);
+    const QString copies =
+        copyPhrase(m, Operand::A) + QStringLiteral(" and ") + copyPhrase(m, Operand::B);
+    const QString layout = QStringLiteral(" (zero past the edges)") + layoutPhrase(m, Operand::A);
+    const QString product =
+        outputs == 1 ? QStringLiteral(
+                           "each thread adds %1 products As[row][kk] × Bs[kk][col] to its "
+                           "partial sum")
+                           .arg(depth)
+                     : QStringLiteral(
+                           "for each of the %1 inner indices kk, each thread reads its %2 "
+                           "values of As and %3 of Bs into registers and adds their %4 "
+                           "products to its %4 partial sums")
+                           .arg(depth)
+                           .arg(m.rowsPerThread())
+                           .arg(m.colsPerThread())
+                           .arg(outputs);
+    if (stages > 1)
+      return QStringLiteral(
+                 "A %1-stage pipeline: %2 on their way while this one is multiplied. In every "
+                 "k-step:\n1. wait for this step's tiles, barrier (__syncthreads)\n2. each thread "
+                 "starts cp.async copies of the tiles %3 ahead into the buffer just freed: "
+                 "%4%5\n3. %6")
+          .arg(stages)
+          .arg(stages == 2 ? QStringLiteral("the next k-step's tiles are")
+                           : QStringLiteral("the tiles of the next %1 k-steps are").arg(stages - 1))
+          .arg(stages == 2 ? QStringLiteral("one step")
+                           : QStringLiteral("%1 steps").arg(stages - 1))
+          .arg(copies, layout, product);
     return QStringLiteral(
-               "In every k-step:\n1. each thread copies one element of A and one of B into the "
-               "shared tiles (zero past the edges)\n2. barrier (__syncthreads)\n3. each thread "
-               "adds %1 products As[row][kk] × Bs[kk][col] to its partial sum\n4. barrier, so "
-               "that the next step may overwrite the tiles")
-        .arg(depth);
+               "In every k-step:\n1. each thread copies %1 into the shared tiles%2\n2. barrier "
+               "(__syncthreads)\n3. %3\n4. barrier, so that the next step may overwrite the "
+               "tiles")
+        .arg(copies, layout, product);
+  }
   if (sharedA)
     return QStringLiteral(
                "In every k-step:\n1. each thread copies one element of A into the shared tile\n"
                "2. barrier (__syncthreads)\n3. each thread adds %1 products As[row][kk] × "
                "B[k][col], reading B from global memory\n4. barrier")
         .arg(depth);
-  const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
   if (m.threadsPerBlock() > 1 && outputs > 1 && m.rowsPerThread() > 1)
     return QStringLiteral(
                "In every k-step each thread reads %1 values of A's column k and %2 of B's row k "
@@ -57,14 +116,46 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
       "values again.");
 }
 
-QString loaderText(const Mapping& m, const std::optional<Dim2>& loader, Dim2 block) {
-  if (!loader) return QStringLiteral("no thread loads it");
-  const ThreadRef t = m.threadRef(block, *loader);
-  return QStringLiteral("loaded by thread (%1,%2), warp %3, lane %4")
-      .arg(t.thread.x)
-      .arg(t.thread.y)
-      .arg(t.warp)
-      .arg(t.lane);
+// The k-steps a pipeline has in flight while it multiplies `step`: the next stages - 1.
+Range inFlight(const Mapping& m, std::int64_t step) {
+  const std::int64_t ahead = std::min<std::int64_t>(pipelineStages(m) - 1, m.kSteps() - 1 - step);
+  return {(step + 1) * m.kDepth(), std::max<std::int64_t>(ahead, 0) * m.kDepth()};
+}
+
+QBrush inFlightBrush(const Theme& theme) {
+  return QBrush(theme.accent, Qt::Dense6Pattern);
+}
+
+// A thread's load instructions of the step parted by dots, each band of rows they fill named
+// ("load 1", or "loads 4–7" where scalar copies of a vector take one instruction per element).
+void paintLoads(QPainter& painter, const AxisScale& x, const AxisScale& y,
+                const std::vector<StagedElement>& elements, std::int64_t regionCols,
+                const Theme& theme) {
+  drawLoadBoundaries(painter, x, y, elements, regionCols, theme.outline);
+  const auto width = std::size_t(regionCols);
+  painter.setFont(theme.font(8));
+  painter.setPen(theme.text);
+  auto bandOf = [&](std::size_t row) {
+    const auto first = elements.begin() + std::ptrdiff_t(row * width);
+    const auto [low, high] = std::minmax_element(
+        first, first + std::ptrdiff_t(width),
+        [](const StagedElement& a, const StagedElement& b) { return a.instr < b.instr; });
+    return std::pair{low->instr, high->instr};
+  };
+  const std::size_t rowCount = elements.size() / width;
+  for (std::size_t top = 0; top < rowCount;) {
+    const auto band = bandOf(top);
+    std::size_t end = top + 1;
+    while (end < rowCount && bandOf(end) == band) ++end;
+    const StagedElement& corner = elements[top * width];
+    const QRectF rect =
+        spanRect(x, y, {corner.cell.row, std::int64_t(end - top)}, {corner.cell.col, regionCols});
+    drawFittedText(painter, rect,
+                   band.first == band.second
+                       ? QStringLiteral("load %1").arg(band.first)
+                       : QStringLiteral("loads %1–%2").arg(band.first).arg(band.second));
+    top = end;
+  }
 }
 
 void drawElementGrid(QPainter& painter, const QRectF& rect, const AxisScale& x, const AxisScale& y,
@@ -169,10 +260,15 @@ QString KStepView::caption() const {
 }
 
 std::vector<DiagramView::LegendEntry> KStepView::legend(const Theme& theme) const {
-  return {{theme.done, QStringLiteral("k-steps already summed")},
-          {theme.accentFill, QStringLiteral("this k-step's slices of A and B")},
-          {theme.pending, QStringLiteral("k-steps still to come")},
-          {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("padding: read as zero")}};
+  std::vector<LegendEntry> entries{
+      {theme.done, QStringLiteral("k-steps already summed")},
+      {theme.accentFill, QStringLiteral("this k-step's slices of A and B")}};
+  if (pipelineStages(*document()->mapping()) > 1)
+    entries.push_back({inFlightBrush(theme), QStringLiteral("on their way (cp.async)")});
+  entries.push_back({theme.pending, QStringLiteral("k-steps still to come")});
+  entries.push_back(
+      {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("padding: read as zero")});
+  return entries;
 }
 
 void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
@@ -185,14 +281,19 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   const Range allK{0, m.kSteps() * m.kDepth()};
   const Range doneK{0, kr.begin};
 
-  // The A row panel and the B column panel in global memory.
+  // The A row panel and the B column panel in global memory; a pipeline's later k-steps already
+  // on their way to shared memory.
+  const Range flyingK = inFlight(m, sel.step);
+  const QBrush flying = inFlightBrush(theme);
   painter.fillRect(l.panelA, theme.pending);
   painter.fillRect(spanRect(l.panelK, l.rows, rows, doneK), theme.done);
+  painter.fillRect(spanRect(l.panelK, l.rows, rows, flyingK), flying);
   const QRectF stripA = spanRect(l.panelK, l.rows, rows, kr);
   painter.fillRect(stripA, theme.accentFill);
   hatchPadding(painter, l.panelK, l.rows, rows, allK, s.m, s.k, theme.padding);
   painter.fillRect(l.panelB, theme.pending);
   painter.fillRect(spanRect(l.cols, l.panelKDown, doneK, cols), theme.done);
+  painter.fillRect(spanRect(l.cols, l.panelKDown, flyingK, cols), flying);
   const QRectF stripB = spanRect(l.cols, l.panelKDown, kr, cols);
   painter.fillRect(stripB, theme.accentFill);
   hatchPadding(painter, l.cols, l.panelKDown, allK, cols, s.k, s.n, theme.padding);
@@ -218,6 +319,9 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   const QColor arrow = theme.accent;
   if (l.sharedA) {
     painter.fillRect(l.stagedA, theme.accentFill);
+    if (m.instructionsPerStep(Access::LoadA) > 1)
+      paintLoads(painter, l.stagedK, l.rows, stagedElements(m, sel.block, sel.step, Operand::A),
+                 kr.count, theme);
     hatchPadding(painter, l.stagedK, l.rows, rows, kr, s.m, s.k, theme.padding);
     painter.setPen(QPen(theme.outline, 0));
     drawElementGrid(painter, l.stagedA, l.stagedK, l.rows, rows, kr);
@@ -230,6 +334,9 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   }
   if (l.sharedB) {
     painter.fillRect(l.stagedB, theme.accentFill);
+    if (m.instructionsPerStep(Access::LoadB) > 1)
+      paintLoads(painter, l.cols, l.stagedKDown, stagedElements(m, sel.block, sel.step, Operand::B),
+                 cols.count, theme);
     hatchPadding(painter, l.cols, l.stagedKDown, kr, cols, s.k, s.n, theme.padding);
     painter.setPen(QPen(theme.outline, 0));
     drawElementGrid(painter, l.stagedB, l.cols, l.stagedKDown, kr, cols);
@@ -320,22 +427,28 @@ QString KStepView::hoverText(const QRectF& area, QPointF pos) const {
     const std::int64_t step = k / m.kDepth();
     if (step < sel.step) return QStringLiteral("used in k-step %1 (done)").arg(step);
     if (step == sel.step) return QStringLiteral("used in this k-step (%1)").arg(step);
+    const Range flying = inFlight(m, sel.step);
+    if (k >= flying.begin && k < flying.end())
+      return QStringLiteral("used in k-step %1 (on its way to shared memory: cp.async)").arg(step);
     return QStringLiteral("used in k-step %1 (to come)").arg(step);
+  };
+  auto staged = [&](Operand operand, Cell cell) {
+    const std::int64_t step = (operand == Operand::A ? cell.col : cell.row) / m.kDepth();
+    const std::optional<StagedElement> element = stagedElementAt(m, sel.block, step, operand, cell);
+    return QStringLiteral(", ") +
+           QString::fromStdString(element ? loaderText(m, sel.block, step, operand, *element)
+                                          : std::string("no thread loads it"));
   };
   auto describeA = [&](std::int64_t k) {
     if (i >= s.m || k >= s.k) return QStringLiteral("padding: A is read as zero here");
     QString text = QStringLiteral("A[%1][%2]: %3").arg(i).arg(k).arg(whenText(k));
-    if (l.sharedA)
-      text += QStringLiteral(", ") +
-              loaderText(m, m.loaderOfA(sel.block, k / m.kDepth(), i, k), sel.block);
+    if (l.sharedA) text += staged(Operand::A, {i, k});
     return text;
   };
   auto describeB = [&](std::int64_t k) {
     if (k >= s.k || j >= s.n) return QStringLiteral("padding: B is read as zero here");
     QString text = QStringLiteral("B[%1][%2]: %3").arg(k).arg(j).arg(whenText(k));
-    if (l.sharedB)
-      text += QStringLiteral(", ") +
-              loaderText(m, m.loaderOfB(sel.block, k / m.kDepth(), k, j), sel.block);
+    if (l.sharedB) text += staged(Operand::B, {k, j});
     return text;
   };
 

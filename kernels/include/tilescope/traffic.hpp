@@ -17,6 +17,16 @@ inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
 inline constexpr int kSharedBanks = 32;
 
+// A lane moves 4, 8 or 16 bytes in one instruction (a float, float2 or float4): widths 1, 2, 4.
+inline constexpr int kMaxAccessWidth = 4;
+// The 32 banks deliver 128 bytes per pass, so a warp's shared read is served in phases of as
+// many lanes as that holds: all 32 for 4-byte reads, 16 for 8-byte, 8 (a quarter warp) for
+// float4s. Bank conflicts happen only inside a phase.
+inline constexpr int kMaxPhases = kMaxAccessWidth;
+inline int lanesPerPhase(int width) {
+  return kWarpSize / width;
+}
+
 // Matrices start on a line boundary (cudaMalloc aligns to 256 bytes), so an element's byte
 // offset inside its matrix decides its sector and line.
 inline std::int64_t byteOffset(std::int64_t element) {
@@ -32,7 +42,8 @@ inline int bankOf(int word) {
   return word % kSharedBanks;
 }
 
-// One warp-wide global load or store.
+// One warp-wide global load or store; a vector access counts every byte of every lane's vector.
+// Throws Error(InvalidArgument) for a width other than 1, 2 or 4.
 struct RequestTraffic {
   int activeLanes = 0;
   int sectors = 0;             // distinct 32-byte sectors touched
@@ -44,15 +55,22 @@ struct RequestTraffic {
 };
 RequestTraffic requestTraffic(const WarpAccess& access);
 
-// One warp-wide shared-memory read. A bank serves one distinct word per pass; lanes reading the
-// same word share it (broadcast), so only distinct words in one bank cost extra passes.
+// One warp-wide shared-memory read, phase by phase (lanesPerPhase). Inside a phase a bank serves
+// one distinct word per pass; lanes reading the same word share it (a broadcast), so only
+// distinct words in one bank cost extra passes. Throws Error(InvalidArgument) for a width other
+// than 1, 2 or 4.
 struct BankTraffic {
   int activeLanes = 0;
-  std::array<int, kSharedBanks> wordsPerBank{};  // distinct words each bank must serve
-  int wavefronts = 0;                            // passes: the most words any bank serves
-  bool broadcast = false;                        // some word is read by more than one lane
-  // Extra passes beyond the first: 0 means conflict-free, 31 a 32-way conflict.
-  int conflicts() const { return wavefronts > 1 ? wavefronts - 1 : 0; }
+  int width = 1;   // words each lane reads
+  int phases = 0;  // phases with an active lane: the fewest passes the read can take
+  // Distinct words each bank serves, summed over the phases.
+  std::array<int, kSharedBanks> wordsPerBank{};
+  // Passes of each phase (the most words one bank serves in it) and their sum.
+  std::array<int, kMaxPhases> phaseWavefronts{};
+  int wavefronts = 0;
+  bool broadcast = false;  // inside a phase, some word is read by more than one lane
+  // Passes beyond the fewest: 0 means conflict-free, 31 a 32-way conflict of 4-byte reads.
+  int conflicts() const { return wavefronts - phases; }
 };
 BankTraffic bankTraffic(const WarpSharedAccess& access);
 
@@ -68,14 +86,16 @@ struct AccessTotals {
 };
 
 // Shared-memory reads of one staged operand in the inner product, for every warp of a block
-// over one k-step (the same at every step and in every block).
+// over one k-step (the same at every step and in every block): every inner index and every read
+// slot of a thread (a register tile reads several values, or float4s, per inner index).
 struct SharedReadTotals {
   Operand operand = Operand::A;
   int pad = 0;
-  std::int64_t reads = 0;       // warp-wide reads
-  std::int64_t wavefronts = 0;  // passes the banks take for them
-  int worstWavefronts = 0;      // of the single worst read
-  std::int64_t conflicts() const { return wavefronts - reads; }
+  std::int64_t reads = 0;            // warp-wide reads
+  std::int64_t wavefronts = 0;       // passes the banks take for them
+  std::int64_t idealWavefronts = 0;  // the fewest passes they could take (one per phase)
+  int worstWavefronts = 0;           // of the single worst read
+  std::int64_t conflicts() const { return wavefronts - idealWavefronts; }
 };
 
 struct KernelTraffic {

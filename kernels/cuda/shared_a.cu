@@ -23,12 +23,16 @@ __global__ void sharedAKernel(ProductArgs args) {
   // Padding threads stay in the loop: they load their share of the tile and meet every barrier.
   for (std::int64_t step = 0; step < ceilDiv(args.k, map.kDepth()); ++step) {
     const Cell a = map.aLoad(block, thread, step);
-    aTile[layout.word(thread.y, thread.x)] = loadOrZero(args.a, args.m, args.k, a.row, a.col);
+    const Cell slot = map.aTileStore(thread);
+    aTile[layout.word(int(slot.row), int(slot.col))] =
+        loadOrZero(args.a, args.m, args.k, a.row, a.col);
     __syncthreads();
 #pragma unroll
     for (int kk = 0; kk < kTile; ++kk) {
       const std::int64_t k = step * kTile + kk;
-      sum += aTile[layout.word(thread.y, kk)] * loadOrZero(args.b, args.k, args.n, k, j);
+      const Cell read = map.aTileRead(thread, kk);
+      sum += aTile[layout.word(int(read.row), int(read.col))] *
+             loadOrZero(args.b, args.k, args.n, k, j);
     }
     __syncthreads();
   }

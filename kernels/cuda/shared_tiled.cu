@@ -24,12 +24,18 @@ __global__ void sharedTiledKernel(ProductArgs args) {
   float sum = 0.0f;
   for (std::int64_t step = 0; step < ceilDiv(args.k, map.kDepth()); ++step) {
     const Cell a = map.aLoad(block, thread, step), b = map.bLoad(block, thread, step);
-    aTile[aLayout.word(thread.y, thread.x)] = loadOrZero(args.a, args.m, args.k, a.row, a.col);
-    bTile[bLayout.word(thread.y, thread.x)] = loadOrZero(args.b, args.k, args.n, b.row, b.col);
+    const Cell aSlot = map.aTileStore(thread), bSlot = map.bTileStore(thread);
+    aTile[aLayout.word(int(aSlot.row), int(aSlot.col))] =
+        loadOrZero(args.a, args.m, args.k, a.row, a.col);
+    bTile[bLayout.word(int(bSlot.row), int(bSlot.col))] =
+        loadOrZero(args.b, args.k, args.n, b.row, b.col);
     __syncthreads();
 #pragma unroll
-    for (int kk = 0; kk < kTile; ++kk)
-      sum += aTile[aLayout.word(thread.y, kk)] * bTile[bLayout.word(kk, thread.x)];
+    for (int kk = 0; kk < kTile; ++kk) {
+      const Cell aRead = map.aTileRead(thread, kk), bRead = map.bTileRead(thread, kk);
+      sum += aTile[aLayout.word(int(aRead.row), int(aRead.col))] *
+             bTile[bLayout.word(int(bRead.row), int(bRead.col))];
+    }
     __syncthreads();
   }
   if (i < args.m && j < args.n) storeOutput<kTraced>(args, i, j, sum);

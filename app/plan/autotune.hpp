@@ -7,7 +7,7 @@
 
 #include "tilescope/backend.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 struct AutotunePlan {
   std::vector<RunRequest> runs;
@@ -28,4 +28,4 @@ std::vector<RunResult> byThroughput(std::vector<RunResult> results);
 // and nothing can be trusted enough to remember.
 std::optional<RunResult> fastestVerified(const std::vector<RunResult>& results);
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

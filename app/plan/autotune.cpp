@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "plan.hpp"
+#include "sweep.hpp"
 #include "tilescope/error.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
                           const Backend& backend) {
@@ -42,4 +42,4 @@ std::optional<RunResult> fastestVerified(const std::vector<RunResult>& results) 
   return best;
 }
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

@@ -288,7 +288,9 @@ void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const Devi
 // --autotune: every valid configuration, fastest first, the fastest verified one remembered.
 int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& device) {
   const Shape shape = bench::problemShape(cl.plan);
-  const plan::AutotunePlan plan = plan::planAutotune(*cl.autotune, shape, cl.plan.base, backend);
+  const plan::AutotunePlan plan =
+      plan::planAutotune(*cl.autotune, shape, cl.plan.base, backend.id(),
+                         [&backend](const RunRequest& run) { return backend.refusal(run); });
   std::optional<plan::OutputFile> outputFile;
   if (cl.output) outputFile.emplace(*cl.output);
   // The store is read before the runs, so a damaged file is reported before minutes of work.

@@ -4,12 +4,13 @@
 
 namespace tilescope::app {
 
-AutotuneRun::AutotuneRun(const Choices& choices, std::string device, const Backend& backend)
+AutotuneRun::AutotuneRun(const Choices& choices, std::string device)
     : backend_(choices.backend),
       device_(std::move(device)),
       kernel_(choices.kernel),
       shape_(choices.shape) {
-  plan::AutotunePlan planned = plan::planAutotune(kernel_, shape_, baseRequest(choices), backend);
+  plan::AutotunePlan planned = plan::planAutotune(kernel_, shape_, baseRequest(choices), backend_,
+                                                  plan::catalogueRefusal(backend_));
   for (RunRequest& run : planned.runs) jobs_.push_back({backend_, std::move(run)});
   refused_ = std::move(planned.refused);
 }

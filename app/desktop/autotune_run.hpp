@@ -13,12 +13,12 @@ namespace tilescope::app {
 
 class AutotuneRun {
  public:
-  // Plans with plan::planAutotune on `backend` (used only for its refusals) for the chosen
-  // kernel, shape and measuring settings. Throws tilescope::Error when nothing can run.
-  AutotuneRun(const Choices& choices, std::string device, const Backend& backend);
+  // Plans every valid configuration of the chosen kernel on the chosen shape and measuring
+  // settings, less what the catalogue refuses there. Throws tilescope::Error when nothing can run.
+  AutotuneRun(const Choices& choices, std::string device);
 
   const std::vector<RunJob>& jobs() const { return jobs_; }
-  // Configurations the backend refuses on this shape, each with its reason.
+  // Configurations refused on this shape (the serial work bound), each with its reason.
   const std::vector<std::string>& refused() const { return refused_; }
   const std::string& device() const { return device_; }
   const std::string& kernel() const { return kernel_; }

@@ -32,7 +32,10 @@ Choices tinyAutotune() {
 }
 
 std::size_t plannedCount(const Choices& choices) {
-  return plan::planAutotune(choices.kernel, choices.shape, baseRequest(choices), *makeCpuBackend())
+  // The CPU backend's own refusals: what the app plans from the catalogue must match them.
+  const std::unique_ptr<Backend> cpu = makeCpuBackend();
+  return plan::planAutotune(choices.kernel, choices.shape, baseRequest(choices), cpu->id(),
+                            [&cpu](const RunRequest& run) { return cpu->refusal(run); })
       .runs.size();
 }
 

@@ -6,6 +6,7 @@
 #include "chart_export.hpp"
 #include "chart_view.hpp"
 #include "formatting.hpp"
+#include "plan/autotune.hpp"
 #include "result_analysis.hpp"
 
 namespace tilescope::ui {
@@ -39,6 +40,9 @@ ChartText textOf(ChartKind kind) {
     case ChartKind::Library:
       return {"vs library", "Percent of the library reference",
               "How close each kernel comes to OpenBLAS / cuBLAS on the same problem"};
+    case ChartKind::Landscape:
+      return {"Autotune", "Autotune landscape",
+              "GFLOP/s of every configuration of the latest kernel and size, fastest first"};
   }
   return {"", "", ""};
 }
@@ -96,6 +100,7 @@ ChartPanel::ChartPanel(const app::ResultsModel* model, QWidget* parent)
   tiles->xAxis->setLabel(tr("tile size T"));
   tiles->yAxis->setLabel(tr("median time (ms)"));
   chart(ChartKind::Phases)->yAxis->setLabel(tr("time per repetition (ms)"));
+  chart(ChartKind::Landscape)->yAxis->setLabel(tr("GFLOP/s"));
 
   refreshTimer_.setSingleShot(true);
   refreshTimer_.setInterval(kRefreshIntervalMs);
@@ -142,6 +147,7 @@ void ChartPanel::refresh() {
   buildAgainstSize(ChartKind::Library);
   buildTileSweep();
   buildPhases();
+  buildLandscape();
   for (ChartView* view : charts_) view->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -310,6 +316,71 @@ void ChartPanel::buildPhases() {
   view->xAxis->setTickLabelRotation(phased.size() > 6 ? 30 : 0);
   if (view->autoFit()) {
     view->xAxis->setRange(0.3, double(phased.size()) + 0.7);
+    view->yAxis->setRange(0, view->yAxis->range().upper);
+  }
+}
+
+void ChartPanel::buildLandscape() {
+  ChartView* view = chart(ChartKind::Landscape);
+  view->reset();
+  const std::vector<RunResult> landscape = app::landscapeOf(model_->results());
+  view->legend->setVisible(!landscape.empty());
+  if (landscape.empty()) {
+    view->setTitle(titleFor(ChartKind::Landscape, landscape));
+    view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    view->showPlaceholder(
+        tr("Press Autotune (Ctrl+T): every valid configuration of the chosen\n"
+           "kernel is measured at the chosen size, fastest first"));
+    return;
+  }
+  const RunResult& sample = landscape.front();
+  view->setTitle(
+      titleFor(ChartKind::Landscape, landscape) +
+      QStringLiteral("\n%1 at %2, %3 configurations")
+          .arg(QString::fromStdString(sample.kernel.kernel), app::formatShape(sample.shape))
+          .arg(landscape.size()));
+  const std::optional<RunResult> best = plan::fastestVerified(landscape);
+  // The best verified configuration stands out; failed verification is greyed, never hidden.
+  enum Group { Best, Verified, Unverified };
+  const QColor colors[] = {view->seriesColor(1), view->seriesColor(0),
+                           view->palette().color(QPalette::Disabled, QPalette::Text)};
+  const char* names[] = {"fastest verified", "verified", "not verified"};
+  std::array<QCPBars*, 3> bars{};
+  std::array<QStringList, 3> tips;
+  auto labels = QSharedPointer<QCPAxisTickerText>::create();
+  // Parameter labels only while they fit under the bars.
+  const bool labelled = landscape.size() <= 24;
+  for (std::size_t rank = 0; rank < landscape.size(); ++rank) {
+    const RunResult& result = landscape[rank];
+    const Group group = best && result.kernel == best->kernel ? Best
+                        : result.verified()                   ? Verified
+                                                              : Unverified;
+    if (!bars[group]) {
+      bars[group] = new QCPBars(view->xAxis, view->yAxis);
+      bars[group]->setName(tr(names[group]));
+      bars[group]->setPen(QPen(colors[group].darker(130)));
+      bars[group]->setBrush(colors[group]);
+      bars[group]->setWidth(0.7);
+    }
+    bars[group]->addData(double(rank + 1), result.gflops);
+    tips[group] << app::describeResult(result);
+    const QString params = QString::fromStdString(formatParams(result.kernel));
+    labels->addTick(double(rank + 1), labelled ? params : QString::number(rank + 1));
+  }
+  for (std::size_t group = 0; group < bars.size(); ++group) {
+    if (bars[group]) view->setPointTips(bars[group], tips[group]);
+  }
+  if (labelled) {
+    view->xAxis->setTicker(labels);
+    view->xAxis->setTickLabelRotation(landscape.size() > 6 ? -90 : 0);
+    view->xAxis->setLabel(QString());
+  } else {
+    view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    view->xAxis->setTickLabelRotation(0);
+    view->xAxis->setLabel(tr("rank (hover a bar for its parameters)"));
+  }
+  if (view->autoFit()) {
+    view->xAxis->setRange(0.3, double(landscape.size()) + 0.7);
     view->yAxis->setRange(0, view->yAxis->range().upper);
   }
 }

@@ -34,6 +34,7 @@ class ChartPanel : public QTabWidget {
   void buildAgainstSize(app::ChartKind kind);
   void buildTileSweep();
   void buildPhases();
+  void buildLandscape();
   int colorIndex(app::ChartKind kind, const QString& series);
 
   const app::ResultsModel* model_;

@@ -47,8 +47,9 @@ void CommandLineDriver::start() {
     }
   }
   // A run uses the command line's choices; a session opened alone keeps its own.
-  if (line_.run) window_->controls()->setChoices(line_.choices);
-  if (line_.run || line_.chart) window_->charts()->showChart(line_.chartToExport());
+  const bool measures = line_.run || line_.autotune;
+  if (measures) window_->controls()->setChoices(line_.choices);
+  if (measures || line_.chart) window_->charts()->showChart(line_.chartToExport());
 
   if (!line_.diagramView.isEmpty()) window_->showDiagramView(line_.diagramView);
   if (!line_.exportDiagram.isEmpty()) {
@@ -64,7 +65,7 @@ void CommandLineDriver::start() {
 #endif
   }
 
-  if (!line_.run) {
+  if (!measures) {
     exportAll();
     finish();
     return;
@@ -101,7 +102,14 @@ void CommandLineDriver::runWhenBackendsKnown() {
         finish();
       },
       Qt::SingleShotConnection);
-  window_->enqueue(line_.jobs());
+  QString problem;
+  if (!line_.autotune) {
+    window_->enqueue(line_.jobs());
+  } else if (!window_->autotune(&problem)) {
+    disconnect(controller, nullptr, this, nullptr);
+    report(problem, app::kBadArgumentsExitCode);
+    finish();
+  }
 }
 
 void CommandLineDriver::exportAll() {

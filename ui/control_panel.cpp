@@ -96,14 +96,16 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
   plan_->setWordWrap(true);
   auto* buttons = new QHBoxLayout;
   runButton_ = new QToolButton(this);
+  autotuneButton_ = new QToolButton(this);
   cancelButton_ = new QToolButton(this);
-  for (QToolButton* button : {runButton_, cancelButton_}) {
+  for (QToolButton* button : {runButton_, autotuneButton_, cancelButton_}) {
     button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     button->setMinimumHeight(32);
     buttons->addWidget(button);
   }
   runButton_->hide();
+  autotuneButton_->hide();
   cancelButton_->hide();
 
   auto* layout = new QVBoxLayout(this);
@@ -149,6 +151,7 @@ QWidget* ControlPanel::buildKernelGroup() {
     kernel_->addItem(text(info.displayName), text(info.id));
     kernel_->setItemData(kernel_->count() - 1, text(info.teaching), Qt::ToolTipRole);
   }
+  kernel_->setObjectName(QStringLiteral("kernel"));
   kernel_->setStatusTip(tr("The catalogue kernel to run"));
   kernelText_ = new QLabel(box);
   kernelText_->setWordWrap(true);
@@ -162,8 +165,14 @@ QWidget* ControlPanel::buildKernelGroup() {
   layout->addWidget(kernelText_);
   layout->addWidget(params);
   layout->addWidget(paramProblem_);
+  tunedNote_ = new QLabel(box);
+  tunedNote_->setObjectName(QStringLiteral("tunedNote"));
+  tunedNote_->setWordWrap(true);
+  layout->addWidget(tunedNote_);
+  // A newly chosen kernel starts from the parameters autotuning remembered for this device.
   connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
     fillParams();
+    applyTuned();
     onChanged();
   });
   return box;
@@ -318,11 +327,51 @@ void ControlPanel::fillKernelList() {
   }
 }
 
-void ControlPanel::setRunActions(QAction* run, QAction* cancel) {
+void ControlPanel::setRunActions(QAction* run, QAction* autotune, QAction* cancel) {
   runButton_->setDefaultAction(run);
+  autotuneButton_->setDefaultAction(autotune);
   cancelButton_->setDefaultAction(cancel);
   runButton_->show();
+  autotuneButton_->show();
   cancelButton_->show();
+}
+
+std::string ControlPanel::deviceName() const {
+  const app::Choices current = choices();
+  for (const app::BackendSummary& summary : backends_) {
+    if (summary.id != current.backend) continue;
+    for (const DeviceInfo& device : summary.devices) {
+      if (device.index == current.device) return device.name;
+    }
+  }
+  return {};
+}
+
+std::optional<plan::TunedEntry> ControlPanel::tunedEntry(QString* problem) const {
+  const app::Choices current = choices();
+  const std::string device = deviceName();
+  if (device.empty()) return std::nullopt;
+  try {
+    const plan::TunedStore store(plan::TunedStore::defaultPath());
+    std::optional<plan::TunedEntry> entry = store.find(current.backend, device, current.kernel);
+    // Parameters remembered before the catalogue changed may no longer be valid.
+    if (entry && refusal({entry->kernel, entry->params})) return std::nullopt;
+    return entry;
+  } catch (const Error& error) {
+    if (problem) *problem = text(error.what());
+    return std::nullopt;
+  }
+}
+
+void ControlPanel::applyTuned() {
+  const std::optional<plan::TunedEntry> entry = tunedEntry(nullptr);
+  if (!entry) return;
+  for (const auto& [name, value] : entry->params) {
+    if (const auto combo = params_.find(name); combo != params_.end()) {
+      const QSignalBlocker blocker(combo->second);
+      combo->second->setCurrentText(QString::number(value));
+    }
+  }
 }
 
 void ControlPanel::setBackends(const std::vector<app::BackendSummary>& backends) {
@@ -551,6 +600,20 @@ void ControlPanel::updateNotes() {
 
   const auto paramReason = refusal({current.kernel, current.params});
   setProblemText(paramProblem_, paramReason ? text(*paramReason) : QString(), true);
+  QString tunedProblem;
+  if (const auto entry = tunedEntry(&tunedProblem)) {
+    const bool inUse = !paramReason && resolve({entry->kernel, entry->params}) ==
+                                           resolve({current.kernel, current.params});
+    setProblemText(
+        tunedNote_,
+        tr("Tuned on %1 at %2: %3, %4 GFLOP/s%5")
+            .arg(text(entry->device), app::formatShape(entry->shape),
+                 text(formatParams({entry->kernel, entry->params})), app::formatRate(entry->gflops),
+                 inUse ? tr(" (in use)") : tr(" (not in use: Autotune or pick them)")),
+        false);
+  } else {
+    setProblemText(tunedNote_, tunedProblem, !tunedProblem.isEmpty());
+  }
 
   const Shape& shape = current.shape;
   sizeNote_->setText(tr("A, B and C take %1; %2 multiply-adds.")

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "choices.hpp"
+#include "plan/tuned_store.hpp"
 
 class QAbstractButton;
 class QCheckBox;
@@ -36,8 +37,10 @@ class ControlPanel : public QWidget {
   // The runs the current choices ask for; empty with the reason in `problem` when they cannot
   // run as chosen.
   std::vector<app::RunJob> plannedJobs(QString* problem) const;
-  // Shows buttons for the window's Run and Cancel actions at the bottom of the panel.
-  void setRunActions(QAction* run, QAction* cancel);
+  // Shows buttons for the window's Run, Autotune and Cancel actions at the bottom of the panel.
+  void setRunActions(QAction* run, QAction* autotune, QAction* cancel);
+  // The name of the chosen device; empty until the backends are known.
+  std::string deviceName() const;
 
  signals:
   void choicesChanged();
@@ -59,6 +62,11 @@ class ControlPanel : public QWidget {
   void updateNotes();
   std::optional<QString> backendProblem(const std::vector<app::RunJob>& jobs) const;
   void setProblemText(QLabel* label, const QString& text, bool problem);
+  // What autotuning remembered for the chosen backend, device and kernel (still valid), or
+  // nullopt; a tuned.json that cannot be read puts its reason in `problem`.
+  std::optional<plan::TunedEntry> tunedEntry(QString* problem) const;
+  // Sets the parameter boxes to the remembered parameters, when there are any.
+  void applyTuned();
 
   std::vector<app::BackendSummary> backends_;
   bool backendsKnown_ = false;
@@ -73,6 +81,7 @@ class ControlPanel : public QWidget {
   QFormLayout* paramsForm_ = nullptr;
   std::map<std::string, QComboBox*> params_;
   QLabel* paramProblem_ = nullptr;
+  QLabel* tunedNote_ = nullptr;
   QCheckBox* square_ = nullptr;
   QSpinBox* m_ = nullptr;
   QSpinBox* n_ = nullptr;
@@ -90,6 +99,7 @@ class ControlPanel : public QWidget {
   QListWidget* kernels_ = nullptr;
   QLabel* plan_ = nullptr;
   QToolButton* runButton_ = nullptr;
+  QToolButton* autotuneButton_ = nullptr;
   QToolButton* cancelButton_ = nullptr;
 };
 

@@ -67,7 +67,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createActions();
 
   controls_ = new ControlPanel;
-  controls_->setRunActions(runAction_, cancelAction_);
+  controls_->setRunActions(runAction_, autotuneAction_, cancelAction_);
   charts_ = new ChartPanel(&model_);
   table_ = new ResultsView(&model_);
   notice_ = new NoticeBar;
@@ -116,6 +116,14 @@ void MainWindow::createActions() {
       tr("Run the chosen configuration or sweep (queued after any runs "
          "in progress)"));
   connect(runAction_, &QAction::triggered, this, &MainWindow::runChoices);
+
+  autotuneAction_ = new QAction(themeIcon("system-run", QStyle::SP_FileDialogContentsView),
+                                tr("&Autotune"), this);
+  autotuneAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+  autotuneAction_->setStatusTip(
+      tr("Measure every valid configuration of the chosen kernel at the chosen size, then "
+         "remember and choose the fastest verified one"));
+  connect(autotuneAction_, &QAction::triggered, this, [this] { autotune(); });
 
   cancelAction_ =
       new QAction(themeIcon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel"), this);
@@ -243,6 +251,7 @@ void MainWindow::createMenus() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(runAction_);
+  run->addAction(autotuneAction_);
   run->addAction(cancelAction_);
   run->addSeparator();
   QMenu* lessons = run->addMenu(tr("Seed &Lessons"));
@@ -329,6 +338,7 @@ void MainWindow::createToolBar() {
   tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   tools->setMovable(false);
   tools->addAction(runAction_);
+  tools->addAction(autotuneAction_);
   tools->addAction(cancelAction_);
   tools->addSeparator();
   tools->addAction(openAction_);
@@ -404,6 +414,78 @@ void MainWindow::enqueue(const std::vector<app::RunJob>& jobs) {
   controller_.enqueue(jobs);
 }
 
+bool MainWindow::autotune(QString* problem) {
+  const auto refuse = [&](const QString& message) {
+    showProblem(message);
+    if (problem) *problem = message;
+    return false;
+  };
+  if (autotune_)
+    return refuse(tr("An autotune is already queued: cancel it or wait for it to end"));
+  const app::Choices choices = controls_->choices();
+  const std::string device = controls_->deviceName();
+  const app::BackendSummary* summary = controller_.backend(choices.backend);
+  if (!summary || !summary->available() || device.empty())
+    return refuse(tr("Autotune needs an available backend and device"));
+  try {
+    // The backends live on the worker thread: plan with the catalogue's refusals; whatever the
+    // backend still refuses fails that run alone, as in a sweep.
+    autotune_.emplace(choices, device);
+  } catch (const Error& error) {
+    return refuse(tr("Cannot autotune: %1").arg(QString::fromStdString(error.what())));
+  }
+  if (remembersSettings_) app::saveLastChoices(choices);
+  charts_->showChart(app::ChartKind::Landscape);
+  statusBar()->showMessage(tr("Autotuning %1: %2 configurations (%3 refused)")
+                               .arg(QString::fromStdString(choices.kernel))
+                               .arg(autotune_->jobs().size())
+                               .arg(autotune_->refused().size()));
+  enqueue(autotune_->jobs());
+  return true;
+}
+
+void MainWindow::finishAutotune(const app::QueueSummary& summary) {
+  const app::AutotuneRun run = std::move(*autotune_);
+  autotune_.reset();
+  const QString kernel = QString::fromStdString(run.kernel());
+  // A cancelled landscape is partial; failed runs (already shown) just drop out of it.
+  if (summary.cancelled) {
+    statusBar()->showMessage(tr("Autotune of %1 stopped after %2 of %3 configurations; nothing "
+                                "remembered.")
+                                 .arg(kernel)
+                                 .arg(run.results().size())
+                                 .arg(run.jobs().size()));
+    return;
+  }
+  std::optional<plan::TunedEntry> entry;
+  try {
+    plan::TunedStore store(plan::TunedStore::defaultPath());
+    entry = run.remember(store);
+  } catch (const Error& error) {
+    showProblem(tr("The autotune's best parameters could not be remembered: %1")
+                    .arg(QString::fromStdString(error.what())));
+    return;
+  }
+  if (!entry) {
+    showProblem(tr("Autotune of %1: no configuration passed verification, so nothing was "
+                   "remembered")
+                    .arg(kernel));
+    return;
+  }
+  app::Choices choices = controls_->choices();
+  if (choices.kernel == entry->kernel) {
+    choices.params = entry->params;
+    controls_->setChoices(choices);
+  }
+  statusBar()->showMessage(
+      tr("Autotune of %1: fastest verified %2 at %3 GFLOP/s of %4 configurations; remembered "
+         "for %5")
+          .arg(kernel, QString::fromStdString(formatParams({entry->kernel, entry->params})),
+               app::formatRate(entry->gflops))
+          .arg(run.results().size())
+          .arg(QString::fromStdString(entry->device)));
+}
+
 void MainWindow::cancelRuns() {
   if (!controller_.busy()) return;
   controller_.cancel();
@@ -425,6 +507,7 @@ void MainWindow::onChoicesChanged() {
   const bool runnable = !controls_->plannedJobs(&problem).empty();
   runAction_->setEnabled(runnable);
   runAction_->setToolTip(runnable ? tr("Run (Ctrl+R)") : problem);
+  autotuneAction_->setEnabled(!controls_->deviceName().empty());
 }
 
 void MainWindow::onBusyChanged(bool busy) {
@@ -463,6 +546,7 @@ void MainWindow::onResult(const RunResult& result) {
   }
   model_.setDevices(devices);
   model_.append(result);
+  if (autotune_) autotune_->collect(result);
   setWindowModified(true);
   if (!result.verified() && result.verification) {
     showProblem(tr("%1 at %2 did not verify: relative error %3")
@@ -483,6 +567,7 @@ void MainWindow::onQueueFinished(const app::QueueSummary& summary) {
                                    : tr("Done: %1 runs").arg(summary.completed);
   if (summary.failed > 0) text += tr(", %1 failed").arg(summary.failed);
   statusBar()->showMessage(text + tr(" in %1.").arg(formatDuration(summary.seconds)));
+  if (autotune_) finishAutotune(summary);
 }
 
 void MainWindow::showProblem(const QString& message) {

@@ -4,6 +4,9 @@
 #include <QMainWindow>
 #include <QStyle>
 
+#include <optional>
+
+#include "autotune_run.hpp"
 #include "chart_kind.hpp"
 #include "results_model.hpp"
 #include "run_controller.hpp"
@@ -40,6 +43,12 @@ class MainWindow : public QMainWindow {
   bool runChoices();
   void enqueue(const std::vector<app::RunJob>& jobs);
   void cancelRuns();
+  // Queues every valid configuration of the chosen kernel at the chosen size; when they have
+  // run, the fastest verified one is remembered for the device and chosen in the controls.
+  // When it cannot start, says why (notice, status bar and `problem`) and returns false.
+  bool autotune(QString* problem = nullptr);
+  // The autotune queued or running, if any.
+  const app::AutotuneRun* currentAutotune() const { return autotune_ ? &*autotune_ : nullptr; }
 
   // Replace the table with a session's results and choices; on failure nothing changes.
   bool openSession(const QString& path, QString* error);
@@ -77,6 +86,7 @@ class MainWindow : public QMainWindow {
   void onRunFailed(const app::RunJob& job, const app::RunFailure& failure);
   void onQueueFinished(const app::QueueSummary& summary);
   void onChoicesChanged();
+  void finishAutotune(const app::QueueSummary& summary);
 
   void openSessionDialog();
   void openRecent(const QString& path);
@@ -105,6 +115,7 @@ class MainWindow : public QMainWindow {
   QMenu* recentMenu_ = nullptr;
 
   QAction* runAction_ = nullptr;
+  QAction* autotuneAction_ = nullptr;
   QAction* cancelAction_ = nullptr;
   QAction* openAction_ = nullptr;
   QAction* saveAction_ = nullptr;
@@ -116,6 +127,7 @@ class MainWindow : public QMainWindow {
   QAction* presentationAction_ = nullptr;
   QAction* quitAction_ = nullptr;
 
+  std::optional<app::AutotuneRun> autotune_;
   QString sessionPath_;
   bool remembersSettings_ = true;
 };

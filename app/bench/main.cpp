@@ -10,14 +10,14 @@
 #include <iostream>
 #include <sstream>
 
-#include "autotune.hpp"
 #include "listing.hpp"
-#include "output_file.hpp"
 #include "plan.hpp"
+#include "plan/autotune.hpp"
+#include "plan/output_file.hpp"
 #include "plan/sweep.hpp"
+#include "plan/tuned_store.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
-#include "tuned_store.hpp"
 
 namespace {
 
@@ -212,7 +212,7 @@ Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keep
   for (std::size_t i = 0;
        i < runs.size() && (keepGoing || measured.failures.empty()) && !measured.interrupted; ++i) {
     const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(runs.size()) +
-                              "] " + bench::describe(runs[i]);
+                              "] " + plan::describe(runs[i]);
     const ProgressFn progress = [&](double, const std::string& stage) {
       if (showProgress) std::fprintf(stderr, "\r\033[K%s: %s", label.c_str(), stage.c_str());
     };
@@ -220,9 +220,9 @@ Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keep
       measured.results.push_back(backend.run(runs[i], progress, &interruptRequested));
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::Cancelled)
-        measured.failures.push_back(bench::describe(runs[i]) + ": " + e.what());
+        measured.failures.push_back(plan::describe(runs[i]) + ": " + e.what());
     } catch (const std::exception& e) {
-      measured.failures.push_back(bench::describe(runs[i]) + ": " + e.what());
+      measured.failures.push_back(plan::describe(runs[i]) + ": " + e.what());
     }
     measured.interrupted = interruptRequested.load();
   }
@@ -251,9 +251,9 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
                                                const DeviceInfo& device) {
   std::map<std::string, Params> remembered;
   if (cl.noTuned) return remembered;
-  const bench::TunedStore store(bench::TunedStore::defaultPath());
+  const plan::TunedStore store(plan::TunedStore::defaultPath());
   for (const KernelInfo& info : catalogue()) {
-    const std::optional<bench::TunedEntry> entry = store.find(backend.id(), device.name, info.id);
+    const std::optional<plan::TunedEntry> entry = store.find(backend.id(), device.name, info.id);
     if (!entry) continue;
     if (const auto why = refusal({info.id, entry->params}))
       printNote("ignoring the parameters remembered for " + info.id + ": " + *why);
@@ -266,9 +266,9 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
 // Says which kernels run with remembered parameters; with --tuned, fails when a kernel that has
 // parameters does not.
 void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const DeviceInfo& device) {
-  const bench::TunedStore store(bench::TunedStore::defaultPath());
+  const plan::TunedStore store(plan::TunedStore::defaultPath());
   for (const std::string& id : plan.usedRemembered) {
-    const bench::TunedEntry entry = *store.find(cl.backend, device.name, id);
+    const plan::TunedEntry entry = *store.find(cl.backend, device.name, id);
     printNote("using the parameters remembered for " + id + " on " + device.name + ": " +
               formatParams({id, entry.params}) + " (autotuned at " + shapeText(entry.shape) + ", " +
               formatGflops(entry.gflops) + " GFLOP/s; --no-tuned for the catalogue's defaults)");
@@ -288,15 +288,17 @@ void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const Devi
 // --autotune: every valid configuration, fastest first, the fastest verified one remembered.
 int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& device) {
   const Shape shape = bench::problemShape(cl.plan);
-  const bench::AutotunePlan plan = bench::planAutotune(*cl.autotune, shape, cl.plan.base, backend);
-  std::optional<bench::OutputFile> outputFile;
+  const plan::AutotunePlan plan =
+      plan::planAutotune(*cl.autotune, shape, cl.plan.base, backend.id(),
+                         [&backend](const RunRequest& run) { return backend.refusal(run); });
+  std::optional<plan::OutputFile> outputFile;
   if (cl.output) outputFile.emplace(*cl.output);
   // The store is read before the runs, so a damaged file is reported before minutes of work.
-  bench::TunedStore store(bench::TunedStore::defaultPath());
+  plan::TunedStore store(plan::TunedStore::defaultPath());
   for (const std::string& refused : plan.refused) printNote("skipped " + refused);
 
   const Measured measured = runAll(backend, plan.runs, /*keepGoing=*/true);
-  const std::vector<RunResult> landscape = bench::byThroughput(measured.results);
+  const std::vector<RunResult> landscape = plan::byThroughput(measured.results);
   if (!landscape.empty()) {
     const std::string text = formatResults(cl.format, backend, device, landscape);
     if (outputFile)
@@ -309,7 +311,7 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
   std::string summary = "autotune " + *cl.autotune + " at " + shapeText(shape) + " on " +
                         device.name + ": " + std::to_string(measured.results.size()) + " of " +
                         std::to_string(plan.runs.size()) + " configurations measured";
-  const std::optional<RunResult> best = bench::fastestVerified(landscape);
+  const std::optional<RunResult> best = plan::fastestVerified(landscape);
   if (best && !measured.interrupted) {
     store.remember(
         {backend.id(), device.name, best->kernel.kernel, best->kernel.params, shape, best->gflops});
@@ -374,7 +376,7 @@ int runBench(int argc, char** argv) {
   const bench::Plan plan = bench::buildPlan(cl.plan, *backend);
   reportRemembered(cl, plan, device);
   const std::vector<RunRequest>& runs = plan.runs;
-  std::optional<bench::OutputFile> outputFile;
+  std::optional<plan::OutputFile> outputFile;
   if (cl.output) outputFile.emplace(*cl.output);
 
   const Measured measured = runAll(*backend, runs, /*keepGoing=*/false);

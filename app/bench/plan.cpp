@@ -43,13 +43,6 @@ void refuseConflicts(const PlanInput& input, const plan::Sweep& sweep) {
 
 }  // namespace
 
-std::string describe(const RunRequest& run) {
-  const std::string params = formatParams(run.kernel);
-  return run.kernel.kernel + (params.empty() ? "" : " " + params) + " " +
-         std::to_string(run.shape.m) + "x" + std::to_string(run.shape.n) + "x" +
-         std::to_string(run.shape.k);
-}
-
 double parsePositiveNumber(const std::string& text, const std::string& what) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -104,8 +97,8 @@ Plan buildPlan(const PlanInput& input, const Backend& backend) {
     if (const auto why = backend.refusal(run)) {
       const bool overBound =
           workLimitRefusal(kernelInfo(run.kernel.kernel), backend.id(), run.shape).has_value();
-      throw Error(ErrorKind::Unsupported, "cannot run " + describe(run) + " on " + backend.id() +
-                                              ": " + *why +
+      throw Error(ErrorKind::Unsupported, "cannot run " + plan::describe(run) + " on " +
+                                              backend.id() + ": " + *why +
                                               (overBound ? " (--allow-long-runs)" : ""));
     }
   }

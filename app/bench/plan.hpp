@@ -33,9 +33,6 @@ struct Plan {
 // Throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
 double parsePositiveNumber(const std::string& text, const std::string& what);
 
-// "shared-tiled tile=16 512x512x512": a run in one phrase, for progress and messages.
-std::string describe(const RunRequest& run);
-
 // The one problem size the options give (--size, or --m, --n and --k); throws
 // tilescope::Error(InvalidArgument) naming what is missing or out of range.
 Shape problemShape(const PlanInput& input);

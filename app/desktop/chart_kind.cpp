@@ -14,6 +14,8 @@ QString chartId(ChartKind kind) {
       return QStringLiteral("phases");
     case ChartKind::Library:
       return QStringLiteral("library");
+    case ChartKind::Landscape:
+      return QStringLiteral("autotune");
   }
   return {};
 }

@@ -12,12 +12,14 @@ enum class ChartKind {
   TileSweep,  // time against tile size (seed 004's tables)
   Phases,     // H2D / kernel / D2H stacked bars
   Library,    // percent of the library reference against size
+  Landscape,  // GFLOP/s of every configuration of one kernel at one size (autotune)
 };
 
-inline constexpr ChartKind kAllCharts[] = {ChartKind::Time, ChartKind::Rate, ChartKind::TileSweep,
-                                           ChartKind::Phases, ChartKind::Library};
+inline constexpr ChartKind kAllCharts[] = {ChartKind::Time,      ChartKind::Rate,
+                                           ChartKind::TileSweep, ChartKind::Phases,
+                                           ChartKind::Library,   ChartKind::Landscape};
 
-// "time", "gflops", "tile", "phases", "library".
+// "time", "gflops", "tile", "phases", "library", "autotune".
 QString chartId(ChartKind kind);
 std::optional<ChartKind> chartFromId(const QString& id);
 QStringList chartIds();

@@ -76,6 +76,7 @@ QStringList diagramViews() {
 
 ChartKind CommandLine::chartToExport() const {
   if (chart) return *chart;
+  if (autotune) return ChartKind::Landscape;
   return sweep.find("tile") ? ChartKind::TileSweep : ChartKind::Rate;
 }
 
@@ -129,6 +130,10 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("axis=v,..."));
   const QCommandLineOption runOption(QStringLiteral("run"),
                                      QStringLiteral("Run the chosen configuration or sweep."));
+  const QCommandLineOption autotuneOption(
+      QStringLiteral("autotune"),
+      QStringLiteral("Run every valid configuration of the chosen kernel at the chosen size and "
+                     "remember the fastest verified one for the device."));
   const QCommandLineOption openOption(
       QStringLiteral("open"), QStringLiteral("Open a session file."), QStringLiteral("file"));
   const QCommandLineOption saveOption(QStringLiteral("save-session"),
@@ -163,11 +168,12 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   const QCommandLineOption quitOption(
       QStringLiteral("quit"),
       QStringLiteral("Quit once the runs and exports are done, without showing the window."));
-  parser.addOptions({backendOption, deviceOption,      kernelOption,  tileOption,      paramOption,
-                     sizeOption,    mOption,           nOption,       kOption,         repsOption,
-                     budgetOption,  noVerifyOption,    sweepOption,   runOption,       openOption,
-                     saveOption,    exportChartOption, chartOption,   chartSizeOption, csvOption,
-                     jsonOption,    viewOption,        diagramOption, quitOption});
+  parser.addOptions(
+      {backendOption, deviceOption,      kernelOption,  tileOption,      paramOption,
+       sizeOption,    mOption,           nOption,       kOption,         repsOption,
+       budgetOption,  noVerifyOption,    sweepOption,   runOption,       openOption,
+       saveOption,    exportChartOption, chartOption,   chartSizeOption, csvOption,
+       jsonOption,    viewOption,        diagramOption, quitOption,      autotuneOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -195,6 +201,8 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     }
     line.openSession = positional.isEmpty() ? parser.value(openOption) : positional.front();
     line.run = parser.isSet(runOption);
+    line.autotune = parser.isSet(autotuneOption);
+    if (line.run && line.autotune) refuse(QStringLiteral("--run and --autotune: give one of them"));
     line.quit = parser.isSet(quitOption);
 
     if (parser.isSet(backendOption)) {
@@ -268,10 +276,11 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       refuse(QStringLiteral("--sweep needs --run"));
     }
 
-    const bool haveResults = line.run || !line.openSession.isEmpty();
+    const bool haveResults = line.run || line.autotune || !line.openSession.isEmpty();
     const auto needResults = [&](const QCommandLineOption& option) {
       if (parser.isSet(option) && !haveResults) {
-        refuse(QStringLiteral("--%1 needs --run or a session to open").arg(option.names().front()));
+        refuse(QStringLiteral("--%1 needs --run, --autotune or a session to open")
+                   .arg(option.names().front()));
       }
     };
     needResults(exportChartOption);

@@ -16,6 +16,7 @@ struct CommandLine {
   Choices choices;
   plan::Sweep sweep;  // from --sweep, in order; no axis for a single run
   bool run = false;
+  bool autotune = false;  // every valid configuration of the chosen kernel, instead of --run
   bool quit = false;
   QString openSession;
   QString saveSession;
@@ -26,7 +27,8 @@ struct CommandLine {
   QString diagramView;  // empty: the window's current view, "matrix" for --export-diagram
   QString exportDiagram;
 
-  // The chart --export-chart writes: --chart, else the tile sweep for a tile sweep, else GFLOP/s.
+  // The chart --export-chart writes: --chart, else the landscape for --autotune, the tile sweep
+  // for a tile sweep, GFLOP/s otherwise.
   ChartKind chartToExport() const;
   // The jobs --run queues. Throws Error(InvalidArgument).
   std::vector<RunJob> jobs() const;

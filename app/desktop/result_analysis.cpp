@@ -1,7 +1,9 @@
 #include "result_analysis.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "plan/autotune.hpp"
 #include "tilescope/catalogue.hpp"
 
 namespace tilescope::app {
@@ -37,6 +39,20 @@ std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, st
     }
   }
   return std::nullopt;
+}
+
+std::vector<RunResult> landscapeOf(const std::vector<RunResult>& results) {
+  std::vector<RunResult> landscape;
+  if (results.empty()) return landscape;
+  const RunResult& latest = results.back();
+  for (auto it = results.rbegin(); it != results.rend(); ++it) {
+    const bool sameGround = it->backend == latest.backend && it->device == latest.device &&
+                            it->kernel.kernel == latest.kernel.kernel && it->shape == latest.shape;
+    const bool seen = std::any_of(landscape.begin(), landscape.end(),
+                                  [&](const RunResult& kept) { return kept.kernel == it->kernel; });
+    if (sameGround && !seen) landscape.push_back(*it);
+  }
+  return plan::byThroughput(std::move(landscape));
 }
 
 }  // namespace tilescope::app

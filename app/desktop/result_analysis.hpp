@@ -26,4 +26,8 @@ bool mixesDevices(const std::vector<RunResult>& results);
 // result on the same backend, device and shape; nullopt when there is none.
 std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, std::size_t index);
 
+// The autotune landscape: every configuration measured of the latest result's kernel at its
+// shape on its backend and device (the latest run of each), fastest first.
+std::vector<RunResult> landscapeOf(const std::vector<RunResult>& results);
+
 }  // namespace tilescope::app

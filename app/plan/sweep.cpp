@@ -126,6 +126,13 @@ void expand(const std::vector<const SweepAxis*>& axes, std::size_t axis, RunRequ
 
 }  // namespace
 
+std::string describe(const RunRequest& run) {
+  const std::string params = formatParams(run.kernel);
+  return run.kernel.kernel + (params.empty() ? "" : " " + params) + " " +
+         std::to_string(run.shape.m) + "x" + std::to_string(run.shape.n) + "x" +
+         std::to_string(run.shape.k);
+}
+
 std::int64_t parseInteger(const std::string& text, const std::string& what) {
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -12,6 +12,9 @@
 
 namespace tilescope::plan {
 
+// "shared-tiled tile=16 512x512x512": a run in one phrase, for progress and messages.
+std::string describe(const RunRequest& run);
+
 // Each throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
 std::int64_t parseInteger(const std::string& text, const std::string& what);
 // A matrix dimension, 1..kMaxDimension.

@@ -85,6 +85,14 @@ class TestCommandLine : public QObject {
     QCOMPARE(single.commandLine->choices.tiles, std::string());
   }
 
+  void autotuneExportsItsLandscape() {
+    const ParseOutcome outcome = parse({"--kernel", "blocktile-1d", "--size", "32", "--autotune"});
+    QVERIFY2(outcome.commandLine, qPrintable(outcome.message));
+    QVERIFY(outcome.commandLine->autotune);
+    QVERIFY(!outcome.commandLine->run);
+    QCOMPARE(outcome.commandLine->chartToExport(), ChartKind::Landscape);
+  }
+
   void helpAndVersionExitZero() {
     const ParseOutcome help = parse({"--help"});
     QVERIFY(!help.commandLine);
@@ -112,6 +120,9 @@ class TestCommandLine : public QObject {
     QTest::newRow("reps and budget") << QStringList{"--reps", "3", "--budget", "1"} << "conflict";
     QTest::newRow("bad sweep") << QStringList{"--run", "--sweep", "tile"} << "tile";
     QTest::newRow("sweep without run") << QStringList{"--sweep", "tile=1,2"} << "--run";
+    QTest::newRow("run and autotune") << QStringList{"--run", "--autotune"} << "--autotune";
+    QTest::newRow("autotune and sweep")
+        << QStringList{"--autotune", "--sweep", "tile=1,2"} << "--run";
     QTest::newRow("export without results") << QStringList{"--export-csv", "a.csv"} << "--run";
     QTest::newRow("chart format") << QStringList{"--run", "--export-chart", "a.gif"} << ".png";
     QTest::newRow("unknown chart") << QStringList{"--run", "--chart", "pie"} << "pie";
@@ -180,6 +191,20 @@ class TestCommandLine : public QObject {
     QFile pdf(dir_.filePath(QStringLiteral("sweep.pdf")));
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QCOMPARE(pdf.read(5), QByteArray("%PDF-"));
+  }
+
+  // Every valid configuration once, the landscape exported, the best remembered in the
+  // settings folder's tuned.json.
+  void binaryAutotunesAndRemembersTheBest() {
+    const Finished run =
+        runBinary({"--kernel", "blocktile-1d", "--size", "32", "--reps", "1", "--autotune",
+                   "--export-csv", "tuned.csv", "--export-chart", "landscape.png", "--quit"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    std::ifstream csv(dir_.filePath(QStringLiteral("tuned.csv")).toStdString());
+    const std::vector<RunResult> rows = report::readCsv(csv);
+    QCOMPARE(rows.size(), validConfigurations(kernelInfo("blocktile-1d")).size());
+    QVERIFY(!QImage(dir_.filePath(QStringLiteral("landscape.png"))).isNull());
+    QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("config/tilescope/tuned.json"))));
   }
 
   void binaryRefusesBadInputWithExitCodeTwo() {

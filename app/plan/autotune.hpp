@@ -1,13 +1,14 @@
 #pragma once
 // --autotune KERNEL: every configuration the catalogue accepts and the backend can run, measured
 // and verified; the landscape sorted by speed and the fastest verified one.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tilescope/backend.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 struct AutotunePlan {
   std::vector<RunRequest> runs;
@@ -15,11 +16,16 @@ struct AutotunePlan {
   std::vector<std::string> refused;
 };
 
+// Why a backend would refuse a run, or nullopt: Backend::refusal where the caller owns the
+// backend (the CLI), the catalogue's checks where it does not (the app's GUI thread).
+using RefusalFn = std::function<std::optional<std::string>(const RunRequest&)>;
+RefusalFn catalogueRefusal(const std::string& backendId);
+
 // The runs for `kernel` on `shape`: `base` with each valid configuration in catalogue order.
 // Throws Error(InvalidArgument) for an unknown kernel and Error(Unsupported) when the backend
 // can run none of its configurations.
 AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
-                          const Backend& backend);
+                          const std::string& backendId, const RefusalFn& refusal);
 
 // The results fastest first (by GFLOP/s; unverified runs keep their place by speed).
 std::vector<RunResult> byThroughput(std::vector<RunResult> results);
@@ -28,4 +34,4 @@ std::vector<RunResult> byThroughput(std::vector<RunResult> results);
 // and nothing can be trusted enough to remember.
 std::optional<RunResult> fastestVerified(const std::vector<RunResult>& results);
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

@@ -9,7 +9,7 @@
 #include "output_file.hpp"
 #include "tilescope/error.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 namespace {
 
@@ -105,4 +105,4 @@ void TunedStore::save() const {
   file.commit(document.dump(2) + '\n');
 }
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

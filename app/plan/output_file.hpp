@@ -3,7 +3,7 @@
 // renamed over it only once complete, so a failed or interrupted run never leaves a partial file.
 #include <string>
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 class OutputFile {
  public:
@@ -23,4 +23,4 @@ class OutputFile {
   int descriptor_ = -1;
 };
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

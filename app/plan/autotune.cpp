@@ -2,27 +2,35 @@
 
 #include <algorithm>
 
-#include "plan.hpp"
+#include "sweep.hpp"
 #include "tilescope/error.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
+
+RefusalFn catalogueRefusal(const std::string& backendId) {
+  return [backendId](const RunRequest& run) -> std::optional<std::string> {
+    if (auto why = refusal(run.kernel)) return why;
+    if (run.allowLongRuns) return std::nullopt;
+    return workLimitRefusal(kernelInfo(run.kernel.kernel), backendId, run.shape);
+  };
+}
 
 AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
-                          const Backend& backend) {
+                          const std::string& backendId, const RefusalFn& refusal) {
   const KernelInfo& info = kernelInfo(kernel);
   AutotunePlan plan;
   for (const KernelConfig& config : validConfigurations(info)) {
     RunRequest run = base;
     run.kernel = config;
     run.shape = shape;
-    if (const auto why = backend.refusal(run))
+    if (const auto why = refusal(run))
       plan.refused.push_back(describe(run) + ": " + *why);
     else
       plan.runs.push_back(std::move(run));
   }
   if (plan.runs.empty()) {
     throw Error(ErrorKind::Unsupported,
-                "--autotune " + kernel + ": the " + backend.id() +
+                "--autotune " + kernel + ": the " + backendId +
                     " backend runs none of its configurations on this shape" +
                     (plan.refused.empty() ? "" : " (" + plan.refused.front() + ")"));
   }
@@ -42,4 +50,4 @@ std::optional<RunResult> fastestVerified(const std::vector<RunResult>& results) 
   return best;
 }
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

@@ -9,7 +9,7 @@
 
 #include "tilescope/error.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 namespace {
 
@@ -68,4 +68,4 @@ void OutputFile::commit(const std::string& content) {
   }
 }
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

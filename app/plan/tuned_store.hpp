@@ -8,7 +8,7 @@
 #include "tilescope/catalogue.hpp"
 #include "tilescope/problem.hpp"
 
-namespace tilescope::bench {
+namespace tilescope::plan {
 
 struct TunedEntry {
   std::string backend, device, kernel;
@@ -40,4 +40,4 @@ class TunedStore {
   std::vector<TunedEntry> entries_;
 };
 
-}  // namespace tilescope::bench
+}  // namespace tilescope::plan

@@ -1,0 +1,39 @@
+#include "autotune_run.hpp"
+
+#include "plan/autotune.hpp"
+
+namespace tilescope::app {
+
+AutotuneRun::AutotuneRun(const Choices& choices, std::string device)
+    : backend_(choices.backend),
+      device_(std::move(device)),
+      kernel_(choices.kernel),
+      shape_(choices.shape) {
+  plan::AutotunePlan planned = plan::planAutotune(kernel_, shape_, baseRequest(choices), backend_,
+                                                  plan::catalogueRefusal(backend_));
+  for (RunRequest& run : planned.runs) jobs_.push_back({backend_, std::move(run)});
+  refused_ = std::move(planned.refused);
+}
+
+bool AutotuneRun::collect(const RunResult& result) {
+  const bool ours = !complete() && result.backend == backend_ && result.device == device_ &&
+                    result.kernel.kernel == kernel_ && result.shape == shape_;
+  if (ours) results_.push_back(result);
+  return ours;
+}
+
+std::optional<RunResult> AutotuneRun::best() const {
+  return plan::fastestVerified(results_);
+}
+
+std::optional<plan::TunedEntry> AutotuneRun::remember(plan::TunedStore& store) const {
+  const std::optional<RunResult> fastest = best();
+  if (!fastest) return std::nullopt;
+  const plan::TunedEntry entry{backend_, device_,        kernel_, fastest->kernel.params,
+                               shape_,   fastest->gflops};
+  store.remember(entry);
+  store.save();
+  return entry;
+}
+
+}  // namespace tilescope::app

@@ -1,0 +1,46 @@
+#pragma once
+// One autotune in the app: the jobs of every configuration of the chosen kernel at the chosen
+// size that the backend accepts, the results they bring back, and at the end the fastest
+// verified one, remembered for the device in the tuned.json tilescope-bench uses.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "choices.hpp"
+#include "plan/tuned_store.hpp"
+
+namespace tilescope::app {
+
+class AutotuneRun {
+ public:
+  // Plans every valid configuration of the chosen kernel on the chosen shape and measuring
+  // settings, less what the catalogue refuses there. Throws tilescope::Error when nothing can run.
+  AutotuneRun(const Choices& choices, std::string device);
+
+  const std::vector<RunJob>& jobs() const { return jobs_; }
+  // Configurations refused on this shape (the serial work bound), each with its reason.
+  const std::vector<std::string>& refused() const { return refused_; }
+  const std::string& device() const { return device_; }
+  const std::string& kernel() const { return kernel_; }
+
+  // Keeps `result` when it is a run of this autotune's kernel at its shape on its backend and
+  // device, until there is one per job; true when kept.
+  bool collect(const RunResult& result);
+  const std::vector<RunResult>& results() const { return results_; }
+  bool complete() const { return results_.size() == jobs_.size(); }
+
+  // The fastest verified result so far, or nullopt.
+  std::optional<RunResult> best() const;
+  // Remembers best() in `store` for this backend, device and kernel and saves it; the entry
+  // remembered, or nullopt (nothing saved) when no run verified. Throws tilescope::Error.
+  std::optional<plan::TunedEntry> remember(plan::TunedStore& store) const;
+
+ private:
+  std::string backend_, device_, kernel_;
+  Shape shape_;
+  std::vector<RunJob> jobs_;
+  std::vector<std::string> refused_;
+  std::vector<RunResult> results_;
+};
+
+}  // namespace tilescope::app

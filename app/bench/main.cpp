@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <sstream>
 
@@ -79,18 +80,24 @@ void printError(std::string message) {
   std::fprintf(stderr, "tilescope-bench: error: %s\n", message.c_str());
 }
 
+// ISO 8601, UTC, to the second.
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 std::string formatResults(const std::string& format, const Backend& backend,
                           const DeviceInfo& device, const std::vector<RunResult>& results) {
   std::ostringstream out;
   if (format == "json") {
-    nlohmann::json list = nlohmann::json::array();
-    for (const RunResult& r : results) list.push_back(report::toJson(r));
-    const nlohmann::json document = {{"format_version", report::kFormatVersion},
-                                     {"generator", "tilescope-bench " TILESCOPE_VERSION},
-                                     {"backend", backend.id()},
-                                     {"device", report::toJson(device)},
-                                     {"results", std::move(list)}};
-    out << document.dump(2) << '\n';
+    // The same document the app exports and opens as a session, so runs made on a GPU machine
+    // without Qt open in the app on another machine.
+    const report::ResultsDocument document{{{backend.id(), device}}, results};
+    out << report::toJson(document, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump(2) << '\n';
   } else if (format == "csv") {
     report::writeCsv(out, results);
   } else {

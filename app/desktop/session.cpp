@@ -1,5 +1,6 @@
 #include "session.hpp"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <sstream>
@@ -10,50 +11,10 @@
 namespace tilescope::app {
 namespace {
 
-nlohmann::json devicesToJson(const std::vector<MeasuredDevice>& devices) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const MeasuredDevice& device : devices) {
-    nlohmann::json entry = report::toJson(device.info);
-    entry["backend"] = device.backend;
-    list.push_back(entry);
-  }
-  return list;
-}
-
-std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& list) {
-  if (!list.is_array()) throw Error(ErrorKind::InvalidArgument, "'devices' is not a list");
-  std::vector<MeasuredDevice> devices;
-  for (const nlohmann::json& entry : list) {
-    if (!entry.is_object() || !entry.contains("backend") || !entry["backend"].is_string()) {
-      throw Error(ErrorKind::InvalidArgument, "a device has no backend");
-    }
-    devices.push_back({entry["backend"].get<std::string>(), report::deviceFromJson(entry)});
-  }
-  return devices;
-}
-
 nlohmann::json resultsToJson(const std::vector<RunResult>& results) {
   nlohmann::json list = nlohmann::json::array();
   for (const RunResult& result : results) list.push_back(report::toJson(result));
   return list;
-}
-
-// Checks the format tag and version of a TileScope document before anything else is read.
-void checkHeader(const nlohmann::json& json, const char* format) {
-  const auto tag = json.is_object() ? json.find("format") : json.end();
-  if (!json.is_object() || tag == json.end() || *tag != format) {
-    throw Error(ErrorKind::InvalidArgument,
-                std::string("this is not a TileScope file (no \"format\": \"") + format + "\")");
-  }
-  const auto version = json.find("version");
-  if (version == json.end() || !version->is_number_integer()) {
-    throw Error(ErrorKind::InvalidArgument, "the file has no format version");
-  }
-  if (version->get<int>() > report::kFormatVersion) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the file was written by a newer TileScope (format version " +
-                    std::to_string(version->get<int>()) + ")");
-  }
 }
 
 bool writeText(const QString& path, const std::string& text, QString* error) {
@@ -65,19 +26,35 @@ bool writeText(const QString& path, const std::string& text, QString* error) {
 nlohmann::json toJson(const Session& session) {
   return {
       {"format", kSessionFormat},           {"version", report::kFormatVersion},
-      {"created", session.created},         {"devices", devicesToJson(session.devices)},
+      {"created", session.created},         {"devices", report::devicesToJson(session.devices)},
       {"choices", toJson(session.choices)}, {"results", resultsToJson(session.results)},
   };
 }
 
 Session sessionFromJson(const nlohmann::json& json) {
-  checkHeader(json, kSessionFormat);
+  if (json.is_object() && json.value("format", "") == kResultsFormat) {
+    report::ResultsDocument document = report::resultsDocumentFromJson(json);
+    Session session;
+    session.devices = std::move(document.devices);
+    session.results = std::move(document.results);
+    // No choices were saved: start from the first result's configuration.
+    if (!session.results.empty()) {
+      const RunResult& first = session.results.front();
+      session.choices.backend = first.backend;
+      session.choices.kernel = first.kernel.kernel;
+      session.choices.params = first.kernel.params;
+      session.choices.shape = first.shape;
+      session.choices.square = first.shape.m == first.shape.n && first.shape.n == first.shape.k;
+    }
+    return session;
+  }
+  report::checkHeader(json, kSessionFormat);
   Session session;
   if (const auto created = json.find("created"); created != json.end() && created->is_string()) {
     session.created = created->get<std::string>();
   }
   if (const auto devices = json.find("devices"); devices != json.end()) {
-    session.devices = devicesFromJson(*devices);
+    session.devices = report::devicesFromJson(*devices);
   }
   if (const auto choices = json.find("choices"); choices != json.end()) {
     session.choices = choicesFromJson(*choices);
@@ -124,13 +101,10 @@ bool exportResultsCsv(const QString& path, const std::vector<RunResult>& results
 
 bool exportResultsJson(const QString& path, const std::vector<MeasuredDevice>& devices,
                        const std::vector<RunResult>& results, QString* error) {
-  const nlohmann::json json = {
-      {"format", kResultsFormat},
-      {"version", report::kFormatVersion},
-      {"created", QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString()},
-      {"devices", devicesToJson(devices)},
-      {"results", resultsToJson(results)},
-  };
+  const nlohmann::json json =
+      report::toJson(report::ResultsDocument{devices, results},
+                     QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(),
+                     "tilescope " + QCoreApplication::applicationVersion().toStdString());
   return writeText(path, json.dump(2) + "\n", error);
 }
 

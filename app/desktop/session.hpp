@@ -9,16 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "choices.hpp"
+#include "report/report.hpp"
 
 namespace tilescope::app {
 
 inline constexpr const char* kSessionFormat = "tilescope-session";
-inline constexpr const char* kResultsFormat = "tilescope-results";
-
-struct MeasuredDevice {
-  std::string backend;
-  DeviceInfo info;
-};
+using report::kResultsFormat;
+using report::MeasuredDevice;
 
 struct Session {
   std::string created;  // ISO 8601, UTC
@@ -29,7 +26,8 @@ struct Session {
 
 nlohmann::json toJson(const Session& session);
 // Throws Error(InvalidArgument) for a document that is not a TileScope session, a newer version,
-// or a malformed result.
+// or a malformed result. A results document (tilescope-bench --format json, Export Results)
+// opens as a session whose choices are its first result's configuration.
 Session sessionFromJson(const nlohmann::json& json);
 
 // Both return false with a message in `error` and change nothing on disk or in memory on failure.

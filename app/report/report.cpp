@@ -402,6 +402,67 @@ DeviceInfo deviceFromJson(const nlohmann::json& json) {
   return device;
 }
 
+nlohmann::json devicesToJson(const std::vector<MeasuredDevice>& devices) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const MeasuredDevice& device : devices) {
+    nlohmann::json entry = toJson(device.info);
+    entry["backend"] = device.backend;
+    list.push_back(entry);
+  }
+  return list;
+}
+
+std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json) {
+  if (!json.is_array()) throw Error(ErrorKind::InvalidArgument, "'devices' is not a list");
+  std::vector<MeasuredDevice> devices;
+  for (const nlohmann::json& entry : json) {
+    if (!entry.is_object() || !entry.contains("backend") || !entry["backend"].is_string())
+      throw Error(ErrorKind::InvalidArgument, "a device has no backend");
+    devices.push_back({entry["backend"].get<std::string>(), deviceFromJson(entry)});
+  }
+  return devices;
+}
+
+void checkHeader(const nlohmann::json& json, const std::string& format) {
+  const auto tag = json.is_object() ? json.find("format") : json.end();
+  if (!json.is_object() || tag == json.end() || *tag != format) {
+    throw Error(ErrorKind::InvalidArgument,
+                "this is not a TileScope file (no \"format\": \"" + format + "\")");
+  }
+  const auto version = json.find("version");
+  if (version == json.end() || !version->is_number_integer())
+    throw Error(ErrorKind::InvalidArgument, "the file has no format version");
+  if (version->get<int>() > kFormatVersion) {
+    throw Error(ErrorKind::InvalidArgument,
+                "the file was written by a newer TileScope (format version " +
+                    std::to_string(version->get<int>()) + ")");
+  }
+}
+
+nlohmann::json toJson(const ResultsDocument& document, const std::string& created,
+                      const std::string& generator) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const RunResult& result : document.results) results.push_back(toJson(result));
+  return {{"format", kResultsFormat},
+          {"version", kFormatVersion},
+          {"created", created},
+          {"generator", generator},
+          {"devices", devicesToJson(document.devices)},
+          {"results", std::move(results)}};
+}
+
+ResultsDocument resultsDocumentFromJson(const nlohmann::json& json) {
+  checkHeader(json, kResultsFormat);
+  ResultsDocument document;
+  if (const auto devices = json.find("devices"); devices != json.end())
+    document.devices = devicesFromJson(*devices);
+  const auto results = json.find("results");
+  if (results == json.end() || !results->is_array())
+    throw Error(ErrorKind::InvalidArgument, "the file has no list of results");
+  for (const nlohmann::json& result : *results) document.results.push_back(resultFromJson(result));
+  return document;
+}
+
 std::vector<std::string> csvHeader() {
   return {"backend",
           "device",

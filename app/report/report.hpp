@@ -32,6 +32,34 @@ void writeCsv(std::ostream& out, const std::vector<RunResult>& results);
 // Parses what writeCsv wrote; throws tilescope::Error(InvalidArgument) on malformed input.
 std::vector<RunResult> readCsv(std::istream& in);
 
+// A results document, as tilescope-bench --format json and the app's "Export Results" write it
+// and the app opens like a session: {format: "tilescope-results", version, created, generator,
+// devices: [{backend, name, facts}], results: [...]}.
+inline constexpr const char* kResultsFormat = "tilescope-results";
+
+struct MeasuredDevice {
+  std::string backend;
+  DeviceInfo info;
+};
+
+struct ResultsDocument {
+  std::vector<MeasuredDevice> devices;
+  std::vector<RunResult> results;
+};
+
+nlohmann::json devicesToJson(const std::vector<MeasuredDevice>& devices);
+// Throws tilescope::Error(InvalidArgument) for a malformed list.
+std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json);
+
+// Throws tilescope::Error(InvalidArgument) unless `json` is an object tagged `format` with a
+// version this build reads.
+void checkHeader(const nlohmann::json& json, const std::string& format);
+
+nlohmann::json toJson(const ResultsDocument& document, const std::string& created,
+                      const std::string& generator);
+// Throws tilescope::Error(InvalidArgument) naming what is wrong.
+ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
+
 // A human-readable, column-aligned table of the same fields.
 void writeTable(std::ostream& out, const std::vector<RunResult>& results);
 

@@ -152,11 +152,17 @@ TEST(BenchCli, AcceptanceRunPrintsAVerifiedJsonResult) {
                                    "--size", "512", "--format", "json"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const nlohmann::json doc = nlohmann::json::parse(r.out);
-  EXPECT_EQ(doc.at("format_version"), tilescope::report::kFormatVersion);
-  EXPECT_EQ(doc.at("backend"), "cpu");
-  EXPECT_FALSE(doc.at("device").at("name").get<std::string>().empty());
-  EXPECT_FALSE(doc.at("device").at("facts").empty());
+  // The results document the app exports and opens.
+  EXPECT_EQ(doc.at("format"), tilescope::report::kResultsFormat);
+  EXPECT_EQ(doc.at("version"), tilescope::report::kFormatVersion);
+  ASSERT_EQ(doc.at("devices").size(), 1u);
+  EXPECT_EQ(doc.at("devices")[0].at("backend"), "cpu");
+  EXPECT_FALSE(doc.at("devices")[0].at("name").get<std::string>().empty());
+  EXPECT_FALSE(doc.at("devices")[0].at("facts").empty());
   ASSERT_EQ(doc.at("results").size(), 1u);
+  const tilescope::report::ResultsDocument read = tilescope::report::resultsDocumentFromJson(doc);
+  ASSERT_EQ(read.results.size(), 1u);
+  EXPECT_TRUE(read.results[0].verified());
 
   const nlohmann::json& result = doc.at("results")[0];
   EXPECT_EQ(result.at("backend"), "cpu");

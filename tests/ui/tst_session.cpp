@@ -83,9 +83,13 @@ class TestSession : public QObject {
     QTest::newRow("binary") << QByteArray("\x89PNG\r\n\x1a\n", 8) << "not valid JSON";
     QTest::newRow("foreign") << QByteArray("{\"name\": \"something else\"}") << "not a TileScope";
     QTest::newRow("array") << QByteArray("[1, 2, 3]") << "not a TileScope";
-    QTest::newRow("results file")
-        << QByteArray("{\"format\": \"tilescope-results\", \"version\": 1, \"results\": []}")
-        << "not a TileScope";
+    // A results document opens as a session (aResultsDocumentOpensAsASession); a broken one not.
+    QTest::newRow("results, newer")
+        << QByteArray("{\"format\": \"tilescope-results\", \"version\": 99, \"results\": []}")
+        << "newer";
+    QTest::newRow("results, no list")
+        << QByteArray("{\"format\": \"tilescope-results\", \"version\": 1}")
+        << "no list of results";
     QTest::newRow("newer")
         << QByteArray("{\"format\": \"tilescope-session\", \"version\": 99, \"results\": []}")
         << "newer";
@@ -152,6 +156,22 @@ class TestSession : public QObject {
                report::toJson(session.results[i]));
     }
     QCOMPARE(json["devices"].size(), std::size_t(2));
+  }
+
+  // What tilescope-bench --format json writes on a GPU machine opens here as a session.
+  void aResultsDocumentOpensAsASession() {
+    const Session session = sampleSession();
+    const QString path = dir_.filePath(QStringLiteral("from-bench.json"));
+    QString error;
+    QVERIFY2(exportResultsJson(path, session.devices, session.results, &error), qPrintable(error));
+    const std::optional<Session> opened = loadSession(path, &error);
+    QVERIFY2(opened.has_value(), qPrintable(error));
+    QCOMPARE(opened->results.size(), session.results.size());
+    for (std::size_t i = 0; i < session.results.size(); ++i)
+      QCOMPARE(report::toJson(opened->results[i]), report::toJson(session.results[i]));
+    QCOMPARE(opened->devices.size(), session.devices.size());
+    QCOMPARE(opened->choices.kernel, session.results.front().kernel.kernel);
+    QCOMPARE(opened->choices.shape, session.results.front().shape);
   }
 
   void modelShowsTheSameTableAfterALoad() {

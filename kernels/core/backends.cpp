@@ -23,6 +23,9 @@ class NotBuiltBackend final : public Backend {
   RunResult run(const RunRequest&, const ProgressFn&, const std::atomic<bool>*) override {
     throw Error(ErrorKind::Unavailable, *unavailableReason());
   }
+  DeviceCeilings measureCeilings(int, const ProgressFn&, const std::atomic<bool>*) override {
+    throw Error(ErrorKind::Unavailable, *unavailableReason());
+  }
 };
 
 }  // namespace

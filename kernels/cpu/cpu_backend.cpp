@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "cpu_ceilings.hpp"
 #include "cpu_kernels.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
@@ -106,6 +107,14 @@ void checkMemory(const Shape& shape, bool verify) {
   throw Error(ErrorKind::OutOfMemory, message);
 }
 
+void checkDevice(int device) {
+  if (device != 0) {
+    throw Error(ErrorKind::InvalidArgument,
+                "cpu device " + std::to_string(device) +
+                    " does not exist: the cpu backend has one device, 0");
+  }
+}
+
 class CpuBackend final : public Backend {
  public:
   std::string id() const override { return kBackendId; }
@@ -122,6 +131,12 @@ class CpuBackend final : public Backend {
 
   RunResult run(const RunRequest& request, const ProgressFn& progress,
                 const std::atomic<bool>* cancel) override;
+
+  DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
+                                 const std::atomic<bool>* cancel) override {
+    checkDevice(device);
+    return cpu::measureCeilings(cpuModelName(), cpu::CeilingPlan{}, progress, cancel);
+  }
 
  protected:
   std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
@@ -145,11 +160,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
   const KernelConfig config = resolve(request.kernel);
   const Shape& shape = request.shape;
   validateShape(shape);
-  if (request.device != 0) {
-    throw Error(ErrorKind::InvalidArgument,
-                "cpu device " + std::to_string(request.device) +
-                    " does not exist: the cpu backend has one device, 0");
-  }
+  checkDevice(request.device);
   if (auto reason = refusal(request)) throw Error(ErrorKind::Unsupported, *reason);
   checkMemory(shape, request.verify);
 

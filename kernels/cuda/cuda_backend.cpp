@@ -10,8 +10,10 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <type_traits>
 
 #include "cublas_gemm.hpp"
+#include "cuda_ceilings.hpp"
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
 #include "kernel_resources.hpp"
@@ -134,26 +136,51 @@ class CudaBackend final : public Backend {
  public:
   RunResult run(const RunRequest& request, const ProgressFn& progress,
                 const std::atomic<bool>* cancel) override {
+    requireUsable();
+    validateShape(request.shape);
+    const KernelConfig config = resolve(request.kernel);
+    if (auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
+    requireDevice(request.device);
+    return rememberingFaults([&] { return runOnDevice(request, config, progress, cancel); });
+  }
+
+  DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
+                                 const std::atomic<bool>* cancel) override {
+    requireUsable();
+    requireDevice(device);
+    return rememberingFaults([&] {
+      TS_CUDA_CHECK(cudaSetDevice(device));
+      return cuda::measureCeilings(devices_[std::size_t(device)].name, cublasFor(device), progress,
+                                   cancel);
+    });
+  }
+
+ private:
+  void requireUsable() const {
     if (lost_)
       throw Error(ErrorKind::DeviceLost,
                   "the CUDA backend stopped after an earlier GPU fault: " + *lost_);
     if (unavailable_) throw Error(ErrorKind::Unavailable, *unavailable_);
-    validateShape(request.shape);
-    const KernelConfig config = resolve(request.kernel);
-    if (auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
-    if (request.device < 0 || request.device >= int(devices_.size()))
-      throw Error(ErrorKind::InvalidArgument, "no CUDA device " + std::to_string(request.device) +
+  }
+
+  void requireDevice(int device) const {
+    if (device < 0 || device >= int(devices_.size()))
+      throw Error(ErrorKind::InvalidArgument, "no CUDA device " + std::to_string(device) +
                                                   " (there are " + std::to_string(devices_.size()) +
                                                   ")");
+  }
+
+  // Runs `work` on the GPU; a sticky fault it meets marks the backend lost for good.
+  template <typename Work>
+  std::invoke_result_t<Work> rememberingFaults(Work&& work) {
     try {
-      return runOnDevice(request, config, progress, cancel);
+      return work();
     } catch (const Error& error) {
       if (error.kind() == ErrorKind::DeviceLost) lost_ = error.what();
       throw;
     }
   }
 
- private:
   void discoverDevices() {
     int count = 0;
     // With no driver this fails (error 35) and leaves `count` unwritten: check() throws first.

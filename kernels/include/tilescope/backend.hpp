@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tilescope/catalogue.hpp"
+#include "tilescope/ceilings.hpp"
 #include "tilescope/measurement.hpp"
 #include "tilescope/problem.hpp"
 
@@ -85,6 +86,11 @@ class Backend {
   // Runs, times and verifies. Throws tilescope::Error; never exits, never prints.
   virtual RunResult run(const RunRequest& request, const ProgressFn& progress,
                         const std::atomic<bool>* cancel) = 0;
+  // Measures the device's ceilings for the roofline (peak arithmetic rates, memory bandwidth),
+  // with their datasheet figures where known. Takes a few seconds; `cancel` is honoured between
+  // repetitions. Throws tilescope::Error like run().
+  virtual DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
+                                         const std::atomic<bool>* cancel) = 0;
 
  protected:
   // What this backend cannot run at all (unknown kernel, refused parameters or shape, no device).

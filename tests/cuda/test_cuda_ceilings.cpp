@@ -1,0 +1,69 @@
+// The GPU's roofline ceilings measured for real: positive, below twice the datasheet where the
+// datasheet knows the GPU, cancellable, and refused for a device that does not exist.
+#include <atomic>
+#include <cmath>
+
+#include "gpu_test.hpp"
+#include "tilescope/ceilings.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::test {
+namespace {
+
+class CudaCeilingsTest : public GpuTest {
+ protected:
+  std::unique_ptr<Backend> backend = makeCudaBackend();
+};
+
+// A measured ceiling is a real rate, and no device beats its datasheet twice over: a figure that
+// high means the timing or the byte count is wrong.
+void expectPlausible(const Ceiling& ceiling) {
+  EXPECT_TRUE(std::isfinite(ceiling.measured) && ceiling.measured > 0)
+      << ceiling.name << ": " << ceiling.measured;
+  if (ceiling.datasheet) {
+    EXPECT_LT(ceiling.measured, 2 * *ceiling.datasheet)
+        << ceiling.name << ": " << ceiling.measured << " " << ceiling.unit << " against "
+        << *ceiling.datasheet;
+  }
+  EXPECT_FALSE(ceiling.method.empty()) << ceiling.name;
+}
+
+TEST_F(CudaCeilingsTest, MeasuresFp32AndBandwidthBelowTwiceTheDatasheet) {
+  const DeviceInfo device = backend->devices().front();
+  const DeviceCeilings ceilings = backend->measureCeilings(0, {}, nullptr);
+  EXPECT_EQ(ceilings.backend, "cuda");
+  EXPECT_EQ(ceilings.device, device.name);
+  ASSERT_FALSE(ceilings.compute.empty());
+  EXPECT_EQ(ceilings.compute.front().name, kFp32Ceiling);
+  EXPECT_EQ(ceilings.compute.front().unit, kComputeUnit);
+  for (const Ceiling& ceiling : ceilings.compute) expectPlausible(ceiling);
+  EXPECT_EQ(ceilings.bandwidth.name, kBandwidthCeiling);
+  EXPECT_EQ(ceilings.bandwidth.unit, kBandwidthUnit);
+  expectPlausible(ceilings.bandwidth);
+  // The table's figures come with the measurement for the GPUs it knows.
+  EXPECT_EQ(ceilings.bandwidth.datasheet.has_value(), datasheetFor(device.name).has_value());
+}
+
+TEST_F(CudaCeilingsTest, CancelStopsTheMeasurement) {
+  std::atomic<bool> cancel{true};
+  try {
+    backend->measureCeilings(0, {}, &cancel);
+    ADD_FAILURE() << "a cancelled measurement returned";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled);
+  }
+  // The backend stays usable.
+  EXPECT_FALSE(backend->unavailableReason());
+}
+
+TEST_F(CudaCeilingsTest, AMissingDeviceIsRefused) {
+  try {
+    backend->measureCeilings(int(backend->devices().size()), {}, nullptr);
+    ADD_FAILURE() << "no error for a missing device";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+  }
+}
+
+}  // namespace
+}  // namespace tilescope::test

@@ -44,6 +44,11 @@ runs of KERNEL on that device without --tile, --param or a sweep of one of its
 parameters use the remembered parameters and say so on stderr; --no-tuned takes
 the catalogue's defaults instead, --tuned fails where nothing is remembered.
 
+Ceilings: --ceilings measures the device's roofline ceilings (peak FP32 rate through
+OpenBLAS or cuBLAS, memory bandwidth through a large copy) and prints them beside the
+datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are
+measured after the runs and written with them (table or json; csv takes one of the two).
+
 Exit status: 0 every run finished and passed verification (or ran with --no-verify);
 1 a run failed verification (all results are still written); 2 bad input or an
 error (one line on stderr; results measured before the error are still written);
@@ -54,7 +59,8 @@ Examples:
   tilescope-bench --kernel shared-tiled --tile 16 --size 512 --format json
   tilescope-bench --kernel register-tiled --sweep tile=all --size 1024
   tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv
-  tilescope-bench --backend cuda --autotune warptile --size 4096)";
+  tilescope-bench --backend cuda --autotune warptile --size 4096
+  tilescope-bench --backend cuda --ceilings --format json -o ceilings.json)";
 
 // Set from the signal handler, read by the backend between repetitions.
 std::atomic<bool> interruptRequested{false};
@@ -91,24 +97,32 @@ std::string utcNow() {
 }
 
 std::string formatResults(const std::string& format, const Backend& backend,
-                          const DeviceInfo& device, const std::vector<RunResult>& results) {
+                          const DeviceInfo& device, const std::vector<RunResult>& results,
+                          const std::vector<DeviceCeilings>& ceilings = {}) {
   std::ostringstream out;
   if (format == "json") {
     // The same document the app exports and opens as a session, so runs made on a GPU machine
     // without Qt open in the app on another machine.
-    const report::ResultsDocument document{{{backend.id(), device}}, results};
+    const report::ResultsDocument document{{{backend.id(), device}}, results, ceilings};
     out << report::toJson(document, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump(2) << '\n';
   } else if (format == "csv") {
-    report::writeCsv(out, results);
+    // One CSV holds one kind of row: the command line refuses runs and ceilings together.
+    if (ceilings.empty())
+      report::writeCsv(out, results);
+    else
+      report::writeCeilingsCsv(out, ceilings);
   } else {
-    report::writeTable(out, results);
+    if (!results.empty()) report::writeTable(out, results);
+    if (!results.empty() && !ceilings.empty()) out << '\n';
+    if (!ceilings.empty()) report::writeCeilingsTable(out, ceilings);
   }
   return out.str();
 }
 
 // The options as typed. Numbers stay text until validated, so errors can quote them.
 struct CommandLine {
-  bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false;
+  bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false,
+       ceilings = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random";
   std::optional<std::string> output, reps, budgetMs, seed, device;
@@ -127,6 +141,8 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
                                   "Run every valid configuration of KERNEL fastest first and "
                                   "remember the fastest for this device (see below)")
                        ->type_name("KERNEL");
+  auto* ceilings =
+      app.add_flag("--ceilings", cl.ceilings, "Measure the device's roofline ceilings (see below)");
   auto* tuned = app.add_flag("--tuned", cl.tuned,
                              "Require the parameters --autotune remembered (an error if none)");
   auto* noTuned = app.add_flag("--no-tuned", cl.noTuned,
@@ -167,7 +183,7 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->type_name("INDEX");
   tile->excludes(params);
   size->excludes(m)->excludes(n)->excludes(k);
-  for (CLI::Option* other : {kernel, tile, params, sweep, tuned, noTuned})
+  for (CLI::Option* other : {kernel, tile, params, sweep, tuned, noTuned, ceilings})
     autotune->excludes(other);
   for (CLI::Option* other : {noTuned, tile, params}) tuned->excludes(other);
   reps->excludes(budget);
@@ -235,6 +251,23 @@ Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keep
   }
   if (showProgress) std::fprintf(stderr, "\r\033[K");
   return measured;
+}
+
+// Measures the ceilings of one device, with progress on stderr when it is a terminal.
+// Throws tilescope::Error, Cancelled when the user interrupts.
+DeviceCeilings measureCeilings(Backend& backend, int device) {
+  const bool showProgress = ::isatty(STDERR_FILENO) == 1;
+  installInterruptHandler();
+  const ProgressFn progress = [&](double, const std::string& stage) {
+    if (showProgress) std::fprintf(stderr, "\r\033[Kceilings: %s", stage.c_str());
+  };
+  struct ClearLine {
+    bool active;
+    ~ClearLine() {
+      if (active) std::fprintf(stderr, "\r\033[K");
+    }
+  } clearLine{showProgress};
+  return backend.measureCeilings(device, progress, &interruptRequested);
 }
 
 // One line on stderr that is not an error: what the bench decided for the user.
@@ -379,18 +412,46 @@ int runBench(int argc, char** argv) {
   cl.plan.base = baseRequest(cl, devices.size());
   const DeviceInfo& device = devices[std::size_t(cl.plan.base.device)];
   if (cl.autotune) return runAutotune(cl, *backend, device);
-  cl.plan.remembered = rememberedParams(cl, *backend, device);
-  const bench::Plan plan = bench::buildPlan(cl.plan, *backend);
-  reportRemembered(cl, plan, device);
+  const bool runsKernels = cl.plan.kernel || !cl.plan.sweeps.empty();
+  if (cl.ceilings && runsKernels && cl.format == "csv")
+    throw Error(ErrorKind::InvalidArgument,
+                "--ceilings with runs cannot be one CSV file: use --format json or table, or "
+                "measure the ceilings alone");
+  bench::Plan plan;
+  if (runsKernels || !cl.ceilings) {
+    cl.plan.remembered = rememberedParams(cl, *backend, device);
+    plan = bench::buildPlan(cl.plan, *backend);
+    reportRemembered(cl, plan, device);
+  } else {
+    for (const auto* given :
+         {&cl.plan.tile, &cl.plan.params, &cl.plan.size, &cl.plan.m, &cl.plan.n, &cl.plan.k}) {
+      if (*given)
+        throw Error(ErrorKind::InvalidArgument,
+                    "--ceilings alone runs no kernel: --tile, --param and sizes need --kernel "
+                    "or --sweep");
+    }
+  }
   const std::vector<RunRequest>& runs = plan.runs;
   std::optional<plan::OutputFile> outputFile;
   if (cl.output) outputFile.emplace(*cl.output);
 
-  const Measured measured = runAll(*backend, runs, /*keepGoing=*/false);
+  Measured measured = runAll(*backend, runs, /*keepGoing=*/false);
+  std::vector<DeviceCeilings> ceilings;
+  std::optional<std::string> ceilingsFailure;
+  if (cl.ceilings && !measured.interrupted && measured.failures.empty()) {
+    try {
+      ceilings.push_back(measureCeilings(*backend, cl.plan.base.device));
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::Cancelled)
+        measured.interrupted = true;
+      else
+        ceilingsFailure = std::string("measuring the ceilings: ") + e.what();
+    }
+  }
 
   // What was measured is written even when a later run failed.
-  if (!measured.results.empty()) {
-    const std::string text = formatResults(cl.format, *backend, device, measured.results);
+  if (!measured.results.empty() || !ceilings.empty()) {
+    const std::string text = formatResults(cl.format, *backend, device, measured.results, ceilings);
     if (outputFile) {
       outputFile->commit(text);
     } else {
@@ -398,7 +459,7 @@ int runBench(int argc, char** argv) {
     }
   }
   // In a sweep, say how far it got.
-  const std::string howFar = runs.size() == 1
+  const std::string howFar = runs.size() <= 1
                                  ? std::string()
                                  : " (" + std::to_string(measured.results.size()) + " of " +
                                        std::to_string(runs.size()) + " runs finished)";
@@ -408,6 +469,10 @@ int runBench(int argc, char** argv) {
   }
   if (!measured.failures.empty()) {
     printError(measured.failures.front() + howFar);
+    return kExitError;
+  }
+  if (ceilingsFailure) {
+    printError(*ceilingsFailure);
     return kExitError;
   }
   const auto unverified =

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <istream>
 #include <limits>
 #include <ostream>
@@ -293,7 +294,89 @@ std::string scientific(double value) {
   return buffer;
 }
 
+// Writes rows (the header first) in columns two spaces apart, padded to the widest cell;
+// `alignLeft(column)` says which columns hold text rather than numbers.
+void writeAligned(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
+                  const std::function<bool(std::size_t)>& alignLeft) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string pad(widths[i] - row[i].size(), ' ');
+      if (i) line += "  ";
+      line += alignLeft(i) ? row[i] + pad : pad + row[i];
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    out << line << '\n';
+  }
+}
+
+json toJson(const Ceiling& ceiling) {
+  return {{"name", ceiling.name},
+          {"unit", ceiling.unit},
+          {"measured", finiteOrNull(ceiling.measured)},
+          {"datasheet", ceiling.datasheet ? json(*ceiling.datasheet) : json(nullptr)},
+          {"method", ceiling.method}};
+}
+
+Ceiling ceilingFromJson(const json& object, const std::string& where) {
+  Ceiling ceiling;
+  ceiling.name = stringField(object, "name", where);
+  ceiling.unit = stringField(object, "unit", where);
+  ceiling.measured = numberField(object, "measured", where);
+  if (const auto it = object.find("datasheet"); it != object.end() && !it->is_null())
+    ceiling.datasheet = numberField(object, "datasheet", where);
+  ceiling.method = stringField(object, "method", where);
+  return ceiling;
+}
+
+// The ceilings of every device, one row per ceiling, as the CSV and the table show them.
+std::vector<std::pair<const DeviceCeilings*, const Ceiling*>> ceilingRows(
+    const std::vector<DeviceCeilings>& ceilings) {
+  std::vector<std::pair<const DeviceCeilings*, const Ceiling*>> rows;
+  for (const DeviceCeilings& device : ceilings) {
+    for (const Ceiling& ceiling : device.compute) rows.emplace_back(&device, &ceiling);
+    rows.emplace_back(&device, &device.bandwidth);
+  }
+  return rows;
+}
+
 }  // namespace
+
+nlohmann::json ceilingsToJson(const std::vector<DeviceCeilings>& ceilings) {
+  json list = json::array();
+  for (const DeviceCeilings& device : ceilings) {
+    json compute = json::array();
+    for (const Ceiling& ceiling : device.compute) compute.push_back(toJson(ceiling));
+    list.push_back({{"backend", device.backend},
+                    {"device", device.device},
+                    {"compute", std::move(compute)},
+                    {"bandwidth", toJson(device.bandwidth)}});
+  }
+  return list;
+}
+
+std::vector<DeviceCeilings> ceilingsFromJson(const nlohmann::json& json) {
+  if (!json.is_array()) fail("'ceilings' is not a list");
+  std::vector<DeviceCeilings> list;
+  for (const nlohmann::json& entry : json) {
+    const std::string where = "ceilings[" + std::to_string(list.size()) + "]";
+    DeviceCeilings device;
+    device.backend = stringField(entry, "backend", where);
+    device.device = stringField(entry, "device", where);
+    const nlohmann::json& compute = field(entry, "compute", where);
+    if (!compute.is_array()) fail(where + ".compute is not a list");
+    for (const nlohmann::json& ceiling : compute)
+      device.compute.push_back(ceilingFromJson(ceiling, where + ".compute[]"));
+    device.bandwidth = ceilingFromJson(field(entry, "bandwidth", where), where + ".bandwidth");
+    list.push_back(std::move(device));
+  }
+  return list;
+}
 
 nlohmann::json toJson(const RunResult& result) {
   json params = json::object();
@@ -443,12 +526,14 @@ nlohmann::json toJson(const ResultsDocument& document, const std::string& create
                       const std::string& generator) {
   nlohmann::json results = nlohmann::json::array();
   for (const RunResult& result : document.results) results.push_back(toJson(result));
-  return {{"format", kResultsFormat},
-          {"version", kFormatVersion},
-          {"created", created},
-          {"generator", generator},
-          {"devices", devicesToJson(document.devices)},
-          {"results", std::move(results)}};
+  nlohmann::json out = {{"format", kResultsFormat},
+                        {"version", kFormatVersion},
+                        {"created", created},
+                        {"generator", generator},
+                        {"devices", devicesToJson(document.devices)},
+                        {"results", std::move(results)}};
+  if (!document.ceilings.empty()) out["ceilings"] = ceilingsToJson(document.ceilings);
+  return out;
 }
 
 ResultsDocument resultsDocumentFromJson(const nlohmann::json& json) {
@@ -460,6 +545,8 @@ ResultsDocument resultsDocumentFromJson(const nlohmann::json& json) {
   if (results == json.end() || !results->is_array())
     throw Error(ErrorKind::InvalidArgument, "the file has no list of results");
   for (const nlohmann::json& result : *results) document.results.push_back(resultFromJson(result));
+  if (const auto ceilings = json.find("ceilings"); ceilings != json.end())
+    document.ceilings = ceilingsFromJson(*ceilings);
   return document;
 }
 
@@ -616,21 +703,34 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
     rows.push_back(std::move(row));
   }
 
-  std::vector<std::size_t> widths(header.size(), 0);
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   // Text columns (backend .. params) align left, numbers right.
   constexpr std::size_t kTextColumns = 4;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      const std::string pad(widths[i] - row[i].size(), ' ');
-      if (i) line += "  ";
-      line += i < kTextColumns ? row[i] + pad : pad + row[i];
-    }
-    line.erase(line.find_last_not_of(' ') + 1);
-    out << line << '\n';
+  writeAligned(out, rows, [](std::size_t column) { return column < kTextColumns; });
+}
+
+void writeCeilingsCsv(std::ostream& out, const std::vector<DeviceCeilings>& ceilings) {
+  out << "backend,device,ceiling,unit,measured,datasheet,measured_over_datasheet,method\n";
+  for (const auto& [device, ceiling] : ceilingRows(ceilings)) {
+    const std::optional<double> fraction = ceiling->fractionOfDatasheet();
+    out << quoteCsv(device->backend, false) << ',' << quoteCsv(device->device, false) << ','
+        << quoteCsv(ceiling->name, false) << ',' << quoteCsv(ceiling->unit, false) << ','
+        << formatNumber(ceiling->measured) << ',' << formatOptional(ceiling->datasheet) << ','
+        << formatOptional(fraction) << ',' << quoteCsv(ceiling->method, false) << '\n';
   }
+}
+
+void writeCeilingsTable(std::ostream& out, const std::vector<DeviceCeilings>& ceilings) {
+  std::vector<std::vector<std::string>> rows = {
+      {"backend", "device", "ceiling", "measured", "datasheet", "of datasheet", "method"}};
+  for (const auto& [device, ceiling] : ceilingRows(ceilings)) {
+    const std::optional<double> fraction = ceiling->fractionOfDatasheet();
+    rows.push_back({device->backend, oneLine(device->device), ceiling->name,
+                    fixed(ceiling->measured, 1) + " " + ceiling->unit,
+                    ceiling->datasheet ? fixed(*ceiling->datasheet, 1) + " " + ceiling->unit : "-",
+                    fraction ? fixed(100 * *fraction, 1) + " %" : "-", oneLine(ceiling->method)});
+  }
+  // backend, device, ceiling and method are text; the figures align right.
+  writeAligned(out, rows, [](std::size_t column) { return column < 3 || column == 6; });
 }
 
 }  // namespace tilescope::report

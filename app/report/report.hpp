@@ -45,11 +45,20 @@ struct MeasuredDevice {
 struct ResultsDocument {
   std::vector<MeasuredDevice> devices;
   std::vector<RunResult> results;
+  // The roofline ceilings measured on the devices (tilescope-bench --ceilings, Measure
+  // Ceilings); written only when there are some, and absent from older documents.
+  std::vector<DeviceCeilings> ceilings;
 };
 
 nlohmann::json devicesToJson(const std::vector<MeasuredDevice>& devices);
 // Throws tilescope::Error(InvalidArgument) for a malformed list.
 std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json);
+
+// A list of device ceilings: [{backend, device, compute: [ceiling...], bandwidth: ceiling}], each
+// ceiling {name, unit, measured, datasheet (or null), method}.
+nlohmann::json ceilingsToJson(const std::vector<DeviceCeilings>& ceilings);
+// Throws tilescope::Error(InvalidArgument) naming the missing or mistyped field.
+std::vector<DeviceCeilings> ceilingsFromJson(const nlohmann::json& json);
 
 // Throws tilescope::Error(InvalidArgument) unless `json` is an object tagged `format` with a
 // version this build reads.
@@ -62,5 +71,11 @@ ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
 
 // A human-readable, column-aligned table of the same fields.
 void writeTable(std::ostream& out, const std::vector<RunResult>& results);
+
+// Ceilings, one row each: backend, device, ceiling, unit, measured, datasheet,
+// measured/datasheet (empty where the datasheet is unknown), method.
+void writeCeilingsCsv(std::ostream& out, const std::vector<DeviceCeilings>& ceilings);
+// The same as an aligned table, measured beside the datasheet and their ratio in percent.
+void writeCeilingsTable(std::ostream& out, const std::vector<DeviceCeilings>& ceilings);
 
 }  // namespace tilescope::report

@@ -394,6 +394,14 @@ const BadInput kBadInputs[] = {
     {"tuned_with_nothing_remembered",
      {"--kernel", "warptile", "--size", "32", "--tuned"},
      "no usable parameters remembered for warptile"},
+    {"ceilings_and_runs_in_one_csv",
+     {"--ceilings", "--kernel", "naive", "--size", "32", "--format", "csv"},
+     "cannot be one CSV file"},
+    {"ceilings_alone_with_a_size",
+     {"--ceilings", "--size", "32"},
+     "--ceilings alone runs no kernel"},
+    {"ceilings_and_autotune", {"--ceilings", "--autotune", "warptile", "--size", "32"}, "excludes"},
+    {"ceilings_on_a_missing_device", {"--ceilings", "--device", "3"}, "--device 3"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Each, BenchCliBadInput, testing::ValuesIn(kBadInputs),
@@ -491,6 +499,40 @@ TEST(BenchCli, ADamagedTunedFileIsReportedNotIgnored) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_TRUE(contains(r.err, "tuned.json' cannot be read")) << r.err;
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+}
+
+// --ceilings on the CPU measures at its real (about one second) size: the table, then the same
+// as a results document with runs beside it.
+TEST(BenchCli, CeilingsPrintATableOfMeasuredAndDatasheetFigures) {
+  const BenchOutcome r = runBench({"--ceilings"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto table = lines(r.out);
+  ASSERT_EQ(table.size(), 3u) << r.out;
+  for (const char* column : {"backend", "device", "ceiling", "measured", "datasheet", "method"})
+    EXPECT_TRUE(contains(table[0], column)) << column;
+  EXPECT_TRUE(contains(table[1], "FP32")) << table[1];
+  EXPECT_TRUE(contains(table[1], "GFLOP/s")) << table[1];
+  EXPECT_TRUE(contains(table[1], "OpenBLAS sgemm")) << table[1];
+  EXPECT_TRUE(contains(table[2], "memory bandwidth")) << table[2];
+  EXPECT_TRUE(contains(table[2], "GB/s")) << table[2];
+}
+
+TEST(BenchCli, CeilingsWithARunMakeOneResultsDocument) {
+  const BenchOutcome r = runBench({"--ceilings", "--kernel", "shared-tiled", "--tile", "8",
+                                   "--size", "64", "--reps", "2", "--format", "json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const tilescope::report::ResultsDocument document =
+      tilescope::report::resultsDocumentFromJson(nlohmann::json::parse(r.out));
+  ASSERT_EQ(document.results.size(), 1u);
+  ASSERT_EQ(document.ceilings.size(), 1u);
+  const tilescope::DeviceCeilings& ceilings = document.ceilings.front();
+  EXPECT_EQ(ceilings.backend, "cpu");
+  EXPECT_EQ(ceilings.device, document.results.front().device) << "results find their ceilings";
+  ASSERT_EQ(ceilings.compute.size(), 1u);
+  EXPECT_EQ(ceilings.compute[0].name, tilescope::kFp32Ceiling);
+  EXPECT_GT(ceilings.compute[0].measured, 0);
+  EXPECT_FALSE(ceilings.compute[0].datasheet) << "no datasheet figure for a CPU";
+  EXPECT_GT(ceilings.bandwidth.measured, 0);
 }
 
 TEST(BenchCli, CudaWithoutAUsableGpuIsRefused) {

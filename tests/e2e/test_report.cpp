@@ -176,6 +176,92 @@ TEST(ReportJson, DeviceRoundTripKeepsTheFactOrder) {
   expectInvalid([] { report::deviceFromJson({{"format_version", 1}, {"index", 0}}); }, "'name'");
 }
 
+// A GPU's ceilings with datasheet figures, and a CPU's without.
+std::vector<tilescope::DeviceCeilings> someCeilings() {
+  using tilescope::Ceiling;
+  return {{"cuda",
+           "NVIDIA H200",
+           {{"FP32", "GFLOP/s", 51234.5, 66900.0, "cuBLAS SGEMM 8192x8192x8192, median of 10"},
+            {"BF16 tensor", "GFLOP/s", 780000.25, 989400.0, "cublasGemmEx"}},
+           {"memory bandwidth", "GB/s", 4312.75, 4800.0, "cudaMemcpy, 1 GiB"}},
+          {"cpu",
+           "Some \"CPU\", 2 cores",
+           {{"FP32", "GFLOP/s", 205.125, std::nullopt, "OpenBLAS sgemm"}},
+           {"memory bandwidth", "GB/s", 24.5, std::nullopt, "memcpy"}}};
+}
+
+TEST(ReportJson, CeilingsRoundTripThroughADocument) {
+  const report::ResultsDocument document{{}, {minimalResult()}, someCeilings()};
+  const nlohmann::json written = report::toJson(document, "2026-11-21T00:00:00Z", "test");
+  EXPECT_TRUE(written.at("ceilings")[1].at("bandwidth").at("datasheet").is_null());
+  const report::ResultsDocument read =
+      report::resultsDocumentFromJson(nlohmann::json::parse(written.dump()));
+  EXPECT_EQ(read.ceilings, document.ceilings);
+  ASSERT_EQ(read.results.size(), 1u);
+}
+
+TEST(ReportJson, DocumentsWithoutCeilingsStillOpen) {
+  // Written before the roofline existed: no "ceilings" key at all.
+  const report::ResultsDocument document{{}, {minimalResult()}, {}};
+  const nlohmann::json written = report::toJson(document, "2026-11-21T00:00:00Z", "test");
+  EXPECT_FALSE(written.contains("ceilings")) << "no ceilings, no key: older readers see no change";
+  const report::ResultsDocument read = report::resultsDocumentFromJson(written);
+  EXPECT_TRUE(read.ceilings.empty());
+  EXPECT_EQ(read.results.size(), 1u);
+}
+
+TEST(ReportJson, MalformedCeilingsAreNamed) {
+  nlohmann::json noMeasured = report::ceilingsToJson(someCeilings());
+  noMeasured[0]["compute"][1].erase("measured");
+  expectInvalid([&] { report::ceilingsFromJson(noMeasured); },
+                "ceilings[0].compute[] has no field 'measured'");
+  nlohmann::json textDatasheet = report::ceilingsToJson(someCeilings());
+  textDatasheet[1]["bandwidth"]["datasheet"] = "fast";
+  expectInvalid([&] { report::ceilingsFromJson(textDatasheet); },
+                "ceilings[1].bandwidth.datasheet is not a number");
+  expectInvalid([] { report::ceilingsFromJson(nlohmann::json::object()); }, "not a list");
+}
+
+TEST(ReportCeilings, TableShowsMeasuredBesideTheDatasheet) {
+  std::ostringstream out;
+  report::writeCeilingsTable(out, someCeilings());
+  std::istringstream lines(out.str());
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  // A header, then each device's compute ceilings and its bandwidth.
+  ASSERT_EQ(rows.size(), 6u) << out.str();
+  for (const char* column : {"ceiling", "measured", "datasheet", "of datasheet", "method"})
+    EXPECT_NE(rows[0].find(column), std::string::npos) << column;
+  EXPECT_NE(rows[1].find("51234.5 GFLOP/s"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[1].find("66900.0 GFLOP/s"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[1].find("76.6 %"), std::string::npos) << rows[1];  // 51234.5 / 66900
+  EXPECT_NE(rows[3].find("89.8 %"), std::string::npos) << rows[3];  // 4312.75 / 4800
+  EXPECT_NE(rows[4].find("205.1 GFLOP/s"), std::string::npos) << rows[4];
+  // The method column starts at the same place in every row.
+  const std::size_t method = rows[0].find("method");
+  EXPECT_EQ(rows[1].find("cuBLAS"), method);
+  EXPECT_EQ(rows[5].find("memcpy"), method);
+}
+
+TEST(ReportCeilings, CsvHasOneRowPerCeiling) {
+  std::ostringstream out;
+  report::writeCeilingsCsv(out, someCeilings());
+  std::istringstream lines(out.str());
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0],
+            "backend,device,ceiling,unit,measured,datasheet,measured_over_datasheet,method");
+  const std::string bandwidth = "cuda,NVIDIA H200,memory bandwidth,GB/s,4312.75,4800,";
+  ASSERT_EQ(rows[3].rfind(bandwidth, 0), 0u) << rows[3];
+  const std::string ratio =
+      rows[3].substr(bandwidth.size(), rows[3].find(',', bandwidth.size()) - bandwidth.size());
+  EXPECT_DOUBLE_EQ(std::stod(ratio), 4312.75 / 4800);
+  EXPECT_TRUE(rows[3].ends_with(",\"cudaMemcpy, 1 GiB\"")) << rows[3];
+  EXPECT_EQ(rows[4].rfind("cpu,\"Some \"\"CPU\"\", 2 cores\",FP32,GFLOP/s,205.125,,,", 0), 0u)
+      << rows[4];
+}
+
 TEST(ReportCsv, HeaderIsTheDocumentedColumnsInOrder) {
   const std::vector<std::string> expected = {"backend",
                                              "device",

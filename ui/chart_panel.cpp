@@ -8,6 +8,7 @@
 #include "formatting.hpp"
 #include "plan/autotune.hpp"
 #include "result_analysis.hpp"
+#include "roofline_chart.hpp"
 
 namespace tilescope::ui {
 namespace {
@@ -43,6 +44,10 @@ ChartText textOf(ChartKind kind) {
     case ChartKind::Landscape:
       return {"Autotune", "Autotune landscape",
               "GFLOP/s of every configuration of the latest kernel and size, fastest first"};
+    case ChartKind::Roofline:
+      return {"Roofline", "Roofline",
+              "GFLOP/s against arithmetic intensity (traffic model) under the device's measured "
+              "and datasheet ceilings"};
   }
   return {"", "", ""};
 }
@@ -101,12 +106,23 @@ ChartPanel::ChartPanel(const app::ResultsModel* model, QWidget* parent)
   tiles->yAxis->setLabel(tr("median time (ms)"));
   chart(ChartKind::Phases)->yAxis->setLabel(tr("time per repetition (ms)"));
   chart(ChartKind::Landscape)->yAxis->setLabel(tr("GFLOP/s"));
+  ChartView* roofline = chart(ChartKind::Roofline);
+  ChartView::makeLogarithmic(roofline->xAxis, 10);
+  ChartView::makeLogarithmic(roofline->yAxis, 10);
+  roofline->xAxis->setLabel(tr("arithmetic intensity (FLOP per byte of global memory)"));
+  roofline->yAxis->setLabel(tr("GFLOP/s"));
 
+  connect(this, &QTabWidget::currentChanged, this, [this] {
+    if (currentChart() != ChartKind::Roofline || !rooflineStale_) return;
+    buildRooflineIfStale();
+    chart(ChartKind::Roofline)->replot(QCustomPlot::rpQueuedReplot);
+  });
   refreshTimer_.setSingleShot(true);
   refreshTimer_.setInterval(kRefreshIntervalMs);
   connect(&refreshTimer_, &QTimer::timeout, this, &ChartPanel::refresh);
   connect(model_, &QAbstractItemModel::rowsInserted, this, &ChartPanel::scheduleRefresh);
   connect(model_, &QAbstractItemModel::dataChanged, this, &ChartPanel::scheduleRefresh);
+  connect(model_, &app::ResultsModel::ceilingsChanged, this, &ChartPanel::scheduleRefresh);
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
     for (QHash<QString, int>& colors : seriesColors_) colors.clear();
     for (ChartView* view : charts_) view->resetView();
@@ -148,6 +164,8 @@ void ChartPanel::refresh() {
   buildTileSweep();
   buildPhases();
   buildLandscape();
+  rooflineStale_ = true;
+  if (currentChart() == ChartKind::Roofline) buildRooflineIfStale();
   for (ChartView* view : charts_) view->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -160,6 +178,7 @@ void ChartPanel::resetView() {
 
 bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QString* error) {
   refresh();
+  if (kind == ChartKind::Roofline) buildRooflineIfStale();
   return exportPlot(chart(kind), chart(kind)->title(), path, size, error);
 }
 
@@ -383,6 +402,17 @@ void ChartPanel::buildLandscape() {
     view->xAxis->setRange(0.3, double(landscape.size()) + 0.7);
     view->yAxis->setRange(0, view->yAxis->range().upper);
   }
+}
+
+void ChartPanel::buildRooflineIfStale() {
+  if (!rooflineStale_) return;
+  rooflineStale_ = false;
+  ChartView* view = chart(ChartKind::Roofline);
+  view->reset();
+  const std::vector<RunResult>& results = model_->results();
+  view->setTitle(titleFor(ChartKind::Roofline, results));
+  drawRoofline(view, results, model_->ceilings(), intensities_,
+               [this](const QString& series) { return colorIndex(ChartKind::Roofline, series); });
 }
 
 }  // namespace tilescope::ui

@@ -8,6 +8,7 @@
 #include <array>
 
 #include "chart_kind.hpp"
+#include "result_analysis.hpp"
 #include "results_model.hpp"
 
 namespace tilescope::ui {
@@ -35,6 +36,7 @@ class ChartPanel : public QTabWidget {
   void buildTileSweep();
   void buildPhases();
   void buildLandscape();
+  void buildRooflineIfStale();
   int colorIndex(app::ChartKind kind, const QString& series);
 
   const app::ResultsModel* model_;
@@ -43,6 +45,10 @@ class ChartPanel : public QTabWidget {
   // Per chart, each series keeps the colour it got first, so a line does not change colour as
   // others join.
   std::array<QHash<QString, int>, std::size(app::kAllCharts)> seriesColors_;
+  // The roofline's x positions: the traffic model takes milliseconds per configuration, so the
+  // roofline is built only while it is shown (or exported), and stale otherwise.
+  app::IntensityCache intensities_;
+  bool rooflineStale_ = true;
 };
 
 }  // namespace tilescope::ui

@@ -47,7 +47,7 @@ void CommandLineDriver::start() {
     }
   }
   // A run uses the command line's choices; a session opened alone keeps its own.
-  const bool measures = line_.run || line_.autotune;
+  const bool measures = line_.run || line_.autotune || line_.measureCeilings;
   if (measures) window_->controls()->setChoices(line_.choices);
   if (measures || line_.chart) window_->charts()->showChart(line_.chartToExport());
 
@@ -103,10 +103,12 @@ void CommandLineDriver::runWhenBackendsKnown() {
       },
       Qt::SingleShotConnection);
   QString problem;
-  if (!line_.autotune) {
-    window_->enqueue(line_.jobs());
-  } else if (!window_->autotune(&problem)) {
+  if (line_.run) window_->enqueue(line_.jobs());
+  const bool queued = (!line_.autotune || window_->autotune(&problem)) &&
+                      (!line_.measureCeilings || window_->measureCeilings(&problem));
+  if (!queued) {
     disconnect(controller, nullptr, this, nullptr);
+    controller->cancel();
     report(problem, app::kBadArgumentsExitCode);
     finish();
   }

@@ -89,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(&controller_, &app::RunController::busyChanged, this, &MainWindow::onBusyChanged);
   connect(&controller_, &app::RunController::progressChanged, this, &MainWindow::onProgress);
   connect(&controller_, &app::RunController::resultReady, this, &MainWindow::onResult);
+  connect(&controller_, &app::RunController::ceilingsReady, this, &MainWindow::onCeilings);
   connect(&controller_, &app::RunController::runFailed, this, &MainWindow::onRunFailed);
   connect(&controller_, &app::RunController::queueFinished, this, &MainWindow::onQueueFinished);
   connect(controls_, &ControlPanel::choicesChanged, this, &MainWindow::onChoicesChanged);
@@ -124,6 +125,14 @@ void MainWindow::createActions() {
       tr("Measure every valid configuration of the chosen kernel at the chosen size, then "
          "remember and choose the fastest verified one"));
   connect(autotuneAction_, &QAction::triggered, this, [this] { autotune(); });
+
+  ceilingsAction_ = new QAction(themeIcon("utilities-system-monitor", QStyle::SP_ComputerIcon),
+                                tr("&Measure Ceilings"), this);
+  ceilingsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+  ceilingsAction_->setStatusTip(
+      tr("Measure the chosen device's peak FP32 rate and memory bandwidth (a few seconds) and "
+         "draw them on the roofline beside the datasheet's figures"));
+  connect(ceilingsAction_, &QAction::triggered, this, [this] { measureCeilings(); });
 
   cancelAction_ =
       new QAction(themeIcon("process-stop", QStyle::SP_BrowserStop), tr("&Cancel"), this);
@@ -252,6 +261,7 @@ void MainWindow::createMenus() {
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(runAction_);
   run->addAction(autotuneAction_);
+  run->addAction(ceilingsAction_);
   run->addAction(cancelAction_);
   run->addSeparator();
   QMenu* lessons = run->addMenu(tr("Seed &Lessons"));
@@ -444,6 +454,23 @@ bool MainWindow::autotune(QString* problem) {
   return true;
 }
 
+bool MainWindow::measureCeilings(QString* problem) {
+  const app::Choices choices = controls_->choices();
+  const app::BackendSummary* summary = controller_.backend(choices.backend);
+  if (!summary || !summary->available() || controls_->deviceName().empty()) {
+    const QString message = tr("Measuring ceilings needs an available backend and device");
+    showProblem(message);
+    if (problem) *problem = message;
+    return false;
+  }
+  charts_->showChart(app::ChartKind::Roofline);
+  statusBar()->showMessage(tr("Measuring the ceilings of %1 (%2)")
+                               .arg(QString::fromStdString(controls_->deviceName()),
+                                    QString::fromStdString(choices.backend)));
+  enqueue({app::RunJob::ceilings(choices.backend, choices.device)});
+  return true;
+}
+
 void MainWindow::finishAutotune(const app::QueueSummary& summary) {
   const app::AutotuneRun run = std::move(*autotune_);
   autotune_.reset();
@@ -508,6 +535,7 @@ void MainWindow::onChoicesChanged() {
   runAction_->setEnabled(runnable);
   runAction_->setToolTip(runnable ? tr("Run (Ctrl+R)") : problem);
   autotuneAction_->setEnabled(!controls_->deviceName().empty());
+  ceilingsAction_->setEnabled(!controls_->deviceName().empty());
 }
 
 void MainWindow::onBusyChanged(bool busy) {
@@ -556,6 +584,22 @@ void MainWindow::onResult(const RunResult& result) {
   }
 }
 
+void MainWindow::onCeilings(const DeviceCeilings& ceilings) {
+  std::vector<DeviceCeilings> known = model_.ceilings();
+  app::rememberCeilings(known, ceilings);
+  model_.setCeilings(std::move(known));
+  setWindowModified(true);
+  QStringList figures;
+  for (const Ceiling& ceiling : ceilings.compute) {
+    figures << tr("%1 %2 GFLOP/s")
+                   .arg(QString::fromStdString(ceiling.name), app::formatRate(ceiling.measured));
+  }
+  figures << tr("memory %1 GB/s").arg(ceilings.bandwidth.measured, 0, 'f', 1);
+  statusBar()->showMessage(
+      tr("Ceilings of %1: %2")
+          .arg(QString::fromStdString(ceilings.device), figures.join(QStringLiteral(", "))));
+}
+
 void MainWindow::onRunFailed(const app::RunJob& job, const app::RunFailure& failure) {
   const QString kind =
       failure.kind ? QString::fromLatin1(toString(*failure.kind)) : tr("unexpected error");
@@ -591,6 +635,7 @@ app::Session MainWindow::currentSession() const {
   app::mergeDevices(session.devices, current);
   session.choices = controls_->choices();
   session.results = model_.results();
+  session.ceilings = model_.ceilings();
   return session;
 }
 
@@ -599,6 +644,7 @@ bool MainWindow::openSession(const QString& path, QString* error) {
   if (!session) return false;
   model_.setDevices(session->devices);
   model_.setResults(std::move(session->results));
+  model_.setCeilings(std::move(session->ceilings));
   controls_->setChoices(session->choices);
   sessionPath_ = QFileInfo(path).absoluteFilePath();
   if (remembersSettings_) app::addRecentFile(sessionPath_);
@@ -620,7 +666,8 @@ bool MainWindow::saveSession(const QString& path, QString* error) {
 
 bool MainWindow::exportResults(const QString& path, QString* error) {
   if (QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
-    return app::exportResultsJson(path, currentSession().devices, model_.results(), error);
+    return app::exportResultsJson(
+        path, {currentSession().devices, model_.results(), model_.ceilings()}, error);
   }
   return app::exportResultsCsv(path, model_.results(), error);
 }

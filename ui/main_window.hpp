@@ -47,6 +47,10 @@ class MainWindow : public QMainWindow {
   // run, the fastest verified one is remembered for the device and chosen in the controls.
   // When it cannot start, says why (notice, status bar and `problem`) and returns false.
   bool autotune(QString* problem = nullptr);
+  // Queues a measurement of the chosen device's roofline ceilings and shows the roofline; when
+  // they arrive they replace the device's earlier ceilings in the session. When it cannot start,
+  // says why (notice, status bar and `problem`) and returns false.
+  bool measureCeilings(QString* problem = nullptr);
   // The autotune queued or running, if any.
   const app::AutotuneRun* currentAutotune() const { return autotune_ ? &*autotune_ : nullptr; }
 
@@ -83,6 +87,7 @@ class MainWindow : public QMainWindow {
   void onBusyChanged(bool busy);
   void onProgress(const app::QueueProgress& progress);
   void onResult(const RunResult& result);
+  void onCeilings(const DeviceCeilings& ceilings);
   void onRunFailed(const app::RunJob& job, const app::RunFailure& failure);
   void onQueueFinished(const app::QueueSummary& summary);
   void onChoicesChanged();
@@ -116,6 +121,7 @@ class MainWindow : public QMainWindow {
 
   QAction* runAction_ = nullptr;
   QAction* autotuneAction_ = nullptr;
+  QAction* ceilingsAction_ = nullptr;
   QAction* cancelAction_ = nullptr;
   QAction* openAction_ = nullptr;
   QAction* saveAction_ = nullptr;

@@ -16,6 +16,8 @@ QString chartId(ChartKind kind) {
       return QStringLiteral("library");
     case ChartKind::Landscape:
       return QStringLiteral("autotune");
+    case ChartKind::Roofline:
+      return QStringLiteral("roofline");
   }
   return {};
 }

@@ -13,13 +13,14 @@ enum class ChartKind {
   Phases,     // H2D / kernel / D2H stacked bars
   Library,    // percent of the library reference against size
   Landscape,  // GFLOP/s of every configuration of one kernel at one size (autotune)
+  Roofline,   // GFLOP/s against arithmetic intensity under the device's measured ceilings
 };
 
-inline constexpr ChartKind kAllCharts[] = {ChartKind::Time,      ChartKind::Rate,
-                                           ChartKind::TileSweep, ChartKind::Phases,
-                                           ChartKind::Library,   ChartKind::Landscape};
+inline constexpr ChartKind kAllCharts[] = {
+    ChartKind::Time,    ChartKind::Rate,      ChartKind::TileSweep, ChartKind::Phases,
+    ChartKind::Library, ChartKind::Landscape, ChartKind::Roofline};
 
-// "time", "gflops", "tile", "phases", "library", "autotune".
+// "time", "gflops", "tile", "phases", "library", "autotune", "roofline".
 QString chartId(ChartKind kind);
 std::optional<ChartKind> chartFromId(const QString& id);
 QStringList chartIds();

@@ -77,6 +77,7 @@ QStringList diagramViews() {
 ChartKind CommandLine::chartToExport() const {
   if (chart) return *chart;
   if (autotune) return ChartKind::Landscape;
+  if (measureCeilings && !run) return ChartKind::Roofline;
   return sweep.find("tile") ? ChartKind::TileSweep : ChartKind::Rate;
 }
 
@@ -134,6 +135,9 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("autotune"),
       QStringLiteral("Run every valid configuration of the chosen kernel at the chosen size and "
                      "remember the fastest verified one for the device."));
+  const QCommandLineOption ceilingsOption(
+      QStringLiteral("measure-ceilings"),
+      QStringLiteral("Measure the chosen device's roofline ceilings (after any runs)."));
   const QCommandLineOption openOption(
       QStringLiteral("open"), QStringLiteral("Open a session file."), QStringLiteral("file"));
   const QCommandLineOption saveOption(QStringLiteral("save-session"),
@@ -169,11 +173,11 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("quit"),
       QStringLiteral("Quit once the runs and exports are done, without showing the window."));
   parser.addOptions(
-      {backendOption, deviceOption,      kernelOption,  tileOption,      paramOption,
-       sizeOption,    mOption,           nOption,       kOption,         repsOption,
-       budgetOption,  noVerifyOption,    sweepOption,   runOption,       openOption,
-       saveOption,    exportChartOption, chartOption,   chartSizeOption, csvOption,
-       jsonOption,    viewOption,        diagramOption, quitOption,      autotuneOption});
+      {backendOption,   deviceOption,  kernelOption, tileOption, paramOption,       sizeOption,
+       mOption,         nOption,       kOption,      repsOption, budgetOption,      noVerifyOption,
+       sweepOption,     runOption,     openOption,   saveOption, exportChartOption, chartOption,
+       chartSizeOption, csvOption,     jsonOption,   viewOption, diagramOption,     quitOption,
+       autotuneOption,  ceilingsOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -203,6 +207,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     line.run = parser.isSet(runOption);
     line.autotune = parser.isSet(autotuneOption);
     if (line.run && line.autotune) refuse(QStringLiteral("--run and --autotune: give one of them"));
+    line.measureCeilings = parser.isSet(ceilingsOption);
     line.quit = parser.isSet(quitOption);
 
     if (parser.isSet(backendOption)) {
@@ -276,10 +281,12 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       refuse(QStringLiteral("--sweep needs --run"));
     }
 
-    const bool haveResults = line.run || line.autotune || !line.openSession.isEmpty();
+    const bool haveResults =
+        line.run || line.autotune || line.measureCeilings || !line.openSession.isEmpty();
     const auto needResults = [&](const QCommandLineOption& option) {
       if (parser.isSet(option) && !haveResults) {
-        refuse(QStringLiteral("--%1 needs --run, --autotune or a session to open")
+        refuse(QStringLiteral("--%1 needs --run, --autotune, --measure-ceilings or a session to "
+                              "open")
                    .arg(option.names().front()));
       }
     };

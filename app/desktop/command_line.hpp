@@ -16,7 +16,8 @@ struct CommandLine {
   Choices choices;
   plan::Sweep sweep;  // from --sweep, in order; no axis for a single run
   bool run = false;
-  bool autotune = false;  // every valid configuration of the chosen kernel, instead of --run
+  bool autotune = false;         // every valid configuration of the chosen kernel, instead of --run
+  bool measureCeilings = false;  // the chosen device's roofline ceilings, after any runs
   bool quit = false;
   QString openSession;
   QString saveSession;
@@ -27,8 +28,8 @@ struct CommandLine {
   QString diagramView;  // empty: the window's current view, "matrix" for --export-diagram
   QString exportDiagram;
 
-  // The chart --export-chart writes: --chart, else the landscape for --autotune, the tile sweep
-  // for a tile sweep, GFLOP/s otherwise.
+  // The chart --export-chart writes: --chart, else the landscape for --autotune, the roofline
+  // for --measure-ceilings without --run, the tile sweep for a tile sweep, GFLOP/s otherwise.
   ChartKind chartToExport() const;
   // The jobs --run queues. Throws Error(InvalidArgument).
   std::vector<RunJob> jobs() const;

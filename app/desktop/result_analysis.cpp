@@ -5,6 +5,7 @@
 
 #include "plan/autotune.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/error.hpp"
 
 namespace tilescope::app {
 
@@ -53,6 +54,30 @@ std::vector<RunResult> landscapeOf(const std::vector<RunResult>& results) {
     if (sameGround && !seen) landscape.push_back(*it);
   }
   return plan::byThroughput(std::move(landscape));
+}
+
+std::optional<Intensity> IntensityCache::of(const RunResult& result) {
+  const Shape& shape = result.shape;
+  const std::string key = result.kernel.kernel + " " + formatParams(result.kernel) + " " +
+                          std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                          std::to_string(shape.k);
+  if (const auto found = known_.find(key); found != known_.end()) return found->second;
+  std::optional<Intensity> intensity;
+  try {
+    intensity = arithmeticIntensity(result.kernel, shape);
+  } catch (const Error&) {
+    // Refused here: the point cannot be placed, and nothing else about the result changes.
+  }
+  known_.emplace(key, intensity);
+  return intensity;
+}
+
+const DeviceCeilings* ceilingsOf(const std::vector<DeviceCeilings>& ceilings,
+                                 const RunResult& result) {
+  for (const DeviceCeilings& device : ceilings) {
+    if (device.backend == result.backend && device.device == result.device) return &device;
+  }
+  return nullptr;
 }
 
 }  // namespace tilescope::app

@@ -1,10 +1,12 @@
 #pragma once
 // Derived figures the table and the charts share, so both always agree. No Qt.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tilescope/backend.hpp"
+#include "tilescope/ceilings.hpp"
 
 namespace tilescope::app {
 
@@ -29,5 +31,20 @@ std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, st
 // The autotune landscape: every configuration measured of the latest result's kernel at its
 // shape on its backend and device (the latest run of each), fastest first.
 std::vector<RunResult> landscapeOf(const std::vector<RunResult>& results);
+
+// Each result's arithmetic intensity (tilescope::arithmeticIntensity), computed once per kernel
+// configuration and shape: the traffic model takes milliseconds, and charts redraw often.
+class IntensityCache {
+ public:
+  // nullopt for a configuration or shape the catalogue refuses (a session from another build).
+  std::optional<Intensity> of(const RunResult& result);
+
+ private:
+  std::map<std::string, std::optional<Intensity>> known_;
+};
+
+// The ceilings measured on the result's backend and device, if any.
+const DeviceCeilings* ceilingsOf(const std::vector<DeviceCeilings>& ceilings,
+                                 const RunResult& result);
 
 }  // namespace tilescope::app

@@ -237,4 +237,9 @@ void ResultsModel::setDevices(std::vector<MeasuredDevice> devices) {
   devices_ = std::move(devices);
 }
 
+void ResultsModel::setCeilings(std::vector<DeviceCeilings> ceilings) {
+  ceilings_ = std::move(ceilings);
+  emit ceilingsChanged();
+}
+
 }  // namespace tilescope::app

@@ -58,6 +58,14 @@ class ResultsModel : public QAbstractTableModel {
   const std::vector<MeasuredDevice>& devices() const { return devices_; }
   void setDevices(std::vector<MeasuredDevice> devices);
 
+  // The roofline ceilings measured on devices (one entry per backend and device). They describe
+  // the devices, not the runs: clear() keeps them.
+  const std::vector<DeviceCeilings>& ceilings() const { return ceilings_; }
+  void setCeilings(std::vector<DeviceCeilings> ceilings);
+
+ signals:
+  void ceilingsChanged();
+
  private:
   QVariant display(const RunResult& result, std::size_t row, int column) const;
   QVariant sortValue(const RunResult& result, std::size_t row, int column) const;
@@ -65,6 +73,7 @@ class ResultsModel : public QAbstractTableModel {
 
   std::vector<RunResult> results_;
   std::vector<MeasuredDevice> devices_;
+  std::vector<DeviceCeilings> ceilings_;
 };
 
 }  // namespace tilescope::app

@@ -10,8 +10,11 @@ namespace {
 // The estimate of the time left weighs each run by its work plus a fixed overhead (warm-up,
 // verification, allocation), so a size sweep's large runs count for more than its small ones.
 constexpr double kOverheadFlops = 2.0 * 128 * 128 * 128;
+// A ceilings measurement takes a few seconds, about as long as a 4096^3 run.
+constexpr double kCeilingsFlops = 2.0 * 4096 * 4096 * 4096;
 
 double weightOf(const RunJob& job) {
+  if (job.kind == JobKind::Ceilings) return kCeilingsFlops;
   return job.request.shape.flops() + kOverheadFlops;
 }
 
@@ -31,6 +34,7 @@ RunController::RunController(QObject* parent) : QObject(parent) {
   connect(worker_, &RunWorker::backendsProbed, this, &RunController::onBackendsProbed);
   connect(worker_, &RunWorker::progress, this, &RunController::onProgress);
   connect(worker_, &RunWorker::finished, this, &RunController::onFinished);
+  connect(worker_, &RunWorker::ceilingsMeasured, this, &RunController::onCeilingsMeasured);
   connect(worker_, &RunWorker::failed, this, &RunController::onFailed);
   thread_.start();
   QMetaObject::invokeMethod(worker_, &RunWorker::probe, Qt::QueuedConnection);
@@ -128,6 +132,13 @@ void RunController::onFinished(quint64 ticket, const RunResult& result) {
   if (shutDown_ || ticket != ticket_ || !current_) return;
   ++pass_.completed;
   emit resultReady(result);
+  endCurrent();
+}
+
+void RunController::onCeilingsMeasured(quint64 ticket, const DeviceCeilings& ceilings) {
+  if (shutDown_ || ticket != ticket_ || !current_) return;
+  ++pass_.completed;
+  emit ceilingsReady(ceilings);
   endCurrent();
 }
 

@@ -56,6 +56,7 @@ class RunController : public QObject {
   void busyChanged(bool busy);
   void progressChanged(const tilescope::app::QueueProgress& progress);
   void resultReady(const tilescope::RunResult& result);
+  void ceilingsReady(const tilescope::DeviceCeilings& ceilings);
   void runFailed(const tilescope::app::RunJob& job, const tilescope::app::RunFailure& failure);
   void queueFinished(const tilescope::app::QueueSummary& summary);
 
@@ -63,6 +64,7 @@ class RunController : public QObject {
   void onBackendsProbed(const std::vector<BackendSummary>& backends);
   void onProgress(quint64 ticket, double fraction, const QString& stage);
   void onFinished(quint64 ticket, const RunResult& result);
+  void onCeilingsMeasured(quint64 ticket, const DeviceCeilings& ceilings);
   void onFailed(quint64 ticket, const RunFailure& failure);
   void endCurrent();
   void startPass();

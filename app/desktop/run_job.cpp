@@ -5,7 +5,18 @@
 
 namespace tilescope::app {
 
+RunJob RunJob::ceilings(const std::string& backend, int device) {
+  RunJob job{backend, {}, JobKind::Ceilings};
+  job.request.device = device;
+  return job;
+}
+
 QString describe(const RunJob& job) {
+  if (job.kind == JobKind::Ceilings) {
+    return QStringLiteral("ceilings of %1 device %2")
+        .arg(QString::fromStdString(job.backend))
+        .arg(job.request.device);
+  }
   const KernelConfig& kernel = job.request.kernel;
   const std::string params = formatParams(kernel);
   QString text = QString::fromStdString(kernel.kernel);
@@ -16,6 +27,7 @@ QString describe(const RunJob& job) {
 
 void registerMetaTypes() {
   qRegisterMetaType<tilescope::RunResult>();
+  qRegisterMetaType<tilescope::DeviceCeilings>();
   qRegisterMetaType<RunJob>();
   qRegisterMetaType<RunFailure>();
   qRegisterMetaType<std::vector<BackendSummary>>();

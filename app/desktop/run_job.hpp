@@ -12,10 +12,18 @@
 
 namespace tilescope::app {
 
-// One queued run: which backend runs which request.
+enum class JobKind {
+  Run,       // request: time and verify one kernel configuration
+  Ceilings,  // measure the roofline ceilings of request.device (the rest of request is unused)
+};
+
+// One queued job: which backend runs which request, or measures which device's ceilings.
 struct RunJob {
   std::string backend;
   RunRequest request;
+  JobKind kind = JobKind::Run;
+
+  static RunJob ceilings(const std::string& backend, int device);
 };
 
 // What the worker learned about one backend when it created it.
@@ -33,15 +41,18 @@ struct RunFailure {
   bool cancelled() const { return kind == ErrorKind::Cancelled; }
 };
 
-// "shared-tiled tile=16 at 512³ on cpu": one line naming a job in progress and in notices.
+// "shared-tiled tile=16 at 512³ on cpu" (or "ceilings of cpu device 0"): one line naming a job
+// in progress and in notices.
 QString describe(const RunJob& job);
 
-// Registers the types above (and RunResult) for queued connections; call once before threads.
+// Registers the types above (and RunResult, DeviceCeilings) for queued connections; call once
+// before threads.
 void registerMetaTypes();
 
 }  // namespace tilescope::app
 
 Q_DECLARE_METATYPE(tilescope::RunResult)
+Q_DECLARE_METATYPE(tilescope::DeviceCeilings)
 Q_DECLARE_METATYPE(tilescope::app::RunJob)
 Q_DECLARE_METATYPE(tilescope::app::RunFailure)
 Q_DECLARE_METATYPE(std::vector<tilescope::app::BackendSummary>)

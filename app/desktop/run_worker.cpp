@@ -41,16 +41,28 @@ std::vector<BackendSummary> RunWorker::summaries() const {
   return list;
 }
 
+Backend& RunWorker::backendFor(const std::string& id) {
+  if (const auto lost = lostReasons_.find(id); lost != lostReasons_.end()) {
+    throw Error(ErrorKind::Unavailable, "backend " + id + ": " + lost->second);
+  }
+  const auto found = backends_.find(id);
+  if (found == backends_.end()) {
+    throw Error(ErrorKind::InvalidArgument, "unknown backend '" + id + "'");
+  }
+  if (const auto reason = found->second->unavailableReason()) {
+    throw Error(ErrorKind::Unavailable, "backend " + id + " is unavailable: " + *reason);
+  }
+  return *found->second;
+}
+
 void RunWorker::execute(quint64 ticket, const RunJob& job) {
   try {
-    if (const auto lost = lostReasons_.find(job.backend); lost != lostReasons_.end()) {
-      throw Error(ErrorKind::Unavailable, "backend " + job.backend + ": " + lost->second);
+    Backend& backend = backendFor(job.backend);
+    if (job.kind == JobKind::Ceilings) {
+      emit ceilingsMeasured(ticket, measureOn(backend, ticket, job));
+    } else {
+      emit finished(ticket, runOn(backend, ticket, job));
     }
-    const auto found = backends_.find(job.backend);
-    if (found == backends_.end()) {
-      throw Error(ErrorKind::InvalidArgument, "unknown backend '" + job.backend + "'");
-    }
-    emit finished(ticket, runOn(*found->second, ticket, job));
   } catch (const Error& error) {
     if (error.kind() == ErrorKind::DeviceLost) {
       // A sticky fault: every later call on this backend would fail until the process restarts.
@@ -68,23 +80,27 @@ void RunWorker::execute(quint64 ticket, const RunJob& job) {
   }
 }
 
+ProgressFn RunWorker::progressFor(quint64 ticket) {
+  sinceProgress_.start();
+  emit progress(ticket, 0.0, QStringLiteral("starting"));
+  return [this, ticket](double fraction, const std::string& stage) {
+    if (sinceProgress_.elapsed() < kProgressIntervalMs) return;
+    sinceProgress_.restart();
+    emit progress(ticket, fraction, QString::fromStdString(stage));
+  };
+}
+
 RunResult RunWorker::runOn(Backend& backend, quint64 ticket, const RunJob& job) {
-  if (const auto reason = backend.unavailableReason()) {
-    throw Error(ErrorKind::Unavailable, "backend " + job.backend + " is unavailable: " + *reason);
-  }
   RunRequest request = job.request;
   request.kernel = resolve(request.kernel);
   if (const auto reason = backend.refusal(request.kernel, request.shape)) {
     throw Error(ErrorKind::Unsupported, *reason);
   }
-  sinceProgress_.start();
-  emit progress(ticket, 0.0, QStringLiteral("starting"));
-  const ProgressFn onProgress = [this, ticket](double fraction, const std::string& stage) {
-    if (sinceProgress_.elapsed() < kProgressIntervalMs) return;
-    sinceProgress_.restart();
-    emit progress(ticket, fraction, QString::fromStdString(stage));
-  };
-  return backend.run(request, onProgress, cancel_);
+  return backend.run(request, progressFor(ticket), cancel_);
+}
+
+DeviceCeilings RunWorker::measureOn(Backend& backend, quint64 ticket, const RunJob& job) {
+  return backend.measureCeilings(job.request.device, progressFor(ticket), cancel_);
 }
 
 }  // namespace tilescope::app

@@ -30,10 +30,15 @@ class RunWorker : public QObject {
   void backendsProbed(const std::vector<tilescope::app::BackendSummary>& backends);
   void progress(quint64 ticket, double fraction, const QString& stage);
   void finished(quint64 ticket, const tilescope::RunResult& result);
+  void ceilingsMeasured(quint64 ticket, const tilescope::DeviceCeilings& ceilings);
   void failed(quint64 ticket, const tilescope::app::RunFailure& failure);
 
  private:
+  Backend& backendFor(const std::string& id);
   RunResult runOn(Backend& backend, quint64 ticket, const RunJob& job);
+  DeviceCeilings measureOn(Backend& backend, quint64 ticket, const RunJob& job);
+  // Forwards the backend's progress for `ticket`, a few times a second at most.
+  ProgressFn progressFor(quint64 ticket);
   std::vector<BackendSummary> summaries() const;
 
   const std::atomic<bool>* cancel_;

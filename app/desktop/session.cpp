@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <algorithm>
 #include <sstream>
 
 #include "file_io.hpp"
@@ -25,9 +26,13 @@ bool writeText(const QString& path, const std::string& text, QString* error) {
 
 nlohmann::json toJson(const Session& session) {
   return {
-      {"format", kSessionFormat},           {"version", report::kFormatVersion},
-      {"created", session.created},         {"devices", report::devicesToJson(session.devices)},
-      {"choices", toJson(session.choices)}, {"results", resultsToJson(session.results)},
+      {"format", kSessionFormat},
+      {"version", report::kFormatVersion},
+      {"created", session.created},
+      {"devices", report::devicesToJson(session.devices)},
+      {"choices", toJson(session.choices)},
+      {"results", resultsToJson(session.results)},
+      {"ceilings", report::ceilingsToJson(session.ceilings)},
   };
 }
 
@@ -37,6 +42,7 @@ Session sessionFromJson(const nlohmann::json& json) {
     Session session;
     session.devices = std::move(document.devices);
     session.results = std::move(document.results);
+    session.ceilings = std::move(document.ceilings);
     // No choices were saved: start from the first result's configuration.
     if (!session.results.empty()) {
       const RunResult& first = session.results.front();
@@ -65,6 +71,10 @@ Session sessionFromJson(const nlohmann::json& json) {
   }
   for (const nlohmann::json& result : *results) {
     session.results.push_back(report::resultFromJson(result));
+  }
+  // Sessions saved before the roofline have no ceilings.
+  if (const auto ceilings = json.find("ceilings"); ceilings != json.end()) {
+    session.ceilings = report::ceilingsFromJson(*ceilings);
   }
   return session;
 }
@@ -99,11 +109,10 @@ bool exportResultsCsv(const QString& path, const std::vector<RunResult>& results
   return writeText(path, csv.str(), error);
 }
 
-bool exportResultsJson(const QString& path, const std::vector<MeasuredDevice>& devices,
-                       const std::vector<RunResult>& results, QString* error) {
+bool exportResultsJson(const QString& path, const report::ResultsDocument& document,
+                       QString* error) {
   const nlohmann::json json =
-      report::toJson(report::ResultsDocument{devices, results},
-                     QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(),
+      report::toJson(document, QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(),
                      "tilescope " + QCoreApplication::applicationVersion().toStdString());
   return writeText(path, json.dump(2) + "\n", error);
 }
@@ -116,6 +125,18 @@ void mergeDevices(std::vector<MeasuredDevice>& devices, const std::vector<Measur
           known || (device.backend == candidate.backend && device.info.name == candidate.info.name);
     }
     if (!known) devices.push_back(candidate);
+  }
+}
+
+void rememberCeilings(std::vector<DeviceCeilings>& ceilings, const DeviceCeilings& measured) {
+  const auto earlier =
+      std::find_if(ceilings.begin(), ceilings.end(), [&](const DeviceCeilings& known) {
+        return known.backend == measured.backend && known.device == measured.device;
+      });
+  if (earlier != ceilings.end()) {
+    *earlier = measured;
+  } else {
+    ceilings.push_back(measured);
   }
 }
 

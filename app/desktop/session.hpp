@@ -22,6 +22,7 @@ struct Session {
   std::vector<MeasuredDevice> devices;
   Choices choices;
   std::vector<RunResult> results;
+  std::vector<DeviceCeilings> ceilings;  // the roofline's, one entry per backend and device
 };
 
 nlohmann::json toJson(const Session& session);
@@ -36,10 +37,14 @@ std::optional<Session> loadSession(const QString& path, QString* error);
 
 // Results alone, as CSV (the report columns) or as JSON {format, version, devices, results}.
 bool exportResultsCsv(const QString& path, const std::vector<RunResult>& results, QString* error);
-bool exportResultsJson(const QString& path, const std::vector<MeasuredDevice>& devices,
-                       const std::vector<RunResult>& results, QString* error);
+bool exportResultsJson(const QString& path, const report::ResultsDocument& document,
+                       QString* error);
 
 // Adds the devices of `extra` that `devices` does not list yet (same backend and name).
 void mergeDevices(std::vector<MeasuredDevice>& devices, const std::vector<MeasuredDevice>& extra);
+
+// Keeps `measured` in `ceilings`, in place of an earlier measurement of the same backend and
+// device.
+void rememberCeilings(std::vector<DeviceCeilings>& ceilings, const DeviceCeilings& measured);
 
 }  // namespace tilescope::app

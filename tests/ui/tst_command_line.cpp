@@ -93,6 +93,19 @@ class TestCommandLine : public QObject {
     QCOMPARE(outcome.commandLine->chartToExport(), ChartKind::Landscape);
   }
 
+  void measureCeilingsExportsTheRoofline() {
+    const ParseOutcome alone =
+        parse({"--backend", "cpu", "--measure-ceilings", "--export-chart", "r.png", "--quit"});
+    QVERIFY2(alone.commandLine, qPrintable(alone.message));
+    QVERIFY(alone.commandLine->measureCeilings);
+    QCOMPARE(alone.commandLine->chartToExport(), ChartKind::Roofline);
+    // With runs, the runs pick the chart, as without the ceilings.
+    const ParseOutcome withRun =
+        parse({"--kernel", "naive", "--size", "32", "--run", "--measure-ceilings"});
+    QVERIFY2(withRun.commandLine, qPrintable(withRun.message));
+    QCOMPARE(withRun.commandLine->chartToExport(), ChartKind::Rate);
+  }
+
   void helpAndVersionExitZero() {
     const ParseOutcome help = parse({"--help"});
     QVERIFY(!help.commandLine);

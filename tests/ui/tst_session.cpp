@@ -32,6 +32,10 @@ Session sampleSession() {
   gpu.resources = KernelResources{38, 2048, 16, 256, 8, 1.0};
   session.results = {test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0),
                      test::madeUpResult("library", {}, 256, 0.75), gpu};
+  session.ceilings = {{"cpu",
+                       "Test CPU",
+                       {{kFp32Ceiling, kComputeUnit, 205.5, std::nullopt, "OpenBLAS sgemm"}},
+                       {kBandwidthCeiling, kBandwidthUnit, 24.25, std::nullopt, "memcpy"}}};
   return session;
 }
 
@@ -69,9 +73,38 @@ class TestSession : public QObject {
     QVERIFY(!loaded->results[0].resources);
     QCOMPARE(loaded->devices[1].info.facts[0].second, std::string("132"));
     QCOMPARE(loaded->choices.sweep, SweepKind::Tile);
+    QCOMPARE(loaded->ceilings, session.ceilings);
     const nlohmann::json json = nlohmann::json::parse(readAll(path).toStdString());
     QCOMPARE(json["format"], nlohmann::json(kSessionFormat));
     QVERIFY(json["version"].is_number_integer());
+  }
+
+  // Sessions saved before the roofline existed have no ceilings; they open with none.
+  void aSessionWithoutCeilingsOpens() {
+    nlohmann::json older = toJson(sampleSession());
+    older.erase("ceilings");
+    const QString path = dir_.filePath(QStringLiteral("older.json"));
+    writeText(path, QByteArray::fromStdString(older.dump()));
+    QString error;
+    const std::optional<Session> loaded = loadSession(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QVERIFY(loaded->ceilings.empty());
+    QCOMPARE(loaded->results.size(), std::size_t(3));
+  }
+
+  void aNewMeasurementReplacesTheDevicesCeilings() {
+    std::vector<DeviceCeilings> known = sampleSession().ceilings;
+    DeviceCeilings gpu = known.front();
+    gpu.backend = "cuda";
+    gpu.device = "NVIDIA H200";
+    rememberCeilings(known, gpu);
+    QCOMPARE(known.size(), std::size_t(2));
+    DeviceCeilings again = known.front();
+    again.compute.front().measured = 210;
+    rememberCeilings(known, again);
+    QCOMPARE(known.size(), std::size_t(2));
+    QCOMPARE(known.front().compute.front().measured, 210.0);
+    QCOMPARE(known.back().device, std::string("NVIDIA H200"));
   }
 
   void badSessionFilesAreRefusedWithAMessage_data() {
@@ -147,7 +180,8 @@ class TestSession : public QObject {
     const Session session = sampleSession();
     const QString path = dir_.filePath(QStringLiteral("results.json"));
     QString error;
-    QVERIFY2(exportResultsJson(path, session.devices, session.results, &error), qPrintable(error));
+    const report::ResultsDocument document{session.devices, session.results, session.ceilings};
+    QVERIFY2(exportResultsJson(path, document, &error), qPrintable(error));
     const nlohmann::json json = nlohmann::json::parse(readAll(path).toStdString());
     QCOMPARE(json["format"], nlohmann::json(kResultsFormat));
     QCOMPARE(json["results"].size(), session.results.size());
@@ -163,13 +197,15 @@ class TestSession : public QObject {
     const Session session = sampleSession();
     const QString path = dir_.filePath(QStringLiteral("from-bench.json"));
     QString error;
-    QVERIFY2(exportResultsJson(path, session.devices, session.results, &error), qPrintable(error));
+    const report::ResultsDocument document{session.devices, session.results, session.ceilings};
+    QVERIFY2(exportResultsJson(path, document, &error), qPrintable(error));
     const std::optional<Session> opened = loadSession(path, &error);
     QVERIFY2(opened.has_value(), qPrintable(error));
     QCOMPARE(opened->results.size(), session.results.size());
     for (std::size_t i = 0; i < session.results.size(); ++i)
       QCOMPARE(report::toJson(opened->results[i]), report::toJson(session.results[i]));
     QCOMPARE(opened->devices.size(), session.devices.size());
+    QCOMPARE(opened->ceilings, session.ceilings);
     QCOMPARE(opened->choices.kernel, session.results.front().kernel.kernel);
     QCOMPARE(opened->choices.shape, session.results.front().shape);
   }

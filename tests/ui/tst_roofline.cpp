@@ -1,0 +1,275 @@
+// The roofline chart with and without ceilings, its point tips, the datasheet roofs of devices
+// that were not measured, and the ceilings measured through the window and kept in its session.
+#include <QtTest>
+
+#include <QImage>
+#include <QToolTip>
+
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "control_panel.hpp"
+#include "main_window.hpp"
+#include "test_results.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+using tilescope::ui::ChartPanel;
+using tilescope::ui::ChartView;
+using tilescope::ui::MainWindow;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+std::vector<RunResult> someResults() {
+  std::vector<RunResult> results;
+  for (std::int64_t size : {64, 128, 256}) {
+    results.push_back(test::madeUpResult("naive", {{"tile", 16}}, size, 0.001 * size));
+    results.push_back(test::madeUpResult("library", {}, size, 0.0002 * size));
+  }
+  for (int tile : {1, 2, 4}) {
+    results.push_back(test::madeUpResult("shared-tiled", {{"tile", tile}}, 128, 2.0 / tile));
+  }
+  return results;
+}
+
+// The ceilings of test::madeUpResult's device: 40 GFLOP/s under 10 GB/s (ridge at 4 FLOP/byte).
+DeviceCeilings testCpuCeilings() {
+  return {"cpu",
+          "Test CPU",
+          {{kFp32Ceiling, kComputeUnit, 40.0, std::nullopt, "test"}},
+          {kBandwidthCeiling, kBandwidthUnit, 10.0, std::nullopt, "test"}};
+}
+
+// The result points: the roofs are plain lines, the points have no line between them.
+std::vector<QCPGraph*> pointGraphs(ChartView* view) {
+  std::vector<QCPGraph*> graphs;
+  for (int i = 0; i < view->graphCount(); ++i) {
+    if (view->graph(i)->lineStyle() == QCPGraph::lsNone) graphs.push_back(view->graph(i));
+  }
+  return graphs;
+}
+
+int pointCount(ChartView* view) {
+  int count = 0;
+  for (QCPGraph* graph : pointGraphs(view)) count += graph->dataCount();
+  return count;
+}
+
+QStringList itemTexts(ChartView* view) {
+  QStringList texts;
+  for (int i = 0; i < view->itemCount(); ++i) {
+    if (auto* text = qobject_cast<QCPItemText*>(view->item(i))) texts << text->text();
+  }
+  return texts;
+}
+
+QCPGraph* graphNamed(ChartView* view, const QString& name) {
+  for (QCPGraph* graph : pointGraphs(view)) {
+    if (graph->name() == name) return graph;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+class TestRoofline : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_roofline"));
+  }
+
+  void withoutCeilingsThePointsShowAndAHintSaysWhatToRun() {
+    ResultsModel model;
+    model.setResults(someResults());
+    ChartPanel panel(&model);
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    QCOMPARE(view->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(view->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    // One series per kernel, every result a point, and no roof (a CPU has no datasheet).
+    QCOMPARE(int(pointGraphs(view).size()), 3);
+    QCOMPARE(view->graphCount(), 3);
+    QCOMPARE(pointCount(view), int(model.results().size()));
+    QVERIFY(!view->hasPlaceholder());
+    const QStringList texts = itemTexts(view);
+    QCOMPARE(texts.size(), 1);
+    QVERIFY2(texts.front().contains(QStringLiteral("Measure Ceilings")), qPrintable(texts.front()));
+
+    // Each point at its kernel's intensity from the traffic model; the library at the
+    // compulsory one.
+    QCPGraph* library = graphNamed(view, QStringLiteral("library"));
+    QVERIFY(library);
+    QCOMPARE(library->dataCount(), 3);
+    QCOMPARE(library->data()->at(0)->key, compulsoryIntensity({64, 64, 64}));
+    QCOMPARE(library->data()->at(2)->value, model.results()[5].gflops);
+    QCPGraph* shared = graphNamed(view, QStringLiteral("shared-tiled"));
+    QVERIFY(shared);
+    const Intensity tile4 = arithmeticIntensity({"shared-tiled", {{"tile", 4}}}, {128, 128, 128});
+    QCOMPARE(shared->data()->at(2)->key, tile4.flopsPerByte);
+    QCOMPARE(shared->data()->at(2)->value, model.results()[8].gflops);
+  }
+
+  // The traffic model takes milliseconds per configuration: a session of many results must not
+  // stall the window while the roofline is not on show.
+  void theRooflineIsBuiltOnlyWhenShownOrExported() {
+    ResultsModel model;
+    model.setResults(someResults());
+    ChartPanel panel(&model);
+    panel.showChart(ChartKind::Time);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    QCOMPARE(view->graphCount(), 0);
+    panel.showChart(ChartKind::Roofline);
+    QCOMPARE(pointCount(view), int(model.results().size()));
+
+    ChartPanel other(&model);
+    other.showChart(ChartKind::Time);
+    QString error;
+    const QString path = dir_.filePath(QStringLiteral("roofline.png"));
+    QVERIFY2(other.exportChart(ChartKind::Roofline, path, QSize(800, 500), &error),
+             qPrintable(error));
+    QCOMPARE(pointCount(other.chart(ChartKind::Roofline)), int(model.results().size()));
+    QVERIFY(!QImage(path).isNull());
+  }
+
+  void noResultsAndNoCeilingsShowAPlaceholder() {
+    ResultsModel model;
+    ChartPanel panel(&model);
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    QVERIFY(view->hasPlaceholder());
+    QCOMPARE(view->graphCount(), 0);
+  }
+
+  void measuredCeilingsDrawTheSlopeAndTheRoof() {
+    ResultsModel model;
+    model.setResults(someResults());
+    ChartPanel panel(&model);
+    panel.showChart(ChartKind::Roofline);
+    panel.show();
+    model.setCeilings({testCpuCeilings()});
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    // The change arrives through the throttled refresh: the slope and the FP32 roof.
+    QTRY_COMPARE(view->graphCount(), 3 + 2);
+    QCOMPARE(pointCount(view), int(model.results().size()));
+    QCPGraph* slope = nullptr;
+    QCPGraph* roof = nullptr;
+    for (int i = 0; i < view->graphCount(); ++i) {
+      QCPGraph* graph = view->graph(i);
+      if (graph->lineStyle() == QCPGraph::lsNone) continue;
+      QCOMPARE(graph->pen().style(), Qt::SolidLine);  // measured
+      QCOMPARE(graph->dataCount(), 2);
+      (graph->data()->at(0)->value == graph->data()->at(1)->value ? roof : slope) = graph;
+    }
+    QVERIFY(slope && roof);
+    // The slope climbs at 10 GB/s to the ridge point, 40 / 10 FLOP/byte; the roof runs on at 40.
+    QCOMPARE(slope->data()->at(1)->key, 4.0);
+    QCOMPARE(slope->data()->at(1)->value, 40.0);
+    QCOMPARE(slope->data()->at(0)->value, slope->data()->at(0)->key * 10.0);
+    QCOMPARE(roof->data()->at(0)->key, 4.0);
+    QCOMPARE(roof->data()->at(1)->value, 40.0);
+    const QString labels = itemTexts(view).join(QLatin1Char('|'));
+    QVERIFY2(labels.contains(QStringLiteral("FP32 40.0 GFLOP/s (measured)")), qPrintable(labels));
+    QVERIFY2(labels.contains(QStringLiteral("memory 10.0 GB/s (measured)")), qPrintable(labels));
+    QVERIFY2(!labels.contains(QStringLiteral("Measure Ceilings")), qPrintable(labels));
+  }
+
+  void aPointTipGivesTheIntensityAndTheShareOfTheRoof() {
+    ResultsModel model;
+    model.setResults(someResults());
+    model.setCeilings({testCpuCeilings()});
+    ChartPanel panel(&model);
+    panel.resize(1000, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    view->replot();
+    QCPGraph* library = graphNamed(view, QStringLiteral("library"));
+    QVERIFY(library);
+    // The library at 256^3: far right of the ridge, so its roof is the 40 GFLOP/s peak.
+    const RunResult& result = model.results()[5];
+    const QPointF point =
+        library->coordsToPixels(library->data()->at(2)->key, library->data()->at(2)->value);
+    QTest::mouseMove(view, point.toPoint());
+    QTRY_VERIFY(QToolTip::isVisible());
+    const QString tip = QToolTip::text();
+    QVERIFY2(tip.contains(QStringLiteral("compulsory")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("256\u00b3")), qPrintable(tip));
+    const QString share = QStringLiteral("%1 %").arg(100 * result.gflops / 40.0, 0, 'f', 1);
+    QVERIFY2(tip.contains(share), qPrintable(tip + " / expected " + share));
+  }
+
+  void anUnmeasuredGpuGetsItsDatasheetRoofsDashed() {
+    RunResult gpu = test::madeUpResult("shared-tiled", {{"tile", 16}}, 1024, 0.5);
+    gpu.backend = "cuda";
+    gpu.device = "NVIDIA H200";
+    ResultsModel model;
+    model.setResults({gpu});
+    ChartPanel panel(&model);
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    QCOMPARE(pointCount(view), 1);
+    // The slope and three roofs: FP32, TF32, and FP16 / BF16 (equal on the datasheet) as one.
+    QCOMPARE(view->graphCount(), 1 + 4);
+    for (int i = 0; i < view->graphCount(); ++i) {
+      if (view->graph(i)->lineStyle() != QCPGraph::lsNone)
+        QCOMPARE(view->graph(i)->pen().style(), Qt::DashLine);
+    }
+    const QString labels = itemTexts(view).join(QLatin1Char('|'));
+    QVERIFY2(labels.contains(QStringLiteral("FP16 tensor / BF16 tensor")), qPrintable(labels));
+    QVERIFY2(labels.contains(QStringLiteral("4.80 TB/s (datasheet)")), qPrintable(labels));
+    QVERIFY2(labels.contains(QStringLiteral("Measure Ceilings")), qPrintable(labels));
+  }
+
+  // Measured on the worker thread through the queue, kept in the session, and back after a
+  // save and an open.
+  void theWindowMeasuresCeilingsAndItsSessionKeepsThem() {
+    const QString path = dir_.filePath(QStringLiteral("roofline-session.json"));
+    DeviceCeilings measured;
+    {
+      MainWindow window;
+      window.setRemembersSettings(false);
+      QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+      Choices choices = window.controls()->choices();
+      choices.backend = "cpu";
+      window.controls()->setChoices(choices);
+      QSignalSpy ready(window.controller(), &RunController::ceilingsReady);
+      QVERIFY(window.measureCeilings());
+      QCOMPARE(window.charts()->currentChart(), ChartKind::Roofline);
+      QVERIFY(ready.wait(kWaitMs));
+      QCOMPARE(window.results()->ceilings().size(), std::size_t(1));
+      measured = window.results()->ceilings().front();
+      QCOMPARE(measured.backend, std::string("cpu"));
+      QVERIFY(measured.compute.front().measured > 0);
+      QVERIFY(measured.bandwidth.measured > 0);
+      QVERIFY(window.isWindowModified());
+      QString error;
+      QVERIFY2(window.saveSession(path, &error), qPrintable(error));
+    }
+    MainWindow reopened;
+    reopened.setRemembersSettings(false);
+    QString error;
+    QVERIFY2(reopened.openSession(path, &error), qPrintable(error));
+    QCOMPARE(reopened.results()->ceilings().size(), std::size_t(1));
+    QCOMPARE(reopened.results()->ceilings().front(), measured);
+    reopened.charts()->showChart(ChartKind::Roofline);
+    const QString labels =
+        itemTexts(reopened.charts()->chart(ChartKind::Roofline)).join(QLatin1Char('|'));
+    QVERIFY2(labels.contains(QStringLiteral("(measured)")), qPrintable(labels));
+  }
+};
+
+QTEST_MAIN(TestRoofline)
+#include "tst_roofline.moc"

@@ -1,0 +1,276 @@
+#include "roofline_chart.hpp"
+
+#include <QHash>
+#include <algorithm>
+#include <cmath>
+
+#include "chart_view.hpp"
+#include "formatting.hpp"
+
+namespace tilescope::ui {
+namespace {
+
+// How far the x axis reaches past the lowest and highest intensity drawn, as a factor: room for
+// the bandwidth slope to show its slope and the roofs to run on past their ridge points.
+constexpr double kIntensityMargin = 8.0;
+
+bool usable(double value) {
+  return std::isfinite(value) && value > 0;
+}
+
+QString formatCompute(double gflops) {
+  if (gflops >= 1000) return QObject::tr("%1 TFLOP/s").arg(gflops / 1000, 0, 'f', 1);
+  return QObject::tr("%1 GFLOP/s").arg(app::formatRate(gflops));
+}
+
+QString formatBandwidth(double gbs) {
+  if (gbs >= 1000) return QObject::tr("%1 TB/s").arg(gbs / 1000, 0, 'f', 2);
+  return QObject::tr("%1 GB/s").arg(gbs, 0, 'f', 1);
+}
+
+// One device's roofline as drawn: a bandwidth slope under its compute roofs.
+struct Roofline {
+  std::string backend, device;
+  bool measured = false;  // drawn solid when measured, dashed from the datasheet
+  double bandwidthGBs = 0;
+  std::vector<std::pair<QString, double>> roofs;  // name, GFLOP/s; ascending
+  double highest() const { return roofs.back().second; }
+  double ridge(double gflops) const { return gflops / bandwidthGBs; }
+};
+
+// Roofs of the same height (the datasheet's FP16 and BF16) share one line and one label.
+void addRoof(Roofline& line, const std::string& name, double gflops) {
+  if (!usable(gflops)) return;
+  for (auto& [names, height] : line.roofs) {
+    if (height == gflops) {
+      names += QStringLiteral(" / ") + QString::fromStdString(name);
+      return;
+    }
+  }
+  line.roofs.emplace_back(QString::fromStdString(name), gflops);
+}
+
+std::vector<Roofline> rooflinesOf(const std::vector<DeviceCeilings>& ceilings,
+                                  const std::vector<RunResult>& results) {
+  std::vector<Roofline> lines;
+  const auto keep = [&](Roofline line) {
+    if (!usable(line.bandwidthGBs) || line.roofs.empty()) return;
+    std::sort(line.roofs.begin(), line.roofs.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+    lines.push_back(std::move(line));
+  };
+  for (const DeviceCeilings& device : ceilings) {
+    Roofline measured{device.backend, device.device, true, device.bandwidth.measured, {}};
+    Roofline datasheet{
+        device.backend, device.device, false, device.bandwidth.datasheet.value_or(0), {}};
+    for (const Ceiling& ceiling : device.compute) {
+      addRoof(measured, ceiling.name, ceiling.measured);
+      if (ceiling.datasheet) addRoof(datasheet, ceiling.name, *ceiling.datasheet);
+    }
+    keep(std::move(measured));
+    keep(std::move(datasheet));
+  }
+  // The devices of the results not measured yet: their datasheet roofs, where the table has them.
+  for (const RunResult& result : results) {
+    const bool drawn = std::any_of(lines.begin(), lines.end(), [&](const Roofline& line) {
+      return line.backend == result.backend && line.device == result.device;
+    });
+    const std::optional<DatasheetCeilings> sheet = datasheetFor(result.device);
+    if (drawn || !sheet) continue;
+    Roofline datasheet{result.backend, result.device, false, sheet->bandwidthGBs, {}};
+    for (const auto& [name, gflops] : sheet->compute) addRoof(datasheet, name, gflops);
+    keep(std::move(datasheet));
+  }
+  return lines;
+}
+
+// The FP32 roof a result is held to: its device's measured ceilings, else the datasheet's.
+struct Fp32Roof {
+  double peakGflops = 0, bandwidthGBs = 0;
+  bool measured = false;
+};
+
+std::optional<Fp32Roof> fp32RoofOf(const RunResult& result,
+                                   const std::vector<DeviceCeilings>& ceilings) {
+  if (const DeviceCeilings* device = app::ceilingsOf(ceilings, result)) {
+    for (const Ceiling& ceiling : device->compute) {
+      if (ceiling.name == kFp32Ceiling && usable(ceiling.measured) &&
+          usable(device->bandwidth.measured))
+        return Fp32Roof{ceiling.measured, device->bandwidth.measured, true};
+    }
+  }
+  if (const std::optional<DatasheetCeilings> sheet = datasheetFor(result.device)) {
+    for (const auto& [name, gflops] : sheet->compute)
+      if (name == kFp32Ceiling) return Fp32Roof{gflops, sheet->bandwidthGBs, false};
+  }
+  return std::nullopt;
+}
+
+QString pointTip(const RunResult& result, const Intensity& intensity,
+                 const std::vector<DeviceCeilings>& ceilings) {
+  QString tip = app::describeResult(result);
+  const QString flopsPerByte = QString::number(intensity.flopsPerByte, 'g', 3);
+  if (intensity.compulsory) {
+    tip += QObject::tr(
+               "<br>arithmetic intensity <b>%1 FLOP/byte</b>: the compulsory traffic (A and B "
+               "read once, C written once), since the library's tiling is not known")
+               .arg(flopsPerByte);
+  } else {
+    tip += QObject::tr(
+               "<br>arithmetic intensity <b>%1 FLOP/byte</b> (traffic model: every global-memory "
+               "sector the warps fetch, no cache reuse)")
+               .arg(flopsPerByte);
+  }
+  if (const std::optional<Fp32Roof> roof = fp32RoofOf(result, ceilings)) {
+    const double attainable =
+        attainableGflops(intensity.flopsPerByte, roof->peakGflops, roof->bandwidthGBs);
+    tip += QObject::tr("<br><b>%1 %</b> of the attainable %2 (%3 FP32 roofline)")
+               .arg(100 * result.gflops / attainable, 0, 'f', 1)
+               .arg(formatCompute(attainable),
+                    roof->measured ? QObject::tr("measured") : QObject::tr("datasheet"));
+    if (result.gflops > attainable && !intensity.compulsory) {
+      tip += QObject::tr(
+          "<br>Above the roofline: the L1 and L2 caches serve part of the traffic the model "
+          "counts, so the kernel moves fewer bytes from memory than its intensity says");
+    }
+  }
+  return tip;
+}
+
+QCPGraph* addLine(ChartView* view, double x0, double y0, double x1, double y1, const QPen& pen) {
+  QCPGraph* graph = view->addGraph();
+  graph->setData({x0, x1}, {y0, y1}, true);
+  graph->setPen(pen);
+  graph->setSelectable(QCP::stNone);
+  graph->removeFromLegend();
+  return graph;
+}
+
+void addLabel(ChartView* view, double x, double y, Qt::Alignment alignment, const QString& text,
+              const QColor& color) {
+  auto* label = new QCPItemText(view);
+  label->position->setCoords(x, y);
+  label->setPositionAlignment(alignment);
+  label->setText(text);
+  label->setColor(color);
+  label->setPadding(QMargins(4, 0, 4, 2));
+}
+
+// How far left of its top ridge point a slope's label sits, as a factor: near the ridge the slope
+// is clear of the chart's left edge, and the label reads above it, in the unreachable region.
+constexpr double kSlopeLabelBeforeRidge = 1.5;
+
+// Draws the bandwidth slope from `xLow` up to the highest roof's ridge point, then each roof from
+// its ridge point to `xHigh`, labelled at its right end: a measured roof below its line, a
+// datasheet roof above it, so the two (measured a little under the datasheet) never overprint.
+void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, double xHigh,
+                        const QString& devicePrefix) {
+  QColor color = view->palette().color(QPalette::Text);
+  if (!line.measured) color.setAlphaF(0.6);
+  const QPen pen(color, line.measured ? 2.0 : 1.5, line.measured ? Qt::SolidLine : Qt::DashLine);
+  const QString source = line.measured ? QObject::tr("measured") : QObject::tr("datasheet");
+  const double topRidge = line.ridge(line.highest());
+  addLine(view, xLow, xLow * line.bandwidthGBs, topRidge, line.highest(), pen);
+  const double labelX = std::max(xLow, topRidge / kSlopeLabelBeforeRidge);
+  addLabel(
+      view, labelX, labelX * line.bandwidthGBs, Qt::AlignRight | Qt::AlignBottom,
+      QObject::tr("%1memory %2 (%3)").arg(devicePrefix, formatBandwidth(line.bandwidthGBs), source),
+      color);
+  for (const auto& [name, gflops] : line.roofs) {
+    addLine(view, line.ridge(gflops), gflops, xHigh, gflops, pen);
+    addLabel(view, xHigh, gflops, Qt::AlignRight | (line.measured ? Qt::AlignTop : Qt::AlignBottom),
+             QObject::tr("%1%2 %3 (%4)").arg(devicePrefix, name, formatCompute(gflops), source),
+             color);
+  }
+}
+
+}  // namespace
+
+void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
+                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
+                  const std::function<int(const QString& series)>& colorOf) {
+  // The points, one series per kernel (and device, when the results mix devices), ordered by
+  // intensity as the graph stores them, so the tips line up with the points.
+  const bool mixed = app::mixesDevices(results);
+  QStringList order;
+  QHash<QString, std::vector<std::pair<double, std::size_t>>> series;
+  QHash<QString, bool> compulsory;
+  std::vector<double> intensitiesDrawn;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::optional<Intensity> intensity = intensities.of(results[i]);
+    // A logarithmic axis has no place for a zero rate or intensity.
+    if (!intensity || !usable(intensity->flopsPerByte) || !usable(results[i].gflops)) continue;
+    RunResult kernelOnly = results[i];
+    kernelOnly.kernel.params.clear();
+    const QString name = QString::fromStdString(app::seriesName(kernelOnly, mixed));
+    if (!series.contains(name)) order << name;
+    series[name].emplace_back(intensity->flopsPerByte, i);
+    compulsory[name] = intensity->compulsory;
+    intensitiesDrawn.push_back(intensity->flopsPerByte);
+  }
+
+  const std::vector<Roofline> lines = rooflinesOf(ceilings, results);
+  const bool anyMeasured =
+      std::any_of(lines.begin(), lines.end(), [](const Roofline& line) { return line.measured; });
+  if (order.isEmpty() && lines.empty()) {
+    view->legend->setVisible(false);
+    view->showPlaceholder(
+        QObject::tr("Run > Measure Ceilings (Ctrl+M) draws the device's roofs;\neach result "
+                    "appears as a point at its arithmetic intensity"));
+    return;
+  }
+
+  std::vector<double> extent = intensitiesDrawn;
+  for (const Roofline& line : lines)
+    for (const auto& [name, gflops] : line.roofs) extent.push_back(line.ridge(gflops));
+  const auto [lowest, highest] = std::minmax_element(extent.begin(), extent.end());
+  const double xLow = *lowest / kIntensityMargin, xHigh = *highest * kIntensityMargin;
+
+  const bool severalDevices = std::any_of(lines.begin(), lines.end(), [&](const Roofline& line) {
+    return line.device != lines.front().device || line.backend != lines.front().backend;
+  });
+  for (const Roofline& line : lines) {
+    const QString prefix =
+        severalDevices ? QString::fromStdString(line.device) + QStringLiteral(": ") : QString();
+    drawDeviceRoofline(view, line, xLow, xHigh, prefix);
+  }
+
+  for (const QString& name : order) {
+    std::vector<std::pair<double, std::size_t>>& points = series[name];
+    std::stable_sort(points.begin(), points.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    QCPGraph* graph = view->addGraph();
+    graph->setName(name);
+    const QColor color = view->seriesColor(colorOf(name));
+    graph->setLineStyle(QCPGraph::lsNone);
+    // The library's diamond says it sits at the compulsory intensity, not a modelled one.
+    const auto shape = compulsory[name] ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCircle;
+    graph->setScatterStyle(QCPScatterStyle(shape, QPen(color.darker(130), 1.2), color, 9));
+    graph->setPen(QPen(color));
+    QStringList tips;
+    for (const auto& [flopsPerByte, index] : points) {
+      graph->addData(flopsPerByte, results[index].gflops);
+      tips << pointTip(results[index], {flopsPerByte, compulsory[name]}, ceilings);
+    }
+    view->setPointTips(graph, tips);
+  }
+  view->legend->setVisible(!order.isEmpty());
+
+  if (!anyMeasured) {
+    auto* hint = new QCPItemText(view);
+    hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    hint->position->setCoords(0.02, 0.03);
+    hint->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    hint->setTextAlignment(Qt::AlignLeft);
+    hint->setText(lines.empty() ? QObject::tr("No ceilings measured yet: Run > Measure Ceilings "
+                                              "(Ctrl+M) draws the device's roofs")
+                                : QObject::tr("No ceilings measured yet (dashed: the datasheet): "
+                                              "Run > Measure Ceilings (Ctrl+M)"));
+    QColor color = view->palette().color(QPalette::Text);
+    color.setAlphaF(0.7);
+    hint->setColor(color);
+  }
+  view->autoFit();
+}
+
+}  // namespace tilescope::ui

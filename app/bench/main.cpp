@@ -33,8 +33,8 @@ const char* const kFooter =
     R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size (S or MxNxK), m, n, k or a
 kernel parameter such as tile. Repeat --sweep to combine axes: every combination runs,
 the kernel outermost, then the sweeps in the order given. KEY=all takes every value
-each kernel allows (kernel=all: every kernel of the backend); a kernel without that
-parameter runs once.
+each kernel allows (kernel=all: every kernel of the backend that multiplies --type);
+a kernel without that parameter runs once.
 
 Autotuning: --autotune KERNEL --size S runs every configuration of KERNEL that the
 catalogue accepts and the backend can run, verifies each, prints them fastest first
@@ -54,7 +54,8 @@ Examples:
   tilescope-bench --kernel shared-tiled --tile 16 --size 512 --format json
   tilescope-bench --kernel register-tiled --sweep tile=all --size 1024
   tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv
-  tilescope-bench --backend cuda --autotune warptile --size 4096)";
+  tilescope-bench --backend cuda --autotune warptile --size 4096
+  tilescope-bench --backend cuda --type bf16 --sweep kernel=tensor-mma,library --size 4096)";
 
 // Set from the signal handler, read by the backend between repetitions.
 std::atomic<bool> interruptRequested{false};
@@ -110,7 +111,7 @@ std::string formatResults(const std::string& format, const Backend& backend,
 struct CommandLine {
   bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false;
   std::optional<std::string> autotune;
-  std::string backend = "cpu", format = "table", fill = "random";
+  std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
   std::optional<std::string> output, reps, budgetMs, seed, device;
   bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
 };
@@ -159,6 +160,12 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->type_name("FILL")
       ->check(CLI::IsMember({"random", "integer"}))
       ->capture_default_str();
+  app.add_option("--type", cl.type,
+                 "Element type of A and B: fp32, or tf32, fp16, bf16 for the tensor cores (C and "
+                 "the accumulation stay fp32)")
+      ->type_name("TYPE")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}))
+      ->capture_default_str();
   app.add_flag("--no-verify", cl.noVerify, "Skip the check against a reference");
   app.add_flag("--allow-long-runs", cl.allowLongRuns,
                "Run past a kernel's work bound (the serial kernel); such a run cannot be "
@@ -187,6 +194,7 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
     base.device = int(index);
   }
   base.fill = cl.fill == "integer" ? Fill::Integer : Fill::Random;
+  base.element = *parseElementType(cl.type);  // CLI11 has checked the name
   if (cl.seed) {
     const std::int64_t value = plan::parseInteger(*cl.seed, "--seed");
     if (value < 0) throw Error(ErrorKind::InvalidArgument, "--seed " + *cl.seed + " is negative");

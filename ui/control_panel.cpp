@@ -617,7 +617,7 @@ void ControlPanel::updateNotes() {
 
   const Shape& shape = current.shape;
   sizeNote_->setText(tr("A, B and C take %1; %2 multiply-adds.")
-                         .arg(formatBytes(double(shape.bytes())),
+                         .arg(formatBytes(double(problemBytes(shape, ElementType::F32))),
                               formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
 
   QString problem;

@@ -31,6 +31,9 @@ void writeKernel(std::ostream& out, const KernelInfo& kernel) {
   out << "  " << kernel.id << ": " << kernel.displayName << " (" << toString(kernel.family) << ")\n"
       << indent << "seed: " << kernel.seed << '\n'
       << indent << "backends: " << join(kernel.backends, ", ") << '\n';
+  std::vector<std::string> types;
+  for (const ElementType type : kernel.types) types.push_back(toString(type));
+  out << indent << "types (--type): " << join(types, ", ") << '\n';
   if (kernel.params.empty()) out << indent << "parameters: none\n";
   for (const ParamSpec& p : kernel.params) {
     out << indent << "parameter " << p.name << " = " << formatAllowed(p.allowed) << " (default "

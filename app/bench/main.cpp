@@ -33,8 +33,8 @@ const char* const kFooter =
     R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size (S or MxNxK), m, n, k or a
 kernel parameter such as tile. Repeat --sweep to combine axes: every combination runs,
 the kernel outermost, then the sweeps in the order given. KEY=all takes every value
-each kernel allows (kernel=all: every kernel of the backend); a kernel without that
-parameter runs once.
+each kernel allows (kernel=all: every kernel of the backend that multiplies --type);
+a kernel without that parameter runs once.
 
 Autotuning: --autotune KERNEL --size S runs every configuration of KERNEL that the
 catalogue accepts and the backend can run, verifies each, prints them fastest first
@@ -60,6 +60,7 @@ Examples:
   tilescope-bench --kernel register-tiled --sweep tile=all --size 1024
   tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv
   tilescope-bench --backend cuda --autotune warptile --size 4096
+  tilescope-bench --backend cuda --type bf16 --sweep kernel=tensor-mma,library --size 4096
   tilescope-bench --backend cuda --ceilings --format json -o ceilings.json)";
 
 // Set from the signal handler, read by the backend between repetitions.
@@ -124,7 +125,7 @@ struct CommandLine {
   bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false,
        ceilings = false;
   std::optional<std::string> autotune;
-  std::string backend = "cpu", format = "table", fill = "random";
+  std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
   std::optional<std::string> output, reps, budgetMs, seed, device;
   bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
 };
@@ -175,6 +176,12 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->type_name("FILL")
       ->check(CLI::IsMember({"random", "integer"}))
       ->capture_default_str();
+  app.add_option("--type", cl.type,
+                 "Element type of A and B: fp32, or tf32, fp16, bf16 for the tensor cores (C and "
+                 "the accumulation stay fp32)")
+      ->type_name("TYPE")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}))
+      ->capture_default_str();
   app.add_flag("--no-verify", cl.noVerify, "Skip the check against a reference");
   app.add_flag("--allow-long-runs", cl.allowLongRuns,
                "Run past a kernel's work bound (the serial kernel); such a run cannot be "
@@ -203,6 +210,7 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
     base.device = int(index);
   }
   base.fill = cl.fill == "integer" ? Fill::Integer : Fill::Random;
+  base.element = *parseElementType(cl.type);  // CLI11 has checked the name
   if (cl.seed) {
     const std::int64_t value = plan::parseInteger(*cl.seed, "--seed");
     if (value < 0) throw Error(ErrorKind::InvalidArgument, "--seed " + *cl.seed + " is negative");

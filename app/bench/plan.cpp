@@ -75,7 +75,7 @@ Plan buildPlan(const PlanInput& input, const Backend& backend) {
 
   Plan result;
   for (const KernelInfo* kernel :
-       plan::plannedKernels(sweep, start.base.kernel.kernel, start.backend)) {
+       plan::plannedKernels(sweep, start.base.kernel.kernel, start.backend, start.base.element)) {
     if (input.tile && !kernel->param("tile")) {
       refuse("--tile: kernel '" + kernel->id + "' has no tile parameter" +
              (kernel->params.empty() ? " (it takes no parameters)" : " (use --param)"));

@@ -201,24 +201,29 @@ bool Sweep::sweepsParameterOf(const KernelInfo& kernel) const {
 }
 
 std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::string& kernel,
-                                              const std::string& backend) {
+                                              const std::string& backend, ElementType element) {
   const SweepAxis* kernelAxis = sweep.find("kernel");
-  if (!kernelAxis) return {&kernelInfo(kernel)};
   std::vector<const KernelInfo*> kernels;
-  if (kernelAxis->all()) {
+  if (!kernelAxis) {
+    kernels = {&kernelInfo(kernel)};
+  } else if (kernelAxis->all()) {
     for (const KernelInfo& info : catalogue()) {
-      if (std::find(info.backends.begin(), info.backends.end(), backend) != info.backends.end())
+      if (std::find(info.backends.begin(), info.backends.end(), backend) != info.backends.end() &&
+          !elementRefusal(info, element))
         kernels.push_back(&info);
     }
   } else {
     for (const std::string& id : kernelAxis->values) kernels.push_back(&kernelInfo(id));
   }
+  // A listed kernel that does not multiply the type is refused before anything runs.
+  for (const KernelInfo* info : kernels)
+    if (auto why = elementRefusal(*info, element)) refuse(*why);
   return kernels;
 }
 
 std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start) {
   const std::vector<const KernelInfo*> kernels =
-      plannedKernels(sweep, start.base.kernel.kernel, start.backend);
+      plannedKernels(sweep, start.base.kernel.kernel, start.backend, start.base.element);
   std::vector<const SweepAxis*> axes;
   for (const SweepAxis& axis : sweep.axes()) {
     if (axis.key == "kernel") continue;

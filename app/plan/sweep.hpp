@@ -73,9 +73,11 @@ struct Start {
 };
 
 // The kernels a plan runs, in order: the kernel axis's (kernel=all: the catalogue's that
-// `backend` implements), else `kernel` alone. Throws Error(InvalidArgument) for an unknown id.
+// `backend` implements and that multiply `element`), else `kernel` alone. Throws
+// Error(InvalidArgument) for an unknown id or a kernel that does not multiply `element`.
 std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::string& kernel,
-                                              const std::string& backend);
+                                              const std::string& backend,
+                                              ElementType element = ElementType::F32);
 
 // Every run, resolved: the kernel outermost, then the other axes in the order given (the first
 // outermost). A parameter axis runs a kernel without that parameter once, at its only

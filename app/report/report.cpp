@@ -254,6 +254,13 @@ RunResult resultFromCsv(const CsvRow& row) {
     row.error("h2d_ms", "the phases h2d_ms, kernel_ms and d2h_ms are all given or all empty");
   }
   r.unsyncedHostMs = row.optionalNumber("unsynced_host_ms");
+  // Files written before the element column existed are fp32.
+  if (row.has("element")) {
+    if (const auto element = parseElementType(row.text("element")))
+      r.element = *element;
+    else
+      row.error("element", "'" + row.text("element") + "' is not fp32, tf32, fp16 or bf16");
+  }
   // Files written before the resource columns existed end at unsynced_host_ms.
   if (row.has("registers")) {
     const char* const columns[] = {"registers",         "shared_bytes",  "local_bytes",
@@ -345,6 +352,11 @@ std::vector<std::pair<const DeviceCeilings*, const Ceiling*>> ceilingRows(
   return rows;
 }
 
+ElementType elementField(const std::string& text, const std::string& where) {
+  if (const auto element = parseElementType(text)) return *element;
+  fail(where + " '" + text + "' is not an element type (fp32, tf32, fp16 or bf16)");
+}
+
 }  // namespace
 
 nlohmann::json ceilingsToJson(const std::vector<DeviceCeilings>& ceilings) {
@@ -389,6 +401,7 @@ nlohmann::json toJson(const RunResult& result) {
               {"m", result.shape.m},
               {"n", result.shape.n},
               {"k", result.shape.k},
+              {"element", toString(result.element)},
               {"stats",
                {{"median_ms", result.stats.medianMs},
                 {"min_ms", result.stats.minMs},
@@ -433,6 +446,9 @@ RunResult resultFromJson(const nlohmann::json& json) {
   }
   r.shape = {integerField(json, "m", where), integerField(json, "n", where),
              integerField(json, "k", where)};
+  // Results written before element types existed are fp32.
+  if (const auto element = json.find("element"); element != json.end())
+    r.element = elementField(stringField(json, "element", where), "result.element");
   const nlohmann::json& stats = field(json, "stats", where);
   r.stats.medianMs = numberField(stats, "median_ms", "result.stats");
   r.stats.minMs = numberField(stats, "min_ms", "result.stats");
@@ -574,7 +590,8 @@ std::vector<std::string> csvHeader() {
           "local_bytes",
           "threads_per_block",
           "blocks_per_sm",
-          "occupancy"};
+          "occupancy",
+          "element"};
 }
 
 std::vector<std::string> csvRow(const RunResult& r) {
@@ -604,7 +621,8 @@ std::vector<std::string> csvRow(const RunResult& r) {
           r.resources ? std::to_string(r.resources->localBytesPerThread) : std::string(),
           r.resources ? std::to_string(r.resources->threadsPerBlock) : std::string(),
           r.resources ? std::to_string(r.resources->blocksPerSM) : std::string(),
-          r.resources ? formatNumber(r.resources->occupancy) : std::string()};
+          r.resources ? formatNumber(r.resources->occupancy) : std::string(),
+          toString(r.element)};
 }
 
 void writeCsv(std::ostream& out, const std::vector<RunResult>& results) {
@@ -626,11 +644,13 @@ std::vector<RunResult> readCsv(std::istream& in) {
   std::vector<std::string> header, cells;
   int line = 0;
   if (!readCsvRecord(in, header, line)) fail("CSV input is empty: no header line");
-  // The columns before the resource columns were added (format version 1 as first written).
-  constexpr std::size_t kColumnsWithoutResources = 18;
-  const bool withoutResources = header.size() == kColumnsWithoutResources &&
-                                std::equal(header.begin(), header.end(), expected.begin());
-  if (header != expected && !withoutResources) {
+  // Older files end earlier: before the resource columns (format version 1 as first written) or
+  // before the element column.
+  constexpr std::size_t kColumnsWithoutResources = 18, kColumnsWithoutElement = 24;
+  const bool olderPrefix =
+      (header.size() == kColumnsWithoutResources || header.size() == kColumnsWithoutElement) &&
+      std::equal(header.begin(), header.end(), expected.begin());
+  if (header != expected && !olderPrefix) {
     for (std::size_t i = 0; i < expected.size(); ++i) {
       if (i >= header.size())
         fail("CSV header: column " + std::to_string(i + 1) + " '" + expected[i] + "' is missing");
@@ -661,9 +681,13 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
   });
   const bool anyResources = std::any_of(results.begin(), results.end(),
                                         [](const RunResult& r) { return r.resources.has_value(); });
+  const bool anyTyped = std::any_of(results.begin(), results.end(), [](const RunResult& r) {
+    return r.element != ElementType::F32;
+  });
   std::vector<std::string> header = {"backend", "device",    "kernel",    "params", "M",
                                      "N",       "K",         "median ms", "min ms", "max ms",
                                      "GFLOP/s", "rel error", "verified",  "reps"};
+  if (anyTyped) header.insert(header.begin() + 4, "type");
   if (anyPhases) header.insert(header.end(), {"H2D ms", "kernel ms", "D2H ms"});
   if (anyUnsynced) header.push_back("unsynced host ms");
   if (anyResources)
@@ -685,6 +709,7 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
                                     r.verification ? scientific(r.verification->relError) : "-",
                                     r.verification ? (r.verified() ? "true" : "false") : "skipped",
                                     std::to_string(r.stats.reps)};
+    if (anyTyped) row.insert(row.begin() + 4, toString(r.element));
     if (anyPhases) {
       for (double Phases::*member : {&Phases::h2dMs, &Phases::kernelMs, &Phases::d2hMs})
         row.push_back(r.phases ? fixed((*r.phases).*member, 3) : "-");
@@ -703,9 +728,9 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
     rows.push_back(std::move(row));
   }
 
-  // Text columns (backend .. params) align left, numbers right.
-  constexpr std::size_t kTextColumns = 4;
-  writeAligned(out, rows, [](std::size_t column) { return column < kTextColumns; });
+  // Text columns (backend .. params, and the type) align left, numbers right.
+  const std::size_t textColumns = anyTyped ? 5 : 4;
+  writeAligned(out, rows, [textColumns](std::size_t column) { return column < textColumns; });
 }
 
 void writeCeilingsCsv(std::ostream& out, const std::vector<DeviceCeilings>& ceilings) {

@@ -2,14 +2,17 @@
 
 namespace tilescope {
 
-std::optional<std::string> Backend::refusal(const KernelConfig& kernel, const Shape& shape) const {
-  if (auto why = capabilityRefusal(kernel, shape)) return why;
+std::optional<std::string> Backend::refusal(const KernelConfig& kernel, const Shape& shape,
+                                            ElementType element) const {
+  if (auto why = capabilityRefusal(kernel, shape, element)) return why;
+  if (auto why = elementRefusal(kernelInfo(kernel.kernel), element)) return why;
   return workLimitRefusal(kernelInfo(kernel.kernel), id(), shape);
 }
 
 std::optional<std::string> Backend::refusal(const RunRequest& request) const {
-  if (request.allowLongRuns) return capabilityRefusal(request.kernel, request.shape);
-  return refusal(request.kernel, request.shape);
+  if (!request.allowLongRuns) return refusal(request.kernel, request.shape, request.element);
+  if (auto why = capabilityRefusal(request.kernel, request.shape, request.element)) return why;
+  return elementRefusal(kernelInfo(request.kernel.kernel), request.element);
 }
 
 }  // namespace tilescope

@@ -17,7 +17,8 @@ class NotBuiltBackend final : public Backend {
     return "this TileScope was built without CUDA (no nvcc found at configure time)";
   }
   std::vector<DeviceInfo> devices() const override { return {}; }
-  std::optional<std::string> capabilityRefusal(const KernelConfig&, const Shape&) const override {
+  std::optional<std::string> capabilityRefusal(const KernelConfig&, const Shape&,
+                                               ElementType) const override {
     return unavailableReason();
   }
   RunResult run(const RunRequest&, const ProgressFn&, const std::atomic<bool>*) override {

@@ -35,6 +35,8 @@ const char* toString(Family family) {
       return "warptile";
     case Family::Pipelined:
       return "pipelined";
+    case Family::TensorCore:
+      return "tensor-mma";
   }
   return "unknown";
 }
@@ -94,13 +96,19 @@ template <typename Map>
 std::optional<std::string> explainRule(const Map& map) {
   constexpr bool isWarp = std::is_base_of_v<maps::WarpGrid<Map>, Map>;
   constexpr bool isGrid = std::is_base_of_v<maps::ThreadGrid<Map>, Map>;
-  constexpr int width = Map::kCopyWidth;
-  const std::string unit = width == 4 ? "float4 copies" : "elements";
+  constexpr bool isTensor = std::is_same_v<Map, maps::TensorCore>;
+  const int width = map.copyWidth();
+  const std::string unit = width == 1   ? "elements"
+                           : width == 4 ? "float4 copies"
+                                        : "16-byte copies";
   switch (map.check()) {
     case maps::TilingRule::Ok:
       return std::nullopt;
     case maps::TilingRule::TileDivides:
-      if constexpr (isWarp) {
+      if constexpr (isTensor) {
+        return "the warp tile WM x WN = " + str(map.wm) + " x " + str(map.wn) +
+               " must divide the block tile BM x BN = " + str(map.bm) + " x " + str(map.bn);
+      } else if constexpr (isWarp) {
         return "the warp tile WM x WN = " + str(map.wm) + " x " + str(map.wn) +
                " must divide the block tile BM x BN = " + str(map.bm) + " x " + str(map.bn) +
                ", and TM, TN be multiples of 4 (whole float4 reads)";
@@ -115,7 +123,7 @@ std::optional<std::string> explainRule(const Map& map) {
       return "the block would have " + str(map.threads()) +
              " threads; CUDA allows whole warps up to 1024";
     case maps::TilingRule::WarpCount:
-      if constexpr (isWarp) {
+      if constexpr (isWarp || isTensor) {
         return "(BM/WM) x (BN/WN) = " + str(map.bm / map.wm) + " x " + str(map.bn / map.wn) +
                " = " + str(map.warps()) +
                " warps; a block has 4 to 8: fewer leave the SM's four warp schedulers short of "
@@ -129,13 +137,23 @@ std::optional<std::string> explainRule(const Map& map) {
                "WM x WN = " + str(map.wm) + " x " + str(map.wn);
       }
       break;
+    case maps::TilingRule::Fragments:
+      if constexpr (isTensor) {
+        return "a warp tile is whole 16 x 16 pieces of two 16 x 8 accumulators, and a k-step "
+               "whole 16-deep chunks: WM = " +
+               str(map.wm) + " must be a multiple of 16, WN = " + str(map.wn) +
+               " of 16, BK = " + str(map.bk) + " of 16";
+      }
+      break;
     case maps::TilingRule::EvenCopies: {
       const maps::TileCopy a = map.aCopy(), b = map.bCopy();
       return "the A tile (BM x BK = " + str(map.bm) + " x " + str(map.bk) +
              ") and the B tile (BK x BN = " + str(map.bk) + " x " + str(map.bn) +
              ") must split evenly among the " + str(map.threads()) + " threads as whole " + unit +
              ": they hold " + str(a.vectors()) + " and " + str(b.vectors()) +
-             (width == 4 ? " float4s" : " elements");
+             (width == 1   ? " elements"
+              : width == 4 ? " float4s"
+                           : " 16-byte vectors");
     }
   }
   return "breaks a tiling rule";
@@ -357,16 +375,43 @@ std::vector<KernelInfo> buildCatalogue() {
        .check = ladderCheck<maps::Pipelined>()});
 
   list.push_back(
+      {.id = "tensor-mma",
+       .displayName = "Tensor cores (mma.sync)",
+       .family = Family::TensorCore,
+       .seed = "CUTLASS's sm80 multistage tensor-op GEMM; the PTX ISA's mma.sync fragment layouts",
+       .teaching =
+           "The multiply-adds move from the FP32 cores to the tensor cores: one mma.sync "
+           "instruction has a warp multiply a 16 x 16 fp16 (or bf16, or 16 x 8 tf32) fragment of A "
+           "by one of B into a 16 x 8 FP32 accumulator, 4096 multiply-adds at once. The warp tiles "
+           "are as in warptile, but a lane's outputs now follow the hardware's fragment layout "
+           "(rows g and g+8, columns 2q and 2q+1, lane = 4g + q). ldmatrix loads the fragments "
+           "from shared rows padded onto distinct banks, and cp.async stages keep the tiles "
+           "coming.",
+       .params = ladderParams(
+           maps::TensorCore::fromValues({128, 256, 32, 64, 64, 3}),
+           withBlock({{"WM", "rows of C per warp: WM/16 accumulator rows of 16"},
+                      {"WN", "columns of C per warp: WN/8 accumulator columns of 8"},
+                      {"stages", "shared buffers in flight: the cp.async pipeline depth"}})),
+       .backends = {"cuda"},
+       .constraints = "(BM/WM)*(BN/WN) = 4..8 warps; WM, WN multiples of 16; " + tiles,
+       .check = ladderCheck<maps::TensorCore>(),
+       .types = {ElementType::F16, ElementType::BF16, ElementType::TF32}});
+
+  list.push_back(
       {.id = "library",
        .displayName = "Library reference (OpenBLAS / cuBLAS)",
        .family = Family::Library,
-       .seed = "reference: OpenBLAS sgemm on the CPU, cuBLAS sgemm on the GPU",
+       .seed =
+           "reference: OpenBLAS sgemm on the CPU; cuBLAS sgemm, or cublasGemmEx for tf32, fp16 and "
+           "bf16, on the GPU",
        .teaching =
            "The vendor library: the yardstick every hand-written kernel is measured against. Its "
            "tiling is not visible, so it has no diagram.",
        .params = {},
        .backends = both,
-       .hasMapping = false});
+       .hasMapping = false,
+       // The tensor-core types run through cublasGemmEx (FP32 accumulation) on the GPU.
+       .types = {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16}});
 
   return list;
 }
@@ -425,6 +470,20 @@ std::optional<std::string> refusal(const KernelConfig& config) {
       return info->id + ": " + formatParams({info->id, all}) + " is refused: " + *why;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> elementRefusal(const KernelInfo& kernel, ElementType type) {
+  if (std::find(kernel.types.begin(), kernel.types.end(), type) != kernel.types.end())
+    return std::nullopt;
+  std::string others;
+  for (const KernelInfo& info : catalogue())
+    if (std::find(info.types.begin(), info.types.end(), type) != info.types.end())
+      others += (others.empty() ? "" : ", ") + info.id;
+  std::string own;
+  for (const ElementType t : kernel.types)
+    own += (own.empty() ? "" : ", ") + std::string(toString(t));
+  return "'" + kernel.id + "' multiplies " + own + " only; " + toString(type) +
+         " is multiplied by " + (others.empty() ? "no kernel" : others);
 }
 
 std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std::string& backendId,

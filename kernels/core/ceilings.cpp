@@ -68,7 +68,7 @@ void attachDatasheet(DeviceCeilings& ceilings) {
 }
 
 double compulsoryIntensity(const Shape& shape) {
-  return shape.flops() / double(shape.bytes());
+  return shape.flops() / double(problemBytes(shape, ElementType::F32));
 }
 
 Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape) {

@@ -32,12 +32,18 @@ concept LadderMap = requires {
   Map::kAxes;
 };
 
+// Tensor-core maps read their fragments with ldmatrix (or tf32 word reads), not per inner index.
+template <typename Map>
+concept FragmentMap = requires(const Map& map) {
+  map.fragmentReads(true);
+};
+
 // CUDA's limit on gridDim.y (gridDim.x allows 2^31 - 1).
 constexpr int kMaxGridY = 65535;
 
 }  // namespace
 
-ThreadMap threadMapOf(const KernelConfig& resolved) {
+ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
   const auto tile = [&] { return resolved.params.at("tile"); };
   switch (kernelInfo(resolved.kernel).family) {
     case Family::Serial:
@@ -62,20 +68,27 @@ ThreadMap threadMapOf(const KernelConfig& resolved) {
       return ladderMap<maps::Warptile>(resolved.params);
     case Family::Pipelined:
       return ladderMap<maps::Pipelined>(resolved.params);
+    case Family::TensorCore:
+      return ladderMap<maps::TensorCore>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Library:
       break;
   }
   throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
 }
 
-Mapping::Mapping(const KernelConfig& config, const Shape& shape)
-    : config_(resolve(config)), shape_(shape), family_(kernelInfo(config.kernel).family) {
+Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<ElementType> element)
+    : config_(resolve(config)),
+      shape_(shape),
+      element_(element.value_or(kernelInfo(config.kernel).types.front())),
+      family_(kernelInfo(config.kernel).family) {
   validateShape(shape);
   if (!kernelInfo(config.kernel).hasMapping) {
     throw Error(ErrorKind::Unsupported,
                 "kernel '" + config.kernel + "' is a closed library: its mapping is not visible");
   }
-  map_ = threadMapOf(config_);
+  if (auto why = elementRefusal(kernelInfo(config.kernel), element_))
+    throw Error(ErrorKind::InvalidArgument, *why);
+  map_ = threadMapOf(config_, element_);
   std::visit(
       [&](const auto& map) {
         block_ = map.block();
@@ -268,10 +281,9 @@ int Mapping::accessWidth(Access access) const {
   return std::visit(
       [&](const auto& map) {
         if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
-          const bool vector = access == Access::LoadA   ? map.aVectorCopies(shape_.k)
-                              : access == Access::LoadB ? map.bVectorCopies(shape_.n)
-                                                        : map.vectorStores(shape_.n);
-          return vector ? 4 : 1;
+          if (access == Access::LoadA) return map.aVectorCopies(shape_.k) ? map.aCopy().width : 1;
+          if (access == Access::LoadB) return map.bVectorCopies(shape_.n) ? map.bCopy().width : 1;
+          return map.vectorStores(shape_.n) ? map.storeWidth() : 1;
         }
         return 1;
       },
@@ -298,6 +310,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::Vectorized:
     case Family::Warptile:
     case Family::Pipelined:
+    case Family::TensorCore:
       break;
   }
   // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
@@ -373,6 +386,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::Vectorized:
     case Family::Warptile:
     case Family::Pipelined:
+    case Family::TensorCore:
       break;
   }
   // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar
@@ -407,6 +421,7 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
                    : access == Access::LoadB ? Operand::B
                                              : Operand::C;
   result.width = accessWidth(access);
+  result.elementBytes = access == Access::StoreC ? 4 : storageBytes(element_);
   const std::int64_t cols = access == Access::LoadA ? shape_.k : shape_.n;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const int linear = warp * kWarpSize + lane;
@@ -422,7 +437,10 @@ int Mapping::sharedReadSlots(Operand operand) const {
   if (operand == Operand::C || !staged(operand)) return 0;
   return std::visit(
       [&](const auto& map) {
-        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+        using Map = std::decay_t<decltype(map)>;
+        if constexpr (FragmentMap<Map>) {
+          return map.fragmentReads(operand == Operand::A);
+        } else if constexpr (LadderMap<Map>) {
           const std::int64_t values = operand == Operand::A ? rowsPerThread_ : colsPerThread_;
           return int(values / map.readWidth());
         }
@@ -448,7 +466,19 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
           int& word = result.word[lane];
           word = -1;
           if (linear >= threadsPerBlock()) continue;
-          if constexpr (LadderMap<Map>) {
+          if constexpr (FragmentMap<Map>) {
+            // Fragments are read once per chunk of instrK values of k, at its first index.
+            if (kk % map.instrK() != 0) continue;
+            const int chunk = kk / map.instrK();
+            if (operand == Operand::A) {
+              const Cell at = map.aFragment(linear, slot, chunk);
+              word = map.aWord(int(at.row), int(at.col), pad);
+            } else {
+              const Cell at = map.bFragment(linear, slot, chunk);
+              word = map.bWord(int(at.row), int(at.col), pad);
+            }
+            result.width = map.fragmentReadWidth();
+          } else if constexpr (LadderMap<Map>) {
             // Read `slot` takes the thread's values slot*w .. slot*w + w-1, consecutive words.
             const int first = slot * map.readWidth();
             word = operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)

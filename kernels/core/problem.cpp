@@ -1,5 +1,7 @@
 #include "tilescope/problem.hpp"
 
+#include <bit>
+#include <cmath>
 #include <limits>
 #include <new>
 #include <random>
@@ -19,6 +21,77 @@ void validateShape(const Shape& shape) {
                       std::to_string(kMaxDimension));
     }
   }
+}
+
+const char* toString(ElementType type) {
+  switch (type) {
+    case ElementType::F32:
+      return "fp32";
+    case ElementType::TF32:
+      return "tf32";
+    case ElementType::F16:
+      return "fp16";
+    case ElementType::BF16:
+      return "bf16";
+  }
+  return "fp32";
+}
+
+std::optional<ElementType> parseElementType(const std::string& text) {
+  for (const ElementType type : kElementTypes)
+    if (text == toString(type)) return type;
+  return std::nullopt;
+}
+
+int storageBytes(ElementType type) {
+  return type == ElementType::F16 || type == ElementType::BF16 ? 2 : 4;
+}
+
+int mantissaBits(ElementType type) {
+  switch (type) {
+    case ElementType::F32:
+      return 23;
+    case ElementType::TF32:
+    case ElementType::F16:
+      return 10;
+    case ElementType::BF16:
+      return 7;
+  }
+  return 23;
+}
+
+namespace {
+
+// Rounds a finite float to `bits` explicit mantissa bits, ties to even, keeping float32's
+// exponent range: adding half an ulp of the narrower type (less one, plus the kept lowest bit)
+// carries into the kept bits exactly when rounding goes up.
+float roundMantissa(float value, int bits) {
+  const int dropped = 23 - bits;
+  if (dropped == 0 || !std::isfinite(value)) return value;
+  auto word = std::bit_cast<std::uint32_t>(value);
+  const std::uint32_t keptLowest = (word >> dropped) & 1u;
+  word += (1u << (dropped - 1)) - 1u + keptLowest;
+  word &= ~((1u << dropped) - 1u);
+  return std::bit_cast<float>(word);
+}
+
+}  // namespace
+
+float roundToElement(float value, ElementType type) {
+  if (type != ElementType::F16) return roundMantissa(value, mantissaBits(type));
+  constexpr float kSmallestNormal = 0x1p-14f, kSubnormalStep = 0x1p-24f, kLargest = 65504.0f;
+  float rounded;
+  if (std::abs(value) < kSmallestNormal)  // subnormal FP16: a multiple of 2^-24
+    rounded = std::nearbyint(value / kSubnormalStep) * kSubnormalStep;
+  else
+    rounded = roundMantissa(value, mantissaBits(type));
+  if (std::abs(rounded) > kLargest)
+    return std::copysign(std::numeric_limits<float>::infinity(), value);
+  return rounded;
+}
+
+std::int64_t problemBytes(const Shape& shape, ElementType type) {
+  return storageBytes(type) * (shape.elementsA() + shape.elementsB()) + 4 * shape.elementsC();
 }
 
 namespace {
@@ -61,11 +134,15 @@ void poison(Matrix& m) {
   std::fill(m.data.begin(), m.data.end(), std::numeric_limits<float>::quiet_NaN());
 }
 
-Operands makeOperands(const Shape& shape, Fill fill, std::uint64_t seed) {
+Operands makeOperands(const Shape& shape, Fill fill, std::uint64_t seed, ElementType type) {
   validateShape(shape);
   // Distinct streams so A and B are never equal when M == N == K.
-  return {makeMatrix(shape.m, shape.k, fill, seed),
-          makeMatrix(shape.k, shape.n, fill, seed ^ 0x9e3779b97f4a7c15ULL)};
+  Operands operands{makeMatrix(shape.m, shape.k, fill, seed),
+                    makeMatrix(shape.k, shape.n, fill, seed ^ 0x9e3779b97f4a7c15ULL)};
+  if (type != ElementType::F32)
+    for (Matrix* matrix : {&operands.a, &operands.b})
+      for (float& x : matrix->data) x = roundToElement(x, type);
+  return operands;
 }
 
 }  // namespace tilescope

@@ -69,9 +69,16 @@ double RequestTraffic::efficiency() const {
 }
 
 RequestTraffic requestTraffic(const WarpAccess& access) {
-  checkWidth(access.width, "a global access");
-  // Every element of every lane's vector: at most 32 lanes of 4.
-  std::array<std::int64_t, kWarpSize * kMaxAccessWidth> elements{}, sectors{}, lines{};
+  const int laneBytes = access.width * access.elementBytes;
+  if (!(laneBytes == 4 || laneBytes == 8 || laneBytes == 16 ||
+        (laneBytes == 2 && access.elementBytes == 2)))
+    throw Error(ErrorKind::InvalidArgument,
+                "a global access of " + std::to_string(access.width) + " elements of " +
+                    std::to_string(access.elementBytes) +
+                    " bytes per lane: lanes move 4, 8 or 16 bytes, or one 16-bit element");
+  // Every element of every lane's vector: at most 32 lanes of 16 bytes of 2-byte elements.
+  constexpr int kMostElements = kWarpSize * 16 / 2;
+  std::array<std::int64_t, kMostElements> elements{}, sectors{}, lines{};
   RequestTraffic traffic;
   int touched = 0;
   for (const std::int64_t first : access.element) {
@@ -79,12 +86,12 @@ RequestTraffic requestTraffic(const WarpAccess& access) {
     ++traffic.activeLanes;
     for (std::int64_t element = first; element < first + access.width; ++element) {
       elements[std::size_t(touched)] = element;
-      sectors[std::size_t(touched)] = sectorOf(element);
-      lines[std::size_t(touched)] = lineOf(element);
+      sectors[std::size_t(touched)] = sectorOf(element, access.elementBytes);
+      lines[std::size_t(touched)] = lineOf(element, access.elementBytes);
       ++touched;
     }
   }
-  traffic.bytesUsed = std::int64_t(distinctCount(elements, touched)) * kElementBytes;
+  traffic.bytesUsed = std::int64_t(distinctCount(elements, touched)) * access.elementBytes;
   traffic.sectors = distinctCount(sectors, touched);
   traffic.lines = distinctCount(lines, touched);
   return traffic;
@@ -126,7 +133,7 @@ KernelTraffic kernelTraffic(const Mapping& mapping, std::int64_t sampleBudget) {
   KernelTraffic traffic;
   const Shape& shape = mapping.shape();
   traffic.flops = shape.flops();
-  traffic.compulsoryBytes = double(shape.bytes());
+  traffic.compulsoryBytes = double(problemBytes(shape, mapping.element()));
   for (const Access access : {Access::LoadA, Access::LoadB, Access::StoreC}) {
     AccessTotals& totals = traffic.accesses[std::size_t(access)];
     totals = countAccess(mapping, access, std::max<std::int64_t>(sampleBudget, 1), traffic.exact);

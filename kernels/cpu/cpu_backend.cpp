@@ -47,6 +47,8 @@ cpu::KernelFn kernelFor(Family family) {
       return cpu::runWarptile;
     case Family::Pipelined:
       return cpu::runPipelined;
+    case Family::TensorCore:  // tensor cores exist on the GPU only
+      break;
   }
   return nullptr;
 }
@@ -139,9 +141,12 @@ class CpuBackend final : public Backend {
   }
 
  protected:
-  std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
-                                               const Shape& shape) const override {
+  std::optional<std::string> capabilityRefusal(const KernelConfig& kernel, const Shape& shape,
+                                               ElementType element) const override {
     if (auto reason = tilescope::refusal(kernel)) return reason;
+    if (element != ElementType::F32)
+      return std::string("the CPU backend multiplies fp32 only: ") + toString(element) +
+             " needs tensor cores (the CUDA backend)";
     const KernelInfo& info = kernelInfo(kernel.kernel);
     if (std::find(info.backends.begin(), info.backends.end(), kBackendId) == info.backends.end() ||
         !kernelFor(info.family))

@@ -61,7 +61,8 @@ std::string medianOf(const Stats& stats) {
 Ceiling measureSgemm(CublasGemm& gemm, const ProgressFn& progress,
                      const std::atomic<bool>* cancel) {
   const Shape shape{kGemmSize, kGemmSize, kGemmSize};
-  requireFree(shape.bytes(), "the FP32 measurement (cuBLAS SGEMM at 8192^3)");
+  requireFree(problemBytes(shape, ElementType::F32),
+              "the FP32 measurement (cuBLAS SGEMM at 8192^3)");
   // Random operands (never zeros: they draw less power and run faster). One matrix serves as
   // both A and B; the rate does not depend on which values are multiplied.
   const Matrix operand = makeMatrix(kGemmSize, kGemmSize, Fill::Random, 42);

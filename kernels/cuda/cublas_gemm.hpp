@@ -1,6 +1,7 @@
 #pragma once
-// The library reference: cuBLAS SGEMM on row-major data, which is the GPU's ground truth for
-// the hand-written kernels at sizes where the CPU double reference would take too long.
+// The library reference: cuBLAS on row-major data (SGEMM for fp32, cublasGemmEx with FP32
+// accumulation for the tensor-core types), which is the GPU's ground truth for the hand-written
+// kernels at sizes where the CPU double reference would take too long.
 #include <cublas_v2.h>
 
 #include "launch.hpp"
@@ -15,7 +16,8 @@ class CublasGemm {
   CublasGemm& operator=(const CublasGemm&) = delete;
   ~CublasGemm();
 
-  // C = A B on the default stream, asynchronously; the owner fields of `args` are ignored.
+  // C = A B in args.element on the default stream, asynchronously; the owner fields of `args`
+  // are ignored.
   void multiply(const ProductArgs& args);
 
  private:

@@ -16,6 +16,7 @@
 #include "cuda_ceilings.hpp"
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
+#include "host_operand.hpp"
 #include "kernel_resources.hpp"
 #include "launch.hpp"
 #include "tilescope/error.hpp"
@@ -123,8 +124,8 @@ class CudaBackend final : public Backend {
   std::vector<DeviceInfo> devices() const override { return devices_; }
 
  protected:
-  std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
-                                               const Shape&) const override {
+  std::optional<std::string> capabilityRefusal(const KernelConfig& kernel, const Shape&,
+                                               ElementType) const override {
     if (auto why = unavailableReason()) return why;
     if (auto why = tilescope::refusal(kernel)) return why;
     const KernelInfo& info = kernelInfo(kernel.kernel);
@@ -197,10 +198,11 @@ class CudaBackend final : public Backend {
   }
 
   // Refuses, before anything is allocated, a problem that would not fit in free GPU memory.
-  static void ensureFits(const Shape& shape, bool withReference) {
+  static void ensureFits(const Shape& shape, ElementType element, bool withReference) {
     std::size_t freeBytes = 0, totalBytes = 0;
     TS_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const std::int64_t needed = shape.bytes() + (withReference ? 4 * shape.elementsC() : 0);
+    const std::int64_t needed =
+        problemBytes(shape, element) + (withReference ? 4 * shape.elementsC() : 0);
     if (needed > std::int64_t(freeBytes))
       throw Error(ErrorKind::OutOfMemory, "the problem needs " + formatBytes(double(needed)) +
                                               " (" + std::to_string(needed) + " bytes: A, B, C" +
@@ -227,23 +229,26 @@ class CudaBackend final : public Backend {
     const bool gpuReference = request.verify && !cpuReference && !isLibrary;
 
     TS_CUDA_CHECK(cudaSetDevice(request.device));
-    ensureFits(shape, gpuReference);
+    ensureFits(shape, request.element, gpuReference);
     report(0.0, "preparing operands");
-    const Operands operands = makeOperands(shape, request.fill, request.seed);
+    const Operands operands = makeOperands(shape, request.fill, request.seed, request.element);
+    const cuda::HostOperand hostA(operands.a, request.element), hostB(operands.b, request.element);
     cuda::CublasGemm* gemm = isLibrary || gpuReference ? &cublasFor(request.device) : nullptr;
 
-    cuda::DeviceBuffer<float> a(shape.elementsA()), b(shape.elementsB()), c(shape.elementsC());
+    cuda::DeviceBuffer<std::byte> a(std::int64_t(hostA.bytes())), b(std::int64_t(hostB.bytes()));
+    cuda::DeviceBuffer<float> c(shape.elementsC());
     cuda::Event start, stop;
     Phases phases;
     report(0.05, "copying A and B to the GPU");
     start.record();
-    TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-    TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+    TS_CUDA_CHECK(cudaMemcpy(a.get(), hostA.data(), a.bytes(), cudaMemcpyHostToDevice));
+    TS_CUDA_CHECK(cudaMemcpy(b.get(), hostB.data(), b.bytes(), cudaMemcpyHostToDevice));
     stop.record();
     stop.synchronize();
     phases.h2dMs = stop.since(start);
 
-    const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+    cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+    args.element = request.element;
     const auto launch = [&] {
       if (isLibrary)
         gemm->multiply(args);
@@ -306,6 +311,7 @@ class CudaBackend final : public Backend {
     out.device = devices_[std::size_t(request.device)].name;
     out.kernel = config;
     out.shape = shape;
+    out.element = request.element;
     out.stats = stats;
     out.gflops = stats.medianMs > 0 ? shape.flops() / (stats.medianMs * 1e6) : 0.0;
     out.phases = phases;

@@ -68,13 +68,13 @@ __device__ __forceinline__ void copyTiles(const ProductArgs& args, Dim2 block, i
     for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
       const Cell at = aCopy.at(t, i), from = map.aLoad(block, thread, s, i);
       aTile[map.aWord(int(at.row), int(at.col))] =
-          loadOrZero(args.a, args.m, args.k, from.row, from.col);
+          loadOrZero(args.aAs<float>(), args.m, args.k, from.row, from.col);
     }
 #pragma unroll
     for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
       const Cell at = bCopy.at(t, i), from = map.bLoad(block, thread, s, i);
       bTile[map.bWord(int(at.row), int(at.col))] =
-          loadOrZero(args.b, args.k, args.n, from.row, from.col);
+          loadOrZero(args.bAs<float>(), args.k, args.n, from.row, from.col);
     }
   } else {
     static_assert(MapOf<kMap>::kATransposed, "float4 families stage A transposed");
@@ -82,7 +82,8 @@ __device__ __forceinline__ void copyTiles(const ProductArgs& args, Dim2 block, i
 #pragma unroll
     for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
       const Cell at = aCopy.at(t, i);
-      const float4 v = loadFour(args.a, args.m, args.k, map.aLoad(block, thread, s, i), aVector);
+      const float4 v =
+          loadFour(args.aAs<float>(), args.m, args.k, map.aLoad(block, thread, s, i), aVector);
       const int row = int(at.row), col = int(at.col);
       aTile[map.aWord(row, col)] = v.x;
       aTile[map.aWord(row, col + 1)] = v.y;
@@ -93,7 +94,7 @@ __device__ __forceinline__ void copyTiles(const ProductArgs& args, Dim2 block, i
     for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
       const Cell at = bCopy.at(t, i);
       *reinterpret_cast<float4*>(&bTile[map.bWord(int(at.row), int(at.col))]) =
-          loadFour(args.b, args.k, args.n, map.bLoad(block, thread, s, i), bVector);
+          loadFour(args.bAs<float>(), args.k, args.n, map.bLoad(block, thread, s, i), bVector);
     }
   }
 }
@@ -108,7 +109,7 @@ __device__ __forceinline__ void copyAsync4(float* sharedDst, const float* src, b
                "r"(valid ? 4 : 0)
                : "memory");
 }
-__device__ __forceinline__ void copyAsync16(float* sharedDst, const float* src, bool valid) {
+__device__ __forceinline__ void copyAsync16(void* sharedDst, const void* src, bool valid) {
   const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
                "r"(valid ? 16 : 0)
@@ -132,6 +133,7 @@ __device__ __forceinline__ void copyTilesAsync(const ProductArgs& args, Dim2 blo
   constexpr maps::TileCopy aCopy = map.aCopy(), bCopy = map.bCopy();
   const Dim2 thread{t, 0};
   const bool bVector = map.bVectorCopies(args.n);
+  const float *a = args.aAs<float>(), *b = args.bAs<float>();
 #pragma unroll
   for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
     const Cell at = aCopy.at(t, i), from = map.aLoad(block, thread, s, i);
@@ -139,7 +141,7 @@ __device__ __forceinline__ void copyTilesAsync(const ProductArgs& args, Dim2 blo
     for (int e = 0; e < aCopy.width; ++e) {
       const bool valid = from.row < args.m && from.col + e < args.k;
       copyAsync4(&aTile[map.aWord(int(at.row), int(at.col) + e)],
-                 valid ? args.a + from.row * args.k + from.col + e : args.a, valid);
+                 valid ? a + from.row * args.k + from.col + e : a, valid);
     }
   }
 #pragma unroll
@@ -148,13 +150,13 @@ __device__ __forceinline__ void copyTilesAsync(const ProductArgs& args, Dim2 blo
     if (bVector) {
       const bool valid = from.row < args.k && from.col < args.n;
       copyAsync16(&bTile[map.bWord(int(at.row), int(at.col))],
-                  valid ? args.b + from.row * args.n + from.col : args.b, valid);
+                  valid ? b + from.row * args.n + from.col : b, valid);
     } else {
 #pragma unroll
       for (int e = 0; e < bCopy.width; ++e) {
         const bool valid = from.row < args.k && from.col + e < args.n;
         copyAsync4(&bTile[map.bWord(int(at.row), int(at.col) + e)],
-                   valid ? args.b + from.row * args.n + from.col + e : args.b, valid);
+                   valid ? b + from.row * args.n + from.col + e : b, valid);
       }
     }
   }
@@ -332,14 +334,17 @@ constexpr auto ladderTable() {
   return makeLadderTable<Map>(std::make_integer_sequence<int, maps::validCount<Map>()>{});
 }
 
-// Launches a ladder kernel on the default stream (the pipelined kernels with their stages in
-// dynamic shared memory, raising the 48 KiB default where they need more); under a LaunchProbe
-// it only records the launch.
+// Launches a ladder kernel on the default stream (the pipelined and tensor-core kernels with their
+// stages in dynamic shared memory, raising the 48 KiB default where they need more); under a
+// LaunchProbe it only records the launch.
 template <typename Map>
 void launchLadder(LadderKernel kernel, const char* name, const Map& map, const ProductArgs& args) {
   const Dim2 grid = map.grid(args.m, args.n), block = map.block();
-  const std::size_t dynamicShared =
-      std::is_same_v<Map, maps::Pipelined> ? std::size_t(4) * map.sharedWords() : 0;
+  // Every family with pipeline stages keeps them in dynamic shared memory.
+  const std::size_t dynamicShared = requires {
+    map.stages;
+  }
+  ? std::size_t(4) * map.sharedWords() : 0;
   if (LaunchProbe* probe = LaunchProbe::active()) {
     probe->record({reinterpret_cast<const void*>(kernel), grid, block, dynamicShared});
     return;

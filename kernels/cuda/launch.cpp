@@ -6,6 +6,8 @@ namespace tilescope::cuda {
 
 void launchMapped(const KernelConfig& config, const ProductArgs& args) {
   const KernelConfig resolved = resolve(config);
+  if (auto why = elementRefusal(kernelInfo(resolved.kernel), args.element))
+    throw Error(ErrorKind::Unsupported, *why);
   const auto tile = [&] { return resolved.params.at("tile"); };
   switch (kernelInfo(resolved.kernel).family) {
     case Family::Serial:
@@ -30,6 +32,8 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchWarptile(ladderMap<maps::Warptile>(resolved.params), args);
     case Family::Pipelined:
       return launchPipelined(ladderMap<maps::Pipelined>(resolved.params), args);
+    case Family::TensorCore:
+      return launchTensorCore(ladderMap<maps::TensorCore>(resolved.params), args);
     case Family::Library:
       break;
   }

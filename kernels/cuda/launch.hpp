@@ -9,19 +9,30 @@
 
 namespace tilescope::cuda {
 
-// Device pointers of one product C = A B, all row-major: A is M x K, B is K x N, C is M x N.
+// Device pointers of one product C = A B, all row-major: A is M x K, B is K x N, C is M x N. A and
+// B hold `element` values (see ElementType); C is float32.
 // With ownerBlock and ownerThread set, the instrumented variant of the kernel also records, per
 // element of C, the linear block (x + y * gridDim.x) and linear thread (x + y * blockDim.x) that
 // wrote it, so a test can hold the kernel to tilescope::Mapping::owner().
 struct ProductArgs {
-  const float* a = nullptr;
-  const float* b = nullptr;
+  const void* a = nullptr;
+  const void* b = nullptr;
   float* c = nullptr;
   std::int64_t m = 1, n = 1, k = 1;
   int* ownerBlock = nullptr;
   int* ownerThread = nullptr;
+  ElementType element = ElementType::F32;
 
   bool traced() const { return ownerBlock != nullptr && ownerThread != nullptr; }
+  // The operands as the element type's storage (the FP32 and TF32 kernels read floats).
+  template <typename T>
+  TS_HD const T* aAs() const {
+    return static_cast<const T*>(a);
+  }
+  template <typename T>
+  TS_HD const T* bAs() const {
+    return static_cast<const T*>(b);
+  }
 };
 
 // Each throws Error(InvalidArgument) for a tile (or configuration) the family was not compiled for,
@@ -39,6 +50,8 @@ void launchBlockTile2D(const maps::BlockTile2D& map, const ProductArgs& args);
 void launchVectorized(const maps::Vectorized& map, const ProductArgs& args);
 void launchWarptile(const maps::Warptile& map, const ProductArgs& args);
 void launchPipelined(const maps::Pipelined& map, const ProductArgs& args);
+// Tensor cores: the map's element size is taken from args.element (fp16, bf16 or tf32).
+void launchTensorCore(const maps::TensorCore& map, const ProductArgs& args);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).

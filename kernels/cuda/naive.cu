@@ -13,7 +13,8 @@ __global__ void naiveKernel(int tile, ProductArgs args) {
   const std::int64_t i = map.row(block, thread, 0), j = map.col(block, thread, 0);
   if (i >= args.m || j >= args.n) return;  // no barrier follows
   float sum = 0.0f;
-  for (std::int64_t k = 0; k < args.k; ++k) sum += args.a[i * args.k + k] * args.b[k * args.n + j];
+  for (std::int64_t k = 0; k < args.k; ++k)
+    sum += args.aAs<float>()[i * args.k + k] * args.bAs<float>()[k * args.n + j];
   storeOutput<kTraced>(args, i, j, sum);
 }
 

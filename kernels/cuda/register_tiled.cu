@@ -22,11 +22,11 @@ __global__ void registerTiledKernel(ProductArgs args) {
     float aColumn[kTile], bRow[kTile];
 #pragma unroll
     for (int r = 0; r < kTile; ++r) {
-      aColumn[r] = loadOrZero(args.a, args.m, args.k, map.row(block, thread, r), k);
+      aColumn[r] = loadOrZero(args.aAs<float>(), args.m, args.k, map.row(block, thread, r), k);
     }
 #pragma unroll
     for (int c = 0; c < kTile; ++c) {
-      bRow[c] = loadOrZero(args.b, args.k, args.n, k, map.col(block, thread, c));
+      bRow[c] = loadOrZero(args.bAs<float>(), args.k, args.n, k, map.col(block, thread, c));
     }
     // Fully unrolled, every accumulator is a named register for as long as they fit. At T = 64
     // the full unroll (4096 FMAs) takes minutes to compile and the sum lives in local memory

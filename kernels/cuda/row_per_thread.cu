@@ -18,7 +18,7 @@ __global__ void rowPerThreadKernel(int tile, ProductArgs args) {
     if (j >= args.n) continue;
     float sum = 0.0f;
     for (std::int64_t k = 0; k < args.k; ++k)
-      sum += args.a[i * args.k + k] * args.b[k * args.n + j];
+      sum += args.aAs<float>()[i * args.k + k] * args.bAs<float>()[k * args.n + j];
     storeOutput<kTraced>(args, i, j, sum);
   }
 }

@@ -17,7 +17,7 @@ __global__ void serialKernel(ProductArgs args) {
       const std::int64_t j = map.col(block, thread, c);
       float sum = 0.0f;
       for (std::int64_t k = 0; k < args.k; ++k)
-        sum += args.a[i * args.k + k] * args.b[k * args.n + j];
+        sum += args.aAs<float>()[i * args.k + k] * args.bAs<float>()[k * args.n + j];
       storeOutput<kTraced>(args, i, j, sum);
     }
   }

@@ -25,14 +25,14 @@ __global__ void sharedAKernel(ProductArgs args) {
     const Cell a = map.aLoad(block, thread, step);
     const Cell slot = map.aTileStore(thread);
     aTile[layout.word(int(slot.row), int(slot.col))] =
-        loadOrZero(args.a, args.m, args.k, a.row, a.col);
+        loadOrZero(args.aAs<float>(), args.m, args.k, a.row, a.col);
     __syncthreads();
 #pragma unroll
     for (int kk = 0; kk < kTile; ++kk) {
       const std::int64_t k = step * kTile + kk;
       const Cell read = map.aTileRead(thread, kk);
       sum += aTile[layout.word(int(read.row), int(read.col))] *
-             loadOrZero(args.b, args.k, args.n, k, j);
+             loadOrZero(args.bAs<float>(), args.k, args.n, k, j);
     }
     __syncthreads();
   }

@@ -26,9 +26,9 @@ __global__ void sharedTiledKernel(ProductArgs args) {
     const Cell a = map.aLoad(block, thread, step), b = map.bLoad(block, thread, step);
     const Cell aSlot = map.aTileStore(thread), bSlot = map.bTileStore(thread);
     aTile[aLayout.word(int(aSlot.row), int(aSlot.col))] =
-        loadOrZero(args.a, args.m, args.k, a.row, a.col);
+        loadOrZero(args.aAs<float>(), args.m, args.k, a.row, a.col);
     bTile[bLayout.word(int(bSlot.row), int(bSlot.col))] =
-        loadOrZero(args.b, args.k, args.n, b.row, b.col);
+        loadOrZero(args.bAs<float>(), args.k, args.n, b.row, b.col);
     __syncthreads();
 #pragma unroll
     for (int kk = 0; kk < kTile; ++kk) {

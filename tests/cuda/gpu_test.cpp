@@ -4,6 +4,7 @@
 
 #include "cublas_gemm.hpp"
 #include "cuda_check.hpp"
+#include "host_operand.hpp"
 
 namespace tilescope::test {
 
@@ -20,7 +21,8 @@ std::vector<KernelCase> everyCudaConfiguration(bool withLibrary) {
     if (info.family == Family::Library && !withLibrary) continue;
     for (const KernelConfig& config : validConfigurations(info)) {
       const auto tile = config.params.find("tile");
-      cases.push_back({config, tile == config.params.end() ? 0 : tile->second});
+      for (const ElementType element : info.types)
+        cases.push_back({config, tile == config.params.end() ? 0 : tile->second, element});
     }
   }
   return cases;
@@ -41,30 +43,36 @@ std::vector<KernelConfig> ladderCorners() {
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
   std::string name = info.param.config.kernel;
   std::replace(name.begin(), name.end(), '-', '_');
-  if (info.param.tile > 0) return name + "_T" + std::to_string(info.param.tile);
+  const std::string type =
+      info.param.element == ElementType::F32 ? "" : "_" + std::string(toString(info.param.element));
+  if (info.param.tile > 0) return name + "_T" + std::to_string(info.param.tile) + type;
   for (const ParamSpec& spec : kernelInfo(info.param.config.kernel).params)
     name += "_" + spec.name + std::to_string(info.param.config.params.at(spec.name));
-  return name;
+  return name + type;
 }
 
 std::string describe(const KernelCase& kernelCase, const Shape& shape) {
   std::string text = kernelCase.config.kernel;
   if (!kernelCase.config.params.empty()) text += " " + formatParams(kernelCase.config);
+  text += std::string(" in ") + toString(kernelCase.element);
   return text + " at " + std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
          std::to_string(shape.k);
 }
 
-DeviceProduct::DeviceProduct(const Operands& operands)
+DeviceProduct::DeviceProduct(const Operands& operands, ElementType element)
     : shape_{operands.a.rows, operands.b.cols, operands.a.cols},
-      a_(shape_.elementsA()),
-      b_(shape_.elementsB()),
+      element_(element),
+      a_(storageBytes(element) * shape_.elementsA()),
+      b_(storageBytes(element) * shape_.elementsB()),
       c_(shape_.elementsC()) {
-  TS_CUDA_CHECK(cudaMemcpy(a_.get(), operands.a.data.data(), a_.bytes(), cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(b_.get(), operands.b.data.data(), b_.bytes(), cudaMemcpyHostToDevice));
+  const cuda::HostOperand a(operands.a, element), b(operands.b, element);
+  TS_CUDA_CHECK(cudaMemcpy(a_.get(), a.data(), a_.bytes(), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(b_.get(), b.data(), b_.bytes(), cudaMemcpyHostToDevice));
 }
 
 Matrix DeviceProduct::run(const KernelConfig& config, Owners* owners) {
   cuda::ProductArgs args{a_.get(), b_.get(), c_.get(), shape_.m, shape_.n, shape_.k};
+  args.element = element_;
   cuda::DeviceBuffer<int> ownerBlock, ownerThread;
   if (owners) {
     ownerBlock = cuda::DeviceBuffer<int>(shape_.elementsC());

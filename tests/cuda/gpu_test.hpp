@@ -29,23 +29,25 @@ class GpuTest : public ::testing::Test {
 struct KernelCase {
   KernelConfig config;
   int tile = 0;  // 0 for kernels without a tile
+  ElementType element = ElementType::F32;
 };
 
 // Every CUDA kernel with every configuration the catalogue accepts: each tile of a seed kernel,
 // each valid (compiled) combination of a ladder kernel's parameters, and the library reference
-// too when asked.
+// too when asked; each in every element type the kernel multiplies.
 std::vector<KernelCase> everyCudaConfiguration(bool withLibrary);
 // The ladder's corners: per ladder kernel its default and its first and last valid
 // configurations (the parameter space's extremes), for the slow checks.
 std::vector<KernelConfig> ladderCorners();
-// "shared_tiled_T7", "warptile_BM128_BN128_...": a valid GoogleTest name.
+// "shared_tiled_T7", "warptile_BM128_BN128_...", "tensor_mma_..._bf16": a valid GoogleTest name.
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info);
 std::string describe(const KernelCase& kernelCase, const Shape& shape);
 
-// A and B uploaded once; run() launches one configuration on them and returns C.
+// A and B uploaded once, in `element`'s storage; run() launches one configuration on them and
+// returns C.
 class DeviceProduct {
  public:
-  explicit DeviceProduct(const Operands& operands);
+  explicit DeviceProduct(const Operands& operands, ElementType element = ElementType::F32);
 
   const Shape& shape() const { return shape_; }
   // Poisons C with NaN, launches (through cuBLAS for the library), waits, and copies C back.
@@ -57,7 +59,9 @@ class DeviceProduct {
 
  private:
   Shape shape_;
-  cuda::DeviceBuffer<float> a_, b_, c_;
+  ElementType element_;
+  cuda::DeviceBuffer<std::byte> a_, b_;
+  cuda::DeviceBuffer<float> c_;
 };
 
 }  // namespace tilescope::test

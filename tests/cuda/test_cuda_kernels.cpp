@@ -1,6 +1,7 @@
 // Every CUDA kernel with every tile it allows, on square sizes around the tile and the block and
-// on rectangular shapes: exact against the CPU double reference on integer-valued inputs (every
-// partial sum is an integer below 2^24, so any difference is a bug, not rounding).
+// on rectangular shapes, in every element type it multiplies: exact against the CPU double
+// reference on integer-valued inputs (integers in [-8, 8] are exact in fp16, bf16 and tf32, and
+// every partial sum is an integer below 2^24, so any difference is a bug, not rounding).
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -16,10 +17,10 @@ namespace {
 
 // Operands, their double reference and their device copy, shared by every configuration.
 struct CachedProblem {
-  explicit CachedProblem(const Shape& shape)
-      : operands(makeOperands(shape, Fill::Integer, 7)),
+  CachedProblem(const Shape& shape, ElementType element)
+      : operands(makeOperands(shape, Fill::Integer, 7, element)),
         reference(referenceProduct(operands.a, operands.b)),
-        device(operands) {}
+        device(operands, element) {}
   Operands operands;
   std::vector<double> reference;
   DeviceProduct device;
@@ -33,7 +34,7 @@ class KernelExactness : public GpuTest, public ::testing::WithParamInterface<Ker
   // register-tiled, BM for the ladder): the edges where bounds checks and zero padding matter.
   std::pair<std::int64_t, std::int64_t> tileAndBlockSpan() const {
     if (GetParam().config.params.empty()) return {1, 1};
-    const Mapping mapping(resolve(GetParam().config), Shape{4096, 4096, 4096});
+    const Mapping mapping(resolve(GetParam().config), Shape{4096, 4096, 4096}, GetParam().element);
     const std::int64_t tile = GetParam().tile > 0 ? GetParam().tile : mapping.kDepth();
     return {tile, mapping.blockRows({0, 0}).count};
   }
@@ -70,7 +71,7 @@ class KernelExactness : public GpuTest, public ::testing::WithParamInterface<Ker
 
   void expectExact(const Shape& shape) {
     if (!allowed(shape)) return;
-    CachedProblem& problem = cachedProblem(shape);
+    CachedProblem& problem = cachedProblem(shape, GetParam().element);
     const Matrix c = problem.device.run(GetParam().config);
     const Verification v = verify(c, problem.reference, problem.operands.a, problem.operands.b);
     EXPECT_EQ(v.nonFinite, 0) << describe(GetParam(), shape) << ": elements left unwritten";
@@ -79,14 +80,14 @@ class KernelExactness : public GpuTest, public ::testing::WithParamInterface<Ker
   }
 
  private:
-  using ShapeKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;
-  static std::map<ShapeKey, std::unique_ptr<CachedProblem>>& cache() {
-    static std::map<ShapeKey, std::unique_ptr<CachedProblem>> problems;
+  using ProblemKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, ElementType>;
+  static std::map<ProblemKey, std::unique_ptr<CachedProblem>>& cache() {
+    static std::map<ProblemKey, std::unique_ptr<CachedProblem>> problems;
     return problems;
   }
-  static CachedProblem& cachedProblem(const Shape& shape) {
-    auto& slot = cache()[{shape.m, shape.n, shape.k}];
-    if (!slot) slot = std::make_unique<CachedProblem>(shape);
+  static CachedProblem& cachedProblem(const Shape& shape, ElementType element) {
+    auto& slot = cache()[{shape.m, shape.n, shape.k, element}];
+    if (!slot) slot = std::make_unique<CachedProblem>(shape, element);
     return *slot;
   }
 };

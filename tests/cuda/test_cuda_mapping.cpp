@@ -17,12 +17,12 @@ TEST_P(KernelMapping, EveryElementIsWrittenByTheThreadTheMappingNames) {
   // One element; a few blocks with ragged edges; enough to need several blocks of the largest
   // register tile (16 x 64 rows per block).
   for (const Shape& shape : {Shape{1, 1, 1}, Shape{37, 45, 5}, Shape{1100, 1030, 3}}) {
-    const Operands operands = makeOperands(shape, Fill::Integer, 11);
-    DeviceProduct device(operands);
+    const Operands operands = makeOperands(shape, Fill::Integer, 11, GetParam().element);
+    DeviceProduct device(operands, GetParam().element);
     DeviceProduct::Owners owners;
     const Matrix c = device.run(config, &owners);
 
-    const Mapping mapping(config, shape);
+    const Mapping mapping(config, shape, GetParam().element);
     std::int64_t mismatches = 0;
     std::ostringstream first;
     for (std::int64_t i = 0; i < shape.m; ++i) {

@@ -12,9 +12,10 @@ class KernelResourcesTest : public GpuTest, public ::testing::WithParamInterface
 TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
   const KernelConfig config = resolve(GetParam().config);
   const Shape shape{1000, 1030, 70};
-  const cuda::ProductArgs args{nullptr, nullptr, nullptr, shape.m, shape.n, shape.k};
+  cuda::ProductArgs args{nullptr, nullptr, nullptr, shape.m, shape.n, shape.k};
+  args.element = GetParam().element;
   const cuda::LaunchPlan plan = cuda::plannedLaunch(config, args);
-  const Mapping mapping(config, shape);
+  const Mapping mapping(config, shape, GetParam().element);
   EXPECT_EQ(plan.grid.x, mapping.grid().x);
   EXPECT_EQ(plan.grid.y, mapping.grid().y);
   EXPECT_EQ(plan.block.x * plan.block.y, mapping.threadsPerBlock());

@@ -33,22 +33,25 @@ TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
     if (std::find(info.backends.begin(), info.backends.end(), "cuda") == info.backends.end())
       continue;
     for (const Params& params : tilesToCheck(info)) {
-      // No tile multiple. K = 41 and N = 29 keep the float4 kernels on their scalar paths; the
-      // second shape (K and N multiples of 4, two block rows, three k-steps of 16) on their
-      // vector paths, with the pipeline's stages wrapping around.
-      for (const Shape& shape : {Shape{37, 29, 41}, Shape{131, 68, 36}}) {
-        RunRequest run;
-        run.kernel = {info.id, params};
-        run.shape = shape;
-        run.fill = Fill::Integer;
-        run.sampling.warmups = 0;
-        run.sampling.fixedReps = 1;
-        const RunResult result = backend->run(run, {}, nullptr);
-        ASSERT_TRUE(result.verification) << info.id;
-        EXPECT_TRUE(result.verified()) << info.id << " " << formatParams(run.kernel);
-        EXPECT_EQ(result.verification->maxAbsError, 0.0)
-            << info.id << " " << formatParams(run.kernel);
-      }
+      // No tile multiple. K = 41 and N = 29 keep the vector-copy kernels on their scalar paths;
+      // the second shape (K and N multiples of 8, two block rows, seven k-steps of 16 or four of
+      // 32) on their 16-byte paths, with the pipeline's stages wrapping around.
+      for (const Shape& shape : {Shape{37, 29, 41}, Shape{131, 72, 104}})
+        for (const ElementType element : info.types) {
+          RunRequest run;
+          run.kernel = {info.id, params};
+          run.shape = shape;
+          run.element = element;
+          run.fill = Fill::Integer;
+          run.sampling.warmups = 0;
+          run.sampling.fixedReps = 1;
+          const std::string what =
+              info.id + " " + formatParams(run.kernel) + " in " + toString(element);
+          const RunResult result = backend->run(run, {}, nullptr);
+          ASSERT_TRUE(result.verification) << what;
+          EXPECT_TRUE(result.verified()) << what;
+          EXPECT_EQ(result.verification->maxAbsError, 0.0) << what;
+        }
     }
   }
 }

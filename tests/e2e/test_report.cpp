@@ -25,6 +25,7 @@ RunResult fullResult() {
   r.phases = tilescope::Phases{0.125, 1.0 / 7.0, 0.0625};
   r.unsyncedHostMs = 0.0078125;
   r.resources = tilescope::KernelResources{168, 49920, 16, 256, 1, 0.125};
+  r.element = tilescope::ElementType::BF16;
   return r;
 }
 
@@ -58,6 +59,7 @@ void expectSameCsvFields(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.device, b.device);
   EXPECT_EQ(a.kernel, b.kernel);
   EXPECT_EQ(a.shape, b.shape);
+  EXPECT_EQ(a.element, b.element);
   EXPECT_EQ(a.stats.medianMs, b.stats.medianMs);
   EXPECT_EQ(a.stats.minMs, b.stats.minMs);
   EXPECT_EQ(a.stats.maxMs, b.stats.maxMs);
@@ -125,6 +127,7 @@ TEST(ReportJson, WritesTheDocumentedFields) {
   EXPECT_EQ(j.at("resources").at("local_bytes"), 16);
   EXPECT_EQ(j.at("resources").at("blocks_per_sm"), 1);
   EXPECT_EQ(j.at("resources").at("occupancy"), 0.125);
+  EXPECT_EQ(j.at("element"), "bf16");
   const nlohmann::json minimal = report::toJson(minimalResult());
   EXPECT_TRUE(minimal.at("verification").is_null());
   EXPECT_TRUE(minimal.at("phases").is_null());
@@ -164,6 +167,15 @@ TEST(ReportJson, ReadsResultsWrittenBeforeResourcesExisted) {
   nlohmann::json older = report::toJson(fullResult());
   older.erase("resources");
   EXPECT_FALSE(report::resultFromJson(older).resources.has_value());
+}
+
+TEST(ReportJson, ResultsWithoutAnElementTypeAreFp32AndUnknownTypesAreNamed) {
+  nlohmann::json older = report::toJson(fullResult());
+  older.erase("element");
+  EXPECT_EQ(report::resultFromJson(older).element, tilescope::ElementType::F32);
+  nlohmann::json unknown = report::toJson(fullResult());
+  unknown["element"] = "fp8";
+  expectInvalid([&] { report::resultFromJson(unknown); }, "'fp8' is not an element type");
 }
 
 TEST(ReportJson, DeviceRoundTripKeepsTheFactOrder) {
@@ -286,7 +298,8 @@ TEST(ReportCsv, HeaderIsTheDocumentedColumnsInOrder) {
                                              "local_bytes",
                                              "threads_per_block",
                                              "blocks_per_sm",
-                                             "occupancy"};
+                                             "occupancy",
+                                             "element"};
   EXPECT_EQ(report::csvHeader(), expected);
   EXPECT_EQ(report::csvRow(fullResult()).size(), expected.size());
 }
@@ -300,21 +313,36 @@ TEST(ReportCsv, RoundTripKeepsEveryCsvField) {
   for (std::size_t i = 0; i < back.size(); ++i) expectSameCsvFields(back[i], original[i]);
 }
 
-TEST(ReportCsv, ReadsFilesWrittenBeforeTheResourceColumns) {
-  // The first 18 columns alone, as tilescope-bench wrote them before: no resources.
-  RunResult result = fullResult();
-  result.device = "GPU";  // nothing to quote
+// The first `columns` columns of a result, as an older tilescope-bench wrote them.
+std::string olderCsv(const RunResult& result, std::size_t columns) {
   const std::vector<std::string> header = report::csvHeader(), cells = report::csvRow(result);
   std::string text;
-  for (std::size_t i = 0; i < 18; ++i) text += (i ? "," : "") + header[i];
+  for (std::size_t i = 0; i < columns; ++i) text += (i ? "," : "") + header[i];
   text += "\n";
-  for (std::size_t i = 0; i < 18; ++i)
+  for (std::size_t i = 0; i < columns; ++i)
     text += (i ? "," : "") + (i == 3 ? '"' + cells[i] + '"' : cells[i]);
-  text += "\n";
-  const auto back = readCsvText(text);
+  return text + "\n";
+}
+
+TEST(ReportCsv, ReadsFilesWrittenBeforeTheResourceColumns) {
+  // The first 18 columns alone: no resources, and fp32 (the only type then).
+  RunResult result = fullResult();
+  result.device = "GPU";  // nothing to quote
+  const auto back = readCsvText(olderCsv(result, 18));
   ASSERT_EQ(back.size(), 1u);
   EXPECT_FALSE(back[0].resources.has_value());
   result.resources.reset();
+  result.element = tilescope::ElementType::F32;
+  expectSameCsvFields(back[0], result);
+}
+
+TEST(ReportCsv, ReadsFilesWrittenBeforeTheElementColumn) {
+  RunResult result = fullResult();
+  result.device = "GPU";
+  const auto back = readCsvText(olderCsv(result, 24));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].resources.has_value());
+  result.element = tilescope::ElementType::F32;
   expectSameCsvFields(back[0], result);
 }
 
@@ -352,7 +380,7 @@ TEST(ReportCsv, MalformedInputGivesALineAndColumn) {
   expectInvalid([] { readCsvText("backend,device\n"); }, "column 3 'kernel' is missing");
   expectInvalid([&] { readCsvText("backend,gadget" + header.substr(14)); },
                 "column 2 is 'gadget', expected 'device'");
-  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 24");
+  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 25");
 
   std::string halfResources = row;
   halfResources.replace(halfResources.rfind(",,,,,,"), 6, ",64,,,,,");
@@ -395,6 +423,10 @@ TEST(ReportTable, AlignsColumnsAndShowsPhasesOnlyWhenMeasured) {
   EXPECT_NE(withPhases.str().find("regs"), std::string::npos);
   EXPECT_NE(withPhases.str().find("12.5 %"), std::string::npos) << withPhases.str();
   EXPECT_EQ(cpuOnly.str().find("regs"), std::string::npos);
+  // The type column appears once a result is not fp32.
+  EXPECT_EQ(cpuOnly.str().find("type"), std::string::npos);
+  EXPECT_NE(withPhases.str().find("type"), std::string::npos);
+  EXPECT_NE(withPhases.str().find("bf16"), std::string::npos);
 }
 
 }  // namespace

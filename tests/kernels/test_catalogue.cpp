@@ -42,7 +42,12 @@ TEST(Catalogue, EveryEntryIsComplete) {
     EXPECT_FALSE(info.displayName.empty());
     EXPECT_FALSE(info.seed.empty());
     EXPECT_FALSE(info.teaching.empty());
-    EXPECT_NE(std::find(info.backends.begin(), info.backends.end(), "cpu"), info.backends.end());
+    // Whatever multiplies fp32 runs on the CPU backend too; tensor-core kernels need a GPU.
+    const bool fp32 = !elementRefusal(info, ElementType::F32);
+    EXPECT_EQ(std::find(info.backends.begin(), info.backends.end(), "cpu") != info.backends.end(),
+              fp32);
+    EXPECT_NE(std::find(info.backends.begin(), info.backends.end(), "cuda"), info.backends.end());
+    EXPECT_FALSE(info.types.empty());
     EXPECT_EQ(findKernel(info.id), &info);
     for (const ParamSpec& spec : info.params) {
       EXPECT_FALSE(spec.allowed.empty());
@@ -213,6 +218,17 @@ TEST(FormatParams, FollowsTheCatalogueOrderAndRoundTrips) {
   EXPECT_EQ(formatParams({"serial", {}}), "");
   const KernelConfig config{"naive", {{"tile", 5}}};
   EXPECT_EQ(parseParams(formatParams(config)), config.params);
+}
+
+TEST(Catalogue, ElementRefusalNamesTheKernelsThatMultiplyTheType) {
+  EXPECT_FALSE(elementRefusal(kernelInfo("naive"), ElementType::F32));
+  EXPECT_FALSE(elementRefusal(kernelInfo("tensor-mma"), ElementType::BF16));
+  EXPECT_FALSE(elementRefusal(kernelInfo("library"), ElementType::TF32));
+  const auto why = elementRefusal(kernelInfo("naive"), ElementType::F16);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("tensor-mma"), std::string::npos) << *why;
+  EXPECT_NE(why->find("library"), std::string::npos) << *why;
+  EXPECT_TRUE(elementRefusal(kernelInfo("tensor-mma"), ElementType::F32));
 }
 
 }  // namespace

@@ -61,6 +61,28 @@ TEST(CpuBackend, RefusesInvalidConfigurationsWithAReason) {
   EXPECT_TRUE(backend->refusal({"naive", {}}, Shape{0, 8, 8}).has_value());
 }
 
+TEST(CpuBackend, MultipliesFp32OnlyAndSaysWhereTheOtherTypesRun) {
+  const auto backend = makeCpuBackend();
+  const Shape shape{8, 8, 8};
+  EXPECT_FALSE(backend->refusal({"library", {}}, shape, ElementType::F32));
+  for (const ElementType type : {ElementType::TF32, ElementType::F16, ElementType::BF16}) {
+    const auto why = backend->refusal({"library", {}}, shape, type);
+    ASSERT_TRUE(why) << toString(type);
+    EXPECT_NE(why->find("CUDA"), std::string::npos) << *why;
+  }
+  EXPECT_TRUE(backend->refusal({"tensor-mma", {}}, shape, ElementType::F16));
+  RunRequest request;
+  request.kernel = {"library", {}};
+  request.shape = shape;
+  request.element = ElementType::BF16;
+  try {
+    backend->run(request, {}, nullptr);
+    FAIL() << "bf16 should be refused";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Unsupported);
+  }
+}
+
 TEST(CpuBackend, RefusesSerialBeyondItsWorkLimit) {
   const auto backend = makeCpuBackend();
   const double limit = kernelInfo("serial").maxWork.at("cpu");

@@ -113,7 +113,7 @@ TEST_P(LadderCpuKernelTest, EveryValidConfigurationIsExactAtBlockEdges) {
 std::vector<std::string> ladderKernelIds() {
   std::vector<std::string> ids;
   for (const KernelInfo& info : catalogue())
-    if (info.check) ids.push_back(info.id);
+    if (info.check && !elementRefusal(info, ElementType::F32)) ids.push_back(info.id);
   return ids;
 }
 

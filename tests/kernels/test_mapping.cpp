@@ -28,7 +28,8 @@ std::vector<KernelConfig> mappedConfigs() {
 
 bool isLadder(Family family) {
   return family == Family::BlockTile1D || family == Family::BlockTile2D ||
-         family == Family::Vectorized || family == Family::Warptile || family == Family::Pipelined;
+         family == Family::Vectorized || family == Family::Warptile ||
+         family == Family::Pipelined || family == Family::TensorCore;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {
@@ -366,6 +367,66 @@ TEST(Mapping, PipelinedKeepsEveryStageInSharedMemory) {
   EXPECT_EQ(mapping.warpAccess({0, 0}, 0, Access::LoadA, 0, 0).width, 1);
   EXPECT_EQ(mapping.instructionsPerStep(Access::LoadB), 16 * 128 / 4 / 128);
   EXPECT_EQ(mapping.warpAccess({0, 0}, 0, Access::LoadB, 0, 0).width, 4);
+}
+
+// tensor-mma's outputs follow the PTX ISA's accumulator layout: in each 16 x 8 accumulator of a
+// warp tile, lane 4g + q holds rows g and g + 8 and columns 2q and 2q + 1.
+TEST(Mapping, TensorCoreLanesHoldTheMmaAccumulatorLayout) {
+  const Params params = {{"BM", 128}, {"BN", 128}, {"BK", 32},
+                         {"WM", 64},  {"WN", 32},  {"stages", 3}};
+  const Mapping mapping({"tensor-mma", params}, {256, 256, 256}, ElementType::F16);
+  ASSERT_EQ(mapping.threadsPerBlock(), 8 * 32);  // (128/64) x (128/32) warps
+  EXPECT_EQ(mapping.rowsPerThread(), 2 * 4);     // 4 accumulator rows of 16, two rows each
+  EXPECT_EQ(mapping.colsPerThread(), 2 * 4);     // 4 accumulator columns of 8, two columns each
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int g = lane / 4, q = lane % 4;
+    // Warp 5 is warp-tile row 1 (rows 64..127), column 1 (columns 32..63); accumulator (2, 3).
+    const std::int64_t row = 64 + 2 * 16, col = 32 + 3 * 8;
+    for (const auto& [di, dj] :
+         {std::pair{g, 2 * q}, {g, 2 * q + 1}, {g + 8, 2 * q}, {g + 8, 2 * q + 1}}) {
+      const ThreadRef owner = mapping.owner(row + di, col + dj);
+      EXPECT_EQ(owner.warp, 5);
+      EXPECT_EQ(owner.lane, lane);
+    }
+  }
+}
+
+TEST(Mapping, TensorCoreCopiesSixteenBytesOfTheElementType) {
+  const Params params = {{"BM", 128}, {"BN", 256}, {"BK", 32},
+                         {"WM", 64},  {"WN", 64},  {"stages", 3}};
+  const Shape shape{256, 256, 256};
+  const Mapping half({"tensor-mma", params}, shape, ElementType::F16);
+  const Mapping tf32({"tensor-mma", params}, shape, ElementType::TF32);
+  const WarpAccess a16 = half.warpAccess({0, 0}, 0, Access::LoadA, 0, 0);
+  EXPECT_EQ(a16.width, 8);  // eight fp16 values
+  EXPECT_EQ(a16.elementBytes, 2);
+  EXPECT_EQ(tf32.warpAccess({0, 0}, 0, Access::LoadA, 0, 0).width, 4);  // four tf32 values
+  // 128 x 32 of A over 256 threads: two 16-byte copies each in fp16, four in tf32.
+  EXPECT_EQ(half.instructionsPerStep(Access::LoadA), 2);
+  EXPECT_EQ(tf32.instructionsPerStep(Access::LoadA), 4);
+  // Pitches: fp16 rows of 32 x 2 + 16 bytes for A, 256 x 2 + 16 for B; tf32 pads B by 32.
+  EXPECT_EQ(half.sharedBytesPerBlock(), 3 * (128 * 80 + 32 * 528));
+  EXPECT_EQ(tf32.sharedBytesPerBlock(), 3 * (128 * 144 + 32 * 1056));
+  // K not a multiple of 8: fp16 rows are no longer 16-byte aligned, so A goes element by element.
+  const Mapping ragged({"tensor-mma", params}, {256, 256, 100}, ElementType::F16);
+  EXPECT_EQ(ragged.warpAccess({0, 0}, 0, Access::LoadA, 0, 0).width, 1);
+  EXPECT_EQ(ragged.warpAccess({0, 0}, 0, Access::LoadB, 0, 0).width, 8);
+  // C goes out as float2 pairs.
+  EXPECT_EQ(half.warpAccess({0, 0}, 0, Access::StoreC, 0, 0).width, 2);
+}
+
+TEST(Mapping, TensorCoreRefusesFp32AndTheSimtKernelsRefuseFp16) {
+  try {
+    const Mapping mapping({"tensor-mma", {}}, {64, 64, 64}, ElementType::F32);
+    FAIL() << "tensor-mma has no fp32 mapping";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_NE(std::string(error.what()).find("fp32"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(Mapping({"warptile", {}}, {64, 64, 64}, ElementType::BF16), Error);
+  // Without a type a kernel takes its first one.
+  EXPECT_EQ(Mapping({"tensor-mma", {}}, {64, 64, 64}).element(), ElementType::F16);
+  EXPECT_EQ(Mapping({"naive", {}}, {64, 64, 64}).element(), ElementType::F32);
 }
 
 TEST(Mapping, LibraryHasNoVisibleMapping) {

@@ -12,8 +12,58 @@ namespace {
 TEST(Shape, SizesAreComputedIn64Bits) {
   const Shape shape{46341, 46341, 46341};  // 46341^2 overflows 32 bits
   EXPECT_EQ(shape.elementsC(), 2147488281LL);
-  EXPECT_EQ(shape.bytes(), 3 * 4 * 2147488281LL);
+  EXPECT_EQ(problemBytes(shape, ElementType::F32), 3 * 4 * 2147488281LL);
+  // fp16 A and B take 2 bytes an element; C stays float32.
+  EXPECT_EQ(problemBytes(shape, ElementType::F16), (2 + 2 + 4) * 2147488281LL);
   EXPECT_DOUBLE_EQ(Shape({2, 3, 4}).flops(), 48.0);
+}
+
+TEST(ElementType, NamesRoundTripAndSizesFollowTheType) {
+  for (const ElementType type : kElementTypes)
+    EXPECT_EQ(parseElementType(toString(type)), type) << toString(type);
+  EXPECT_EQ(parseElementType("half"), std::nullopt);
+  EXPECT_EQ(storageBytes(ElementType::F32), 4);
+  EXPECT_EQ(storageBytes(ElementType::TF32), 4);
+  EXPECT_EQ(storageBytes(ElementType::F16), 2);
+  EXPECT_EQ(storageBytes(ElementType::BF16), 2);
+}
+
+TEST(ElementType, RoundsToNearestWithTiesToEven) {
+  // One ulp of 1 is 2^-10 in fp16 and tf32 and 2^-7 in bf16.
+  EXPECT_EQ(roundToElement(1.0f + 0x1p-11f, ElementType::F16), 1.0f);  // tie: down to even
+  EXPECT_EQ(roundToElement(1.0f + 3 * 0x1p-11f, ElementType::F16), 1.0f + 0x1p-9f);  // tie: up
+  EXPECT_EQ(roundToElement(1.0f + 0x1p-11f + 0x1p-20f, ElementType::TF32), 1.0f + 0x1p-10f);
+  EXPECT_EQ(roundToElement(1.0f + 0x1p-9f, ElementType::BF16), 1.0f);
+  EXPECT_EQ(roundToElement(-(1.0f + 0x1p-7f + 0x1p-9f), ElementType::BF16), -(1.0f + 0x1p-7f));
+  // bf16 and tf32 keep float32's exponent range; fp16 has subnormals below 2^-14 and overflows
+  // past 65504.
+  EXPECT_EQ(roundToElement(0x1p-30f, ElementType::BF16), 0x1p-30f);
+  EXPECT_EQ(roundToElement(0x1p-30f, ElementType::F16), 0.0f);
+  EXPECT_EQ(roundToElement(3 * 0x1p-25f, ElementType::F16), 0x1p-23f);  // 1.5 steps: to even 2
+  EXPECT_EQ(roundToElement(65504.0f, ElementType::F16), 65504.0f);
+  EXPECT_TRUE(std::isinf(roundToElement(70000.0f, ElementType::F16)));
+  const float x = 0.123456789f;
+  EXPECT_EQ(roundToElement(x, ElementType::F32), x);
+  EXPECT_NEAR(roundToElement(x, ElementType::F16), x, x * 0x1p-11f);
+  EXPECT_NEAR(roundToElement(x, ElementType::BF16), x, x * 0x1p-8f);
+}
+
+TEST(ElementType, OperandsHoldValuesOfTheType) {
+  const Shape shape{13, 11, 17};
+  for (const ElementType type : kElementTypes) {
+    const Operands operands = makeOperands(shape, Fill::Random, 3, type);
+    const Operands exact = makeOperands(shape, Fill::Random, 3);
+    bool changed = false;
+    for (std::size_t i = 0; i < operands.a.data.size(); ++i) {
+      const float x = operands.a.data[i];
+      EXPECT_EQ(roundToElement(x, type), x) << toString(type);  // already of the type
+      changed |= x != exact.a.data[i];
+    }
+    EXPECT_EQ(changed, type != ElementType::F32) << toString(type);
+    // Integers in [-8, 8] are exact in every type.
+    EXPECT_EQ(makeOperands(shape, Fill::Integer, 3, type).b.data,
+              makeOperands(shape, Fill::Integer, 3).b.data);
+  }
 }
 
 TEST(Shape, ValidationNamesTheBadDimension) {

@@ -106,6 +106,8 @@ TEST(SweepPlan, KernelAllWithParameterAllRunsKernelsWithoutItOnceAtTheirDefaults
   const auto runs = expand("naive", {"kernel=all", "tile=all"});
   std::vector<KernelConfig> expected;
   for (const KernelInfo& kernel : catalogue()) {
+    if (std::find(kernel.backends.begin(), kernel.backends.end(), "cpu") == kernel.backends.end())
+      continue;  // expand() plans for the CPU backend
     if (const ParamSpec* tile = kernel.param("tile")) {
       for (int value : tile->allowed) expected.push_back({kernel.id, {{"tile", value}}});
     } else {

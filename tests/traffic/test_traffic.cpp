@@ -261,6 +261,40 @@ TEST(BankTraffic, WarptileReadsBWithoutConflictsWhereVectorizedTn8DoesNot) {
 // blocktile-2d (BM = BN = 64, BK = 8, TM = TN = 4): 16 threads per row of threads, so a warp's
 // lanes 0..15 read A word (slot) * 8 + kk and lanes 16..31 the word 32 further on: the same bank,
 // a 2-way conflict in every read. One word of padding per row moves the second to another bank.
+// The padded pitches put the eight 16-byte rows of every ldmatrix phase (fp16) and the 32 words
+// of every tf32 fragment read on distinct banks: every configuration, both operands.
+TEST(SharedReadTotals, TensorCoreFragmentReadsAreConflictFree) {
+  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-mma")))
+    for (const ElementType element : {ElementType::F16, ElementType::BF16, ElementType::TF32}) {
+      const Mapping mapping(config, {512, 512, 512}, element);
+      for (const Operand operand : {Operand::A, Operand::B}) {
+        const auto totals = sharedReadTotals(mapping, operand);
+        ASSERT_TRUE(totals);
+        EXPECT_GT(totals->reads, 0);
+        EXPECT_EQ(totals->conflicts(), 0) << formatParams(config) << " " << toString(element)
+                                          << " operand " << (operand == Operand::A ? "A" : "B");
+      }
+      // Without the padding the fp16 A rows (64 bytes apart) would collide.
+      if (element == ElementType::F16)
+        EXPECT_GT(sharedReadTotals(mapping, Operand::A, -4)->conflicts(), 0)
+            << formatParams(config);
+    }
+}
+
+// fp16 operands move half the bytes of fp32 ones: the compulsory traffic and every A copy.
+TEST(KernelTraffic, SixteenBitOperandsHalveTheirBytes) {
+  const Shape shape{128, 256, 64};
+  const KernelTraffic half = kernelTraffic(Mapping({"tensor-mma", {}}, shape, ElementType::F16));
+  const KernelTraffic tf32 = kernelTraffic(Mapping({"tensor-mma", {}}, shape, ElementType::TF32));
+  EXPECT_DOUBLE_EQ(half.compulsoryBytes, 2.0 * (128 * 64 + 64 * 256) + 4.0 * 128 * 256);
+  EXPECT_DOUBLE_EQ(tf32.compulsoryBytes, 4.0 * (128 * 64 + 64 * 256 + 128 * 256));
+  EXPECT_DOUBLE_EQ(2 * half.totals(Access::LoadA).bytesFetched(),
+                   tf32.totals(Access::LoadA).bytesFetched());
+  // One block covers the problem: every byte moves once.
+  EXPECT_DOUBLE_EQ(half.globalBytes, half.compulsoryBytes);
+  EXPECT_DOUBLE_EQ(tf32.globalBytes, tf32.compulsoryBytes);
+}
+
 TEST(SharedReadTotals, PaddingRemovesBlockTile2DConflictsOnA) {
   const Mapping tiled = ladderOf(
       "blocktile-2d", {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}}, {64, 64, 16});

@@ -26,6 +26,7 @@ struct DeviceInfo {
 struct RunRequest {
   KernelConfig kernel;
   Shape shape;
+  ElementType element = ElementType::F32;
   int device = 0;
   Fill fill = Fill::Random;
   std::uint64_t seed = 42;
@@ -57,6 +58,7 @@ struct RunResult {
   std::string backend, device;
   KernelConfig kernel;  // resolved: every parameter present
   Shape shape;
+  ElementType element = ElementType::F32;
   Stats stats;
   double gflops = 0;  // 2MNK / median
   std::optional<Verification> verification;
@@ -78,9 +80,10 @@ class Backend {
   // nullopt when usable; otherwise why not (no driver, no device, not compiled in, ...).
   virtual std::optional<std::string> unavailableReason() const = 0;
   virtual std::vector<DeviceInfo> devices() const = 0;
-  // Why this backend refuses a configuration on this shape, or nullopt: what the backend cannot
-  // do, then the kernel's work bound (workLimitRefusal).
-  std::optional<std::string> refusal(const KernelConfig& kernel, const Shape& shape) const;
+  // Why this backend refuses a configuration on this shape and element type, or nullopt: what
+  // the backend cannot do, then the kernel's work bound (workLimitRefusal).
+  std::optional<std::string> refusal(const KernelConfig& kernel, const Shape& shape,
+                                     ElementType element = ElementType::F32) const;
   // The same for a request, whose allowLongRuns lifts the work bound.
   std::optional<std::string> refusal(const RunRequest& request) const;
   // Runs, times and verifies. Throws tilescope::Error; never exits, never prints.
@@ -93,9 +96,11 @@ class Backend {
                                          const std::atomic<bool>* cancel) = 0;
 
  protected:
-  // What this backend cannot run at all (unknown kernel, refused parameters or shape, no device).
+  // What this backend cannot run at all (unknown kernel, refused parameters, shape or element
+  // type, no device).
   virtual std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
-                                                       const Shape& shape) const = 0;
+                                                       const Shape& shape,
+                                                       ElementType element) const = 0;
 };
 
 std::unique_ptr<Backend> makeCpuBackend();

@@ -26,6 +26,7 @@ enum class Family {
   Vectorized,   // blocktile-2d with float4 copies and a transposed, padded A tile
   Warptile,     // warp tiles inside the block tile, conflict-free shared reads
   Pipelined,    // warptile with cp.async stages loading ahead of the compute
+  TensorCore,   // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
 };
 
 const char* toString(Family family);
@@ -59,6 +60,8 @@ struct KernelInfo {
   // Why a combination of (individually allowed) values is refused, or nullopt; it receives every
   // parameter, the missing ones at their defaults. Empty for kernels without such rules.
   std::function<std::optional<std::string>(const Params&)> check = {};
+  // The element types of A and B it multiplies, the first being its default.
+  std::vector<ElementType> types = {ElementType::F32};
 
   const ParamSpec* param(const std::string& name) const;
 };
@@ -80,6 +83,9 @@ std::optional<std::string> refusal(const KernelConfig& config);
 // Why `shape` is beyond the kernel's work bound on a backend (KernelInfo::maxWork), or nullopt.
 std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std::string& backendId,
                                             const Shape& shape);
+
+// Why a kernel does not multiply `type` (it names the kernels that do), or nullopt.
+std::optional<std::string> elementRefusal(const KernelInfo& kernel, ElementType type);
 
 // Fills in defaults and validates; throws Error(InvalidArgument) with refusal()'s reason.
 KernelConfig resolve(const KernelConfig& config);

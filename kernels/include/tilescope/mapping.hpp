@@ -45,6 +45,7 @@ struct WarpAccess {
   Operand operand = Operand::A;
   std::array<std::int64_t, kWarpSize> element{};
   int width = 1;
+  int elementBytes = 4;  // of the operand: 2 for fp16 and bf16 A and B
   int activeLanes() const;
 };
 
@@ -60,19 +61,23 @@ struct WarpSharedAccess {
 using ThreadMap =
     std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
                  maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
-                 maps::Warptile, maps::Pipelined>;
+                 maps::Warptile, maps::Pipelined, maps::TensorCore>;
 
-// The map of a resolved configuration; throws Error(Unsupported) for the library reference.
-ThreadMap threadMapOf(const KernelConfig& resolved);
+// The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
+// the library reference.
+ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element = ElementType::F32);
 
 class Mapping {
  public:
-  // Throws Error(InvalidArgument) for a refused configuration or shape, and Error(Unsupported)
-  // for a kernel whose mapping is not known (the library reference).
-  Mapping(const KernelConfig& config, const Shape& shape);
+  // Throws Error(InvalidArgument) for a refused configuration, shape or element type, and
+  // Error(Unsupported) for a kernel whose mapping is not known (the library reference). Without
+  // an element type the kernel's first (default) type is used.
+  Mapping(const KernelConfig& config, const Shape& shape,
+          std::optional<ElementType> element = std::nullopt);
 
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }
+  ElementType element() const { return element_; }
   Family family() const { return family_; }
 
   // Launch shape.
@@ -138,6 +143,7 @@ class Mapping {
 
   KernelConfig config_;
   Shape shape_;
+  ElementType element_;
   Family family_;
   ThreadMap map_;
   Dim2 grid_, block_;

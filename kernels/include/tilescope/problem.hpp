@@ -1,6 +1,8 @@
 #pragma once
-// The problem: C (M x N) = A (M x K) * B (K x N), float32, row-major, seeded fill.
+// The problem: C (M x N) = A (M x K) * B (K x N), row-major, seeded fill. A and B hold values of
+// one element type; C is always float32 (every kernel accumulates in FP32).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,11 +14,29 @@ struct Shape {
   std::int64_t elementsA() const { return m * k; }
   std::int64_t elementsB() const { return k * n; }
   std::int64_t elementsC() const { return m * n; }
-  // Bytes of A, B and C together in float32 (64-bit arithmetic: 46341^2 overflows 32 bits).
-  std::int64_t bytes() const { return 4 * (elementsA() + elementsB() + elementsC()); }
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
   bool operator==(const Shape&) const = default;
 };
+
+// What A and B hold, and so which units may multiply them: FP32 on the SIMT cores, or one of the
+// tensor-core input types. TF32 values are stored in 32 bits (the tensor cores read their top 19);
+// FP16 and BF16 in 16.
+enum class ElementType { F32, TF32, F16, BF16 };
+
+inline constexpr ElementType kElementTypes[] = {ElementType::F32, ElementType::TF32,
+                                                ElementType::F16, ElementType::BF16};
+
+const char* toString(ElementType type);  // "fp32", "tf32", "fp16", "bf16"
+std::optional<ElementType> parseElementType(const std::string& text);
+// Bytes one element of A or B takes in memory: 4, 4, 2, 2.
+int storageBytes(ElementType type);
+// Explicit mantissa bits: 23, 10, 10, 7.
+int mantissaBits(ElementType type);
+// The nearest value of the type (ties to even); FP16 also has its narrower exponent range, so
+// tiny values become subnormal and values past 65504 infinite.
+float roundToElement(float value, ElementType type);
+// Bytes of A and B in `type` and C in float32 (64-bit arithmetic: 46341^2 overflows 32 bits).
+std::int64_t problemBytes(const Shape& shape, ElementType type);
 
 // Largest accepted dimension; beyond it a float32 matrix could not be indexed with 32-bit rows.
 inline constexpr std::int64_t kMaxDimension = std::int64_t(1) << 20;
@@ -46,7 +66,10 @@ void poison(Matrix& m);
 struct Operands {
   Matrix a, b;
 };
-// A and B for a shape, from one seed (A and B use distinct streams).
-Operands makeOperands(const Shape& shape, Fill fill, std::uint64_t seed);
+// A and B for a shape, from one seed (A and B use distinct streams), every value rounded to
+// `type`: the operands are exactly what the device multiplies, so the double reference on them
+// leaves only the accumulation error.
+Operands makeOperands(const Shape& shape, Fill fill, std::uint64_t seed,
+                      ElementType type = ElementType::F32);
 
 }  // namespace tilescope

@@ -12,7 +12,7 @@
 
 namespace tilescope {
 
-inline constexpr int kElementBytes = 4;  // float32
+inline constexpr int kElementBytes = 4;  // float32: C, and A and B unless they are 16-bit
 inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
 inline constexpr int kSharedBanks = 32;
@@ -29,21 +29,21 @@ inline int lanesPerPhase(int width) {
 
 // Matrices start on a line boundary (cudaMalloc aligns to 256 bytes), so an element's byte
 // offset inside its matrix decides its sector and line.
-inline std::int64_t byteOffset(std::int64_t element) {
-  return element * kElementBytes;
+inline std::int64_t byteOffset(std::int64_t element, int elementBytes = kElementBytes) {
+  return element * elementBytes;
 }
-inline std::int64_t sectorOf(std::int64_t element) {
-  return byteOffset(element) / kSectorBytes;
+inline std::int64_t sectorOf(std::int64_t element, int elementBytes = kElementBytes) {
+  return byteOffset(element, elementBytes) / kSectorBytes;
 }
-inline std::int64_t lineOf(std::int64_t element) {
-  return byteOffset(element) / kLineBytes;
+inline std::int64_t lineOf(std::int64_t element, int elementBytes = kElementBytes) {
+  return byteOffset(element, elementBytes) / kLineBytes;
 }
 inline int bankOf(int word) {
   return word % kSharedBanks;
 }
 
 // One warp-wide global load or store; a vector access counts every byte of every lane's vector.
-// Throws Error(InvalidArgument) for a width other than 1, 2 or 4.
+// Throws Error(InvalidArgument) unless a lane moves 4, 8 or 16 bytes (or one 2-byte element).
 struct RequestTraffic {
   int activeLanes = 0;
   int sectors = 0;             // distinct 32-byte sectors touched

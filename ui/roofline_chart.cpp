@@ -38,16 +38,8 @@ struct Roofline {
   double ridge(double gflops) const { return gflops / bandwidthGBs; }
 };
 
-// Roofs of the same height (the datasheet's FP16 and BF16) share one line and one label.
 void addRoof(Roofline& line, const std::string& name, double gflops) {
-  if (!usable(gflops)) return;
-  for (auto& [names, height] : line.roofs) {
-    if (height == gflops) {
-      names += QStringLiteral(" / ") + QString::fromStdString(name);
-      return;
-    }
-  }
-  line.roofs.emplace_back(QString::fromStdString(name), gflops);
+  if (usable(gflops)) line.roofs.emplace_back(QString::fromStdString(name), gflops);
 }
 
 std::vector<Roofline> rooflinesOf(const std::vector<DeviceCeilings>& ceilings,
@@ -84,24 +76,26 @@ std::vector<Roofline> rooflinesOf(const std::vector<DeviceCeilings>& ceilings,
   return lines;
 }
 
-// The FP32 roof a result is held to: its device's measured ceilings, else the datasheet's.
-struct Fp32Roof {
+// The roof a result is held to: the compute ceiling of its element type (FP32, or the tensor
+// cores' rate) under the bandwidth, from its device's measured ceilings, else the datasheet's.
+struct ResultRoof {
+  std::string name;
   double peakGflops = 0, bandwidthGBs = 0;
   bool measured = false;
 };
 
-std::optional<Fp32Roof> fp32RoofOf(const RunResult& result,
-                                   const std::vector<DeviceCeilings>& ceilings) {
+std::optional<ResultRoof> roofOf(const RunResult& result,
+                                 const std::vector<DeviceCeilings>& ceilings) {
+  const std::string name = computeCeilingFor(result.element);
   if (const DeviceCeilings* device = app::ceilingsOf(ceilings, result)) {
     for (const Ceiling& ceiling : device->compute) {
-      if (ceiling.name == kFp32Ceiling && usable(ceiling.measured) &&
-          usable(device->bandwidth.measured))
-        return Fp32Roof{ceiling.measured, device->bandwidth.measured, true};
+      if (ceiling.name == name && usable(ceiling.measured) && usable(device->bandwidth.measured))
+        return ResultRoof{name, ceiling.measured, device->bandwidth.measured, true};
     }
   }
   if (const std::optional<DatasheetCeilings> sheet = datasheetFor(result.device)) {
-    for (const auto& [name, gflops] : sheet->compute)
-      if (name == kFp32Ceiling) return Fp32Roof{gflops, sheet->bandwidthGBs, false};
+    for (const auto& [sheetName, gflops] : sheet->compute)
+      if (sheetName == name) return ResultRoof{name, gflops, sheet->bandwidthGBs, false};
   }
   return std::nullopt;
 }
@@ -121,13 +115,14 @@ QString pointTip(const RunResult& result, const Intensity& intensity,
                "sector the warps fetch, no cache reuse)")
                .arg(flopsPerByte);
   }
-  if (const std::optional<Fp32Roof> roof = fp32RoofOf(result, ceilings)) {
+  if (const std::optional<ResultRoof> roof = roofOf(result, ceilings)) {
     const double attainable =
         attainableGflops(intensity.flopsPerByte, roof->peakGflops, roof->bandwidthGBs);
-    tip += QObject::tr("<br><b>%1 %</b> of the attainable %2 (%3 FP32 roofline)")
+    tip += QObject::tr("<br><b>%1 %</b> of the attainable %2 (%3 %4 roofline)")
                .arg(100 * result.gflops / attainable, 0, 'f', 1)
                .arg(formatCompute(attainable),
-                    roof->measured ? QObject::tr("measured") : QObject::tr("datasheet"));
+                    roof->measured ? QObject::tr("measured") : QObject::tr("datasheet"),
+                    QString::fromStdString(roof->name));
     if (result.gflops > attainable && !intensity.compulsory) {
       tip += QObject::tr(
           "<br>Above the roofline: the L1 and L2 caches serve part of the traffic the model "
@@ -159,6 +154,21 @@ void addLabel(ChartView* view, double x, double y, Qt::Alignment alignment, cons
 // How far left of its top ridge point a slope's label sits, as a factor: near the ridge the slope
 // is clear of the chart's left edge, and the label reads above it, in the unreachable region.
 constexpr double kSlopeLabelBeforeRidge = 1.5;
+// Roofs closer than this factor (FP16 and BF16) would overprint their labels: they share one.
+constexpr double kSharedLabelRatio = 1.05;
+
+// The label of roofs that share one: "FP16 tensor / BF16 tensor 989.4 TFLOP/s" when they are
+// equal, "FP16 tensor 760.1 TFLOP/s / BF16 tensor 771.0 TFLOP/s" otherwise.
+QString roofLabel(const std::vector<std::pair<QString, double>>& roofs) {
+  const bool equal = std::all_of(roofs.begin(), roofs.end(),
+                                 [&](const auto& roof) { return roof.second == roofs[0].second; });
+  QStringList parts;
+  for (const auto& [name, gflops] : roofs)
+    parts << (equal ? name : name + QLatin1Char(' ') + formatCompute(gflops));
+  QString label = parts.join(QStringLiteral(" / "));
+  if (equal) label += QLatin1Char(' ') + formatCompute(roofs[0].second);
+  return label;
+}
 
 // Draws the bandwidth slope from `xLow` up to the highest roof's ridge point, then each roof from
 // its ridge point to `xHigh`, labelled at its right end: a measured roof below its line, a
@@ -176,11 +186,20 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
       view, labelX, labelX * line.bandwidthGBs, Qt::AlignRight | Qt::AlignBottom,
       QObject::tr("%1memory %2 (%3)").arg(devicePrefix, formatBandwidth(line.bandwidthGBs), source),
       color);
-  for (const auto& [name, gflops] : line.roofs) {
-    addLine(view, line.ridge(gflops), gflops, xHigh, gflops, pen);
-    addLabel(view, xHigh, gflops, Qt::AlignRight | (line.measured ? Qt::AlignTop : Qt::AlignBottom),
-             QObject::tr("%1%2 %3 (%4)").arg(devicePrefix, name, formatCompute(gflops), source),
-             color);
+  std::vector<std::vector<std::pair<QString, double>>> labelGroups;
+  for (const auto& roof : line.roofs) {
+    addLine(view, line.ridge(roof.second), roof.second, xHigh, roof.second, pen);
+    if (!labelGroups.empty() &&
+        roof.second <= labelGroups.back().front().second * kSharedLabelRatio)
+      labelGroups.back().push_back(roof);
+    else
+      labelGroups.push_back({roof});
+  }
+  for (const auto& group : labelGroups) {
+    // Below the lowest line of a measured group, above the highest of a datasheet one.
+    const double height = line.measured ? group.front().second : group.back().second;
+    addLabel(view, xHigh, height, Qt::AlignRight | (line.measured ? Qt::AlignTop : Qt::AlignBottom),
+             QObject::tr("%1%2 (%3)").arg(devicePrefix, roofLabel(group), source), color);
   }
 }
 

@@ -44,9 +44,9 @@ runs of KERNEL on that device without --tile, --param or a sweep of one of its
 parameters use the remembered parameters and say so on stderr; --no-tuned takes
 the catalogue's defaults instead, --tuned fails where nothing is remembered.
 
-Ceilings: --ceilings measures the device's roofline ceilings (peak FP32 rate through
-OpenBLAS or cuBLAS, memory bandwidth through a large copy) and prints them beside the
-datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are
+Ceilings: --ceilings measures the device's roofline ceilings (peak rates through OpenBLAS,
+or cuBLAS in fp32, tf32, fp16 and bf16; memory bandwidth through a large copy) and prints
+them beside the datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are
 measured after the runs and written with them (table or json; csv takes one of the two).
 
 Exit status: 0 every run finished and passed verification (or ran with --no-verify);

@@ -60,11 +60,11 @@ std::optional<Intensity> IntensityCache::of(const RunResult& result) {
   const Shape& shape = result.shape;
   const std::string key = result.kernel.kernel + " " + formatParams(result.kernel) + " " +
                           std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
-                          std::to_string(shape.k);
+                          std::to_string(shape.k) + " " + toString(result.element);
   if (const auto found = known_.find(key); found != known_.end()) return found->second;
   std::optional<Intensity> intensity;
   try {
-    intensity = arithmeticIntensity(result.kernel, shape);
+    intensity = arithmeticIntensity(result.kernel, shape, result.element);
   } catch (const Error&) {
     // Refused here: the point cannot be placed, and nothing else about the result changes.
   }

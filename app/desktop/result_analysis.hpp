@@ -33,7 +33,8 @@ std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, st
 std::vector<RunResult> landscapeOf(const std::vector<RunResult>& results);
 
 // Each result's arithmetic intensity (tilescope::arithmeticIntensity), computed once per kernel
-// configuration and shape: the traffic model takes milliseconds, and charts redraw often.
+// configuration, shape and element type: the traffic model takes milliseconds, and charts redraw
+// often.
 class IntensityCache {
  public:
   // nullopt for a configuration or shape the catalogue refuses (a session from another build).

@@ -28,6 +28,20 @@ constexpr DatasheetEntry kDatasheets[] = {
 
 }  // namespace
 
+const char* computeCeilingFor(ElementType element) {
+  switch (element) {
+    case ElementType::F32:
+      return kFp32Ceiling;
+    case ElementType::TF32:
+      return kTf32Ceiling;
+    case ElementType::F16:
+      return kFp16Ceiling;
+    case ElementType::BF16:
+      return kBf16Ceiling;
+  }
+  return kFp32Ceiling;
+}
+
 std::optional<double> Ceiling::fractionOfDatasheet() const {
   if (!datasheet || *datasheet <= 0) return std::nullopt;
   return measured / *datasheet;
@@ -67,15 +81,17 @@ void attachDatasheet(DeviceCeilings& ceilings) {
   if (sheet) ceilings.bandwidth.datasheet = sheet->bandwidthGBs;
 }
 
-double compulsoryIntensity(const Shape& shape) {
-  return shape.flops() / double(problemBytes(shape, ElementType::F32));
+double compulsoryIntensity(const Shape& shape, ElementType element) {
+  return shape.flops() / double(problemBytes(shape, element));
 }
 
-Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape) {
+Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape, ElementType element) {
   const KernelConfig resolved = resolve(kernel);
   validateShape(shape);
-  if (!kernelInfo(resolved.kernel).hasMapping) return {compulsoryIntensity(shape), true};
-  return {kernelTraffic(Mapping(resolved, shape)).arithmeticIntensity(), false};
+  const KernelInfo& info = kernelInfo(resolved.kernel);
+  if (const auto why = elementRefusal(info, element)) throw Error(ErrorKind::InvalidArgument, *why);
+  if (!info.hasMapping) return {compulsoryIntensity(shape, element), true};
+  return {kernelTraffic(Mapping(resolved, shape, element)).arithmeticIntensity(), false};
 }
 
 }  // namespace tilescope

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <vector>
 
 #include "cuda_ceilings.hpp"
 #include "device_memory.hpp"
+#include "host_operand.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/measurement.hpp"
 
@@ -58,22 +61,61 @@ std::string medianOf(const Stats& stats) {
   return "median of " + std::to_string(stats.reps);
 }
 
-Ceiling measureSgemm(CublasGemm& gemm, const ProgressFn& progress,
-                     const std::atomic<bool>* cancel) {
+// Each input type cuBLAS multiplies, with FP32 accumulation for the tensor-core types.
+struct ComputeKind {
+  ElementType element;
+  const char* library;  // what the method line says ran
+};
+constexpr ComputeKind kComputeKinds[] = {
+    {ElementType::F32, "cuBLAS SGEMM"},
+    {ElementType::TF32, "cuBLAS GemmEx, tf32 inputs, FP32 accumulation"},
+    {ElementType::F16, "cuBLAS GemmEx, fp16 inputs, FP32 accumulation"},
+    {ElementType::BF16, "cuBLAS GemmEx, bf16 inputs, FP32 accumulation"},
+};
+// The share of the progress bar the arithmetic takes; the copy takes the rest.
+constexpr double kComputeProgress = 0.75;
+
+std::vector<Ceiling> measureCompute(CublasGemm& gemm, const ProgressFn& progress,
+                                    const std::atomic<bool>* cancel) {
   const Shape shape{kGemmSize, kGemmSize, kGemmSize};
-  requireFree(problemBytes(shape, ElementType::F32),
-              "the FP32 measurement (cuBLAS SGEMM at 8192^3)");
+  // Float A, B and C, and 16-bit copies of A and B for fp16 and bf16.
+  requireFree(problemBytes(shape, ElementType::F32) + 2 * (shape.elementsA() + shape.elementsB()),
+              "the arithmetic measurements (cuBLAS at 8192^3)");
   // Random operands (never zeros: they draw less power and run faster). One matrix serves as
   // both A and B; the rate does not depend on which values are multiplied.
   const Matrix operand = makeMatrix(kGemmSize, kGemmSize, Fill::Random, 42);
-  DeviceBuffer<float> a(shape.elementsA()), b(shape.elementsB()), c(shape.elementsC());
-  TS_CUDA_CHECK(cudaMemcpy(a.get(), operand.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(b.get(), operand.data.data(), b.bytes(), cudaMemcpyHostToDevice));
-  const ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
-  const Stats stats =
-      timed("FP32 (cuBLAS SGEMM)", 0.0, 0.5, progress, cancel, [&] { gemm.multiply(args); });
-  return {kFp32Ceiling, kComputeUnit, shape.flops() / (stats.medianMs * 1e6), std::nullopt,
-          "cuBLAS SGEMM 8192x8192x8192, " + medianOf(stats)};
+  DeviceBuffer<float> a32(shape.elementsA()), b32(shape.elementsB()), c(shape.elementsC());
+  DeviceBuffer<std::uint16_t> a16(shape.elementsA()), b16(shape.elementsB());
+  TS_CUDA_CHECK(cudaMemcpy(a32.get(), operand.data.data(), a32.bytes(), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(b32.get(), operand.data.data(), b32.bytes(), cudaMemcpyHostToDevice));
+
+  std::vector<Ceiling> ceilings;
+  const double step = kComputeProgress / double(std::size(kComputeKinds));
+  for (const ComputeKind& kind : kComputeKinds) {
+    ProductArgs args;
+    args.c = c.get();
+    args.m = shape.m;
+    args.n = shape.n;
+    args.k = shape.k;
+    args.element = kind.element;
+    if (storageBytes(kind.element) == 2) {
+      const HostOperand packed(operand, kind.element);
+      TS_CUDA_CHECK(cudaMemcpy(a16.get(), packed.data(), packed.bytes(), cudaMemcpyHostToDevice));
+      TS_CUDA_CHECK(cudaMemcpy(b16.get(), packed.data(), packed.bytes(), cudaMemcpyHostToDevice));
+      args.a = a16.get();
+      args.b = b16.get();
+    } else {
+      args.a = a32.get();
+      args.b = b32.get();
+    }
+    const char* name = computeCeilingFor(kind.element);
+    const double from = step * double(ceilings.size());
+    const Stats stats = timed(std::string(name) + " (" + kind.library + ")", from, from + step,
+                              progress, cancel, [&] { gemm.multiply(args); });
+    ceilings.push_back({name, kComputeUnit, shape.flops() / (stats.medianMs * 1e6), std::nullopt,
+                        std::string(kind.library) + " 8192x8192x8192, " + medianOf(stats)});
+  }
+  return ceilings;
 }
 
 Ceiling measureCopy(const ProgressFn& progress, const std::atomic<bool>* cancel) {
@@ -81,8 +123,8 @@ Ceiling measureCopy(const ProgressFn& progress, const std::atomic<bool>* cancel)
   DeviceBuffer<unsigned char> source(kCopyBytes), destination(kCopyBytes);
   TS_CUDA_CHECK(cudaMemset(source.get(), 0x5a, source.bytes()));
   TS_CUDA_CHECK(cudaMemset(destination.get(), 0x33, destination.bytes()));
-  const Stats stats =
-      timed("memory bandwidth (device-to-device copy)", 0.5, 1.0, progress, cancel, [&] {
+  const Stats stats = timed(
+      "memory bandwidth (device-to-device copy)", kComputeProgress, 1.0, progress, cancel, [&] {
         TS_CUDA_CHECK(cudaMemcpyAsync(destination.get(), source.get(), source.bytes(),
                                       cudaMemcpyDeviceToDevice));
       });
@@ -99,7 +141,7 @@ DeviceCeilings measureCeilings(const std::string& device, CublasGemm& gemm,
   DeviceCeilings ceilings;
   ceilings.backend = "cuda";
   ceilings.device = device;
-  ceilings.compute.push_back(measureSgemm(gemm, progress, cancel));
+  ceilings.compute = measureCompute(gemm, progress, cancel);
   ceilings.bandwidth = measureCopy(progress, cancel);
   attachDatasheet(ceilings);
   if (progress) progress(1.0, "done");

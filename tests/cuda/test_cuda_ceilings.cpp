@@ -1,4 +1,5 @@
-// The GPU's roofline ceilings measured for real: positive, below twice the datasheet where the
+// The GPU's roofline ceilings measured for real (FP32, TF32, FP16 and BF16 through cuBLAS, the
+// bandwidth through a copy): positive, below twice the datasheet where the
 // datasheet knows the GPU, cancellable, and refused for a device that does not exist.
 #include <atomic>
 #include <cmath>
@@ -28,15 +29,20 @@ void expectPlausible(const Ceiling& ceiling) {
   EXPECT_FALSE(ceiling.method.empty()) << ceiling.name;
 }
 
-TEST_F(CudaCeilingsTest, MeasuresFp32AndBandwidthBelowTwiceTheDatasheet) {
+TEST_F(CudaCeilingsTest, MeasuresEveryTypeAndTheBandwidthBelowTwiceTheDatasheet) {
   const DeviceInfo device = backend->devices().front();
   const DeviceCeilings ceilings = backend->measureCeilings(0, {}, nullptr);
   EXPECT_EQ(ceilings.backend, "cuda");
   EXPECT_EQ(ceilings.device, device.name);
-  ASSERT_FALSE(ceilings.compute.empty());
-  EXPECT_EQ(ceilings.compute.front().name, kFp32Ceiling);
-  EXPECT_EQ(ceilings.compute.front().unit, kComputeUnit);
-  for (const Ceiling& ceiling : ceilings.compute) expectPlausible(ceiling);
+  // FP32 on the SIMT cores, then each tensor-core input type, all through cuBLAS.
+  ASSERT_EQ(ceilings.compute.size(), std::size(kElementTypes));
+  for (std::size_t i = 0; i < ceilings.compute.size(); ++i) {
+    EXPECT_EQ(ceilings.compute[i].name, computeCeilingFor(kElementTypes[i]));
+    EXPECT_EQ(ceilings.compute[i].unit, kComputeUnit);
+    expectPlausible(ceilings.compute[i]);
+  }
+  // The tensor cores outrun the SIMT cores on any GPU that has them.
+  EXPECT_GT(ceilings.compute[2].measured, ceilings.compute[0].measured);
   EXPECT_EQ(ceilings.bandwidth.name, kBandwidthCeiling);
   EXPECT_EQ(ceilings.bandwidth.unit, kBandwidthUnit);
   expectPlausible(ceilings.bandwidth);

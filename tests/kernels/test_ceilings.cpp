@@ -96,6 +96,41 @@ TEST(Roofline, CompulsoryIntensityMovesEveryOperandOnce) {
   EXPECT_DOUBLE_EQ(compulsoryIntensity({64, 32, 16}), 65536.0 / 14336.0);
 }
 
+TEST(Roofline, EachElementTypeHasItsComputeCeiling) {
+  EXPECT_STREQ(computeCeilingFor(ElementType::F32), kFp32Ceiling);
+  EXPECT_STREQ(computeCeilingFor(ElementType::TF32), kTf32Ceiling);
+  EXPECT_STREQ(computeCeilingFor(ElementType::F16), kFp16Ceiling);
+  EXPECT_STREQ(computeCeilingFor(ElementType::BF16), kBf16Ceiling);
+  // Every compute ceiling of the datasheet is one an element type is held to.
+  const std::optional<DatasheetCeilings> sheet = datasheetFor("NVIDIA H200");
+  ASSERT_TRUE(sheet);
+  for (const auto& [name, gflops] : sheet->compute) {
+    bool used = false;
+    for (ElementType element : kElementTypes) used = used || name == computeCeilingFor(element);
+    EXPECT_TRUE(used) << name;
+  }
+}
+
+TEST(Roofline, SixteenBitOperandsRaiseTheCompulsoryIntensity) {
+  // 2 * 512^3 FLOP over (2 + 2 + 4) * 512^2 bytes: A and B in 16 bits, C in float32.
+  EXPECT_DOUBLE_EQ(compulsoryIntensity({512, 512, 512}, ElementType::F16), 128.0);
+  EXPECT_DOUBLE_EQ(compulsoryIntensity({512, 512, 512}, ElementType::TF32),
+                   compulsoryIntensity({512, 512, 512}));
+  const Shape shape{256, 256, 256};
+  const Intensity library = arithmeticIntensity({"library", {}}, shape, ElementType::BF16);
+  EXPECT_TRUE(library.compulsory);
+  EXPECT_DOUBLE_EQ(library.flopsPerByte, compulsoryIntensity(shape, ElementType::BF16));
+  const Intensity tensor = arithmeticIntensity({"tensor-mma", {}}, shape, ElementType::F16);
+  EXPECT_FALSE(tensor.compulsory);
+  EXPECT_GT(tensor.flopsPerByte, 0);
+  EXPECT_LE(tensor.flopsPerByte, library.flopsPerByte);
+  // A kernel that does not multiply the type is refused, not placed.
+  EXPECT_EQ(errorKindOf([&] {
+              arithmeticIntensity({"naive", {}}, shape, ElementType::F16);
+            }),
+            ErrorKind::InvalidArgument);
+}
+
 TEST(Roofline, IntensityGrowsWithReuseAndNeverPassesTheCompulsory) {
   const Shape shape{256, 256, 256};
   const Intensity library = arithmeticIntensity({"library", {}}, shape);

@@ -140,6 +140,35 @@ class TestRoofline : public QObject {
     QVERIFY(!QImage(path).isNull());
   }
 
+  // 16-bit operands move half the bytes: the library in bf16 sits at its own compulsory
+  // intensity, and its tip holds it to the BF16 tensor roof.
+  void aSixteenBitResultIsPlacedAndHeldToItsTensorRoof() {
+    RunResult bf16 = test::madeUpResult("library", {}, 1024, 0.01);
+    bf16.backend = "cuda";
+    bf16.device = "NVIDIA H200";
+    bf16.element = ElementType::BF16;
+    ResultsModel model;
+    model.setResults({bf16});
+    ChartPanel panel(&model);
+    panel.resize(1000, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    view->replot();
+    QCPGraph* library = graphNamed(view, QStringLiteral("library"));
+    QVERIFY(library);
+    QCOMPARE(library->data()->at(0)->key,
+             compulsoryIntensity({1024, 1024, 1024}, ElementType::BF16));
+    QTest::mouseMove(
+        view, library->coordsToPixels(library->data()->at(0)->key, library->data()->at(0)->value)
+                  .toPoint());
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("datasheet BF16 tensor roofline")),
+             qPrintable(QToolTip::text()));
+  }
+
   void noResultsAndNoCeilingsShowAPlaceholder() {
     ResultsModel model;
     ChartPanel panel(&model);
@@ -183,6 +212,25 @@ class TestRoofline : public QObject {
     QVERIFY2(!labels.contains(QStringLiteral("Measure Ceilings")), qPrintable(labels));
   }
 
+  void closeRoofsShareOneLabel() {
+    DeviceCeilings ceilings = testCpuCeilings();
+    ceilings.compute.push_back({kFp16Ceiling, kComputeUnit, 700.0, std::nullopt, "test"});
+    ceilings.compute.push_back({kBf16Ceiling, kComputeUnit, 720.0, std::nullopt, "test"});
+    ResultsModel model;
+    model.setCeilings({ceilings});
+    ChartPanel panel(&model);
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    QCOMPARE(view->graphCount(), 1 + 3);  // the slope and every roof
+    const QStringList labels = itemTexts(view);
+    // The slope, FP32, and FP16 with BF16 (3 % apart), with no hint: the ceilings are measured.
+    QCOMPARE(labels.size(), 3);
+    QVERIFY2(labels.contains(QStringLiteral("FP16 tensor 700.0 GFLOP/s / BF16 tensor 720.0 GFLOP/s "
+                                            "(measured)")),
+             qPrintable(labels.join(QLatin1Char('|'))));
+  }
+
   void aPointTipGivesTheIntensityAndTheShareOfTheRoof() {
     ResultsModel model;
     model.setResults(someResults());
@@ -221,14 +269,17 @@ class TestRoofline : public QObject {
     panel.refresh();
     ChartView* view = panel.chart(ChartKind::Roofline);
     QCOMPARE(pointCount(view), 1);
-    // The slope and three roofs: FP32, TF32, and FP16 / BF16 (equal on the datasheet) as one.
-    QCOMPARE(view->graphCount(), 1 + 4);
+    // The points, the slope and four roofs: FP32, TF32, FP16 and BF16 (equal on the datasheet,
+    // so they share a label).
+    QCOMPARE(view->graphCount(), 1 + 1 + 4);
     for (int i = 0; i < view->graphCount(); ++i) {
       if (view->graph(i)->lineStyle() != QCPGraph::lsNone)
         QCOMPARE(view->graph(i)->pen().style(), Qt::DashLine);
     }
     const QString labels = itemTexts(view).join(QLatin1Char('|'));
-    QVERIFY2(labels.contains(QStringLiteral("FP16 tensor / BF16 tensor")), qPrintable(labels));
+    QVERIFY2(labels.contains(QStringLiteral("FP16 tensor / BF16 tensor 989.4 TFLOP/s")),
+             qPrintable(labels));
+    QCOMPARE(itemTexts(view).size(), 1 + 3 + 1);  // the slope, three roof labels, the hint
     QVERIFY2(labels.contains(QStringLiteral("4.80 TB/s (datasheet)")), qPrintable(labels));
     QVERIFY2(labels.contains(QStringLiteral("Measure Ceilings")), qPrintable(labels));
   }

@@ -18,6 +18,10 @@ inline constexpr const char* kFp16Ceiling = "FP16 tensor";
 inline constexpr const char* kBf16Ceiling = "BF16 tensor";
 inline constexpr const char* kBandwidthCeiling = "memory bandwidth";
 
+// The compute ceiling a product of `element` inputs is held to: FP32 on the SIMT cores, the
+// tensor cores' rate for the others.
+const char* computeCeilingFor(ElementType element);
+
 inline constexpr const char* kComputeUnit = "GFLOP/s";
 inline constexpr const char* kBandwidthUnit = "GB/s";
 
@@ -64,12 +68,13 @@ struct Intensity {
   // compulsory intensity, every operand moved exactly once, the most any kernel can reach.
   bool compulsory = false;
 };
-// 2MNK over the bytes of A and B read once and C written once.
-double compulsoryIntensity(const Shape& shape);
-// From the traffic model (kernelTraffic of the configuration's Mapping: every sector the warps
-// fetch, no cache reuse), or the compulsory intensity for the library reference. Takes
-// milliseconds on large shapes: callers that redraw should keep the answer. Throws
-// Error(InvalidArgument) for a configuration or shape the catalogue refuses.
-Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape);
+// 2MNK over the bytes of A and B (in `element`) read once and C (float32) written once.
+double compulsoryIntensity(const Shape& shape, ElementType element = ElementType::F32);
+// From the traffic model (kernelTraffic of the configuration's Mapping on `element` operands:
+// every sector the warps fetch, no cache reuse), or the compulsory intensity for the library
+// reference. Takes milliseconds on large shapes: callers that redraw should keep the answer.
+// Throws Error(InvalidArgument) for a configuration, shape or element type the catalogue refuses.
+Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape,
+                              ElementType element = ElementType::F32);
 
 }  // namespace tilescope

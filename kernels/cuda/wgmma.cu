@@ -80,8 +80,10 @@ __device__ __forceinline__ void fenceAccumulators() {
 __device__ __forceinline__ void commitWarpgroup() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
+// Waits until at most kPending of the warpgroup's committed wgmma groups are still running.
+template <int kPending>
 __device__ __forceinline__ void waitWarpgroup() {
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 }
 // cp.async and the edge path write shared memory through the generic proxy; wgmma reads it
 // through the async proxy, which sees those writes only after this fence.
@@ -104,17 +106,23 @@ __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(
   const auto stageOf = [&](std::int64_t s) { return base + int(s % kStages) * map.stageBytes(); };
   float sum[map.instructionsN()][64] = {};
   const std::int64_t steps = ceilDiv(args.k, map.kDepth());
+  // Tiles s + 1 .. s + kAhead are being copied while tile s is multiplied and the wgmma group of
+  // tile s - 1 may still be reading its stage, so a stage is refilled two tiles after its use.
+  constexpr int kAhead = kStages - 2;
+  static_assert(kAhead >= 1, "tensor-wgmma needs at least three stages");
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
+  for (int s = 0; s < kAhead; ++s) {
     if (s < steps) copyStage<kMap, Element>(args, block, t, s, stageOf(s));
     commitCopies();
   }
   constexpr int kAtomsAlongN = map.bn / Wgmma::kAtomCols;
   for (std::int64_t s = 0; s < steps; ++s) {
-    waitCopies<kStages - 2>();
+    waitCopies<kAhead - 1>();
     fenceSharedForAsyncProxy();
+    // Past this barrier tile s is in place for every warpgroup, and each has finished the wgmma
+    // group of tile s - 2, whose stage the next copy fills.
     __syncthreads();
-    const std::int64_t ahead = s + kStages - 1;
+    const std::int64_t ahead = s + kAhead;
     if (ahead < steps) copyStage<kMap, Element>(args, block, t, ahead, stageOf(ahead));
     commitCopies();
     const unsigned char* aTile = stageOf(s) + map.aByte(warpgroup * Wgmma::kWarpgroupRows, 0);
@@ -133,8 +141,9 @@ __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(
       }
     }
     commitWarpgroup();
-    waitWarpgroup();  // the stage is reused by the copy two iterations on
+    waitWarpgroup<1>();  // tile s - 1's group is done; tile s's runs on into the next iteration
   }
+  waitWarpgroup<0>();
   // Register j of instruction i is output slot (row j % 4 / 2, column 2 (16 i + j / 4) + j % 2).
   const Dim2 thread{t, 0};
   const bool pairs = !recordsOwners(args) && map.vectorStores(args.n);

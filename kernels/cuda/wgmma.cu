@@ -18,15 +18,16 @@ __device__ __forceinline__ std::uint64_t descriptor(const unsigned char* start, 
          std::uint64_t(strideBytes >> 4 & 0x3FFF) << 32 | std::uint64_t(1) << 62;
 }
 
-// One m64n128k16 instruction: D += A B with A K-major (imm-trans-a 0) and B N-major, i.e. B's rows
-// of N values contiguous (imm-trans-b 1). D holds the warpgroup's 64 x 128 accumulators, 64 a
-// thread.
+// One m64n128k16 instruction: D = A B + (accumulate ? D : 0) with A K-major (imm-trans-a 0) and B
+// N-major, i.e. B's rows of N values contiguous (imm-trans-b 1). D holds the warpgroup's 64 x 128
+// accumulators, 64 a thread.
 template <typename Element>
 struct WarpgroupMma;
 
 template <>
 struct WarpgroupMma<__half> {
-  __device__ __forceinline__ static void run(float (&d)[64], std::uint64_t a, std::uint64_t b) {
+  __device__ __forceinline__ static void run(float (&d)[64], std::uint64_t a, std::uint64_t b,
+                                             int accumulate) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
@@ -45,13 +46,14 @@ struct WarpgroupMma<__half> {
           "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
           "+f"(d[63])
-        : "l"(a), "l"(b), "n"(1));
+        : "l"(a), "l"(b), "r"(accumulate));
   }
 };
 
 template <>
 struct WarpgroupMma<__nv_bfloat16> {
-  __device__ __forceinline__ static void run(float (&d)[64], std::uint64_t a, std::uint64_t b) {
+  __device__ __forceinline__ static void run(float (&d)[64], std::uint64_t a, std::uint64_t b,
+                                             int accumulate) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
@@ -70,7 +72,7 @@ struct WarpgroupMma<__nv_bfloat16> {
           "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
           "+f"(d[63])
-        : "l"(a), "l"(b), "n"(1));
+        : "l"(a), "l"(b), "r"(accumulate));
   }
 };
 
@@ -104,7 +106,9 @@ __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(
   const Dim2 block = blockCoord();
   const int t = int(threadIdx.x), warpgroup = t / 128;
   const auto stageOf = [&](std::int64_t s) { return base + int(s % kStages) * map.stageBytes(); };
-  float sum[map.instructionsN()][64] = {};
+  // Not zeroed: the first instruction overwrites them (accumulate 0). Registers a wgmma group
+  // uses that other instructions define make ptxas serialise every wgmma.
+  float sum[map.instructionsN()][64];
   const std::int64_t steps = ceilDiv(args.k, map.kDepth());
   // Tiles s + 1 .. s + kAhead are being copied while tile s is multiplied and the wgmma group of
   // tile s - 1 may still be reading its stage, so a stage is refilled two tiles after its use.
@@ -137,7 +141,8 @@ __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(
       for (int i = 0; i < map.instructionsN(); ++i) {
         const unsigned char* bStart =
             bTile + (2 * kk * kAtomsAlongN + i * Wgmma::kInstrN / Wgmma::kAtomCols) * kAtom;
-        WarpgroupMma<Element>::run(sum[i], a, descriptor(bStart, kAtom, kAtomsAlongN * kAtom));
+        WarpgroupMma<Element>::run(sum[i], a, descriptor(bStart, kAtom, kAtomsAlongN * kAtom),
+                                   s > 0 || kk > 0);
       }
     }
     commitWarpgroup();

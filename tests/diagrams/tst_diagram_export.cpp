@@ -118,7 +118,7 @@ void TestDiagramExport::tensorCoreAccessSaysHowItReads() {
   const QByteArray fp16 = svgText(ElementType::F16);
   QVERIFY(fp16.contains("tensor-mma (BM=128,BN=256,BK=32,WM=64,WN=64,stages=3) in fp16"));
   QVERIFY(fp16.contains("16-byte vector of 8 elements each"));
-  QVERIFY(fp16.contains("ldmatrix.x4 of A"));
+  QVERIFY(fp16.contains("As with ldmatrix.x4"));
   QVERIFY(fp16.contains("m16n8k16"));
   const QByteArray tf32 = svgText(ElementType::TF32);
   QVERIFY(tf32.contains("float4 of 4 elements each"));

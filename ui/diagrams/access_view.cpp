@@ -75,11 +75,11 @@ QString bankText(const AccessView::Panel& panel) {
                 : QString();
   // The tensor cores read fragments for a whole mma.sync; the SIMT kernels a value per index.
   const QString how =
-      readsWithLdmatrix(m)
-          ? QStringLiteral("ldmatrix.x4 of %1 (each lane names a 16-byte row of an 8×8 matrix)")
-                .arg(operandName(panel.bankOperand))
-      : stride > 1 ? QStringLiteral("%1 fragment words").arg(operandName(panel.bankOperand))
-                   : QStringLiteral("%1s").arg(operandName(panel.bankOperand));
+      QStringLiteral("%1s").arg(operandName(panel.bankOperand)) +
+      (readsWithLdmatrix(m) ? QStringLiteral(" with ldmatrix.x4, each lane naming a 16-byte row of "
+                                             "an 8×8 matrix")
+       : stride > 1         ? QStringLiteral(" as fragment words, one per lane")
+                            : QString());
   const QString at = stride > 1 ? QStringLiteral("for the %1 at k = %2..%3")
                                       .arg(QString::fromStdString(mmaShape(m)))
                                       .arg(panel.selection.innerK)
@@ -251,7 +251,16 @@ std::vector<DiagramView::LegendEntry> AccessView::legend(const Theme& theme) con
   lanes.setColorAt(0, theme.laneColor(0));
   lanes.setColorAt(0.5, theme.laneColor(16));
   lanes.setColorAt(1, theme.laneColor(31));
-  return {{QBrush(lanes), QStringLiteral("lanes 0..31 and the words they touch (a float4: four)")},
+  // A 4-byte word holds two elements of a 16-bit type.
+  const Mapping* m = document()->mapping();
+  const QString words =
+      m && storageBytes(m->element()) == 2
+          ? QStringLiteral(
+                "lanes 0..31 and the 4-byte words they touch (two %1 "
+                "each; a 16-byte vector: four)")
+                .arg(QLatin1String(toString(m->element())))
+          : QStringLiteral("lanes 0..31 and the words they touch (a float4: four)");
+  return {{QBrush(lanes), words},
           {theme.accentFill, QStringLiteral("sector fetched (32 bytes)")},
           {theme.pending, QStringLiteral("sector not fetched")},
           {theme.idle, QStringLiteral("idle lane")},

@@ -180,7 +180,8 @@ QWidget* DiagramPanel::buildAccessRow() {
   readSlot_ = new QSpinBox;
   readSlot_->setToolTip(
       tr("Which of a thread's shared-memory reads at that index (a register tile reads several "
-         "values, or float4s, per index)"));
+         "values, or float4s, per index; the tensor cores read their fragments in several pieces, "
+         "ldmatrix.x4 for fp16 and bf16)"));
   pad_ = new QSpinBox;
   pad_->setRange(0, kSharedBanks);
   pad_->setToolTip(

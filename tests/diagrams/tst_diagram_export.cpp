@@ -109,8 +109,11 @@ void TestDiagramExport::tensorCoreAccessSaysHowItReads() {
   const auto svgText = [&](ElementType element) {
     const QString path = dir_.filePath(QStringLiteral("access.svg"));
     QString error;
-    if (!exportDiagram(QStringLiteral("access"), {"tensor-mma", {}}, {256, 256, 64}, element, path,
-                       &error))
+    if (!exportDiagram(
+            QStringLiteral("access"),
+            {"tensor-mma",
+             {{"BM", 128}, {"BN", 256}, {"BK", 32}, {"WM", 64}, {"WN", 64}, {"stages", 3}}},
+            {256, 256, 64}, element, path, &error))
       return error.toUtf8();
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();

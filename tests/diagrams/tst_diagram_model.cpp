@@ -15,6 +15,16 @@ Q_DECLARE_METATYPE(tilescope::Shape)
 
 namespace {
 
+// tensor-mma with a 128 x 256 block tile of 64 x 64 warp tiles and 3 stages (not its default).
+const Params kWideMmaParams = {{"BM", 128}, {"BN", 256}, {"BK", 32},
+                               {"WM", 64},  {"WN", 64},  {"stages", 3}};
+const KernelConfig kWideMma{"tensor-mma", kWideMmaParams};
+Params withStages(int stages) {
+  Params params = kWideMmaParams;
+  params["stages"] = stages;
+  return params;
+}
+
 // Every kernel with a mapping, on odd shapes: the seed kernels at a few tiles each, the ladder
 // kernels (several parameters) at their defaults and at the first and last configurations the
 // catalogue accepts (the smallest and the largest tiles), also on a shape of several blocks.
@@ -439,11 +449,11 @@ void TestDiagramModel::loaderTextNamesTheLoadInstruction() {
            QStringLiteral("loaded by thread 1, warp 0, lane 1 with its load instruction 1 of 2"));
 }
 
-// tensor-mma in fp16 at its defaults (BM x BN x BK = 128 x 256 x 32, 256 threads), K = 64: a
+// tensor-mma in fp16 with BM x BN x BK = 128 x 256 x 32 (256 threads), K = 64: a
 // 16-byte copy is 8 elements, so the 4 threads of a tile row cover its 32 values; warp 0 takes
 // rows 0..7, each 64 bytes of a 128-byte row of A: 16 sectors in 8 lines, every byte used.
 void TestDiagramModel::tensorCoreFp16MovesTwoByteElements() {
-  const Mapping m({"tensor-mma", {}}, {256, 256, 64}, ElementType::F16);
+  const Mapping m(kWideMma, {256, 256, 64}, ElementType::F16);
   const AccessPicture a = accessPicture(m, {0, 0}, 0, Access::LoadA, 0, 0);
   QCOMPARE(a.width, 8);
   QCOMPARE(a.elementBytes, 2);
@@ -465,7 +475,7 @@ void TestDiagramModel::tensorCoreFp16MovesTwoByteElements() {
   QCOMPARE(c.elementBytes, 4);
   QCOMPARE(c.width, 2);
   // tf32 operands are 4 bytes: the same copy holds 4 of them, 8 threads to a tile row.
-  const Mapping tf32({"tensor-mma", {}}, {256, 256, 64}, ElementType::TF32);
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
   const AccessPicture wide = accessPicture(tf32, {0, 0}, 0, Access::LoadA, 0, 0);
   QCOMPARE(wide.width, 4);
   QCOMPARE(wide.elementBytes, 4);
@@ -477,7 +487,7 @@ void TestDiagramModel::tensorCoreFp16MovesTwoByteElements() {
 // the 16-byte padding of every tile row puts the 8 rows of a phase on all 32 banks, for A and B.
 void TestDiagramModel::tensorCoreLdmatrixReadsAreConflictFree() {
   for (const ElementType type : {ElementType::F16, ElementType::BF16}) {
-    const Mapping m({"tensor-mma", {}}, {256, 256, 64}, type);
+    const Mapping m(kWideMma, {256, 256, 64}, type);
     QVERIFY(readsWithLdmatrix(m));
     QCOMPARE(QString::fromStdString(mmaShape(m)), QStringLiteral("m16n8k16"));
     for (const Operand operand : {Operand::A, Operand::B}) {
@@ -497,7 +507,7 @@ void TestDiagramModel::tensorCoreLdmatrixReadsAreConflictFree() {
     // banks: every phase takes two passes.
     QCOMPARE(bankPicture(m, Operand::A, 0, 0, 4)->traffic.conflicts(), 4);
   }
-  const Mapping tf32({"tensor-mma", {}}, {256, 256, 64}, ElementType::TF32);
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
   QVERIFY(!readsWithLdmatrix(tf32));
   QCOMPARE(QString::fromStdString(mmaShape(tf32)), QStringLiteral("m16n8k8"));
   const auto word = bankPicture(tf32, Operand::B, 0, 8, 0, 1);
@@ -509,8 +519,8 @@ void TestDiagramModel::tensorCoreLdmatrixReadsAreConflictFree() {
 // A fragment read serves a whole mma.sync: only the first k of each chunk reads; the diagrams'
 // selection steps chunk by chunk.
 void TestDiagramModel::tensorCoreReadsOncePerChunk() {
-  const Mapping fp16({"tensor-mma", {}}, {256, 256, 64}, ElementType::F16);
-  const Mapping tf32({"tensor-mma", {}}, {256, 256, 64}, ElementType::TF32);
+  const Mapping fp16(kWideMma, {256, 256, 64}, ElementType::F16);
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
   QCOMPARE(sharedReadStride(fp16), 16);
   QCOMPARE(sharedReadStride(tf32), 8);
   QCOMPARE(sharedReadStride(Mapping({"warptile", {}}, {256, 256, 64})), 1);
@@ -528,12 +538,12 @@ void TestDiagramModel::tensorCoreReadsOncePerChunk() {
 // Rows of the staged tiles grow by 16 bytes (4 words), tf32's B rows by 32 (8 words); stages
 // buffers of them are in flight.
 void TestDiagramModel::tensorCoreRowsArePadded() {
-  const Mapping fp16({"tensor-mma", {{"stages", 4}}}, {256, 256, 64}, ElementType::F16);
+  const Mapping fp16(KernelConfig{"tensor-mma", withStages(4)}, {256, 256, 64}, ElementType::F16);
   QCOMPARE(stagedLayout(fp16, Operand::A).pad, 4);
   QCOMPARE(stagedLayout(fp16, Operand::B).pad, 4);
   QVERIFY(!stagedLayout(fp16, Operand::A).transposed);
   QCOMPARE(pipelineStages(fp16), 4);
-  const Mapping tf32({"tensor-mma", {}}, {256, 256, 64}, ElementType::TF32);
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
   QCOMPARE(stagedLayout(tf32, Operand::A).pad, 4);
   QCOMPARE(stagedLayout(tf32, Operand::B).pad, 8);
   QCOMPARE(pipelineStages(tf32), 3);

@@ -418,7 +418,7 @@ std::vector<KernelInfo> buildCatalogue() {
            "swizzle the instruction expects (chunk c of row r at c XOR r mod 8), and the "
            "instruction runs asynchronously: the warps only wait for it before the stage is "
            "reused. Needs an sm_90 GPU (H100, H200).",
-       .params = ladderParams(maps::Wgmma::fromValues({128, 256, 64, 3}),
+       .params = ladderParams(maps::Wgmma::fromValues({128, 256, 64, 4}),
                               withBlock({{"stages",
                                           "shared buffers in flight: the cp.async pipeline "
                                           "depth"}})),

@@ -77,15 +77,17 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
   title_ = new QCPTextElement(this, title, titleFont);
   plotLayout()->addElement(0, 0, title_);
 
-  // The legend sits right of the plot so it never covers data; the empty element below it
-  // keeps it at its natural height.
-  auto* side = new QCPLayoutGrid;
-  plotLayout()->addElement(1, 1, side);
-  side->addElement(0, 0, legend);
-  side->addElement(1, 0, new QCPLayoutElement(this));
-  side->setRowStretchFactor(0, 0.001);
-  side->setMargins(QMargins(4, 0, 10, 0));
-  plotLayout()->setColumnStretchFactor(1, 0.001);
+  // The legend sits below the plot, so it never covers data and long entries (the ladder's
+  // parameter lists) never squeeze the plot or clip the title; entries fill two columns.
+  plotLayout()->addElement(2, 0, legend);
+  plotLayout()->setRowStretchFactor(2, 0.001);
+  // An empty strip below the legend keeps its last row off the bottom edge.
+  auto* strip = new QCPLayoutElement(this);
+  strip->setMinimumSize(0, 18);
+  plotLayout()->addElement(3, 0, strip);
+  plotLayout()->setRowStretchFactor(3, 0.001);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setWrap(2);
   legend->setVisible(true);
   legend->setIconSize(22, 12);
 

@@ -78,21 +78,25 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
   plotLayout()->addElement(0, 0, title_);
 
   // The legend sits below the plot, so it never covers data and long entries (the ladder's
-  // parameter lists) never squeeze the plot or clip the title; entries fill two columns.
+  // parameter lists) never squeeze the plot or clip the title; entries fill kLegendColumns.
   plotLayout()->addElement(2, 0, legend);
   plotLayout()->setRowStretchFactor(2, 0.001);
-  // An empty strip below the legend keeps its last row off the bottom edge.
-  auto* strip = new QCPLayoutElement(this);
-  strip->setMinimumSize(0, 18);
-  plotLayout()->addElement(3, 0, strip);
-  plotLayout()->setRowStretchFactor(3, 0.001);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  legend->setWrap(2);
+  legend->setWrap(kLegendColumns);
   legend->setVisible(true);
   legend->setIconSize(22, 12);
 
   for (QCPAxis* axis : axisRect()->axes()) axis->setPadding(6);
   applyPalette();
+}
+
+void ChartView::showLegend(bool visible) {
+  legend->setVisible(visible);
+  if (!visible || legend->itemCount() == 0) return;
+  // The layout would give a wrapped legend less height than its rows need: ask for all of them.
+  const int rows = (legend->itemCount() + kLegendColumns - 1) / kLegendColumns;
+  const int rowHeight = legend->item(0)->minimumOuterSizeHint().height();
+  legend->setMinimumSize(0, rows * (rowHeight + legend->rowSpacing()) + rowHeight / 2);
 }
 
 void ChartView::reset() {

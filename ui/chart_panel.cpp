@@ -223,7 +223,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
   view->setTitle(titleFor(kind, results));
   view->xAxis->setLabel(allSquare(results) ? tr("size N (M = N = K)")
                                            : tr("size (cube root of M\u00b7N\u00b7K)"));
-  view->legend->setVisible(!order.isEmpty());
+  view->showLegend(!order.isEmpty());
   if (order.isEmpty()) {
     view->showPlaceholder(kind == ChartKind::Library
                               ? tr("Run the library kernel at the same sizes\nas the others to "
@@ -275,7 +275,7 @@ void ChartPanel::buildTileSweep() {
     view->setPointTips(graph, tips);
   }
   view->setTitle(titleFor(ChartKind::TileSweep, swept));
-  view->legend->setVisible(!order.isEmpty());
+  view->showLegend(!order.isEmpty());
   if (order.isEmpty()) {
     view->showPlaceholder(
         tr("Choose a tiled kernel and the Tile sweep, then Run:\nevery valid tile is measured, "
@@ -293,7 +293,7 @@ void ChartPanel::buildPhases() {
   std::copy_if(results.begin(), results.end(), std::back_inserter(phased),
                [](const RunResult& result) { return result.phases.has_value(); });
   view->setTitle(titleFor(ChartKind::Phases, phased));
-  view->legend->setVisible(!phased.empty());
+  view->showLegend(!phased.empty());
   if (phased.empty()) {
     view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     view->showPlaceholder(
@@ -343,7 +343,7 @@ void ChartPanel::buildLandscape() {
   ChartView* view = chart(ChartKind::Landscape);
   view->reset();
   const std::vector<RunResult> landscape = app::landscapeOf(model_->results());
-  view->legend->setVisible(!landscape.empty());
+  view->showLegend(!landscape.empty());
   if (landscape.empty()) {
     view->setTitle(titleFor(ChartKind::Landscape, landscape));
     view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());

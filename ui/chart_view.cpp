@@ -77,20 +77,26 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
   title_ = new QCPTextElement(this, title, titleFont);
   plotLayout()->addElement(0, 0, title_);
 
-  // The legend sits right of the plot so it never covers data; the empty element below it
-  // keeps it at its natural height.
-  auto* side = new QCPLayoutGrid;
-  plotLayout()->addElement(1, 1, side);
-  side->addElement(0, 0, legend);
-  side->addElement(1, 0, new QCPLayoutElement(this));
-  side->setRowStretchFactor(0, 0.001);
-  side->setMargins(QMargins(4, 0, 10, 0));
-  plotLayout()->setColumnStretchFactor(1, 0.001);
+  // The legend sits below the plot, so it never covers data and long entries (the ladder's
+  // parameter lists) never squeeze the plot or clip the title; entries fill kLegendColumns.
+  plotLayout()->addElement(2, 0, legend);
+  plotLayout()->setRowStretchFactor(2, 0.001);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  legend->setWrap(kLegendColumns);
   legend->setVisible(true);
   legend->setIconSize(22, 12);
 
   for (QCPAxis* axis : axisRect()->axes()) axis->setPadding(6);
   applyPalette();
+}
+
+void ChartView::showLegend(bool visible) {
+  legend->setVisible(visible);
+  if (!visible || legend->itemCount() == 0) return;
+  // The layout would give a wrapped legend less height than its rows need: ask for all of them.
+  const int rows = (legend->itemCount() + kLegendColumns - 1) / kLegendColumns;
+  const int rowHeight = legend->item(0)->minimumOuterSizeHint().height();
+  legend->setMinimumSize(0, rows * (rowHeight + legend->rowSpacing()) + rowHeight / 2);
 }
 
 void ChartView::reset() {

@@ -10,6 +10,8 @@
 namespace tilescope::ui {
 
 class ChartView : public QCustomPlot {
+  static constexpr int kLegendColumns = 2;
+
   Q_OBJECT
 
  public:
@@ -17,6 +19,9 @@ class ChartView : public QCustomPlot {
 
   // Removes every plottable, item and tooltip; the axes keep their setup.
   void reset();
+  // Shows (or hides) the legend below the plot with room for every entry; call it once the
+  // chart's plottables are in place.
+  void showLegend(bool visible);
   void setTitle(const QString& title);
   QString title() const;
   // Tooltip texts of `plottable`'s points, in data order.

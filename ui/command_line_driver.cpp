@@ -57,7 +57,8 @@ void CommandLineDriver::start() {
     QString error;
     const KernelConfig kernel = resolve({line_.choices.kernel, line_.choices.params});
     const QString view = line_.diagramView.isEmpty() ? QStringLiteral("matrix") : line_.diagramView;
-    if (exportDiagram(view, kernel, line_.choices.shape, line_.exportDiagram, &error)) {
+    if (exportDiagram(view, kernel, line_.choices.shape, line_.choices.element, line_.exportDiagram,
+                      &error)) {
       printLine(stdout, QStringLiteral("tilescope: wrote %1").arg(line_.exportDiagram));
     } else {
       report(error, 1);

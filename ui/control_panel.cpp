@@ -172,6 +172,7 @@ QWidget* ControlPanel::buildKernelGroup() {
   // A newly chosen kernel starts from the parameters autotuning remembered for this device.
   connect(kernel_, &QComboBox::currentIndexChanged, this, [this] {
     fillParams();
+    fillTypes(ElementType(type_->currentData().toInt()));
     applyTuned();
     onChanged();
   });
@@ -213,8 +214,24 @@ QWidget* ControlPanel::buildSizeGroup() {
       onChanged();
     });
   }
+  type_ = new QComboBox(box);
+  type_->setObjectName(QStringLiteral("type"));
+  type_->setStatusTip(
+      tr("Element type of A and B: fp32 on the FP32 cores, tf32, fp16 or bf16 on the tensor "
+         "cores (C and the accumulation stay fp32)"));
+  auto* typeLabel = new QLabel(tr("&Type"), box);
+  typeLabel->setBuddy(type_);
+  auto* typeCell = new QHBoxLayout;
+  typeCell->addWidget(typeLabel);
+  typeCell->addWidget(type_, 1);
+  grid->addLayout(typeCell, 2, 0);
   sizeNote_ = hintLabel(QString());
-  grid->addWidget(sizeNote_, 2, 0, 1, 3);
+  grid->addWidget(sizeNote_, 3, 0, 1, 3);
+  // A kernel's best tiles differ between types: start from what autotuning remembered for this one.
+  connect(type_, &QComboBox::currentIndexChanged, this, [this] {
+    applyTuned();
+    onChanged();
+  });
   connect(square_, &QCheckBox::toggled, this, [this](bool square) {
     if (square) {
       const QSignalBlocker blockN(n_), blockK(k_);
@@ -353,7 +370,8 @@ std::optional<plan::TunedEntry> ControlPanel::tunedEntry(QString* problem) const
   if (device.empty()) return std::nullopt;
   try {
     const plan::TunedStore store(plan::TunedStore::defaultPath());
-    std::optional<plan::TunedEntry> entry = store.find(current.backend, device, current.kernel);
+    std::optional<plan::TunedEntry> entry =
+        store.find(current.backend, device, current.kernel, current.element);
     // Parameters remembered before the catalogue changed may no longer be valid.
     if (entry && refusal({entry->kernel, entry->params})) return std::nullopt;
     return entry;
@@ -429,6 +447,30 @@ void ControlPanel::fillParams() {
   }
 }
 
+void ControlPanel::fillTypes(ElementType wanted) {
+  const QSignalBlocker blocker(type_);
+  type_->clear();
+  const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
+  if (!info) return;
+  // In the kernel's order, so that its default comes first.
+  for (const ElementType type : info->types) {
+    type_->addItem(QLatin1String(toString(type)), int(type));
+    type_->setItemData(type_->count() - 1,
+                       tr("%1: %2 bytes per element of A and B, %3 explicit mantissa bits")
+                           .arg(QLatin1String(toString(type)))
+                           .arg(storageBytes(type))
+                           .arg(mantissaBits(type)),
+                       Qt::ToolTipRole);
+  }
+  type_->setCurrentIndex(std::max(type_->findData(int(wanted)), 0));
+  QStringList missing;
+  for (const ElementType type : kElementTypes)
+    if (const auto why = elementRefusal(*info, type)) missing << text(*why);
+  type_->setToolTip(missing.isEmpty()
+                        ? tr("The kernel multiplies every type")
+                        : tr("Not offered:\n%1").arg(missing.join(QLatin1Char('\n'))));
+}
+
 void ControlPanel::applyPreset(int size) {
   updating_ = true;
   square_->setChecked(true);
@@ -462,6 +504,7 @@ app::Choices ControlPanel::choices() const {
     choices.params[name] = combo->currentText().toInt();
   }
   choices.shape = {m_->value(), n_->value(), k_->value()};
+  if (type_->count() > 0) choices.element = ElementType(type_->currentData().toInt());
   choices.square = square_->isChecked();
   if (fixed_->isChecked()) choices.fixedReps = reps_->value();
   choices.budgetSeconds = budget_->value();
@@ -483,7 +526,7 @@ void ControlPanel::setChoices(const app::Choices& choices) {
   updating_ = true;
   wantedDevice_ = choices.device;
   {
-    const QSignalBlocker blockBackend(backend_), blockKernel(kernel_);
+    const QSignalBlocker blockBackend(backend_), blockKernel(kernel_), blockType(type_);
     const int backend = backend_->findData(text(choices.backend));
     if (backend >= 0) backend_->setCurrentIndex(backend);
     fillDevices();
@@ -493,6 +536,7 @@ void ControlPanel::setChoices(const app::Choices& choices) {
     const int kernel = kernel_->findData(text(choices.kernel));
     if (kernel >= 0) kernel_->setCurrentIndex(kernel);
     fillParams();
+    fillTypes(choices.element);
     for (const auto& [name, value] : choices.params) {
       if (const auto combo = params_.find(name); combo != params_.end()) {
         combo->second->setCurrentText(QString::number(value));
@@ -532,6 +576,7 @@ std::optional<QString> ControlPanel::backendProblem(const std::vector<app::RunJo
     return tr("The %1 backend is unavailable: %2").arg(text(id), text(*summary->unavailableReason));
   }
   for (const app::RunJob& job : jobs) {
+    if (const auto why = summary->elementRefusal(job.request.element)) return text(*why);
     const KernelInfo& info = kernelInfo(job.request.kernel.kernel);
     if (std::find(info.backends.begin(), info.backends.end(), id) == info.backends.end()) {
       return tr("%1 is not implemented on the %2 backend").arg(text(info.displayName), text(id));
@@ -617,7 +662,7 @@ void ControlPanel::updateNotes() {
 
   const Shape& shape = current.shape;
   sizeNote_->setText(tr("A, B and C take %1; %2 multiply-adds.")
-                         .arg(formatBytes(double(problemBytes(shape, ElementType::F32))),
+                         .arg(formatBytes(double(problemBytes(shape, current.element))),
                               formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
 
   QString problem;
@@ -641,7 +686,8 @@ void ControlPanel::onChanged() {
   if (!refusal({current.kernel, current.params})) {
     try {
       validateShape(current.shape);
-      emit configurationChanged(resolve({current.kernel, current.params}), current.shape);
+      emit configurationChanged(resolve({current.kernel, current.params}), current.shape,
+                                current.element);
     } catch (const Error&) {
       // An invalid shape has no diagram; the plan line already says why.
     }

@@ -1,7 +1,8 @@
 #pragma once
 // The control panel: backend and device with their facts, kernel with its teaching text,
-// parameters (only valid values offered; a typed invalid one says why), M/N/K, how to measure,
-// and what to sweep. It shows state and says what it would run; the window does the running.
+// parameters (only valid values offered; a typed invalid one says why), M/N/K and the element
+// type (only the types the kernel multiplies offered), how to measure, and what to sweep. It shows
+// state and says what it would run; the window does the running.
 #include <QWidget>
 #include <map>
 #include <vector>
@@ -44,8 +45,9 @@ class ControlPanel : public QWidget {
 
  signals:
   void choicesChanged();
-  // The chosen kernel and shape, whenever they change and are valid (for the diagrams).
-  void configurationChanged(const tilescope::KernelConfig& kernel, const tilescope::Shape& shape);
+  // The chosen kernel, shape and type, whenever they change and are valid (for the diagrams).
+  void configurationChanged(const tilescope::KernelConfig& kernel, const tilescope::Shape& shape,
+                            tilescope::ElementType element);
 
  private:
   QWidget* buildBackendGroup();
@@ -55,6 +57,9 @@ class ControlPanel : public QWidget {
   QWidget* buildSweepGroup();
   void fillDevices();
   void fillParams();
+  // Offers the types the chosen kernel multiplies; `wanted` stays chosen where it is one of them,
+  // else the kernel's first type is.
+  void fillTypes(ElementType wanted);
   void fillKernelList();
   void applyPreset(int size);
   void fillSeed004Tiles();
@@ -86,6 +91,7 @@ class ControlPanel : public QWidget {
   QSpinBox* m_ = nullptr;
   QSpinBox* n_ = nullptr;
   QSpinBox* k_ = nullptr;
+  QComboBox* type_ = nullptr;
   QLabel* sizeNote_ = nullptr;
   QRadioButton* adaptive_ = nullptr;
   QRadioButton* fixed_ = nullptr;

@@ -437,6 +437,8 @@ bool MainWindow::autotune(QString* problem) {
   const app::BackendSummary* summary = controller_.backend(choices.backend);
   if (!summary || !summary->available() || device.empty())
     return refuse(tr("Autotune needs an available backend and device"));
+  if (const auto why = summary->elementRefusal(choices.element))
+    return refuse(tr("Cannot autotune: %1").arg(QString::fromStdString(*why)));
   try {
     // The backends live on the worker thread: plan with the catalogue's refusals; whatever the
     // backend still refuses fails that run alone, as in a sweep.
@@ -500,7 +502,7 @@ void MainWindow::finishAutotune(const app::QueueSummary& summary) {
     return;
   }
   app::Choices choices = controls_->choices();
-  if (choices.kernel == entry->kernel) {
+  if (choices.kernel == entry->kernel && choices.element == entry->element) {
     choices.params = entry->params;
     controls_->setChoices(choices);
   }

@@ -301,7 +301,8 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
   if (cl.noTuned) return remembered;
   const plan::TunedStore store(plan::TunedStore::defaultPath());
   for (const KernelInfo& info : catalogue()) {
-    const std::optional<plan::TunedEntry> entry = store.find(backend.id(), device.name, info.id);
+    const std::optional<plan::TunedEntry> entry =
+        store.find(backend.id(), device.name, info.id, cl.plan.base.element);
     if (!entry) continue;
     if (const auto why = refusal({info.id, entry->params}))
       printNote("ignoring the parameters remembered for " + info.id + ": " + *why);
@@ -316,7 +317,7 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
 void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const DeviceInfo& device) {
   const plan::TunedStore store(plan::TunedStore::defaultPath());
   for (const std::string& id : plan.usedRemembered) {
-    const plan::TunedEntry entry = *store.find(cl.backend, device.name, id);
+    const plan::TunedEntry entry = *store.find(cl.backend, device.name, id, cl.plan.base.element);
     printNote("using the parameters remembered for " + id + " on " + device.name + ": " +
               formatParams({id, entry.params}) + " (autotuned at " + shapeText(entry.shape) + ", " +
               formatGflops(entry.gflops) + " GFLOP/s; --no-tuned for the catalogue's defaults)");
@@ -361,8 +362,8 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
                         std::to_string(plan.runs.size()) + " configurations measured";
   const std::optional<RunResult> best = plan::fastestVerified(landscape);
   if (best && !measured.interrupted) {
-    store.remember(
-        {backend.id(), device.name, best->kernel.kernel, best->kernel.params, shape, best->gflops});
+    store.remember({backend.id(), device.name, best->kernel.kernel, best->kernel.params, shape,
+                    best->gflops, best->element});
     store.save();
     summary += "; best " + formatParams(best->kernel) + " at " + formatGflops(best->gflops) +
                " GFLOP/s, remembered in " + store.path();

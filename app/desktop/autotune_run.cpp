@@ -8,7 +8,8 @@ AutotuneRun::AutotuneRun(const Choices& choices, std::string device)
     : backend_(choices.backend),
       device_(std::move(device)),
       kernel_(choices.kernel),
-      shape_(choices.shape) {
+      shape_(choices.shape),
+      element_(choices.element) {
   plan::AutotunePlan planned = plan::planAutotune(kernel_, shape_, baseRequest(choices), backend_,
                                                   plan::catalogueRefusal(backend_));
   for (RunRequest& run : planned.runs) jobs_.push_back({backend_, std::move(run)});
@@ -17,7 +18,8 @@ AutotuneRun::AutotuneRun(const Choices& choices, std::string device)
 
 bool AutotuneRun::collect(const RunResult& result) {
   const bool ours = !complete() && result.backend == backend_ && result.device == device_ &&
-                    result.kernel.kernel == kernel_ && result.shape == shape_;
+                    result.kernel.kernel == kernel_ && result.element == element_ &&
+                    result.shape == shape_;
   if (ours) results_.push_back(result);
   return ours;
 }
@@ -29,8 +31,8 @@ std::optional<RunResult> AutotuneRun::best() const {
 std::optional<plan::TunedEntry> AutotuneRun::remember(plan::TunedStore& store) const {
   const std::optional<RunResult> fastest = best();
   if (!fastest) return std::nullopt;
-  const plan::TunedEntry entry{backend_, device_,        kernel_, fastest->kernel.params,
-                               shape_,   fastest->gflops};
+  const plan::TunedEntry entry{backend_, device_,         kernel_, fastest->kernel.params,
+                               shape_,   fastest->gflops, element_};
   store.remember(entry);
   store.save();
   return entry;

@@ -22,22 +22,24 @@ class AutotuneRun {
   const std::vector<std::string>& refused() const { return refused_; }
   const std::string& device() const { return device_; }
   const std::string& kernel() const { return kernel_; }
+  ElementType element() const { return element_; }
 
-  // Keeps `result` when it is a run of this autotune's kernel at its shape on its backend and
-  // device, until there is one per job; true when kept.
+  // Keeps `result` when it is a run of this autotune's kernel in its type at its shape on its
+  // backend and device, until there is one per job; true when kept.
   bool collect(const RunResult& result);
   const std::vector<RunResult>& results() const { return results_; }
   bool complete() const { return results_.size() == jobs_.size(); }
 
   // The fastest verified result so far, or nullopt.
   std::optional<RunResult> best() const;
-  // Remembers best() in `store` for this backend, device and kernel and saves it; the entry
+  // Remembers best() in `store` for this backend, device, kernel and type and saves it; the entry
   // remembered, or nullopt (nothing saved) when no run verified. Throws tilescope::Error.
   std::optional<plan::TunedEntry> remember(plan::TunedStore& store) const;
 
  private:
   std::string backend_, device_, kernel_;
   Shape shape_;
+  ElementType element_;
   std::vector<RunJob> jobs_;
   std::vector<std::string> refused_;
   std::vector<RunResult> results_;

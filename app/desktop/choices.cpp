@@ -1,5 +1,7 @@
 #include "choices.hpp"
 
+#include "tilescope/catalogue.hpp"
+
 namespace tilescope::app {
 namespace {
 
@@ -21,19 +23,13 @@ void readField(const nlohmann::json& json, const char* key, T& value) {
 
 nlohmann::json toJson(const Choices& choices) {
   nlohmann::json json = {
-      {"backend", choices.backend},
-      {"device", choices.device},
-      {"kernel", choices.kernel},
-      {"params", choices.params},
-      {"m", choices.shape.m},
-      {"n", choices.shape.n},
-      {"k", choices.shape.k},
-      {"square", choices.square},
-      {"budget_s", choices.budgetSeconds},
-      {"verify", choices.verify},
-      {"sweep", kSweepNames[int(choices.sweep)]},
-      {"tiles", choices.tiles},
-      {"sizes", choices.sizes},
+      {"backend", choices.backend}, {"device", choices.device},
+      {"kernel", choices.kernel},   {"params", choices.params},
+      {"m", choices.shape.m},       {"n", choices.shape.n},
+      {"k", choices.shape.k},       {"element", toString(choices.element)},
+      {"square", choices.square},   {"budget_s", choices.budgetSeconds},
+      {"verify", choices.verify},   {"sweep", kSweepNames[int(choices.sweep)]},
+      {"tiles", choices.tiles},     {"sizes", choices.sizes},
       {"kernels", choices.kernels},
   };
   json["reps"] = choices.fixedReps ? nlohmann::json(*choices.fixedReps) : nlohmann::json(nullptr);
@@ -50,6 +46,9 @@ Choices choicesFromJson(const nlohmann::json& json) {
   readField(json, "m", choices.shape.m);
   readField(json, "n", choices.shape.n);
   readField(json, "k", choices.shape.k);
+  std::string element;
+  readField(json, "element", element);
+  if (const auto type = parseElementType(element)) choices.element = *type;
   readField(json, "square", choices.square);
   readField(json, "budget_s", choices.budgetSeconds);
   readField(json, "verify", choices.verify);
@@ -67,10 +66,17 @@ Choices choicesFromJson(const nlohmann::json& json) {
   return choices;
 }
 
+ElementType elementFor(const Choices& choices) {
+  const KernelInfo* info = findKernel(choices.kernel);
+  if (!info || !elementRefusal(*info, choices.element)) return choices.element;
+  return info->types.front();
+}
+
 RunRequest baseRequest(const Choices& choices) {
   RunRequest request;
   request.kernel = {choices.kernel, choices.params};
   request.shape = choices.shape;
+  request.element = choices.element;
   request.device = choices.device;
   request.verify = choices.verify;
   request.sampling.budgetMs = choices.budgetSeconds * 1000.0;

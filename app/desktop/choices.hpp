@@ -25,7 +25,8 @@ struct Choices {
   std::string kernel = "shared-tiled";
   Params params;  // of the chosen kernel; missing ones take their defaults
   Shape shape{512, 512, 512};
-  bool square = true;            // M, N and K move together
+  ElementType element = ElementType::F32;  // of A and B
+  bool square = true;                      // M, N and K move together
   std::optional<int> fixedReps;  // nullopt: repeat until the spread is small or the budget ends
   double budgetSeconds = 2.0;
   bool verify = true;
@@ -39,6 +40,10 @@ struct Choices {
 nlohmann::json toJson(const Choices& choices);
 // Lenient: a missing or mistyped field keeps its default, so old settings never block a start.
 Choices choicesFromJson(const nlohmann::json& json);
+
+// The type the chosen kernel runs in: the chosen one where the kernel multiplies it, else the
+// kernel's default (its first type); the chosen one for an unknown kernel.
+ElementType elementFor(const Choices& choices);
 
 // The single request the choices describe (before any sweep).
 RunRequest baseRequest(const Choices& choices);

@@ -107,6 +107,11 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   const QCommandLineOption paramOption(QStringLiteral("param"),
                                        QStringLiteral("Named kernel parameters, e.g. BM=64,TM=8."),
                                        QStringLiteral("k=v,..."));
+  const QCommandLineOption typeOption(
+      QStringLiteral("type"),
+      QStringLiteral("Element type of A and B: fp32, or tf32, fp16, bf16 for the tensor cores (C "
+                     "and the accumulation stay fp32). Default: the kernel's first type."),
+      QStringLiteral("type"));
   const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("M = N = K = s."),
                                       QStringLiteral("s"));
   const QCommandLineOption mOption(QStringLiteral("m"), QStringLiteral("Rows of A and C."),
@@ -173,11 +178,11 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("quit"),
       QStringLiteral("Quit once the runs and exports are done, without showing the window."));
   parser.addOptions(
-      {backendOption,   deviceOption,  kernelOption, tileOption, paramOption,       sizeOption,
-       mOption,         nOption,       kOption,      repsOption, budgetOption,      noVerifyOption,
-       sweepOption,     runOption,     openOption,   saveOption, exportChartOption, chartOption,
-       chartSizeOption, csvOption,     jsonOption,   viewOption, diagramOption,     quitOption,
-       autotuneOption,  ceilingsOption});
+      {backendOption,  deviceOption,    kernelOption,  tileOption, paramOption, typeOption,
+       sizeOption,     mOption,         nOption,       kOption,    repsOption,  budgetOption,
+       noVerifyOption, sweepOption,     runOption,     openOption, saveOption,  exportChartOption,
+       chartOption,    chartSizeOption, csvOption,     jsonOption, viewOption,  diagramOption,
+       quitOption,     autotuneOption,  ceilingsOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -241,6 +246,18 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     if (const auto reason = refusal({choices.kernel, choices.params})) {
       refuse(QString::fromStdString(*reason));
     }
+    if (parser.isSet(typeOption)) {
+      const std::optional<ElementType> type =
+          parseElementType(parser.value(typeOption).toStdString());
+      if (!type) {
+        refuse(QStringLiteral("--type '%1' is not fp32, tf32, fp16 or bf16")
+                   .arg(parser.value(typeOption)));
+      }
+      choices.element = *type;
+    } else {
+      // A remembered type the kernel does not multiply gives way to the kernel's default.
+      choices.element = elementFor(choices);
+    }
 
     if (parser.isSet(sizeOption)) {
       const std::int64_t size = parseCount(parser.value(sizeOption), QStringLiteral("size"), 1);
@@ -273,6 +290,11 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     std::vector<std::string> sweeps;
     for (const QString& text : parser.values(sweepOption)) sweeps.push_back(text.toStdString());
     line.sweep = plan::Sweep::parse(sweeps);
+    // A kernel sweep checks the type against each of its kernels when it is planned.
+    if (!line.sweep.find("kernel")) {
+      if (const auto why = elementRefusal(kernel, choices.element))
+        refuse(QString::fromStdString(*why));
+    }
     if (line.run) {
       // Only --sweep says what a scripted run sweeps, never a remembered choice.
       showSweepInChoices(line.sweep, choices);

@@ -24,12 +24,12 @@ QString describeResult(const RunResult& result) {
   if (!params.empty()) kernel += ' ' + QString::fromStdString(params);
   QString text =
       QStringLiteral(
-          "<b>%1</b> at %2<br>median %3 ms (min %4, max %5, %6 reps)<br>"
+          "<b>%1</b> in %8 at %2<br>median %3 ms (min %4, max %5, %6 reps)<br>"
           "%7 GFLOP/s")
           .arg(kernel.toHtmlEscaped(), formatShape(result.shape), formatMs(result.stats.medianMs),
                formatMs(result.stats.minMs), formatMs(result.stats.maxMs))
           .arg(result.stats.reps)
-          .arg(formatRate(result.gflops));
+          .arg(formatRate(result.gflops), QLatin1String(toString(result.element)));
   if (result.phases) {
     text += QStringLiteral("<br>H2D %1 ms, kernel %2 ms, D2H %3 ms")
                 .arg(formatMs(result.phases->h2dMs), formatMs(result.phases->kernelMs),

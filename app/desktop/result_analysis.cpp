@@ -16,6 +16,7 @@ double nominalSize(const Shape& shape) {
 
 std::string seriesName(const RunResult& result, bool withBackend) {
   std::string name = result.kernel.kernel;
+  if (result.element != ElementType::F32) name += " " + std::string(toString(result.element));
   const std::string params = formatParams(result.kernel);
   if (!params.empty()) name += " " + params;
   if (withBackend) name += " (" + result.backend + ": " + result.device + ")";
@@ -35,7 +36,8 @@ std::optional<double> percentOfLibrary(const std::vector<RunResult>& results, st
   const RunResult& result = results.at(index);
   for (auto it = results.rbegin(); it != results.rend(); ++it) {
     if (it->kernel.kernel == kLibraryKernel && it->backend == result.backend &&
-        it->device == result.device && it->shape == result.shape && result.stats.medianMs > 0) {
+        it->device == result.device && it->shape == result.shape && it->element == result.element &&
+        result.stats.medianMs > 0) {
       return 100.0 * it->stats.medianMs / result.stats.medianMs;
     }
   }
@@ -48,7 +50,8 @@ std::vector<RunResult> landscapeOf(const std::vector<RunResult>& results) {
   const RunResult& latest = results.back();
   for (auto it = results.rbegin(); it != results.rend(); ++it) {
     const bool sameGround = it->backend == latest.backend && it->device == latest.device &&
-                            it->kernel.kernel == latest.kernel.kernel && it->shape == latest.shape;
+                            it->kernel.kernel == latest.kernel.kernel &&
+                            it->element == latest.element && it->shape == latest.shape;
     const bool seen = std::any_of(landscape.begin(), landscape.end(),
                                   [&](const RunResult& kept) { return kept.kernel == it->kernel; });
     if (sameGround && !seen) landscape.push_back(*it);

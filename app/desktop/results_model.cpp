@@ -31,15 +31,39 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
   }
   static const char* const titles[ColumnCount] = {
-      "Backend",    "Device",    "Kernel",  "Parameters",    "M",         "N",
-      "K",          "Median ms", "Min ms",  "Max ms",        "GFLOP/s",   "% of library",
-      "Rel. error", "Verified",  "Reps",    "H2D ms",        "Kernel ms", "D2H ms",
-      "Registers",  "Shared B",  "Local B", "Threads/block", "Blocks/SM", "Occupancy %"};
+      "Backend",
+      "Device",
+      "Kernel",
+      "Parameters",
+      "Type",
+      "M",
+      "N",
+      "K",
+      "Median ms",
+      "Min ms",
+      "Max ms",
+      "GFLOP/s",
+      "% of library",
+      "Rel. error",
+      "Verified",
+      "Reps",
+      "H2D ms",
+      "Kernel ms",
+      "D2H ms",
+      "Registers",
+      "Shared B",
+      "Local B",
+      "Threads/block",
+      "Blocks/SM",
+      "Occupancy %",
+  };
   static const char* const tips[ColumnCount] = {
       "The backend that ran it",
       "The device it ran on (hover a cell for its facts)",
       "The catalogue kernel",
       "The kernel's parameters",
+      "The element type of A and B: fp32, or tf32, fp16, bf16 on tensor cores (C and the "
+      "accumulation are always fp32)",
       "Rows of A and C",
       "Columns of B and C",
       "Columns of A, rows of B",
@@ -96,6 +120,8 @@ QVariant ResultsModel::display(const RunResult& result, std::size_t row, int col
       return text(result.kernel.kernel);
     case Params:
       return text(formatParams(result.kernel));
+    case Element:
+      return QString::fromLatin1(toString(result.element));
     case MedianMs:
       return formatMs(result.stats.medianMs);
     case MinMs:

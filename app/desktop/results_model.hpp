@@ -17,6 +17,7 @@ class ResultsModel : public QAbstractTableModel {
     Device,
     Kernel,
     Params,
+    Element,  // the type of A and B
     M,
     N,
     K,

@@ -11,6 +11,12 @@ RunJob RunJob::ceilings(const std::string& backend, int device) {
   return job;
 }
 
+std::optional<std::string> BackendSummary::elementRefusal(ElementType element) const {
+  const auto found = elementRefusals.find(element);
+  if (found == elementRefusals.end()) return std::nullopt;
+  return found->second;
+}
+
 QString describe(const RunJob& job) {
   if (job.kind == JobKind::Ceilings) {
     return QStringLiteral("ceilings of %1 device %2")
@@ -20,6 +26,8 @@ QString describe(const RunJob& job) {
   const KernelConfig& kernel = job.request.kernel;
   const std::string params = formatParams(kernel);
   QString text = QString::fromStdString(kernel.kernel);
+  if (job.request.element != ElementType::F32)
+    text += ' ' + QString::fromLatin1(toString(job.request.element));
   if (!params.empty()) text += ' ' + QString::fromStdString(params);
   return text + QStringLiteral(" at %1 on %2")
                     .arg(formatShape(job.request.shape), QString::fromStdString(job.backend));

@@ -3,6 +3,7 @@
 // signal arguments.
 #include <QMetaType>
 #include <QString>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,11 @@ struct BackendSummary {
   std::string id;
   std::optional<std::string> unavailableReason;  // nullopt when usable
   std::vector<DeviceInfo> devices;
+  // The backend's own reason for each element type it multiplies with no kernel at all (the CPU
+  // backend: every type but fp32), so the window can say why before it queues such a run.
+  std::map<ElementType, std::string> elementRefusals;
   bool available() const { return !unavailableReason.has_value(); }
+  std::optional<std::string> elementRefusal(ElementType element) const;
 };
 
 // Why a run did not produce a result. `kind` is empty for an unexpected exception.
@@ -41,8 +46,8 @@ struct RunFailure {
   bool cancelled() const { return kind == ErrorKind::Cancelled; }
 };
 
-// "shared-tiled tile=16 at 512³ on cpu" (or "ceilings of cpu device 0"): one line naming a job
-// in progress and in notices.
+// "shared-tiled tile=16 at 512³ on cpu", "library fp16 at 512³ on cuda", "ceilings of cuda
+// device 0": one line naming a job in progress and in notices.
 QString describe(const RunJob& job);
 
 // Registers the types above (and RunResult, DeviceCeilings) for queued connections; call once

@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "result_analysis.hpp"
+
 namespace tilescope::app {
 namespace {
 
@@ -33,8 +35,16 @@ std::vector<BackendSummary> RunWorker::summaries() const {
     if (const auto lost = lostReasons_.find(id); lost != lostReasons_.end()) {
       summary.unavailableReason = lost->second;
     } else if (const auto found = backends_.find(id); found != backends_.end()) {
-      summary.unavailableReason = found->second->unavailableReason();
-      if (summary.available()) summary.devices = found->second->devices();
+      const Backend& backend = *found->second;
+      summary.unavailableReason = backend.unavailableReason();
+      if (summary.available()) {
+        summary.devices = backend.devices();
+        // The library reference multiplies every type, so what is refused for it on a tiny
+        // problem is the backend's own limit.
+        for (const ElementType element : kElementTypes)
+          if (auto why = backend.refusal({kLibraryKernel, {}}, {1, 1, 1}, element))
+            summary.elementRefusals[element] = *why;
+      }
     }
     list.push_back(summary);
   }
@@ -93,7 +103,7 @@ ProgressFn RunWorker::progressFor(quint64 ticket) {
 RunResult RunWorker::runOn(Backend& backend, quint64 ticket, const RunJob& job) {
   RunRequest request = job.request;
   request.kernel = resolve(request.kernel);
-  if (const auto reason = backend.refusal(request.kernel, request.shape)) {
+  if (const auto reason = backend.refusal(request.kernel, request.shape, request.element)) {
     throw Error(ErrorKind::Unsupported, *reason);
   }
   return backend.run(request, progressFor(ticket), cancel_);

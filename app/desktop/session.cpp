@@ -50,6 +50,7 @@ Session sessionFromJson(const nlohmann::json& json) {
       session.choices.kernel = first.kernel.kernel;
       session.choices.params = first.kernel.params;
       session.choices.shape = first.shape;
+      session.choices.element = first.element;
       session.choices.square = first.shape.m == first.shape.n && first.shape.n == first.shape.k;
     }
     return session;

@@ -10,6 +10,7 @@ namespace tilescope::plan {
 RefusalFn catalogueRefusal(const std::string& backendId) {
   return [backendId](const RunRequest& run) -> std::optional<std::string> {
     if (auto why = refusal(run.kernel)) return why;
+    if (auto why = elementRefusal(kernelInfo(run.kernel.kernel), run.element)) return why;
     if (run.allowLongRuns) return std::nullopt;
     return workLimitRefusal(kernelInfo(run.kernel.kernel), backendId, run.shape);
   };

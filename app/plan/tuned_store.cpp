@@ -16,7 +16,15 @@ namespace {
 constexpr int kFormatVersion = 1;
 
 bool sameKey(const TunedEntry& a, const TunedEntry& b) {
-  return a.backend == b.backend && a.device == b.device && a.kernel == b.kernel;
+  return a.backend == b.backend && a.device == b.device && a.kernel == b.kernel &&
+         a.element == b.element;
+}
+
+// The type of an entry from before types were remembered: the kernel's default (what its runs
+// took then), fp32 for a kernel this build does not know.
+ElementType defaultElement(const std::string& kernel) {
+  const KernelInfo* info = findKernel(kernel);
+  return info ? info->types.front() : ElementType::F32;
 }
 
 std::string environment(const char* name) {
@@ -56,6 +64,13 @@ TunedStore::TunedStore(std::string path) : path_(std::move(path)) {
       entry.shape = {item.at("m").get<std::int64_t>(), item.at("n").get<std::int64_t>(),
                      item.at("k").get<std::int64_t>()};
       entry.gflops = item.at("gflops").get<double>();
+      if (const auto element = item.find("element"); element != item.end()) {
+        const std::optional<ElementType> type = parseElementType(element->get<std::string>());
+        if (!type) fail("'" + element->get<std::string>() + "' is not an element type");
+        entry.element = *type;
+      } else {
+        entry.element = defaultElement(entry.kernel);
+      }
       entries_.push_back(std::move(entry));
     }
   } catch (const nlohmann::json::exception& error) {
@@ -64,9 +79,9 @@ TunedStore::TunedStore(std::string path) : path_(std::move(path)) {
 }
 
 std::optional<TunedEntry> TunedStore::find(const std::string& backend, const std::string& device,
-                                           const std::string& kernel) const {
+                                           const std::string& kernel, ElementType element) const {
   for (const TunedEntry& entry : entries_)
-    if (sameKey(entry, {backend, device, kernel, {}, {}, 0})) return entry;
+    if (sameKey(entry, {backend, device, kernel, {}, {}, 0, element})) return entry;
   return std::nullopt;
 }
 
@@ -98,7 +113,8 @@ void TunedStore::save() const {
                        {"m", entry.shape.m},
                        {"n", entry.shape.n},
                        {"k", entry.shape.k},
-                       {"gflops", entry.gflops}});
+                       {"gflops", entry.gflops},
+                       {"element", toString(entry.element)}});
   }
   const nlohmann::json document = {{"format_version", kFormatVersion}, {"entries", entries}};
   OutputFile file(path_, "the remembered parameters");

@@ -1,6 +1,8 @@
 #pragma once
-// The best parameters --autotune found, remembered per backend, device and kernel in a small
-// JSON file, so later runs of that kernel on that device use them when the user gives none.
+// The best parameters --autotune found, remembered per backend, device, kernel and element type
+// in a small JSON file, so later runs of that kernel on that device use them when the user gives
+// none. The type is part of the key because one kernel's best tiles differ between types
+// (tensor-mma in fp16 moves half the bytes of tf32 per element).
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@ struct TunedEntry {
   Params params;
   Shape shape;        // the size it was tuned at
   double gflops = 0;  // what it reached there
+  ElementType element = ElementType::F32;
 };
 
 class TunedStore {
@@ -24,13 +27,14 @@ class TunedStore {
   static std::string defaultPath();
 
   // Reads `path` when it exists; throws tilescope::Error(InvalidArgument) naming the file and
-  // the problem when it cannot be read or parsed.
+  // the problem when it cannot be read or parsed. Entries written before element types were
+  // remembered have none: they count as the kernel's default type.
   explicit TunedStore(std::string path);
 
   const std::string& path() const { return path_; }
   std::optional<TunedEntry> find(const std::string& backend, const std::string& device,
-                                 const std::string& kernel) const;
-  // Adds the entry, replacing one for the same backend, device and kernel.
+                                 const std::string& kernel, ElementType element) const;
+  // Adds the entry, replacing one for the same backend, device, kernel and element type.
   void remember(const TunedEntry& entry);
   // Writes the file atomically, creating its directory; throws tilescope::Error.
   void save() const;

@@ -37,6 +37,8 @@ const char* toString(Family family) {
       return "pipelined";
     case Family::TensorCore:
       return "tensor-mma";
+    case Family::Wgmma:
+      return "tensor-wgmma";
   }
   return "unknown";
 }
@@ -97,6 +99,7 @@ std::optional<std::string> explainRule(const Map& map) {
   constexpr bool isWarp = std::is_base_of_v<maps::WarpGrid<Map>, Map>;
   constexpr bool isGrid = std::is_base_of_v<maps::ThreadGrid<Map>, Map>;
   constexpr bool isTensor = std::is_same_v<Map, maps::TensorCore>;
+  constexpr bool isWgmma = std::is_same_v<Map, maps::Wgmma>;
   const int width = map.copyWidth();
   const std::string unit = width == 1   ? "elements"
                            : width == 4 ? "float4 copies"
@@ -105,7 +108,10 @@ std::optional<std::string> explainRule(const Map& map) {
     case maps::TilingRule::Ok:
       return std::nullopt;
     case maps::TilingRule::TileDivides:
-      if constexpr (isTensor) {
+      if constexpr (isWgmma) {
+        return "a warpgroup takes 64 rows and an instruction 128 columns: BM = " + str(map.bm) +
+               " must be a multiple of 64 and BN = " + str(map.bn) + " of 128";
+      } else if constexpr (isTensor) {
         return "the warp tile WM x WN = " + str(map.wm) + " x " + str(map.wn) +
                " must divide the block tile BM x BN = " + str(map.bm) + " x " + str(map.bn);
       } else if constexpr (isWarp) {
@@ -138,7 +144,10 @@ std::optional<std::string> explainRule(const Map& map) {
       }
       break;
     case maps::TilingRule::Fragments:
-      if constexpr (isTensor) {
+      if constexpr (isWgmma) {
+        return "a k-step is one 128-byte swizzled row of A: BK = " + str(map.bk) +
+               " must be 64 16-bit values";
+      } else if constexpr (isTensor) {
         return "a warp tile is whole 16 x 16 pieces of two 16 x 8 accumulators, and a k-step "
                "whole 16-deep chunks: WM = " +
                str(map.wm) + " must be a multiple of 16, WN = " + str(map.wn) +
@@ -388,7 +397,7 @@ std::vector<KernelInfo> buildCatalogue() {
            "from shared rows padded onto distinct banks, and cp.async stages keep the tiles "
            "coming.",
        .params = ladderParams(
-           maps::TensorCore::fromValues({128, 256, 32, 64, 64, 3}),
+           maps::TensorCore::fromValues({128, 128, 32, 64, 32, 4}),
            withBlock({{"WM", "rows of C per warp: WM/16 accumulator rows of 16"},
                       {"WN", "columns of C per warp: WN/8 accumulator columns of 8"},
                       {"stages", "shared buffers in flight: the cp.async pipeline depth"}})),
@@ -396,6 +405,27 @@ std::vector<KernelInfo> buildCatalogue() {
        .constraints = "(BM/WM)*(BN/WN) = 4..8 warps; WM, WN multiples of 16; " + tiles,
        .check = ladderCheck<maps::TensorCore>(),
        .types = {ElementType::F16, ElementType::BF16, ElementType::TF32}});
+
+  list.push_back(
+      {.id = "tensor-wgmma",
+       .displayName = "Tensor cores (Hopper wgmma)",
+       .family = Family::Wgmma,
+       .seed = "Hopper's warpgroup MMA (PTX wgmma.mma_async); CUTLASS's sm90 GEMM layouts",
+       .teaching =
+           "Hopper's tensor cores take whole warpgroups: four warps issue one wgmma.mma_async "
+           "that multiplies a 64 x 16 piece of A by a 16 x 128 piece of B, both read straight "
+           "from shared memory through descriptors, no ldmatrix. The tiles sit in the 128-byte "
+           "swizzle the instruction expects (chunk c of row r at c XOR r mod 8), and the "
+           "instruction runs asynchronously: the warps only wait for it before the stage is "
+           "reused. Needs an sm_90 GPU (H100, H200).",
+       .params = ladderParams(maps::Wgmma::fromValues({128, 256, 64, 4}),
+                              withBlock({{"stages",
+                                          "shared buffers in flight: the cp.async pipeline "
+                                          "depth"}})),
+       .backends = {"cuda"},
+       .constraints = "BM multiple of 64 (one warpgroup each), BN of 128; BK = 64; " + tiles,
+       .check = ladderCheck<maps::Wgmma>(),
+       .types = {ElementType::F16, ElementType::BF16}});
 
   list.push_back(
       {.id = "library",

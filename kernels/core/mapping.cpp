@@ -70,6 +70,8 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
       return ladderMap<maps::Pipelined>(resolved.params);
     case Family::TensorCore:
       return ladderMap<maps::TensorCore>(resolved.params).withElementBytes(storageBytes(element));
+    case Family::Wgmma:
+      return ladderMap<maps::Wgmma>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Library:
       break;
   }
@@ -311,6 +313,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::Warptile:
     case Family::Pipelined:
     case Family::TensorCore:
+    case Family::Wgmma:
       break;
   }
   // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
@@ -387,6 +390,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::Warptile:
     case Family::Pipelined:
     case Family::TensorCore:
+    case Family::Wgmma:
       break;
   }
   // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar

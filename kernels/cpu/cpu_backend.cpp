@@ -48,6 +48,7 @@ cpu::KernelFn kernelFor(Family family) {
     case Family::Pipelined:
       return cpu::runPipelined;
     case Family::TensorCore:  // tensor cores exist on the GPU only
+    case Family::Wgmma:
       break;
   }
   return nullptr;

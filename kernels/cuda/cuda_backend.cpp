@@ -131,6 +131,22 @@ class CudaBackend final : public Backend {
     const KernelInfo& info = kernelInfo(kernel.kernel);
     if (std::find(info.backends.begin(), info.backends.end(), id()) == info.backends.end())
       return "'" + info.id + "' is not implemented by the CUDA backend";
+    return architectureRefusal(info, 0);
+  }
+
+  // What the GPU lacks for a kernel: tensor-mma needs sm_80 (mma.sync on fp16, bf16 and tf32,
+  // cp.async), tensor-wgmma exactly sm_90 (wgmma is compiled for sm_90a alone).
+  std::optional<std::string> architectureRefusal(const KernelInfo& info, int device) const {
+    if (device < 0 || device >= int(capabilities_.size())) return std::nullopt;
+    const int capability = capabilities_[std::size_t(device)];
+    const std::string gpu = devices_[std::size_t(device)].name + " (compute capability " +
+                            std::to_string(capability / 10) + "." +
+                            std::to_string(capability % 10) + ")";
+    if (info.family == Family::Wgmma && capability != 90)
+      return "'" + info.id + "' uses Hopper's wgmma, which only sm_90 GPUs have; " + gpu +
+             " is not one: use tensor-mma";
+    if (info.family == Family::TensorCore && capability < 80)
+      return "'" + info.id + "' needs compute capability 8.0 or newer; " + gpu + " is older";
     return std::nullopt;
   }
 
@@ -142,6 +158,8 @@ class CudaBackend final : public Backend {
     const KernelConfig config = resolve(request.kernel);
     if (auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
     requireDevice(request.device);
+    if (auto why = architectureRefusal(kernelInfo(config.kernel), request.device))
+      throw Error(ErrorKind::Unsupported, *why);
     return rememberingFaults([&] { return runOnDevice(request, config, progress, cancel); });
   }
 
@@ -193,8 +211,11 @@ class CudaBackend final : public Backend {
     int driverVersion = 0, runtimeVersion = 0;
     TS_CUDA_CHECK(cudaDriverGetVersion(&driverVersion));
     TS_CUDA_CHECK(cudaRuntimeGetVersion(&runtimeVersion));
-    for (int device = 0; device < count; ++device)
+    for (int device = 0; device < count; ++device) {
       devices_.push_back(describeDevice(device, driverVersion, runtimeVersion));
+      capabilities_.push_back(10 * deviceAttribute(cudaDevAttrComputeCapabilityMajor, device) +
+                              deviceAttribute(cudaDevAttrComputeCapabilityMinor, device));
+    }
   }
 
   // Refuses, before anything is allocated, a problem that would not fit in free GPU memory.
@@ -340,6 +361,7 @@ class CudaBackend final : public Backend {
   // Set by the first sticky fault; the CUDA context stays broken until the process ends.
   std::optional<std::string> lost_;
   std::vector<DeviceInfo> devices_;
+  std::vector<int> capabilities_;  // 10 * major + minor, per device
   // Created on first use, on the thread that runs (the worker owns all CUDA state).
   std::map<int, std::unique_ptr<cuda::CublasGemm>> cublas_;
 };

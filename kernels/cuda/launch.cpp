@@ -34,6 +34,8 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchPipelined(ladderMap<maps::Pipelined>(resolved.params), args);
     case Family::TensorCore:
       return launchTensorCore(ladderMap<maps::TensorCore>(resolved.params), args);
+    case Family::Wgmma:
+      return launchWgmma(ladderMap<maps::Wgmma>(resolved.params), args);
     case Family::Library:
       break;
   }

@@ -52,6 +52,8 @@ void launchWarptile(const maps::Warptile& map, const ProductArgs& args);
 void launchPipelined(const maps::Pipelined& map, const ProductArgs& args);
 // Tensor cores: the map's element size is taken from args.element (fp16, bf16 or tf32).
 void launchTensorCore(const maps::TensorCore& map, const ProductArgs& args);
+// Hopper only (compiled for sm_90a): fp16 or bf16.
+void launchWgmma(const maps::Wgmma& map, const ProductArgs& args);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).

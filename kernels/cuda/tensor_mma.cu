@@ -1,11 +1,6 @@
 // tensor-mma (CUTLASS's sm80 multistage tensor-op GEMM): warp tiles of mma.sync accumulators fed
 // by ldmatrix from cp.async stages. Every index comes from maps::TensorCore.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-#include <cstdint>
-
-#include "ladder_device.cuh"
+#include "tensor_device.cuh"
 
 namespace tilescope::cuda {
 
@@ -55,10 +50,6 @@ struct Mma<float> {
   }
 };
 
-__device__ __forceinline__ unsigned sharedAddress(const void* pointer) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
-}
-
 // Four 8 x 8 matrices of 16-bit values; lanes 8i .. 8i + 7 name the rows of matrix i, and lane
 // 4g + q receives row g, columns 2q and 2q + 1 of each (of each transposed, with kTransposed).
 template <bool kTransposed>
@@ -71,61 +62,6 @@ __device__ __forceinline__ void loadMatrices(unsigned (&to)[4], const unsigned c
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
                  : "r"(sharedAddress(row)));
-}
-
-template <typename Element>
-inline constexpr int kBytes = int(sizeof(Element));
-// The raw bits an element is copied as on the element-by-element edge path.
-template <typename Element>
-using Bits = std::conditional_t<sizeof(Element) == 2, unsigned short, unsigned>;
-
-// The block's copy of k-step s into one stage: 16-byte cp.async copies while rows are aligned
-// (zero-filled past the edges), else one element at a time through registers.
-template <auto kMap, typename Element>
-__device__ __forceinline__ void copyStage(const ProductArgs& args, Dim2 block, int t,
-                                          std::int64_t s, unsigned char* stage) {
-  constexpr auto map = kMap;
-  constexpr maps::TileCopy aCopy = map.aCopy(), bCopy = map.bCopy();
-  const Dim2 thread{t, 0};
-  const auto* a = args.aAs<Bits<Element>>();
-  const auto* b = args.bAs<Bits<Element>>();
-  unsigned char* bTile = stage + map.aStageBytes();
-  if (map.aVectorCopies(args.k)) {
-#pragma unroll
-    for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
-      const Cell at = aCopy.at(t, i), from = map.aLoad(block, thread, s, i);
-      const bool valid = from.row < args.m && from.col < args.k;
-      copyAsync16(stage + map.aByte(int(at.row), int(at.col)),
-                  valid ? a + from.row * args.k + from.col : a, valid);
-    }
-  } else {
-#pragma unroll
-    for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
-      const Cell at = aCopy.at(t, i), from = map.aLoad(block, thread, s, i);
-#pragma unroll
-      for (int e = 0; e < aCopy.width; ++e)
-        *reinterpret_cast<Bits<Element>*>(stage + map.aByte(int(at.row), int(at.col) + e)) =
-            from.row < args.m && from.col + e < args.k ? a[from.row * args.k + from.col + e] : 0;
-    }
-  }
-  if (map.bVectorCopies(args.n)) {
-#pragma unroll
-    for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
-      const Cell at = bCopy.at(t, i), from = map.bLoad(block, thread, s, i);
-      const bool valid = from.row < args.k && from.col < args.n;
-      copyAsync16(bTile + map.bByte(int(at.row), int(at.col)),
-                  valid ? b + from.row * args.n + from.col : b, valid);
-    }
-  } else {
-#pragma unroll
-    for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
-      const Cell at = bCopy.at(t, i), from = map.bLoad(block, thread, s, i);
-#pragma unroll
-      for (int e = 0; e < bCopy.width; ++e)
-        *reinterpret_cast<Bits<Element>*>(bTile + map.bByte(int(at.row), int(at.col) + e)) =
-            from.row < args.k && from.col + e < args.n ? b[from.row * args.n + from.col + e] : 0;
-    }
-  }
 }
 
 template <auto kMap>

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "diagram_document.hpp"
 #include "diagram_model.hpp"
 
 using namespace tilescope;
@@ -13,6 +14,16 @@ Q_DECLARE_METATYPE(tilescope::KernelConfig)
 Q_DECLARE_METATYPE(tilescope::Shape)
 
 namespace {
+
+// tensor-mma with a 128 x 256 block tile of 64 x 64 warp tiles and 3 stages (not its default).
+const Params kWideMmaParams = {{"BM", 128}, {"BN", 256}, {"BK", 32},
+                               {"WM", 64},  {"WN", 64},  {"stages", 3}};
+const KernelConfig kWideMma{"tensor-mma", kWideMmaParams};
+Params withStages(int stages) {
+  Params params = kWideMmaParams;
+  params["stages"] = stages;
+  return params;
+}
 
 // Every kernel with a mapping, on odd shapes: the seed kernels at a few tiles each, the ladder
 // kernels (several parameters) at their defaults and at the first and last configurations the
@@ -78,6 +89,10 @@ class TestDiagramModel : public QObject {
   void bankPictureComparesPadding();
   void bankPictureReadsEverySlot();
   void loaderTextNamesTheLoadInstruction();
+  void tensorCoreFp16MovesTwoByteElements();
+  void tensorCoreLdmatrixReadsAreConflictFree();
+  void tensorCoreReadsOncePerChunk();
+  void tensorCoreRowsArePadded();
   void ownerTextNamesBlockThreadWarpLaneAndSteps();
 };
 
@@ -432,6 +447,106 @@ void TestDiagramModel::loaderTextNamesTheLoadInstruction() {
   QVERIFY(second.has_value());
   QCOMPARE(QString::fromStdString(loaderText(scalar, {0, 0}, 1, Operand::A, *second)),
            QStringLiteral("loaded by thread 1, warp 0, lane 1 with its load instruction 1 of 2"));
+}
+
+// tensor-mma in fp16 with BM x BN x BK = 128 x 256 x 32 (256 threads), K = 64: a
+// 16-byte copy is 8 elements, so the 4 threads of a tile row cover its 32 values; warp 0 takes
+// rows 0..7, each 64 bytes of a 128-byte row of A: 16 sectors in 8 lines, every byte used.
+void TestDiagramModel::tensorCoreFp16MovesTwoByteElements() {
+  const Mapping m(kWideMma, {256, 256, 64}, ElementType::F16);
+  const AccessPicture a = accessPicture(m, {0, 0}, 0, Access::LoadA, 0, 0);
+  QCOMPARE(a.width, 8);
+  QCOMPARE(a.elementBytes, 2);
+  QCOMPARE(a.lanes[6].cell->row, std::int64_t(1));
+  QCOMPARE(a.lanes[6].cell->col, std::int64_t(16));
+  QCOMPARE(a.lanes[6].byte, std::int64_t((64 + 16) * 2));
+  QCOMPARE(a.lanes[6].sector, std::int64_t(5));
+  QCOMPARE(a.lanes[6].line, std::int64_t(1));
+  QCOMPARE(a.traffic.bytesUsed, std::int64_t(32 * 16));
+  QCOMPARE(a.traffic.sectors, 16);
+  QCOMPARE(a.lines, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  const auto element = stagedElementAt(m, {0, 0}, 0, Operand::A, {1, 20});
+  QVERIFY(element.has_value());
+  QCOMPARE(QString::fromStdString(loaderText(m, {0, 0}, 0, Operand::A, *element)),
+           QStringLiteral("loaded by thread 6, warp 0, lane 6 with its load instruction 0 of 2: a "
+                          "16-byte vector of A[1][16..23]"));
+  // C stays fp32: the accumulator pairs go out as float2s.
+  const AccessPicture c = accessPicture(m, {0, 0}, 0, Access::StoreC, 0, 0);
+  QCOMPARE(c.elementBytes, 4);
+  QCOMPARE(c.width, 2);
+  // tf32 operands are 4 bytes: the same copy holds 4 of them, 8 threads to a tile row.
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
+  const AccessPicture wide = accessPicture(tf32, {0, 0}, 0, Access::LoadA, 0, 0);
+  QCOMPARE(wide.width, 4);
+  QCOMPARE(wide.elementBytes, 4);
+  QCOMPARE(wide.lanes[6].cell->col, std::int64_t(24));
+  QCOMPARE(wide.lanes[6].byte, std::int64_t(24 * 4));
+}
+
+// ldmatrix.x4: each lane names one 16-byte row of an 8 x 8 matrix, served 8 lanes at a time;
+// the 16-byte padding of every tile row puts the 8 rows of a phase on all 32 banks, for A and B.
+void TestDiagramModel::tensorCoreLdmatrixReadsAreConflictFree() {
+  for (const ElementType type : {ElementType::F16, ElementType::BF16}) {
+    const Mapping m(kWideMma, {256, 256, 64}, type);
+    QVERIFY(readsWithLdmatrix(m));
+    QCOMPARE(QString::fromStdString(mmaShape(m)), QStringLiteral("m16n8k16"));
+    for (const Operand operand : {Operand::A, Operand::B}) {
+      QCOMPARE(m.sharedReadSlots(operand), 4);  // WM / 16 rows of A, WN / 16 column pairs of B
+      for (int slot = 0; slot < 4; ++slot) {
+        const auto read = bankPicture(m, operand, 3, 16, 0, slot);
+        QVERIFY(read.has_value());
+        QCOMPARE(read->width, 4);
+        QCOMPARE(read->traffic.activeLanes, 32);
+        QCOMPARE(read->traffic.phases, 4);
+        QCOMPARE(read->traffic.conflicts(), 0);
+        for (int bank = 0; bank < kSharedBanks; ++bank)
+          QCOMPARE(read->traffic.wordsPerBank[std::size_t(bank)], 4);
+      }
+    }
+    // Four words more per row (a pitch of 24 words) puts rows r and r + 4 of a phase on the same
+    // banks: every phase takes two passes.
+    QCOMPARE(bankPicture(m, Operand::A, 0, 0, 4)->traffic.conflicts(), 4);
+  }
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
+  QVERIFY(!readsWithLdmatrix(tf32));
+  QCOMPARE(QString::fromStdString(mmaShape(tf32)), QStringLiteral("m16n8k8"));
+  const auto word = bankPicture(tf32, Operand::B, 0, 8, 0, 1);
+  QVERIFY(word.has_value());
+  QCOMPARE(word->width, 1);
+  QCOMPARE(word->traffic.conflicts(), 0);
+}
+
+// A fragment read serves a whole mma.sync: only the first k of each chunk reads; the diagrams'
+// selection steps chunk by chunk.
+void TestDiagramModel::tensorCoreReadsOncePerChunk() {
+  const Mapping fp16(kWideMma, {256, 256, 64}, ElementType::F16);
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
+  QCOMPARE(sharedReadStride(fp16), 16);
+  QCOMPARE(sharedReadStride(tf32), 8);
+  QCOMPARE(sharedReadStride(Mapping({"warptile", {}}, {256, 256, 64})), 1);
+  QCOMPARE(bankPicture(fp16, Operand::A, 0, 5, 0)->traffic.activeLanes, 0);
+  QCOMPARE(bankPicture(tf32, Operand::A, 0, 8, 0)->traffic.activeLanes, 32);
+  DiagramSelection selection;
+  selection.innerK = 21;
+  QCOMPARE(clampSelection(fp16, selection).innerK, 16);
+  QCOMPARE(clampSelection(tf32, selection).innerK, 16);
+  selection.innerK = 13;
+  QCOMPARE(clampSelection(fp16, selection).innerK, 0);
+  QCOMPARE(clampSelection(tf32, selection).innerK, 8);
+}
+
+// Rows of the staged tiles grow by 16 bytes (4 words), tf32's B rows by 32 (8 words); stages
+// buffers of them are in flight.
+void TestDiagramModel::tensorCoreRowsArePadded() {
+  const Mapping fp16(KernelConfig{"tensor-mma", withStages(4)}, {256, 256, 64}, ElementType::F16);
+  QCOMPARE(stagedLayout(fp16, Operand::A).pad, 4);
+  QCOMPARE(stagedLayout(fp16, Operand::B).pad, 4);
+  QVERIFY(!stagedLayout(fp16, Operand::A).transposed);
+  QCOMPARE(pipelineStages(fp16), 4);
+  const Mapping tf32(kWideMma, {256, 256, 64}, ElementType::TF32);
+  QCOMPARE(stagedLayout(tf32, Operand::A).pad, 4);
+  QCOMPARE(stagedLayout(tf32, Operand::B).pad, 8);
+  QCOMPARE(pipelineStages(tf32), 3);
 }
 
 void TestDiagramModel::ownerTextNamesBlockThreadWarpLaneAndSteps() {

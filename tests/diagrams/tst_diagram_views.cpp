@@ -4,6 +4,7 @@
 
 #include <QImage>
 #include <QPainter>
+#include <QSet>
 #include <memory>
 #include <set>
 
@@ -20,6 +21,14 @@ namespace {
 
 QPointF centre(const AxisScale& x, const AxisScale& y, std::int64_t row, std::int64_t col) {
   return {x.at(double(col) + 0.5), y.at(double(row) + 0.5)};
+}
+
+// Every hover text over the view, on a grid `step` pixels apart.
+QSet<QString> hoverTexts(DiagramView& view, int step) {
+  QSet<QString> texts;
+  for (int y = 0; y < view.height(); y += step)
+    for (int x = 0; x < view.width(); x += step) texts.insert(view.hoverTextAt(QPointF(x, y)));
+  return texts;
 }
 
 int distinctColours(const QImage& image) {
@@ -46,6 +55,7 @@ class TestDiagramViews : public QObject {
   void blockHoverNamesTheFloat4CopyOfALadderThread();
   void accessViewShowsTheSelectedReadSlot();
   void kstepPipelineShowsItsTilesInFlight();
+  void accessViewHoverNamesTwoByteElements();
   void everyKernelDrawsEveryView();
   void closedLibraryExplainsItself();
 };
@@ -264,6 +274,30 @@ void TestDiagramViews::kstepPipelineShowsItsTilesInFlight() {
   document.setSelection(selection);
   const QString last = view.hoverTextAt(centre(l.panelK, l.rows, 3, 7 * 32 + 1));
   QVERIFY2(last.contains(QStringLiteral("k-step 7 (on its way")), qPrintable(last));
+}
+
+// tensor-mma in fp16, K = 64: lane 6 copies the 16-byte vector A[1][16..23]; a 4-byte word of
+// memory holds two elements; the bank strip shows the first chunk of k, as ldmatrix reads it.
+void TestDiagramViews::accessViewHoverNamesTwoByteElements() {
+  DiagramDocument document;
+  document.setConfiguration({"tensor-mma", {}}, {256, 256, 64}, ElementType::F16);
+  AccessView view(&document);
+  view.resize(1200, 800);
+  const QSet<QString> texts = hoverTexts(view, 3);
+  QVERIFY(texts.contains(QStringLiteral(
+      "lane 6: thread 6 → A[1][16..23], a 16-byte vector: bytes 160..175, sector 5, line 1")));
+  QVERIFY(texts.contains(
+      QStringLiteral("A[1][16], A[1][17] (bytes 160..163, sector 5): read by lane 6")));
+  QVERIFY(
+      texts.contains(QStringLiteral("A[1][32], A[1][33] (bytes 192..195, sector 6): not fetched")));
+  DiagramSelection selection = document.selection();
+  selection.innerK = 7;  // inside the first chunk: its read is the one at k = 0
+  document.setSelection(selection);
+  QCOMPARE(document.selection().innerK, 0);
+  const std::vector<AccessView::Panel> panels = view.panels();
+  QVERIFY(panels[0].banks.has_value());
+  QCOMPARE(panels[0].banks->traffic.activeLanes, 32);
+  QCOMPARE(panels[0].banks->traffic.conflicts(), 0);
 }
 
 void TestDiagramViews::everyKernelDrawsEveryView() {

@@ -3,6 +3,8 @@
 // one loader, and warp accesses match hand-computed examples.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <set>
 #include <string>
@@ -29,7 +31,7 @@ std::vector<KernelConfig> mappedConfigs() {
 bool isLadder(Family family) {
   return family == Family::BlockTile1D || family == Family::BlockTile2D ||
          family == Family::Vectorized || family == Family::Warptile ||
-         family == Family::Pipelined || family == Family::TensorCore;
+         family == Family::Pipelined || family == Family::TensorCore || family == Family::Wgmma;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {
@@ -413,6 +415,49 @@ TEST(Mapping, TensorCoreCopiesSixteenBytesOfTheElementType) {
   EXPECT_EQ(ragged.warpAccess({0, 0}, 0, Access::LoadB, 0, 0).width, 8);
   // C goes out as float2 pairs.
   EXPECT_EQ(half.warpAccess({0, 0}, 0, Access::StoreC, 0, 0).width, 2);
+}
+
+// tensor-wgmma: warp w of warpgroup v holds rows 64v + 16w + g and + 8 of the block tile, and in
+// every 8-column chunk columns 2q and 2q + 1, as wgmma's m64nNk16 accumulator layout says.
+TEST(Mapping, WgmmaLanesHoldTheWarpgroupAccumulatorLayout) {
+  const Mapping mapping({"tensor-wgmma", {{"BN", 256}}}, {512, 512, 512}, ElementType::BF16);
+  ASSERT_EQ(mapping.threadsPerBlock(), 2 * 128);
+  EXPECT_EQ(mapping.colsPerThread(), 256 / 4);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int g = lane / 4, q = lane % 4;
+    const std::int64_t row = 64 + 2 * 16 + g, col = 8 * 21 + 2 * q;  // warpgroup 1, warp 2
+    for (const auto& [di, dj] : {std::pair{0, 0}, {0, 1}, {8, 0}, {8, 1}}) {
+      const ThreadRef owner = mapping.owner(row + di, col + dj);
+      EXPECT_EQ(owner.warp, 4 + 2);
+      EXPECT_EQ(owner.lane, lane);
+    }
+  }
+}
+
+// The 128-byte swizzle permutes the 16-byte chunks of each row inside its 1024-byte atom: every
+// element of a stage has its own bytes, and a chunk never leaves its row.
+TEST(Mapping, WgmmaStagesAreSwizzledPermutations) {
+  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-wgmma"))) {
+    const auto map = std::get<maps::Wgmma>(threadMapOf(config, ElementType::F16));
+    std::vector<int> aBytes, bBytes;
+    for (int m = 0; m < map.bm; ++m)
+      for (int k = 0; k < map.bk; ++k) {
+        const int at = map.aByte(m, k);
+        EXPECT_EQ(at / 128, m) << formatParams(config);  // row m stays row m
+        aBytes.push_back(at);
+      }
+    for (int k = 0; k < map.bk; ++k)
+      for (int n = 0; n < map.bn; ++n) bBytes.push_back(map.bByte(k, n));
+    for (auto* bytes : {&aBytes, &bBytes}) {
+      std::sort(bytes->begin(), bytes->end());
+      EXPECT_EQ(std::adjacent_find(bytes->begin(), bytes->end()), bytes->end());
+      EXPECT_EQ(bytes->front(), 0);
+      EXPECT_EQ(bytes->back(), int(bytes->size()) * 2 - 2);  // 2-byte elements, packed
+    }
+    // Row 1 of an atom has its chunks 0 and 1 swapped.
+    EXPECT_EQ(map.aByte(1, 0), 128 + 16);
+    EXPECT_EQ(map.aByte(1, 8), 128);
+  }
 }
 
 TEST(Mapping, TensorCoreRefusesFp32AndTheSimtKernelsRefuseFp16) {

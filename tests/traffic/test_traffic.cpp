@@ -284,8 +284,9 @@ TEST(SharedReadTotals, TensorCoreFragmentReadsAreConflictFree) {
 // fp16 operands move half the bytes of fp32 ones: the compulsory traffic and every A copy.
 TEST(KernelTraffic, SixteenBitOperandsHalveTheirBytes) {
   const Shape shape{128, 256, 64};
-  const KernelTraffic half = kernelTraffic(Mapping({"tensor-mma", {}}, shape, ElementType::F16));
-  const KernelTraffic tf32 = kernelTraffic(Mapping({"tensor-mma", {}}, shape, ElementType::TF32));
+  const KernelConfig oneBlock{"tensor-mma", {{"BM", 128}, {"BN", 256}, {"WM", 64}, {"WN", 64}}};
+  const KernelTraffic half = kernelTraffic(Mapping(oneBlock, shape, ElementType::F16));
+  const KernelTraffic tf32 = kernelTraffic(Mapping(oneBlock, shape, ElementType::TF32));
   EXPECT_DOUBLE_EQ(half.compulsoryBytes, 2.0 * (128 * 64 + 64 * 256) + 4.0 * 128 * 256);
   EXPECT_DOUBLE_EQ(tf32.compulsoryBytes, 4.0 * (128 * 64 + 64 * 256 + 128 * 256));
   EXPECT_DOUBLE_EQ(2 * half.totals(Access::LoadA).bytesFetched(),

@@ -20,6 +20,7 @@ class TestChoices : public QObject {
     choices.kernel = "register-tiled";
     choices.params = {{"tile", 4}};
     choices.shape = {100, 200, 300};
+    choices.element = ElementType::BF16;
     choices.square = false;
     choices.fixedReps = 7;
     choices.budgetSeconds = 0.5;
@@ -32,14 +33,38 @@ class TestChoices : public QObject {
     QCOMPARE(toJson(back), toJson(choices));
     QCOMPARE(back.fixedReps, std::optional<int>(7));
     QCOMPARE(back.sweep, SweepKind::Kernel);
+    QCOMPARE(back.element, ElementType::BF16);
   }
 
   void choicesFromBadJsonKeepDefaults() {
     const Choices defaults;
-    const Choices fromWrongTypes =
-        choicesFromJson({{"kernel", 5}, {"m", "big"}, {"sweep", "sideways"}, {"reps", "x"}});
+    const Choices fromWrongTypes = choicesFromJson(
+        {{"kernel", 5}, {"m", "big"}, {"sweep", "sideways"}, {"reps", "x"}, {"element", "fp8"}});
     QCOMPARE(toJson(fromWrongTypes), toJson(defaults));
     QCOMPARE(toJson(choicesFromJson(nlohmann::json::array())), toJson(defaults));
+  }
+
+  // The requests carry the chosen type; a type the kernel does not multiply gives way to its
+  // default only where asked (elementFor), and is refused when planned.
+  void choicesCarryTheirElementType() {
+    Choices choices;
+    choices.kernel = "tensor-mma";
+    choices.element = ElementType::TF32;
+    QCOMPARE(baseRequest(choices).element, ElementType::TF32);
+    QCOMPARE(elementFor(choices), ElementType::TF32);
+    const std::vector<RunJob> jobs = planJobs(choices, sweepAxes(choices));
+    QCOMPARE(jobs.size(), std::size_t(1));
+    QCOMPARE(jobs.front().request.element, ElementType::TF32);
+
+    choices.element = ElementType::F32;
+    QCOMPARE(elementFor(choices), ElementType::F16);  // tensor-mma's first type
+    try {
+      planJobs(choices, sweepAxes(choices));
+      QFAIL("tensor-mma in fp32 was planned");
+    } catch (const Error& error) {
+      QVERIFY2(QString(error.what()).contains(QStringLiteral("'tensor-mma' multiplies")),
+               error.what());
+    }
   }
 
   void choicesPlanTheirSweep() {

@@ -74,6 +74,24 @@ class TestCommandLine : public QObject {
     QCOMPARE(line.jobs().size(), std::size_t(1));
   }
 
+  // --type picks the element type; without it a kernel runs in its own default type.
+  void typeIsChosenOrTheKernelsDefault() {
+    const ParseOutcome typed =
+        parse({"--backend", "cuda", "--kernel", "tensor-mma", "--type", "bf16", "--run"});
+    QVERIFY2(typed.commandLine, qPrintable(typed.message));
+    QCOMPARE(typed.commandLine->choices.element, ElementType::BF16);
+    QCOMPARE(typed.commandLine->jobs().front().request.element, ElementType::BF16);
+    const ParseOutcome untyped = parse({"--kernel", "tensor-mma"});
+    QVERIFY2(untyped.commandLine, qPrintable(untyped.message));
+    QCOMPARE(untyped.commandLine->choices.element, ElementType::F16);
+    // A kernel sweep checks the type against every kernel it lists, not the chosen one.
+    const ParseOutcome compared = parse(
+        {"--backend", "cuda", "--type", "fp16", "--sweep", "kernel=tensor-mma,library", "--run"});
+    QVERIFY2(compared.commandLine, qPrintable(compared.message));
+    QCOMPARE(compared.commandLine->jobs().size(), std::size_t(2));
+    QCOMPARE(compared.commandLine->jobs().back().request.element, ElementType::F16);
+  }
+
   void sweepsExpandAndPickTheirChart() {
     const ParseOutcome outcome = parse({"--kernel", "shared-tiled", "--size", "64", "--sweep",
                                         "tile=1,2,4", "--sweep", "size=32,64", "--run"});
@@ -144,6 +162,12 @@ class TestCommandLine : public QObject {
     QTest::newRow("no diagrams built") << QStringList{"--export-diagram", "d.png"} << "diagrams";
     QTest::newRow("two sessions") << QStringList{"a.json", "b.json"} << "one session";
     QTest::newRow("missing value") << QStringList{"--kernel"} << "kernel";
+    QTest::newRow("unknown type") << QStringList{"--type", "fp8"} << "fp8";
+    QTest::newRow("type the kernel does not multiply")
+        << QStringList{"--kernel", "naive", "--type", "fp16"} << "'naive' multiplies fp32 only";
+    QTest::newRow("type a compared kernel does not multiply")
+        << QStringList{"--type", "bf16", "--sweep", "kernel=naive,library", "--run"}
+        << "'naive' multiplies fp32 only";
   }
 
   void badArgumentsExitTwoWithAMessage() {

@@ -1,7 +1,9 @@
 // The window end to end on the CPU backend: a run lands in the chart and the table, a sweep
 // adds every point, failures show as a notice, closing mid-run is clean, and sessions restore
 // the same table while a bad file changes nothing.
+#include <QComboBox>
 #include <QtTest>
+#include <tuple>
 
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
@@ -9,6 +11,7 @@
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "results_view.hpp"
+#include "test_results.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -114,6 +117,26 @@ class TestMainWindow : public QObject {
              qPrintable(window.notice()->message()));
   }
 
+  // The CPU backend multiplies fp32 only: a run or an autotune in fp16 there is refused with its
+  // reason, before anything is queued.
+  void theCpuRefusesTensorCoreTypesWithItsReason() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    Choices choices = smallRun("library", 32);
+    choices.element = ElementType::F16;
+    window.controls()->setChoices(choices);
+    QCOMPARE(window.controls()->choices().element, ElementType::F16);
+    QVERIFY(!window.runChoices());
+    QVERIFY(!window.controller()->busy());
+    const QString reason = QStringLiteral("the CPU backend multiplies fp32 only");
+    QVERIFY2(window.notice()->message().contains(reason), qPrintable(window.notice()->message()));
+    QString problem;
+    QVERIFY(!window.autotune(&problem));
+    QVERIFY2(problem.contains(reason), qPrintable(problem));
+    QVERIFY(!window.controller()->busy());
+  }
+
   void failuresShowAsANoticeAndResultsStay() {
     MainWindow window;
     window.controls()->setChoices(smallRun("naive", 32));
@@ -175,6 +198,57 @@ class TestMainWindow : public QObject {
     QCOMPARE(reopened.controls()->choices().shape, (Shape{32, 32, 32}));
     QVERIFY(reopened.windowTitle().contains(QStringLiteral("session.json")));
     QTRY_COMPARE(reopened.charts()->chart(ChartKind::Library)->graphCount(), 1);
+  }
+
+  // A session measured on a GPU in bf16 (made up here): the table says the type, the controls
+  // take it back, every type has its own chart series, and "% of library" compares within a type.
+  void aBf16SessionReopensWithItsTypeAndItsOwnSeries() {
+    const KernelConfig tensor = resolve({"tensor-mma", {}});
+    std::vector<RunResult> results;
+    for (const auto& [kernel, element, ms] : {std::tuple{"library", ElementType::F32, 1.0},
+                                              std::tuple{"library", ElementType::BF16, 0.25},
+                                              std::tuple{"tensor-mma", ElementType::BF16, 0.5}}) {
+      RunResult result =
+          test::madeUpResult(kernel, kernel == tensor.kernel ? tensor.params : Params{}, 256, ms);
+      result.backend = "cuda";
+      result.device = "Test GPU";
+      result.element = element;
+      results.push_back(result);
+    }
+    Session session;
+    session.choices.backend = "cuda";
+    session.choices.kernel = "tensor-mma";
+    session.choices.element = ElementType::BF16;
+    session.results = results;
+    const QString path = dir_.filePath(QStringLiteral("bf16.json"));
+    QString error;
+    QVERIFY2(app::saveSession(path, session, &error), qPrintable(error));
+
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QVERIFY2(window.openSession(path, &error), qPrintable(error));
+    QCOMPARE(window.controls()->choices().element, ElementType::BF16);
+    QCOMPARE(window.controls()->findChild<QComboBox*>(QStringLiteral("type"))->currentText(),
+             QStringLiteral("bf16"));
+    const ResultsModel& model = *window.results();
+    QStringList types;
+    for (int row = 0; row < model.rowCount(); ++row)
+      types << model.index(row, ResultsModel::Element).data().toString();
+    QCOMPARE(types, (QStringList{"fp32", "bf16", "bf16"}));
+
+    window.charts()->refresh();
+    ui::ChartView* time = window.charts()->chart(ChartKind::Time);
+    QStringList series;
+    for (int i = 0; i < time->graphCount(); ++i) series << time->graph(i)->name();
+    QCOMPARE(series,
+             (QStringList{"library", "library bf16",
+                          QString::fromStdString("tensor-mma bf16 " + formatParams(tensor))}));
+    // tensor-mma against the bf16 library (0.25 ms / 0.5 ms), not the fp32 one (1 ms).
+    ui::ChartView* library = window.charts()->chart(ChartKind::Library);
+    QCOMPARE(library->graphCount(), 1);
+    QCOMPARE(library->graph(0)->data()->at(0)->value, 50.0);
+    QCOMPARE(model.index(2, ResultsModel::PercentOfLibrary).data().toString(),
+             QStringLiteral("50.0"));
   }
 
   void aBadSessionChangesNothing() {

@@ -157,7 +157,8 @@ class TestRoofline : public QObject {
     panel.refresh();
     ChartView* view = panel.chart(ChartKind::Roofline);
     view->replot();
-    QCPGraph* library = graphNamed(view, QStringLiteral("library"));
+    // A series per kernel and element type.
+    QCPGraph* library = graphNamed(view, QStringLiteral("library bf16"));
     QVERIFY(library);
     QCOMPARE(library->data()->at(0)->key,
              compulsoryIntensity({1024, 1024, 1024}, ElementType::BF16));

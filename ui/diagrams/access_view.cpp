@@ -10,8 +10,11 @@ namespace tilescope::ui {
 
 namespace {
 
-constexpr int kWordsPerLine = kLineBytes / kElementBytes;
-constexpr int kWordsPerSector = kSectorBytes / kElementBytes;
+// Memory is drawn in 4-byte words, 32 to a line whatever the element type: a word holds one
+// fp32 or tf32 element, or two fp16 or bf16 ones.
+constexpr int kWordBytes = 4;
+constexpr int kWordsPerLine = kLineBytes / kWordBytes;
+constexpr int kWordsPerSector = kSectorBytes / kWordBytes;
 // A bank column shows at most this many words, then "+n" (shared among a read's phases).
 constexpr int kMaxBankRows = 8;
 constexpr double kMinMemoryHeight = 80;  // below this the footer gives way to memory rows
@@ -27,8 +30,9 @@ QString accessSummary(const AccessTotals& totals) {
       .arg(percentText(totals.efficiency()));
 }
 
-QString vectorName(int width) {
-  return width == 4 ? QStringLiteral("float4") : QStringLiteral("float2");
+// Bytes one lane of the access moves.
+std::int64_t laneBytes(const AccessPicture& picture) {
+  return std::int64_t(picture.width) * picture.elementBytes;
 }
 
 QString statsText(const AccessPicture& picture) {
@@ -40,10 +44,14 @@ QString statsText(const AccessPicture& picture) {
              "efficiency %9 (the same bytes side by side would need %10 sector%11)")
       .arg(t.activeLanes)
       .arg(QLatin1String(t.activeLanes == 1 ? "" : "s") +
-           (picture.width > 1 ? QStringLiteral(" × %1 bytes (a %2 each)")
-                                    .arg(picture.width * kElementBytes)
-                                    .arg(vectorName(picture.width))
-                              : QString()))
+           (picture.width > 1
+                ? QStringLiteral(" × %1 bytes (a %2 of %3 elements each)")
+                      .arg(laneBytes(picture))
+                      .arg(QString::fromStdString(vectorName(picture.width, picture.elementBytes)))
+                      .arg(picture.width)
+            : picture.elementBytes != kWordBytes
+                ? QStringLiteral(" × %1 bytes").arg(picture.elementBytes)
+                : QString()))
       .arg(t.sectors)
       .arg(t.sectors == 1 ? "" : "s")
       .arg(t.lines)
@@ -57,24 +65,40 @@ QString statsText(const AccessPicture& picture) {
 
 QString bankText(const AccessView::Panel& panel) {
   const BankTraffic& t = panel.banks->traffic;
-  const int reads = panel.mapping->sharedReadSlots(panel.bankOperand);
+  const Mapping& m = *panel.mapping;
+  const int reads = m.sharedReadSlots(panel.bankOperand);
+  const int stride = sharedReadStride(m);
+  const QString per =
+      stride > 1 ? QStringLiteral("%1-deep chunk of k").arg(stride) : QStringLiteral("inner index");
   const QString read =
-      reads > 1 ? QStringLiteral(" (read %1 of %2 per inner index)").arg(panel.bankSlot).arg(reads)
+      reads > 1 ? QStringLiteral(" (read %1 of %2 per %3)").arg(panel.bankSlot).arg(reads).arg(per)
                 : QString();
+  // The tensor cores read fragments for a whole mma.sync; the SIMT kernels a value per index.
+  const QString how =
+      QStringLiteral("%1s").arg(operandName(panel.bankOperand)) +
+      (readsWithLdmatrix(m) ? QStringLiteral(" with ldmatrix.x4, each lane naming a 16-byte row of "
+                                             "an 8×8 matrix")
+       : stride > 1         ? QStringLiteral(" as fragment words, one per lane")
+                            : QString());
+  const QString at = stride > 1 ? QStringLiteral("for the %1 at k = %2..%3")
+                                      .arg(QString::fromStdString(mmaShape(m)))
+                                      .arg(panel.selection.innerK)
+                                      .arg(panel.selection.innerK + stride - 1)
+                                : QStringLiteral("at inner k = %1").arg(panel.selection.innerK);
   const QString phases =
-      t.width > 1 ? QStringLiteral(", a %1 per lane served %2 lanes at a time: %3 phase%4 need")
-                        .arg(vectorName(t.width))
+      t.width > 1 ? QStringLiteral(", %1 bytes per lane served %2 lanes at a time: %3 phase%4 need")
+                        .arg(t.width * kWordBytes)
                         .arg(lanesPerPhase(t.width))
                         .arg(t.phases)
                         .arg(t.phases == 1 ? "" : "s")
                   : QStringLiteral(":");
   return QStringLiteral(
-             "Shared memory: warp %1 reads %2s%3 at inner k = %4 with pad %5%6 %7 pass%8, %9 "
+             "Shared memory: warp %1 reads %2%3 %4 with pad %5%6 %7 pass%8, %9 "
              "conflict%10%11")
       .arg(panel.selection.warp)
-      .arg(operandName(panel.bankOperand))
+      .arg(how)
       .arg(read)
-      .arg(panel.selection.innerK)
+      .arg(at)
       .arg(panel.selection.pad)
       .arg(phases)
       .arg(t.wavefronts)
@@ -105,6 +129,8 @@ QString headerText(const AccessView::Panel& panel) {
   QString label = QString::fromStdString(m.config().kernel);
   if (const std::string params = formatParams(m.config()); !params.empty())
     label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
+  if (m.element() != ElementType::F32)
+    label += QStringLiteral(" in %1").arg(QLatin1String(toString(m.element())));
   return QStringLiteral("%1: warp %2 of block (%3,%4) · %5 · k-step %6 · instruction %7 of %8")
       .arg(label)
       .arg(s.warp)
@@ -225,7 +251,16 @@ std::vector<DiagramView::LegendEntry> AccessView::legend(const Theme& theme) con
   lanes.setColorAt(0, theme.laneColor(0));
   lanes.setColorAt(0.5, theme.laneColor(16));
   lanes.setColorAt(1, theme.laneColor(31));
-  return {{QBrush(lanes), QStringLiteral("lanes 0..31 and the words they touch (a float4: four)")},
+  // A 4-byte word holds two elements of a 16-bit type.
+  const Mapping* m = document()->mapping();
+  const QString words =
+      m && storageBytes(m->element()) == 2
+          ? QStringLiteral(
+                "lanes 0..31 and the 4-byte words they touch (two %1 "
+                "each; a 16-byte vector: four)")
+                .arg(QLatin1String(toString(m->element())))
+          : QStringLiteral("lanes 0..31 and the words they touch (a float4: four)");
+  return {{QBrush(lanes), words},
           {theme.accentFill, QStringLiteral("sector fetched (32 bytes)")},
           {theme.pending, QStringLiteral("sector not fetched")},
           {theme.idle, QStringLiteral("idle lane")},
@@ -356,11 +391,18 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   }
 
   // Memory: the lines touched, sectors fetched and the words the lanes ask for.
-  const int width = picture.width;
+  const std::int64_t bytes = laneBytes(picture);
   std::vector<std::int64_t> sectors;
   for (const LaneAddress& lane : picture.lanes)
     if (lane.cell)
-      for (int w = 0; w < width; ++w) sectors.push_back(sectorOf(lane.byte / kElementBytes + w));
+      for (std::int64_t sector = lane.byte / kSectorBytes;
+           sector <= (lane.byte + bytes - 1) / kSectorBytes; ++sector)
+        sectors.push_back(sector);
+  const std::int64_t elementsPerLine = kLineBytes / picture.elementBytes;
+  // The first element a word of a line holds.
+  auto elementAt = [&](std::int64_t line, int word) {
+    return (line * kLineBytes + std::int64_t(word) * kWordBytes) / picture.elementBytes;
+  };
   auto rowOf = [&](std::int64_t line) { return std::ranges::find(l.rows, line, &MemoryRow::line); };
   for (const MemoryRow& row : l.rows) {
     if (row.line < 0) {
@@ -381,7 +423,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                      note);
       continue;
     }
-    const std::int64_t firstElement = row.line * kWordsPerLine;
+    const std::int64_t firstElement = row.line * elementsPerLine;
     painter.setPen(theme.text);
     painter.setFont(tiny);
     const QString label = firstElement < operandElements
@@ -404,7 +446,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       painter.drawRect(box);
     }
     for (int word = 0; word < kWordsPerLine; ++word)
-      if (firstElement + word >= operandElements)
+      if (elementAt(row.line, word) >= operandElements)
         fillHatched(painter, wordRect(row.top + 1, word, l.rowHeight - 2), theme.padding);
   }
   // Words: coloured by the first lane reading them (a vector lane's words as one box), with
@@ -416,8 +458,9 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   for (const LaneAddress& lane : picture.lanes) {
     const auto row = lane.cell ? rowOf(lane.line) : l.rows.end();
     if (row == l.rows.end()) continue;
-    const int word = int((lane.byte % kLineBytes) / kElementBytes);
-    const int words = std::min(width, kWordsPerLine - word);  // an aligned vector never wraps
+    const int word = int((lane.byte % kLineBytes) / kWordBytes);
+    // Whole words (a lone 16-bit element takes half of one); an aligned vector never wraps.
+    const int words = std::min(int((bytes + kWordBytes - 1) / kWordBytes), kWordsPerLine - word);
     const QRectF box = wordRect(row->top + 1, word, l.rowHeight - 2)
                            .united(wordRect(row->top + 1, word + words - 1, l.rowHeight - 2));
     targets.emplace_back(QPointF(box.center().x(), row->top + 1), &lane);
@@ -427,7 +470,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     const auto readers = std::ranges::count_if(
         picture.lanes, [&](const LaneAddress& o) { return sameStart(o, lane); });
     painter.fillRect(box.adjusted(1, 1, -1, -1), theme.laneColor(lane.lane));
-    if (width > 1) {
+    if (picture.width > 1) {
       painter.setPen(QPen(theme.text, 0.8));
       painter.drawRect(box.adjusted(1, 1, -1, -1));
     }
@@ -537,9 +580,9 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
           .arg(lane.cell->row)
           .arg(lane.cell->col)
           .arg(lane.cell->col + picture.width - 1)
-          .arg(vectorName(picture.width))
+          .arg(QString::fromStdString(vectorName(picture.width, picture.elementBytes)))
           .arg(lane.byte)
-          .arg(lane.byte + picture.width * kElementBytes - 1)
+          .arg(lane.byte + laneBytes(picture) - 1)
           .arg(lane.sector)
           .arg(lane.line);
     return QStringLiteral("lane %1: %2 → %3[%4][%5], byte %6, sector %7, line %8")
@@ -556,23 +599,29 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
     if (row.hidden > 0)
       return QStringLiteral("%1 more lines touched: enlarge the view").arg(row.hidden);
     if (row.line < 0) return QStringLiteral("%1 untouched lines: nothing fetched").arg(row.skipped);
-    const std::int64_t byte = row.line * kLineBytes + std::int64_t(column) * kElementBytes;
+    // The word under the pointer: bytes [byte, byte + 4), one or two elements.
+    const std::int64_t byte = row.line * kLineBytes + std::int64_t(column) * kWordBytes;
     std::vector<int> readers;
     bool sectorFetched = false;
-    const std::int64_t laneBytes = std::int64_t(picture.width) * kElementBytes;
+    const std::int64_t bytes = laneBytes(picture);
     for (const LaneAddress& lane : picture.lanes) {
       if (!lane.cell) continue;
-      if (byte >= lane.byte && byte < lane.byte + laneBytes) readers.push_back(lane.lane);
+      if (byte < lane.byte + bytes && lane.byte < byte + kWordBytes) readers.push_back(lane.lane);
       if (byte / kSectorBytes >= lane.byte / kSectorBytes &&
-          byte / kSectorBytes <= (lane.byte + laneBytes - 1) / kSectorBytes)
+          byte / kSectorBytes <= (lane.byte + bytes - 1) / kSectorBytes)
         sectorFetched = true;
     }
-    const std::int64_t element = byte / kElementBytes;
-    const QString what = QStringLiteral("%1[%2][%3] (byte %4, sector %5)")
-                             .arg(QLatin1String(name))
-                             .arg(element / picture.operandCols)
-                             .arg(element % picture.operandCols)
+    QStringList elements;
+    for (std::int64_t element = byte / picture.elementBytes;
+         element < (byte + kWordBytes) / picture.elementBytes; ++element)
+      elements << QStringLiteral("%1[%2][%3]")
+                      .arg(QLatin1String(name))
+                      .arg(element / picture.operandCols)
+                      .arg(element % picture.operandCols);
+    const QString what = QStringLiteral("%1 (bytes %2..%3, sector %4)")
+                             .arg(elements.join(QStringLiteral(", ")))
                              .arg(byte)
+                             .arg(byte + kWordBytes - 1)
                              .arg(byte / kSectorBytes);
     if (!readers.empty()) return what + QStringLiteral(": read by lane ") + lanesText(readers);
     return what + (sectorFetched ? QStringLiteral(": fetched with its sector, used by no lane")

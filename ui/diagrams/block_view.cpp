@@ -244,12 +244,16 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) cons
     // The lanes' grid inside a sub-iteration: how many pieces fit down and across it.
     const CellBox& sub = warp.subTiles.front();
     const CellBox piece = outputPieces(m, sel.block, {0, 0}).front();
-    entries.push_back(
-        {Qt::NoBrush,
-         QStringLiteral("dashed: its %1 sub-iterations of %2 (lanes as %3)")
-             .arg(warp.subTiles.size())
-             .arg(dims(sub.rows.count, sub.cols.count))
-             .arg(dims(sub.rows.count / piece.rows.count, sub.cols.count / piece.cols.count))});
+    const QString pieces =
+        m.family() == Family::TensorCore
+            ? QStringLiteral(
+                  "dashed: its %1 accumulator halves of %2 (lanes as "
+                  "%3: lane 4g + q at row g, columns 2q and 2q+1)")
+            : QStringLiteral("dashed: its %1 sub-iterations of %2 (lanes as %3)");
+    entries.push_back({Qt::NoBrush, pieces.arg(warp.subTiles.size())
+                                        .arg(dims(sub.rows.count, sub.cols.count))
+                                        .arg(dims(sub.rows.count / piece.rows.count,
+                                                  sub.cols.count / piece.cols.count))});
   }
   if (m.rowsPerThread() * m.colsPerThread() > 1)
     entries.push_back({Qt::NoBrush, QStringLiteral("thin outline: one thread's outputs")});

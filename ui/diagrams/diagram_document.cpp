@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "diagram_model.hpp"
 #include "tilescope/error.hpp"
 
 namespace tilescope::ui {
@@ -52,7 +53,8 @@ bool DiagramSelection::operator==(const DiagramSelection& o) const {
 
 DiagramDocument::DiagramDocument(QObject* parent) : QObject(parent) {}
 
-void DiagramDocument::setConfiguration(const KernelConfig& config, const Shape& shape) {
+void DiagramDocument::setConfiguration(const KernelConfig& config, const Shape& shape,
+                                       std::optional<ElementType> element) {
   config_ = config;
   shape_ = shape;
   mapping_.reset();
@@ -63,7 +65,7 @@ void DiagramDocument::setConfiguration(const KernelConfig& config, const Shape& 
       unavailable_ = QStringLiteral("mapping not visible: a closed library");
     } else {
       config_ = resolve(config);
-      mapping_.emplace(config_, shape);
+      mapping_.emplace(config_, shape, element);
     }
   } catch (const Error& error) {
     unavailable_ = QString::fromStdString(error.what());
@@ -78,6 +80,8 @@ QString DiagramDocument::configurationLabel() const {
   QString label = QString::fromStdString(config_.kernel);
   const std::string params = formatParams(config_);
   if (!params.empty()) label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
+  if (mapping_ && mapping_->element() != ElementType::F32)
+    label += QStringLiteral(" in %1").arg(QLatin1String(toString(mapping_->element())));
   return label;
 }
 
@@ -108,7 +112,8 @@ DiagramSelection clampSelection(const Mapping& m, DiagramSelection s) {
   s.step = std::clamp<std::int64_t>(s.step, 0, m.kSteps() - 1);
   s.warp = std::clamp(s.warp, 0, m.warpsPerBlock() - 1);
   s.instr = std::clamp<std::int64_t>(s.instr, 0, m.instructionsPerStep(s.access) - 1);
-  s.innerK = std::clamp(s.innerK, 0, m.kDepth() - 1);
+  const int stride = sharedReadStride(m);
+  s.innerK = std::clamp(s.innerK, 0, m.kDepth() - 1) / stride * stride;
   // The staged operand with more reads bounds it; a view of the other clamps it again.
   s.readSlot =
       std::clamp(s.readSlot, 0,
@@ -127,7 +132,11 @@ void DiagramDocument::rebuildCompare() {
   compare_.reset();
   if (!mapping_ || selection_.compareKernel.isEmpty()) return;
   try {
-    compare_.emplace(comparisonConfig(selection_.compareKernel, config_), shape_);
+    // The other kernel in this type where it multiplies it, else in its own default type.
+    const KernelConfig other = comparisonConfig(selection_.compareKernel, config_);
+    const KernelInfo& info = kernelInfo(other.kernel);
+    const ElementType element = mapping_->element();
+    compare_.emplace(other, shape_, elementRefusal(info, element) ? info.types.front() : element);
   } catch (const Error&) {
     // The other kernel cannot take this shape (e.g. too many blocks): nothing to compare.
   }

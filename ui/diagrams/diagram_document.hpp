@@ -30,7 +30,8 @@ struct DiagramSelection {
   bool operator==(const DiagramSelection& other) const;
 };
 
-// Every field moved into the range `mapping` allows (an unknown comparison kernel is dropped).
+// Every field moved into the range `mapping` allows (an unknown comparison kernel is dropped);
+// the inner index of the bank strip moves down to one the warps read at (sharedReadStride).
 DiagramSelection clampSelection(const Mapping& mapping, DiagramSelection selection);
 
 class DiagramDocument : public QObject {
@@ -39,14 +40,17 @@ class DiagramDocument : public QObject {
  public:
   explicit DiagramDocument(QObject* parent = nullptr);
 
-  // Never throws: a refused configuration or a closed library leaves mapping() null and says
-  // why in unavailableReason().
-  void setConfiguration(const KernelConfig& config, const Shape& shape);
+  // Never throws: a refused configuration (or a type the kernel does not multiply) or a closed
+  // library leaves mapping() null and says why in unavailableReason(). Without a type the
+  // kernel's default (its first) is drawn.
+  void setConfiguration(const KernelConfig& config, const Shape& shape,
+                        std::optional<ElementType> element = std::nullopt);
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }
   const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }
   const QString& unavailableReason() const { return unavailable_; }
-  // "naive, tile 16", for titles.
+  // "naive (tile=16)", "tensor-mma (BM=128,...) in fp16": for titles; the type where it is not
+  // fp32.
   QString configurationLabel() const;
 
   const DiagramSelection& selection() const { return selection_; }

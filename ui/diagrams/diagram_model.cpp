@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <variant>
 
 namespace tilescope::ui {
@@ -250,16 +251,28 @@ std::string loaderText(const Mapping& mapping, Dim2 block, std::int64_t step, Op
   const std::int64_t first = access.element[std::size_t(t.lane)];
   if (access.width == 1 || first < 0) return text;
   const std::int64_t cols = operandCols(mapping.shape(), operand);
-  return text + ": a " + (access.width == 4 ? "float4" : "float2") + " of " + operandName(operand) +
-         "[" + std::to_string(first / cols) + "][" + std::to_string(first % cols) + ".." +
-         std::to_string(first % cols + access.width - 1) + "]";
+  return text + ": a " + vectorName(access.width, access.elementBytes) + " of " +
+         operandName(operand) + "[" + std::to_string(first / cols) + "][" +
+         std::to_string(first % cols) + ".." + std::to_string(first % cols + access.width - 1) +
+         "]";
+}
+
+std::string vectorName(int width, int elementBytes) {
+  if (elementBytes == 4 && width == 4) return "float4";
+  if (elementBytes == 4 && width == 2) return "float2";
+  return std::to_string(width * elementBytes) + "-byte vector";
 }
 
 StagedLayout stagedLayout(const Mapping& mapping, Operand operand) {
   return std::visit(
       [&](const auto& map) {
         using Map = std::decay_t<decltype(map)>;
-        if constexpr (requires { Map::kATransposed; }) {
+        if constexpr (std::is_same_v<Map, maps::TensorCore>) {
+          // Rows are laid out in bytes: the padding is what a row holds beyond its elements.
+          const int rowBytes = (operand == Operand::A ? map.bk : map.bn) * map.elementBytes;
+          const int pitch = operand == Operand::A ? map.aPitch() : map.bPitch();
+          return StagedLayout{false, (pitch - rowBytes) / 4};
+        } else if constexpr (requires { Map::kATransposed; }) {
           if (operand == Operand::A) return StagedLayout{Map::kATransposed, map.aLayout().pad};
           return StagedLayout{false, map.bLayout().pad};
         }
@@ -277,6 +290,23 @@ int pipelineStages(const Mapping& mapping) {
       mapping.threadMap());
 }
 
+int sharedReadStride(const Mapping& mapping) {
+  const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
+  return tensor ? tensor->instrK() : 1;
+}
+
+bool readsWithLdmatrix(const Mapping& mapping) {
+  const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
+  return tensor && tensor->elementBytes == 2;
+}
+
+std::string mmaShape(const Mapping& mapping) {
+  const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
+  if (!tensor) return {};
+  return "m" + std::to_string(maps::kFragmentRows) + "n" + std::to_string(maps::kFragmentCols) +
+         "k" + std::to_string(tensor->instrK());
+}
+
 AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access access,
                             std::int64_t step, std::int64_t instr) {
   const WarpAccess warpAccess = mapping.warpAccess(block, warp, access, step, instr);
@@ -284,17 +314,18 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
   picture.operand = warpAccess.operand;
   picture.operandCols = operandCols(mapping.shape(), warpAccess.operand);
   picture.width = warpAccess.width;
+  picture.elementBytes = warpAccess.elementBytes;
   picture.traffic = requestTraffic(warpAccess);
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const std::int64_t element = warpAccess.element[std::size_t(lane)];
     LaneAddress address{lane, std::nullopt, 0, 0, 0};
     if (element >= 0) {
       address.cell = Cell{element / picture.operandCols, element % picture.operandCols};
-      address.byte = byteOffset(element);
-      address.sector = sectorOf(element);
-      address.line = lineOf(element);
-      for (int word = 0; word < picture.width; ++word)
-        picture.lines.push_back(lineOf(element + word));
+      address.byte = byteOffset(element, picture.elementBytes);
+      address.sector = sectorOf(element, picture.elementBytes);
+      address.line = lineOf(element, picture.elementBytes);
+      for (int n = 0; n < picture.width; ++n)
+        picture.lines.push_back(lineOf(element + n, picture.elementBytes));
     }
     picture.lanes.push_back(address);
   }

@@ -92,8 +92,13 @@ std::optional<StagedElement> stagedElementAt(const Mapping& mapping, Dim2 block,
 std::string loaderText(const Mapping& mapping, Dim2 block, std::int64_t step, Operand operand,
                        const StagedElement& element);
 
+// What one lane moves in a vector access of `width` elements of `elementBytes` each: "float4",
+// "float2", or "16-byte vector" for 16-bit elements (8 of them).
+std::string vectorName(int width, int elementBytes);
+
 // How a staged tile sits in shared memory (for captions): A may be stored transposed (k-major,
-// so a thread's A values are consecutive words) and each row widened by a few words of padding.
+// so a thread's A values are consecutive words) and each row widened by a few words of padding
+// (the tensor cores' rows by 16 or 32 bytes, so the fragment reads meet distinct banks).
 struct StagedLayout {
   bool transposed = false;
   int pad = 0;
@@ -101,6 +106,16 @@ struct StagedLayout {
 StagedLayout stagedLayout(const Mapping& mapping, Operand operand);
 // Shared buffers a block cycles through: 1, or the stages of a cp.async pipeline in flight.
 int pipelineStages(const Mapping& mapping);
+
+// The inner indices at which the warps read the staged tiles are the multiples of this: 1 for
+// the SIMT kernels, which read at every one; for the tensor cores the depth of one mma.sync
+// (16 fp16 or bf16 values of k, 8 tf32), whose fragments are read once, at its first index.
+int sharedReadStride(const Mapping& mapping);
+// The tensor cores' 16-bit fragments come through ldmatrix: each lane names one 16-byte row of
+// an 8 x 8 matrix. (tf32 fragments are plain 4-byte reads.)
+bool readsWithLdmatrix(const Mapping& mapping);
+// For the tensor cores, the mma.sync shape "m16n8k16" (k8 for tf32); empty for the others.
+std::string mmaShape(const Mapping& mapping);
 
 // One lane of a warp-wide global access laid out over memory, at its first element.
 struct LaneAddress {
@@ -112,6 +127,7 @@ struct AccessPicture {
   Operand operand = Operand::A;
   std::int64_t operandCols = 1;
   int width = 1;                    // elements each lane touches from its address (4: a float4)
+  int elementBytes = 4;             // of each of them: 2 for fp16 and bf16 A and B
   std::vector<LaneAddress> lanes;   // 32, in lane order
   std::vector<std::int64_t> lines;  // distinct lines touched, ascending
   RequestTraffic traffic;

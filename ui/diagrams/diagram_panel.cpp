@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "diagram_document.hpp"
+#include "diagram_model.hpp"
 #include "diagram_view.hpp"
 
 namespace tilescope::ui {
@@ -176,11 +177,11 @@ QWidget* DiagramPanel::buildAccessRow() {
   instr_ = new QSpinBox;
   instr_->setToolTip(tr("Which of the thread's instructions of that access within the step"));
   innerK_ = new QSpinBox;
-  innerK_->setToolTip(tr("Inner index kk of the shared-memory read shown over the 32 banks"));
   readSlot_ = new QSpinBox;
   readSlot_->setToolTip(
       tr("Which of a thread's shared-memory reads at that index (a register tile reads several "
-         "values, or float4s, per index)"));
+         "values, or float4s, per index; the tensor cores read their fragments in several pieces, "
+         "ldmatrix.x4 for fp16 and bf16)"));
   pad_ = new QSpinBox;
   pad_->setRange(0, kSharedBanks);
   pad_->setToolTip(
@@ -276,8 +277,9 @@ bool DiagramPanel::playing() const {
   return timer_->isActive();
 }
 
-void DiagramPanel::setConfiguration(const KernelConfig& config, const Shape& shape) {
-  document_->setConfiguration(config, shape);
+void DiagramPanel::setConfiguration(const KernelConfig& config, const Shape& shape,
+                                    std::optional<ElementType> element) {
+  document_->setConfiguration(config, shape, element);
 }
 
 void DiagramPanel::syncControls() {
@@ -310,6 +312,15 @@ void DiagramPanel::syncControls() {
   instr_->setRange(0, toInt(m->instructionsPerStep(s.access) - 1));
   instr_->setValue(toInt(s.instr));
   innerK_->setRange(0, m->kDepth() - 1);
+  // The tensor cores read a whole mma.sync's depth at once: the box steps chunk by chunk.
+  const int stride = sharedReadStride(*m);
+  innerK_->setSingleStep(stride);
+  innerK_->setToolTip(stride == 1 ? tr("Inner index kk of the shared-memory read shown over the 32 "
+                                       "banks")
+                                  : tr("First k of the mma.sync chunk (%1 deep) whose fragment "
+                                       "reads are shown over the 32 banks: one read serves the "
+                                       "whole chunk")
+                                        .arg(stride));
   innerK_->setValue(s.innerK);
   readSlot_->setRange(
       0, std::max({m->sharedReadSlots(Operand::A), m->sharedReadSlots(Operand::B), 1}) - 1);
@@ -443,7 +454,7 @@ void DiagramPanel::exportCurrent(const QString& suffix) {
 }
 
 bool exportDiagram(const QString& view, const KernelConfig& config, const Shape& shape,
-                   const QString& path, QString* error) {
+                   std::optional<ElementType> element, const QString& path, QString* error) {
   const std::optional<DiagramKind> kind = diagramKindFromName(view);
   if (!kind) {
     if (error)
@@ -451,7 +462,7 @@ bool exportDiagram(const QString& view, const KernelConfig& config, const Shape&
     return false;
   }
   DiagramDocument document;
-  document.setConfiguration(config, shape);
+  document.setConfiguration(config, shape, element);
   const KernelInfo* info = findKernel(config.kernel);
   const bool closedLibrary = info && !info->hasMapping;
   if (!document.mapping() && !closedLibrary) {

@@ -4,6 +4,7 @@
 // classroom presentation mode (full screen, large fonts, arrow keys step the animation).
 #include <QString>
 #include <QWidget>
+#include <optional>
 
 #include "tilescope/catalogue.hpp"
 #include "tilescope/problem.hpp"
@@ -39,7 +40,9 @@ class DiagramPanel : public QWidget {
   bool playing() const;
 
  public slots:
-  void setConfiguration(const tilescope::KernelConfig& config, const tilescope::Shape& shape);
+  // Without a type the kernel's default (its first) is drawn.
+  void setConfiguration(const tilescope::KernelConfig& config, const tilescope::Shape& shape,
+                        std::optional<tilescope::ElementType> element = std::nullopt);
   void setPresentationMode(bool on);
   void setPlaying(bool on);
   void stepBy(int delta);
@@ -77,11 +80,13 @@ class DiagramPanel : public QWidget {
   QTimer* timer_ = nullptr;
 };
 
-// Draws one view ("matrix", "kstep", "block" or "access") of a configuration into a .png or .svg
-// file, for the command line and scripts. A closed library exports its "mapping not visible"
-// picture; an unknown view, a refused configuration or an unwritable file returns false with
-// the reason in `error`. Needs a QApplication (an offscreen one will do).
+// Draws one view ("matrix", "kstep", "block" or "access") of a configuration in an element type
+// (nullopt: the kernel's default) into a .png or .svg file, for the command line and scripts. A
+// closed library exports its "mapping not visible" picture; an unknown view, a refused
+// configuration or type, or an unwritable file returns false with the reason in `error`. Needs a
+// QApplication (an offscreen one will do).
 bool exportDiagram(const QString& view, const tilescope::KernelConfig& config,
-                   const tilescope::Shape& shape, const QString& path, QString* error);
+                   const tilescope::Shape& shape, std::optional<tilescope::ElementType> element,
+                   const QString& path, QString* error);
 
 }  // namespace tilescope::ui

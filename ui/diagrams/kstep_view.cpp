@@ -26,16 +26,18 @@ QColor mix(const QColor& from, const QColor& to, double t) {
                           float(from.blueF() + (to.blueF() - from.blueF()) * t));
 }
 
-// "2 float4s of A (8 elements)", "one element of B": what one thread copies of an operand.
+// "2 float4s of A (8 elements)", "one element of B", "2 16-byte vectors of A (16 elements)":
+// what one thread copies of an operand.
 QString copyPhrase(const Mapping& m, Operand operand) {
   const Access load = operand == Operand::A ? Access::LoadA : Access::LoadB;
   const std::int64_t loads = m.instructionsPerStep(load);
-  const int width = m.warpAccess({0, 0}, 0, load, 0, 0).width;
+  const WarpAccess first = m.warpAccess({0, 0}, 0, load, 0, 0);
+  const int width = first.width;
   const QString name = QLatin1String(operandName(operand));
   if (width == 1)
     return loads == 1 ? QStringLiteral("one element of %1").arg(name)
                       : QStringLiteral("%1 elements of %2, one load each").arg(loads).arg(name);
-  const QString vector = width == 4 ? QStringLiteral("float4") : QStringLiteral("float2");
+  const QString vector = QString::fromStdString(vectorName(width, first.elementBytes));
   return loads == 1 ? QStringLiteral("one %1 of %2 (%3 elements)").arg(vector, name).arg(width)
                     : QStringLiteral("%1 %2s of %3 (%4 elements)")
                           .arg(loads)
@@ -56,6 +58,43 @@ QString layoutPhrase(const Mapping& m, Operand operand) {
   return text.isEmpty() ? text : QStringLiteral("; ") + text;
 }
 
+// What the threads do with the staged tiles in one k-step.
+QString productPhrase(const Mapping& m) {
+  const int depth = m.kDepth();
+  const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
+  if (const int chunk = sharedReadStride(m); chunk > 1) {
+    // The tensor cores: a warp's fragments, then one mma.sync per 16 x 8 accumulator.
+    const auto& map = std::get<maps::TensorCore>(m.threadMap());
+    const QString reads =
+        readsWithLdmatrix(m) ? QStringLiteral("ldmatrix.x4 loads") : QStringLiteral("word loads");
+    return QStringLiteral(
+               "for each of the %1 chunks of %2 values of k, each warp loads its fragments from "
+               "the tiles (%3 %4 of As, %5 of Bs) and issues %6 %7 mma.sync instructions, one per "
+               "16×8 accumulator; each lane keeps %8 of its warp's sums (rows g and g+8, columns "
+               "2q and 2q+1 of each accumulator, lane = 4g + q)")
+        .arg(depth / chunk)
+        .arg(chunk)
+        .arg(m.sharedReadSlots(Operand::A))
+        .arg(reads)
+        .arg(m.sharedReadSlots(Operand::B))
+        .arg(map.fragmentsM() * map.fragmentsN())
+        .arg(QString::fromStdString(mmaShape(m)))
+        .arg(outputs);
+  }
+  return outputs == 1 ? QStringLiteral(
+                            "each thread adds %1 products As[row][kk] × Bs[kk][col] to its "
+                            "partial sum")
+                            .arg(depth)
+                      : QStringLiteral(
+                            "for each of the %1 inner indices kk, each thread reads its %2 "
+                            "values of As and %3 of Bs into registers and adds their %4 "
+                            "products to its %4 partial sums")
+                            .arg(depth)
+                            .arg(m.rowsPerThread())
+                            .arg(m.colsPerThread())
+                            .arg(outputs);
+}
+
 // What the threads do in every k-step, in the order they do it.
 QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
   const int depth = m.kDepth();
@@ -64,20 +103,9 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
     const int stages = pipelineStages(m);
     const QString copies =
         copyPhrase(m, Operand::A) + QStringLiteral(" and ") + copyPhrase(m, Operand::B);
-    const QString layout = QStringLiteral(" (zero past the edges)") + layoutPhrase(m, Operand::A);
-    const QString product =
-        outputs == 1 ? QStringLiteral(
-                           "each thread adds %1 products As[row][kk] × Bs[kk][col] to its "
-                           "partial sum")
-                           .arg(depth)
-                     : QStringLiteral(
-                           "for each of the %1 inner indices kk, each thread reads its %2 "
-                           "values of As and %3 of Bs into registers and adds their %4 "
-                           "products to its %4 partial sums")
-                           .arg(depth)
-                           .arg(m.rowsPerThread())
-                           .arg(m.colsPerThread())
-                           .arg(outputs);
+    const QString layout = QStringLiteral(" (zero past the edges)") + layoutPhrase(m, Operand::A) +
+                           layoutPhrase(m, Operand::B);
+    const QString product = productPhrase(m);
     if (stages > 1)
       return QStringLiteral(
                  "A %1-stage pipeline: %2 on their way while this one is multiplied. In every "

@@ -27,6 +27,7 @@ enum class Family {
   Warptile,     // warp tiles inside the block tile, conflict-free shared reads
   Pipelined,    // warptile with cp.async stages loading ahead of the compute
   TensorCore,   // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
+  Wgmma,        // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
 };
 
 const char* toString(Family family);

@@ -1,0 +1,92 @@
+// The remembered autotune results: one entry per backend, device, kernel and element type, files
+// written before the type was remembered still read (as the kernel's default type), and a bad
+// type named in the error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "plan/tuned_store.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::plan {
+namespace {
+
+class TunedStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::path(::testing::TempDir()) /
+                 (std::string("tilescope-tuned-") +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(directory_);
+    std::filesystem::create_directories(directory_);
+  }
+  void TearDown() override { std::filesystem::remove_all(directory_); }
+
+  std::string path() const { return (directory_ / "tuned.json").string(); }
+  void write(const std::string& text) const { std::ofstream(path()) << text; }
+
+  std::filesystem::path directory_;
+};
+
+const Params kFp16Best = {{"BM", 128}, {"BN", 256}, {"BK", 32},
+                          {"WM", 64},  {"WN", 64},  {"stages", 4}};
+const Params kTf32Best = {{"BM", 64}, {"BN", 128}, {"BK", 32},
+                          {"WM", 32}, {"WN", 32},  {"stages", 3}};
+
+TEST_F(TunedStoreTest, KeepsOneEntryPerElementType) {
+  {
+    TunedStore store(path());
+    store.remember(
+        {"cuda", "H200", "tensor-mma", kFp16Best, {4096, 4096, 4096}, 600000, ElementType::F16});
+    store.remember(
+        {"cuda", "H200", "tensor-mma", kTf32Best, {4096, 4096, 4096}, 300000, ElementType::TF32});
+    store.save();
+  }
+  const TunedStore reread(path());
+  const auto fp16 = reread.find("cuda", "H200", "tensor-mma", ElementType::F16);
+  const auto tf32 = reread.find("cuda", "H200", "tensor-mma", ElementType::TF32);
+  ASSERT_TRUE(fp16 && tf32);
+  EXPECT_EQ(fp16->params, kFp16Best);
+  EXPECT_EQ(tf32->params, kTf32Best);
+  EXPECT_EQ(tf32->element, ElementType::TF32);
+  EXPECT_FALSE(reread.find("cuda", "H200", "tensor-mma", ElementType::BF16));
+
+  // A new best in one type replaces that type's entry alone.
+  TunedStore store(path());
+  store.remember(
+      {"cuda", "H200", "tensor-mma", kTf32Best, {2048, 2048, 2048}, 650000, ElementType::F16});
+  EXPECT_EQ(store.find("cuda", "H200", "tensor-mma", ElementType::F16)->params, kTf32Best);
+  EXPECT_EQ(store.find("cuda", "H200", "tensor-mma", ElementType::TF32)->gflops, 300000);
+}
+
+// Written before element types were remembered: every entry has no "element".
+TEST_F(TunedStoreTest, ReadsEntriesWithoutATypeAsTheKernelsDefault) {
+  write(R"({"format_version": 1, "entries": [
+    {"backend": "cuda", "device": "H200", "kernel": "warptile", "params": {"BM": 128},
+     "m": 4096, "n": 4096, "k": 4096, "gflops": 40000},
+    {"backend": "cuda", "device": "H200", "kernel": "tensor-mma", "params": {"stages": 4},
+     "m": 4096, "n": 4096, "k": 4096, "gflops": 500000}]})");
+  const TunedStore store(path());
+  EXPECT_TRUE(store.find("cuda", "H200", "warptile", ElementType::F32));
+  ASSERT_TRUE(store.find("cuda", "H200", "tensor-mma", ElementType::F16));
+  EXPECT_EQ(store.find("cuda", "H200", "tensor-mma", ElementType::F16)->params.at("stages"), 4);
+  EXPECT_FALSE(store.find("cuda", "H200", "tensor-mma", ElementType::BF16));
+}
+
+TEST_F(TunedStoreTest, NamesAnUnknownType) {
+  write(R"({"format_version": 1, "entries": [
+    {"backend": "cuda", "device": "H200", "kernel": "tensor-mma", "params": {}, "m": 1, "n": 1,
+     "k": 1, "gflops": 1, "element": "fp8"}]})");
+  try {
+    const TunedStore store(path());
+    FAIL() << "an entry in fp8 was read";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("'fp8' is not an element type"), std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace tilescope::plan

@@ -208,8 +208,8 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
 void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
                   const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
                   const std::function<int(const QString& series)>& colorOf) {
-  // The points, one series per kernel (and device, when the results mix devices), ordered by
-  // intensity as the graph stores them, so the tips line up with the points.
+  // The points, one series per kernel and element type (and device, when the results mix
+  // devices), ordered by intensity as the graph stores them, so the tips line up with the points.
   const bool mixed = app::mixesDevices(results);
   QStringList order;
   QHash<QString, std::vector<std::pair<double, std::size_t>>> series;

@@ -130,8 +130,8 @@ void MainWindow::createActions() {
                                 tr("&Measure Ceilings"), this);
   ceilingsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
   ceilingsAction_->setStatusTip(
-      tr("Measure the chosen device's peak FP32 rate and memory bandwidth (a few seconds) and "
-         "draw them on the roofline beside the datasheet's figures"));
+      tr("Measure the chosen device's peak rates (FP32, and on a GPU the tensor types) and its "
+         "memory bandwidth (a few seconds), and draw them on the roofline beside the datasheet"));
   connect(ceilingsAction_, &QAction::triggered, this, [this] { measureCeilings(); });
 
   cancelAction_ =

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "report/report.hpp"
@@ -427,6 +429,25 @@ TEST(ReportTable, AlignsColumnsAndShowsPhasesOnlyWhenMeasured) {
   EXPECT_EQ(cpuOnly.str().find("type"), std::string::npos);
   EXPECT_NE(withPhases.str().find("type"), std::string::npos);
   EXPECT_NE(withPhases.str().find("bf16"), std::string::npos);
+}
+
+// The sample sessions shipped in resources/sessions, measured on an H200, must open: every
+// result verified, a device named, and the roofline session with its ceilings.
+TEST(ReportDocument, ShippedSessionsOpen) {
+  int opened = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_SESSIONS)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().filename().string());
+    std::ifstream in(entry.path());
+    const report::ResultsDocument document =
+        report::resultsDocumentFromJson(nlohmann::json::parse(in));
+    EXPECT_FALSE(document.devices.empty());
+    EXPECT_FALSE(document.results.empty());
+    for (const RunResult& result : document.results) EXPECT_TRUE(result.verified());
+    if (entry.path().filename() == "h200-roofline.json") EXPECT_FALSE(document.ceilings.empty());
+    ++opened;
+  }
+  EXPECT_GE(opened, 4);
 }
 
 }  // namespace

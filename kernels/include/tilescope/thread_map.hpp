@@ -497,8 +497,8 @@ inline constexpr int kFragmentRows = 16, kFragmentCols = 8, kFragmentKBytes = 32
 // half r % 2; slot c is fragment column c / 2, column c % 2 of the lane's pair. `stages` shared
 // buffers are filled by 16-byte cp.async copies (8 fp16 or 4 tf32 elements), A as BM x BK and B
 // as BK x BN, rows padded so the fragment reads hit 32 distinct banks (padRowBytes).
-struct TensorCore {
-  int bm, bn, bk, wm, wn, stages;
+struct TensorCore : LadderBase<TensorCore> {
+  int wm, wn, stages;
   int elementBytes = 2;  // of A and B: 2 for fp16 and bf16, 4 for tf32 (not a parameter)
 
   static constexpr std::array<ParamAxis, 6> kAxes = {{{"BM", {64, 128}, 2},
@@ -508,7 +508,7 @@ struct TensorCore {
                                                       {"WN", {32, 64}, 2},
                                                       {"stages", {3, 4}, 2}}};
   static constexpr TensorCore fromValues(const std::array<int, 6>& v) {
-    return {v[0], v[1], v[2], v[3], v[4], v[5]};
+    return {{v[0], v[1], v[2]}, v[3], v[4], v[5]};
   }
   constexpr std::array<int, 6> values() const { return {bm, bn, bk, wm, wn, stages}; }
   TS_HDC TensorCore withElementBytes(int bytes) const {
@@ -527,12 +527,7 @@ struct TensorCore {
   TS_HDC int warpRow(int t) const { return t / 32 / warpsAlongN() * wm; }
   TS_HDC int warpCol(int t) const { return t / 32 % warpsAlongN() * wn; }
 
-  // Ownership, as every ladder family states it.
-  TS_HDC Dim2 block() const { return {threads(), 1}; }
-  TS_HDC Dim2 grid(std::int64_t m, std::int64_t n) const {
-    return {int(ceilDiv(n, bn)), int(ceilDiv(m, bm))};
-  }
-  TS_HDC int kDepth() const { return bk; }
+  // Ownership (LadderBase turns these into rows, columns and owners).
   TS_HDC std::int64_t rowsPerThread(std::int64_t = 0) const { return 2 * fragmentsM(); }
   TS_HDC std::int64_t colsPerThread(std::int64_t = 0) const { return 2 * fragmentsN(); }
   TS_HDC int rowInBlock(int t, int r) const {
@@ -550,30 +545,10 @@ struct TensorCore {
             inWarpRow / kFragmentRows * 2 + inWarpRow % kFragmentRows / 8,
             inWarpCol / kFragmentCols * 2 + inWarpCol % 2};
   }
-  TS_HDC std::int64_t row(Dim2 b, Dim2 t, std::int64_t r) const {
-    return std::int64_t(b.y) * bm + rowInBlock(t.x, int(r));
-  }
-  TS_HDC std::int64_t col(Dim2 b, Dim2 t, std::int64_t c) const {
-    return std::int64_t(b.x) * bn + colInBlock(t.x, int(c));
-  }
-  TS_HDC OwnerSlot owner(std::int64_t i, std::int64_t j) const {
-    const OwnerSlot inBlock = slotOf(int(i % bm), int(j % bn));
-    return {{int(j / bn), int(i / bm)}, inBlock.thread, inBlock.r, inBlock.c};
-  }
 
   // Copies: 16-byte vectors while the rows are 16-byte aligned (K, or N, a multiple of the
   // copy width), else element by element.
   TS_HDC int copyWidth() const { return 16 / elementBytes; }
-  TS_HDC TileCopy aCopy() const { return {bm, bk, copyWidth(), threads()}; }
-  TS_HDC TileCopy bCopy() const { return {bk, bn, copyWidth(), threads()}; }
-  TS_HDC Cell aLoad(Dim2 b, Dim2 t, std::int64_t s, int instr) const {
-    const Cell at = aCopy().at(t.x, instr);
-    return {std::int64_t(b.y) * bm + at.row, s * bk + at.col};
-  }
-  TS_HDC Cell bLoad(Dim2 b, Dim2 t, std::int64_t s, int instr) const {
-    const Cell at = bCopy().at(t.x, instr);
-    return {s * bk + at.row, std::int64_t(b.x) * bn + at.col};
-  }
   TS_HDC bool aVectorCopies(std::int64_t k) const { return k % copyWidth() == 0; }
   TS_HDC bool bVectorCopies(std::int64_t n) const { return n % copyWidth() == 0; }
   // The accumulator pairs (columns 2q, 2q + 1) go out as one 8-byte float2 when N is even.
@@ -637,7 +612,7 @@ struct TensorCore {
     if (wm % kFragmentRows != 0 || wn % (2 * kFragmentCols) != 0 || bk % 16 != 0)
       return TilingRule::Fragments;
     // The widest copies (16-bit types) must split evenly; tf32's twice as many then do too.
-    return aCopy().even() && bCopy().even() ? TilingRule::Ok : TilingRule::EvenCopies;
+    return checkCopies();
   }
 };
 
@@ -648,8 +623,8 @@ struct TensorCore {
 // g + 8 and, in every 8-column chunk, columns 2q and 2q + 1. The stages hold A (BM x 64, 128-byte
 // rows) and B (64 x BN, as 64-column by 8-row atoms) in the 128-byte swizzle wgmma reads: the
 // 16-byte chunk c of row r of a 1024-byte atom is stored at chunk c ^ (r % 8).
-struct Wgmma {
-  int bm, bn, bk, stages;
+struct Wgmma : LadderBase<Wgmma> {
+  int stages;
   int elementBytes = 2;  // fp16 and bf16 only
 
   static constexpr int kWarpgroupRows = 64, kInstrN = 128, kInstrK = 16, kAtomBytes = 1024;
@@ -657,7 +632,7 @@ struct Wgmma {
   static constexpr std::array<ParamAxis, 4> kAxes = {
       {{"BM", {128}, 1}, {"BN", {128, 256}, 2}, {"BK", {64}, 1}, {"stages", {3, 4}, 2}}};
   static constexpr Wgmma fromValues(const std::array<int, 4>& v) {
-    return {v[0], v[1], v[2], v[3]};
+    return {{v[0], v[1], v[2]}, v[3]};
   }
   constexpr std::array<int, 4> values() const { return {bm, bn, bk, stages}; }
   TS_HDC Wgmma withElementBytes(int bytes) const {
@@ -670,11 +645,6 @@ struct Wgmma {
   TS_HDC int threads() const { return warpgroups() * 128; }
   TS_HDC int instructionsN() const { return bn / kInstrN; }
 
-  TS_HDC Dim2 block() const { return {threads(), 1}; }
-  TS_HDC Dim2 grid(std::int64_t m, std::int64_t n) const {
-    return {int(ceilDiv(n, bn)), int(ceilDiv(m, bm))};
-  }
-  TS_HDC int kDepth() const { return bk; }
   TS_HDC std::int64_t rowsPerThread(std::int64_t = 0) const { return 2; }
   TS_HDC std::int64_t colsPerThread(std::int64_t = 0) const { return bn / 4; }
   // Slot r: half r of the lane's rows; slot c: chunk c / 2, column c % 2 of the lane's pair.
@@ -686,29 +656,9 @@ struct Wgmma {
     const int lane = i % 8 * 4 + j % 8 / 2;
     return {{}, {i / 16 * 32 + lane, 0}, i % 16 / 8, j / 8 * 2 + j % 2};
   }
-  TS_HDC std::int64_t row(Dim2 b, Dim2 t, std::int64_t r) const {
-    return std::int64_t(b.y) * bm + rowInBlock(t.x, int(r));
-  }
-  TS_HDC std::int64_t col(Dim2 b, Dim2 t, std::int64_t c) const {
-    return std::int64_t(b.x) * bn + colInBlock(t.x, int(c));
-  }
-  TS_HDC OwnerSlot owner(std::int64_t i, std::int64_t j) const {
-    const OwnerSlot inBlock = slotOf(int(i % bm), int(j % bn));
-    return {{int(j / bn), int(i / bm)}, inBlock.thread, inBlock.r, inBlock.c};
-  }
 
   // 16-byte copies (8 elements) while rows are 16-byte aligned, as in tensor-mma.
   TS_HDC int copyWidth() const { return 16 / elementBytes; }
-  TS_HDC TileCopy aCopy() const { return {bm, bk, copyWidth(), threads()}; }
-  TS_HDC TileCopy bCopy() const { return {bk, bn, copyWidth(), threads()}; }
-  TS_HDC Cell aLoad(Dim2 b, Dim2 t, std::int64_t s, int instr) const {
-    const Cell at = aCopy().at(t.x, instr);
-    return {std::int64_t(b.y) * bm + at.row, s * bk + at.col};
-  }
-  TS_HDC Cell bLoad(Dim2 b, Dim2 t, std::int64_t s, int instr) const {
-    const Cell at = bCopy().at(t.x, instr);
-    return {s * bk + at.row, std::int64_t(b.x) * bn + at.col};
-  }
   TS_HDC bool aVectorCopies(std::int64_t k) const { return k % copyWidth() == 0; }
   TS_HDC bool bVectorCopies(std::int64_t n) const { return n % copyWidth() == 0; }
   TS_HDC bool vectorStores(std::int64_t n) const { return n % 2 == 0; }
@@ -740,7 +690,7 @@ struct Wgmma {
   constexpr TilingRule check() const {
     if (bn % kInstrN != 0 || bm % kWarpgroupRows != 0) return TilingRule::TileDivides;
     if (bk * elementBytes != 128) return TilingRule::Fragments;
-    return aCopy().even() && bCopy().even() ? TilingRule::Ok : TilingRule::EvenCopies;
+    return checkCopies();
   }
 };
 

@@ -78,6 +78,19 @@ class TestRoofline : public QObject {
 
   QTemporaryDir dir_;
 
+  // Shows the panel and its roofline, which is built only while shown; nullptr when the window
+  // never appears.
+  static ChartView* showRoofline(ChartPanel& panel) {
+    panel.resize(1000, 700);
+    panel.show();
+    if (!QTest::qWaitForWindowExposed(&panel)) return nullptr;
+    panel.showChart(ChartKind::Roofline);
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind::Roofline);
+    view->replot();
+    return view;
+  }
+
  private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
@@ -150,13 +163,8 @@ class TestRoofline : public QObject {
     ResultsModel model;
     model.setResults({bf16});
     ChartPanel panel(&model);
-    panel.resize(1000, 700);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    panel.showChart(ChartKind::Roofline);
-    panel.refresh();
-    ChartView* view = panel.chart(ChartKind::Roofline);
-    view->replot();
+    ChartView* view = showRoofline(panel);
+    QVERIFY(view);
     // A series per kernel and element type.
     QCPGraph* library = graphNamed(view, QStringLiteral("library bf16"));
     QVERIFY(library);
@@ -237,13 +245,8 @@ class TestRoofline : public QObject {
     model.setResults(someResults());
     model.setCeilings({testCpuCeilings()});
     ChartPanel panel(&model);
-    panel.resize(1000, 700);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    panel.showChart(ChartKind::Roofline);
-    panel.refresh();
-    ChartView* view = panel.chart(ChartKind::Roofline);
-    view->replot();
+    ChartView* view = showRoofline(panel);
+    QVERIFY(view);
     QCPGraph* library = graphNamed(view, QStringLiteral("library"));
     QVERIFY(library);
     // The library at 256^3: far right of the ridge, so its roof is the 40 GFLOP/s peak.

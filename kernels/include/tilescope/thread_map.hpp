@@ -242,7 +242,10 @@ TS_HDC bool wholeWarps(int threads) {
 // threads(), rowInBlock(t, r), colInBlock(t, c), slotOf(i, j) (the inverse, inside a block) and
 // the constants kCopyWidth (elements per copy: 1, or 4 for float4), kATransposed (A staged as
 // BK x BM so a thread's A values are consecutive words), kAPad (words added to each row of the A
-// tile) and kAVectorCopies (A copied with float4 loads when its rows are aligned).
+// tile) and kAVectorCopies (A copied with float4 loads when its rows are aligned). The
+// tensor-core maps instead give their own copyWidth(), vector checks and byte-addressed shared
+// layouts (their width depends on the element type), hiding the members built on those
+// constants.
 template <typename Self>
 struct LadderBase {
   int bm, bn, bk;

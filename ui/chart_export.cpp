@@ -1,8 +1,8 @@
 #include "chart_export.hpp"
 
 #include <qcustomplot.h>
+#include <QBuffer>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include "file_io.hpp"
@@ -14,13 +14,10 @@ const QString kCreator = QStringLiteral("TileScope");
 
 bool exportSvg(QCustomPlot* plot, const QString& title, const QString& path, QSize size,
                QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = QStringLiteral("Could not write %1: %2").arg(path, file.errorString());
-    return false;
-  }
+  QBuffer svg;
+  svg.open(QIODevice::WriteOnly);
   QSvgGenerator generator;
-  generator.setOutputDevice(&file);
+  generator.setOutputDevice(&svg);
   generator.setSize(size);
   generator.setViewBox(QRect(QPoint(0, 0), size));
   generator.setTitle(title);
@@ -28,7 +25,6 @@ bool exportSvg(QCustomPlot* plot, const QString& title, const QString& path, QSi
   QCPPainter painter;
   if (!painter.begin(&generator)) {
     if (error) *error = QStringLiteral("Could not start drawing the SVG for %1").arg(path);
-    file.cancelWriting();
     return false;
   }
   // Vector output: no pixmap caching, cosmetic pens kept as drawn.
@@ -36,11 +32,7 @@ bool exportSvg(QCustomPlot* plot, const QString& title, const QString& path, QSi
   painter.setMode(QCPPainter::pmNoCaching);
   plot->toPainter(&painter, size.width(), size.height());
   painter.end();
-  if (!file.commit()) {
-    if (error) *error = QStringLiteral("Could not write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return app::writeFileAtomically(path, svg.data(), error);
 }
 
 }  // namespace
@@ -69,7 +61,8 @@ bool exportPlot(QCustomPlot* plot, const QString& title, const QString& path, QS
     }
     return false;
   }
-  return app::replaceFileAtomically(path, write, error);
+  return app::replaceFileAtomically(path, write,
+                                    QStringLiteral("the %1 exporter").arg(suffix.toUpper()), error);
 }
 
 }  // namespace tilescope::ui

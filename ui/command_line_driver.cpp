@@ -2,9 +2,11 @@
 
 #include <QDir>
 #include <cstdio>
+#include <cstring>
 
 #include "chart_panel.hpp"
 #include "control_panel.hpp"
+#include "io/interrupt.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "tilescope/catalogue.hpp"
@@ -34,7 +36,26 @@ void CommandLineDriver::report(const QString& message, int exitCode) {
 }
 
 void CommandLineDriver::finish() {
-  emit finished(exitCode_);
+  if (finished_) return;
+  finished_ = true;
+  emit finished(interruptSignal_ != 0 ? io::interruptedExitCode(interruptSignal_) : exitCode_);
+}
+
+void CommandLineDriver::interrupt(int signal) {
+  if (interruptSignal_ != 0 || finished_) return;
+  interruptSignal_ = signal;
+  printLine(stderr,
+            QStringLiteral("tilescope: interrupted (SIG%1): stopping after the current run; "
+                           "what was measured is still exported")
+                .arg(QString::fromLatin1(sigabbrev_np(signal))));
+  app::RunController* controller = window_->controller();
+  // A busy queue ends with queueFinished, which exports and finishes.
+  if (controller->busy()) {
+    controller->cancel();
+    return;
+  }
+  exportAll();
+  finish();
 }
 
 void CommandLineDriver::start() {
@@ -45,6 +66,8 @@ void CommandLineDriver::start() {
       finish();
       return;
     }
+    for (const QString& warning : window_->sessionWarnings())
+      printLine(stderr, QStringLiteral("tilescope: warning: %1").arg(warning));
   }
   // A run uses the command line's choices; a session opened alone keeps its own.
   const bool measures = line_.run || line_.autotune || line_.measureCeilings;
@@ -81,6 +104,7 @@ void CommandLineDriver::start() {
 }
 
 void CommandLineDriver::runWhenBackendsKnown() {
+  if (finished_) return;
   app::RunController* controller = window_->controller();
   const app::BackendSummary* backend = controller->backend(line_.choices.backend);
   if (!backend || !backend->available()) {

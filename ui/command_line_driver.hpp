@@ -17,10 +17,13 @@ class CommandLineDriver : public QObject {
 
   // Begins; `finished` follows once everything asked for is done or has failed.
   void start();
+  // A signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) asks to stop: the run in progress ends, what was
+  // measured is exported, and `finished` reports 128 + the signal's number. Later calls do nothing.
+  void interrupt(int signal);
 
  signals:
   // 0: all done; 1: a run or an export failed; 2: bad input (a session that will not open, a
-  // backend that is unavailable).
+  // backend that is unavailable); 128 + N: stopped by signal N.
   void finished(int exitCode);
 
  private:
@@ -32,6 +35,8 @@ class CommandLineDriver : public QObject {
   MainWindow* window_;
   app::CommandLine line_;
   int exitCode_ = 0;
+  int interruptSignal_ = 0;
+  bool finished_ = false;
 };
 
 }  // namespace tilescope::ui

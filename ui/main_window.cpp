@@ -379,7 +379,10 @@ void MainWindow::restoreSettings() {
     resize(kFirstRunSize.boundedTo(screen()->availableSize() * 0.92));
   }
   restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
-  controls_->setChoices(app::loadLastChoices());
+  QStringList notices;
+  controls_->setChoices(app::loadLastChoices(&notices));
+  // The window opens whatever the settings hold; what was put back is said once.
+  if (!notices.isEmpty()) showProblem(notices.join(QStringLiteral("; ")));
 }
 
 void MainWindow::saveSettings() {
@@ -440,6 +443,8 @@ bool MainWindow::autotune(QString* problem) {
   if (const auto why = summary->elementRefusal(choices.element))
     return refuse(tr("Cannot autotune: %1").arg(QString::fromStdString(*why)));
   try {
+    // The remembered parameters are read first, so a damaged file is reported before the runs.
+    [[maybe_unused]] const plan::TunedStore remembered(plan::TunedStore::defaultPath());
     // The backends live on the worker thread: plan with the catalogue's refusals; whatever the
     // backend still refuses fails that run alone, as in a sweep.
     autotune_.emplace(choices, device);
@@ -644,6 +649,15 @@ app::Session MainWindow::currentSession() const {
 bool MainWindow::openSession(const QString& path, QString* error) {
   std::optional<app::Session> session = app::loadSession(path, error);
   if (!session) return false;
+  sessionWarnings_.clear();
+  for (const std::string& warning : session->warnings)
+    sessionWarnings_ << QStringLiteral("%1: %2").arg(path, QString::fromStdString(warning));
+  if (!sessionWarnings_.isEmpty()) {
+    showProblem(sessionWarnings_.size() == 1 ? sessionWarnings_.front()
+                                             : tr("%1 (and %2 more entries skipped)")
+                                                   .arg(sessionWarnings_.front())
+                                                   .arg(sessionWarnings_.size() - 1));
+  }
   model_.setDevices(session->devices);
   model_.setResults(std::move(session->results));
   model_.setCeilings(std::move(session->ceilings));

@@ -56,6 +56,8 @@ class MainWindow : public QMainWindow {
 
   // Replace the table with a session's results and choices; on failure nothing changes.
   bool openSession(const QString& path, QString* error);
+  // What the last openSession left out (bad entries skipped), one line each; shown as a notice.
+  const QStringList& sessionWarnings() const { return sessionWarnings_; }
   bool saveSession(const QString& path, QString* error);
   // Results as CSV or JSON, by the file's suffix.
   bool exportResults(const QString& path, QString* error);
@@ -135,6 +137,7 @@ class MainWindow : public QMainWindow {
 
   std::optional<app::AutotuneRun> autotune_;
   QString sessionPath_;
+  QStringList sessionWarnings_;
   bool remembersSettings_ = true;
 };
 

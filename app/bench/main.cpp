@@ -1,20 +1,24 @@
 // tilescope-bench: runs catalogue kernels on a backend and prints or writes the measurements.
 // No Qt. Every input is validated before the first run; errors are one line on stderr.
-#include <signal.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
+#include "io/file_io.hpp"
+#include "io/interrupt.hpp"
 #include "listing.hpp"
 #include "plan.hpp"
 #include "plan/autotune.hpp"
-#include "plan/output_file.hpp"
 #include "plan/sweep.hpp"
 #include "plan/tuned_store.hpp"
 #include "report/report.hpp"
@@ -27,7 +31,6 @@ using namespace tilescope;
 constexpr int kExitOk = 0;
 constexpr int kExitUnverified = 1;  // every run finished, at least one failed verification
 constexpr int kExitError = 2;       // bad input, or a run failed
-constexpr int kExitInterrupted = 130;
 
 const char* const kFooter =
     R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size (S or MxNxK), m, n, k or a
@@ -52,7 +55,9 @@ measured after the runs and written with them (table or json; csv takes one of t
 Exit status: 0 every run finished and passed verification (or ran with --no-verify);
 1 a run failed verification (all results are still written); 2 bad input or an
 error (one line on stderr; results measured before the error are still written);
-130 interrupted.
+128 + the signal's number when interrupted (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the
+first signal stops after the current run and the runs measured are still written; a
+second one within 30 s changes nothing.
 
 Examples:
   tilescope-bench --list
@@ -63,22 +68,39 @@ Examples:
   tilescope-bench --backend cuda --type bf16 --sweep kernel=tensor-mma,library --size 4096
   tilescope-bench --backend cuda --ceilings --format json -o ceilings.json)";
 
-// Set from the signal handler, read by the backend between repetitions.
+// Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
+// between repetitions.
 std::atomic<bool> interruptRequested{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void onInterrupt(int) {
-  interruptRequested.store(true);
+// Results on standard output, every write checked: a full disk (> /dev/full) or a closed stdout
+// is an error, never lost results with exit status 0.
+void writeStdout(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(STDOUT_FILENO, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) {
+      throw Error(ErrorKind::InvalidArgument,
+                  std::string("cannot write the results to standard output: ") +
+                      (errno == EBADF ? "it is closed" : std::strerror(errno)) +
+                      "; give --output FILE");
+    }
+    text.remove_prefix(std::size_t(written));
+  }
 }
 
-void installInterruptHandler() {
-  struct sigaction action {};
-  action.sa_handler = onInterrupt;
-  // A second Ctrl-C ends the process the usual way.
-  action.sa_flags = SA_RESETHAND;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+// A closed stdout or stderr would hand its number to the next file opened (the --output
+// temporary); /dev/null opened read-only takes the place, so a write there fails, as it should.
+void holdClosedStandardStreams() {
+  for (const int stream : {STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(stream, F_GETFD) < 0 && errno == EBADF) {
+      const int placeholder = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+      if (placeholder >= 0 && placeholder != stream) {
+        ::dup2(placeholder, stream);
+        ::close(placeholder);
+      }
+    }
+  }
 }
 
 void printError(std::string message) {
@@ -201,7 +223,8 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
 RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
   RunRequest base;
   if (cl.device) {
-    const std::int64_t index = plan::parseInteger(*cl.device, "--device");
+    const std::int64_t index =
+        plan::parseIntegerIn(*cl.device, "--device", 0, std::numeric_limits<int>::max());
     if (index < 0 || index >= std::int64_t(deviceCount)) {
       throw Error(ErrorKind::InvalidArgument, "--device " + *cl.device + ": the " + cl.backend +
                                                   " backend has " + std::to_string(deviceCount) +
@@ -217,12 +240,9 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
     base.seed = std::uint64_t(value);
   }
   if (cl.reps) {
-    const std::int64_t value = plan::parseInteger(*cl.reps, "--reps");
-    if (value < 1 || value > 100000)
-      throw Error(ErrorKind::InvalidArgument, "--reps " + *cl.reps + " is out of range 1..100000");
-    base.sampling.fixedReps = int(value);
+    base.sampling.fixedReps = int(plan::parseIntegerIn(*cl.reps, "--reps", 1, plan::kMaxReps));
   }
-  if (cl.budgetMs) base.sampling.budgetMs = bench::parsePositiveNumber(*cl.budgetMs, "--budget-ms");
+  if (cl.budgetMs) base.sampling.budgetMs = plan::parsePositiveNumber(*cl.budgetMs, "--budget-ms");
   base.verify = !cl.noVerify;
   base.allowLongRuns = cl.allowLongRuns;
   return base;
@@ -238,7 +258,6 @@ struct Measured {
 // to stderr, and only when it is a terminal.
 Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keepGoing) {
   const bool showProgress = ::isatty(STDERR_FILENO) == 1;
-  installInterruptHandler();
   Measured measured;
   for (std::size_t i = 0;
        i < runs.size() && (keepGoing || measured.failures.empty()) && !measured.interrupted; ++i) {
@@ -265,7 +284,6 @@ Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keep
 // Throws tilescope::Error, Cancelled when the user interrupts.
 DeviceCeilings measureCeilings(Backend& backend, int device) {
   const bool showProgress = ::isatty(STDERR_FILENO) == 1;
-  installInterruptHandler();
   const ProgressFn progress = [&](double, const std::string& stage) {
     if (showProgress) std::fprintf(stderr, "\r\033[Kceilings: %s", stage.c_str());
   };
@@ -300,6 +318,7 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
   std::map<std::string, Params> remembered;
   if (cl.noTuned) return remembered;
   const plan::TunedStore store(plan::TunedStore::defaultPath());
+  for (const std::string& warning : store.warnings()) printNote("warning: " + warning);
   for (const KernelInfo& info : catalogue()) {
     const std::optional<plan::TunedEntry> entry =
         store.find(backend.id(), device.name, info.id, cl.plan.base.element);
@@ -340,10 +359,11 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
   const plan::AutotunePlan plan =
       plan::planAutotune(*cl.autotune, shape, cl.plan.base, backend.id(),
                          [&backend](const RunRequest& run) { return backend.refusal(run); });
-  std::optional<plan::OutputFile> outputFile;
-  if (cl.output) outputFile.emplace(*cl.output);
+  std::optional<io::FileWriter> outputFile;
+  if (cl.output) outputFile.emplace(*cl.output, "--output");
   // The store is read before the runs, so a damaged file is reported before minutes of work.
   plan::TunedStore store(plan::TunedStore::defaultPath());
+  for (const std::string& warning : store.warnings()) printNote("warning: " + warning);
   for (const std::string& refused : plan.refused) printNote("skipped " + refused);
 
   const Measured measured = runAll(backend, plan.runs, /*keepGoing=*/true);
@@ -353,7 +373,7 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
     if (outputFile)
       outputFile->commit(text);
     else
-      std::cout << text << std::flush;
+      writeStdout(text);
   }
   for (const std::string& failure : measured.failures) printError(failure);
 
@@ -372,13 +392,13 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
   }
   // The table's reader sees the verdict under it; CSV and JSON stay machine-readable.
   if (cl.format == "table" && !outputFile)
-    std::cout << summary << '\n';
+    writeStdout(summary + '\n');
   else
     printNote(summary);
 
   if (measured.interrupted) {
     printError("interrupted");
-    return kExitInterrupted;
+    return io::interruptedExitCode(io::interruptSignal());
   }
   if (!measured.failures.empty()) return kExitError;
   const bool anyUnverified =
@@ -397,6 +417,15 @@ int runBench(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // CLI11 says "At Most 1 required but received 2" for an option given twice.
+    for (const CLI::Option* option : app.get_options()) {
+      if (option->get_multi_option_policy() != CLI::MultiOptionPolicy::TakeAll &&
+          option->count() > 1 && option->get_expected_max() == 1) {
+        printError(option->get_name() + " is given " + std::to_string(option->count()) +
+                   " times: give it once");
+        return kExitError;
+      }
+    }
     printError(e.what());
     return kExitError;
   }
@@ -407,7 +436,9 @@ int runBench(int argc, char** argv) {
         throw Error(ErrorKind::InvalidArgument,
                     "--list takes no other options (got " + option->get_name() + ")");
     }
-    bench::writeListing(std::cout);
+    std::ostringstream listing;
+    bench::writeListing(listing);
+    writeStdout(listing.str());
     return kExitOk;
   }
 
@@ -441,8 +472,8 @@ int runBench(int argc, char** argv) {
     }
   }
   const std::vector<RunRequest>& runs = plan.runs;
-  std::optional<plan::OutputFile> outputFile;
-  if (cl.output) outputFile.emplace(*cl.output);
+  std::optional<io::FileWriter> outputFile;
+  if (cl.output) outputFile.emplace(*cl.output, "--output");
 
   Measured measured = runAll(*backend, runs, /*keepGoing=*/false);
   std::vector<DeviceCeilings> ceilings;
@@ -461,11 +492,10 @@ int runBench(int argc, char** argv) {
   // What was measured is written even when a later run failed.
   if (!measured.results.empty() || !ceilings.empty()) {
     const std::string text = formatResults(cl.format, *backend, device, measured.results, ceilings);
-    if (outputFile) {
+    if (outputFile)
       outputFile->commit(text);
-    } else {
-      std::cout << text << std::flush;
-    }
+    else
+      writeStdout(text);
   }
   // In a sweep, say how far it got.
   const std::string howFar = runs.size() <= 1
@@ -473,8 +503,9 @@ int runBench(int argc, char** argv) {
                                  : " (" + std::to_string(measured.results.size()) + " of " +
                                        std::to_string(runs.size()) + " runs finished)";
   if (measured.interrupted) {
-    printError("interrupted" + howFar);
-    return kExitInterrupted;
+    printError("interrupted" + howFar +
+               (measured.results.empty() ? "" : "; the runs measured were written"));
+    return io::interruptedExitCode(io::interruptSignal());
   }
   if (!measured.failures.empty()) {
     printError(measured.failures.front() + howFar);
@@ -498,6 +529,9 @@ int runBench(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  holdClosedStandardStreams();
+  // From the start: a signal during planning or the first run stops cleanly as well.
+  io::installInterruptHandlers(&interruptRequested);
   try {
     return runBench(argc, argv);
   } catch (const std::exception& e) {

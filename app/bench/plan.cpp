@@ -1,8 +1,5 @@
 #include "plan.hpp"
 
-#include <charconv>
-#include <cmath>
-
 #include "plan/sweep.hpp"
 #include "tilescope/error.hpp"
 
@@ -43,15 +40,6 @@ void refuseConflicts(const PlanInput& input, const plan::Sweep& sweep) {
 
 }  // namespace
 
-double parsePositiveNumber(const std::string& text, const std::string& what) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    refuse(what + ": '" + text + "' is not a number");
-  if (!std::isfinite(value) || value <= 0) refuse(what + " = " + text + " must be above 0");
-  return value;
-}
-
 Shape problemShape(const PlanInput& input) {
   return plan::completeShape(fixedDimensions(input));
 }
@@ -62,7 +50,7 @@ Plan buildPlan(const PlanInput& input, const Backend& backend) {
 
   Params given;  // --param and --tile
   if (input.params) {
-    given = parseParams(*input.params);
+    given = plan::parseParamsOption(*input.params, "--param");
     for (const auto& [name, value] : given)
       if (sweep.find(name)) refuse("--param " + name + " conflicts with --sweep " + name);
   }

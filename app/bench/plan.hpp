@@ -30,9 +30,6 @@ struct Plan {
   std::vector<std::string> usedRemembered;  // kernel ids that run with remembered parameters
 };
 
-// Throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
-double parsePositiveNumber(const std::string& text, const std::string& what);
-
 // The one problem size the options give (--size, or --m, --n and --k); throws
 // tilescope::Error(InvalidArgument) naming what is missing or out of range.
 Shape problemShape(const PlanInput& input);

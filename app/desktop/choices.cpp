@@ -1,6 +1,12 @@
 #include "choices.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope::app {
 namespace {
@@ -64,6 +70,58 @@ Choices choicesFromJson(const nlohmann::json& json) {
     if (sweep == kSweepNames[kind]) choices.sweep = SweepKind(kind);
   }
   return choices;
+}
+
+std::vector<std::string> repairChoices(Choices& choices) {
+  const Choices defaults;
+  std::vector<std::string> repaired;
+  const auto note = [&](const std::string& key, const std::string& problem,
+                        const std::string& used) {
+    repaired.push_back(key + ": " + problem + "; using " + used);
+  };
+  const std::vector<std::string> backends = backendIds();
+  if (std::find(backends.begin(), backends.end(), choices.backend) == backends.end()) {
+    note("backend", quoteValue(choices.backend) + " is not a backend (cpu or cuda)",
+         quoteValue(defaults.backend));
+    choices.backend = defaults.backend;
+  }
+  if (choices.device < 0) {
+    note("device", std::to_string(choices.device) + " is not a device index", "0");
+    choices.device = defaults.device;
+  }
+  if (!findKernel(choices.kernel)) {
+    note("kernel", quoteValue(choices.kernel) + " is not a known kernel",
+         quoteValue(defaults.kernel));
+    choices.kernel = defaults.kernel;
+    choices.params = defaults.params;
+  }
+  if (const auto why = refusal({choices.kernel, choices.params})) {
+    note("params", *why, "the kernel's defaults");
+    choices.params.clear();
+  }
+  try {
+    validateShape(choices.shape);
+  } catch (const Error& error) {
+    note("m, n, k", error.what(), "512 x 512 x 512");
+    choices.shape = defaults.shape;
+    choices.square = true;
+  }
+  if (choices.fixedReps && (*choices.fixedReps < 1 || *choices.fixedReps > plan::kMaxReps)) {
+    note("reps",
+         std::to_string(*choices.fixedReps) + " is not 1.." + std::to_string(plan::kMaxReps),
+         "repetitions until the spread is small");
+    choices.fixedReps.reset();
+  }
+  if (!std::isfinite(choices.budgetSeconds) || choices.budgetSeconds <= 0) {
+    note("budget_s", "it is not a finite number above 0", "2 seconds");
+    choices.budgetSeconds = defaults.budgetSeconds;
+  }
+  const auto unknown = [](const std::string& id) { return findKernel(id) == nullptr; };
+  if (std::any_of(choices.kernels.begin(), choices.kernels.end(), unknown)) {
+    note("kernels", "some are not known kernels", "the known ones");
+    std::erase_if(choices.kernels, unknown);
+  }
+  return repaired;
 }
 
 ElementType elementFor(const Choices& choices) {

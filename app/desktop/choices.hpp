@@ -40,6 +40,10 @@ struct Choices {
 nlohmann::json toJson(const Choices& choices);
 // Lenient: a missing or mistyped field keeps its default, so old settings never block a start.
 Choices choicesFromJson(const nlohmann::json& json);
+// Puts back the default of every choice that cannot be used (an unknown backend or kernel,
+// refused parameters, a size, repetition count or budget out of range) and says which, one line
+// each: "kernel: 'bogus' is not a known kernel; using 'shared-tiled'".
+std::vector<std::string> repairChoices(Choices& choices);
 
 // The type the chosen kernel runs in: the chosen one where the kernel multiplies it, else the
 // kernel's default (its first type); the chosen one for an unknown kernel.

@@ -4,9 +4,11 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <algorithm>
+#include <limits>
 
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope::app {
 namespace {
@@ -15,27 +17,26 @@ namespace {
   throw Error(ErrorKind::InvalidArgument, message.toStdString());
 }
 
-std::int64_t parseCount(const QString& text, const QString& option, std::int64_t minimum) {
-  bool ok = false;
-  const qlonglong value = text.toLongLong(&ok);
-  if (!ok || value < minimum) {
-    refuse(QStringLiteral("--%1 '%2' is not a whole number of at least %3")
-               .arg(option, text)
-               .arg(minimum));
-  }
-  return value;
+// The value of an option as the shared number parsers (plan/sweep.hpp) read it.
+std::string valueOf(const QCommandLineParser& parser, const QCommandLineOption& option) {
+  return parser.value(option).toStdString();
+}
+
+std::string optionName(const QCommandLineOption& option) {
+  return "--" + option.names().front().toStdString();
+}
+
+QString quoted(const QString& value) {
+  return QString::fromStdString(quoteValue(value.toStdString()));
 }
 
 QSize parseChartSize(const QString& text) {
   const QStringList parts = text.split(QLatin1Char('x'));
-  if (parts.size() != 2) refuse(QStringLiteral("--chart-size '%1' is not WIDTHxHEIGHT").arg(text));
+  if (parts.size() != 2)
+    refuse(QStringLiteral("--chart-size %1 is not WIDTHxHEIGHT, e.g. 1200x800").arg(quoted(text)));
   constexpr int kMinPixels = 100, kMaxPixels = 10000;
   const auto side = [&](const QString& part) {
-    const std::int64_t pixels = parseCount(part, QStringLiteral("chart-size"), kMinPixels);
-    if (pixels > kMaxPixels) {
-      refuse(QStringLiteral("--chart-size side %1 is larger than %2").arg(pixels).arg(kMaxPixels));
-    }
-    return int(pixels);
+    return int(plan::parseIntegerIn(part.toStdString(), "--chart-size", kMinPixels, kMaxPixels));
   };
   return {side(parts[0]), side(parts[1])};
 }
@@ -43,8 +44,8 @@ QSize parseChartSize(const QString& text) {
 void requireSuffix(const QString& path, const QString& option, const QStringList& suffixes) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (!suffixes.contains(suffix)) {
-    refuse(QStringLiteral("--%1 '%2': the file name must end in .%3")
-               .arg(option, path, suffixes.join(QStringLiteral(", ."))));
+    refuse(QStringLiteral("--%1 %2: the file name must end in .%3")
+               .arg(option, quoted(path), suffixes.join(QStringLiteral(", ."))));
   }
 }
 
@@ -219,12 +220,14 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       const std::string id = parser.value(backendOption).toStdString();
       const std::vector<std::string> known = backendIds();
       if (std::find(known.begin(), known.end(), id) == known.end()) {
-        refuse(QStringLiteral("unknown backend '%1'").arg(parser.value(backendOption)));
+        refuse(QStringLiteral("--backend: unknown backend %1 (cpu or cuda)")
+                   .arg(quoted(parser.value(backendOption))));
       }
       choices.backend = id;
     }
     if (parser.isSet(deviceOption)) {
-      choices.device = int(parseCount(parser.value(deviceOption), QStringLiteral("device"), 0));
+      choices.device = int(plan::parseIntegerIn(valueOf(parser, deviceOption), "--device", 0,
+                                                std::numeric_limits<int>::max()));
     }
     if (parser.isSet(kernelOption)) {
       choices.kernel = parser.value(kernelOption).toStdString();
@@ -236,12 +239,12 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
         refuse(QStringLiteral("kernel %1 has no tile parameter")
                    .arg(QString::fromStdString(kernel.id)));
       }
-      choices.params["tile"] = int(parseCount(parser.value(tileOption), QStringLiteral("tile"), 1));
+      choices.params["tile"] = plan::parseParameterValue(valueOf(parser, tileOption), "--tile");
     }
     if (parser.isSet(paramOption)) {
-      for (const auto& [name, value] : parseParams(parser.value(paramOption).toStdString())) {
+      for (const auto& [name, value] :
+           plan::parseParamsOption(valueOf(parser, paramOption), "--param"))
         choices.params[name] = value;
-      }
     }
     if (const auto reason = refusal({choices.kernel, choices.params})) {
       refuse(QString::fromStdString(*reason));
@@ -250,8 +253,8 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       const std::optional<ElementType> type =
           parseElementType(parser.value(typeOption).toStdString());
       if (!type) {
-        refuse(QStringLiteral("--type '%1' is not fp32, tf32, fp16 or bf16")
-                   .arg(parser.value(typeOption)));
+        refuse(QStringLiteral("--type %1 is not fp32, tf32, fp16 or bf16")
+                   .arg(quoted(parser.value(typeOption))));
       }
       choices.element = *type;
     } else {
@@ -260,29 +263,27 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     }
 
     if (parser.isSet(sizeOption)) {
-      const std::int64_t size = parseCount(parser.value(sizeOption), QStringLiteral("size"), 1);
+      const std::int64_t size = plan::parseDimension(valueOf(parser, sizeOption), "--size");
       choices.shape = {size, size, size};
     }
-    if (parser.isSet(mOption)) choices.shape.m = parseCount(parser.value(mOption), "m", 1);
-    if (parser.isSet(nOption)) choices.shape.n = parseCount(parser.value(nOption), "n", 1);
-    if (parser.isSet(kOption)) choices.shape.k = parseCount(parser.value(kOption), "k", 1);
+    for (const auto& [option, dimension] : {std::pair{&mOption, &choices.shape.m},
+                                            {&nOption, &choices.shape.n},
+                                            {&kOption, &choices.shape.k}}) {
+      if (parser.isSet(*option))
+        *dimension = plan::parseDimension(valueOf(parser, *option), optionName(*option));
+    }
     validateShape(choices.shape);
     choices.square = choices.shape.m == choices.shape.n && choices.shape.n == choices.shape.k;
 
     if (parser.isSet(repsOption)) {
-      choices.fixedReps = int(parseCount(parser.value(repsOption), QStringLiteral("reps"), 1));
+      choices.fixedReps =
+          int(plan::parseIntegerIn(valueOf(parser, repsOption), "--reps", 1, plan::kMaxReps));
     }
     if (parser.isSet(budgetOption)) {
       if (parser.isSet(repsOption)) {
         refuse(QStringLiteral("--reps and --budget conflict: a fixed count or a time budget"));
       }
-      bool ok = false;
-      const double seconds = parser.value(budgetOption).toDouble(&ok);
-      if (!ok || !(seconds > 0)) {
-        refuse(QStringLiteral("--budget '%1' is not a positive number of seconds")
-                   .arg(parser.value(budgetOption)));
-      }
-      choices.budgetSeconds = seconds;
+      choices.budgetSeconds = plan::parsePositiveNumber(valueOf(parser, budgetOption), "--budget");
       choices.fixedReps.reset();
     }
     if (parser.isSet(noVerifyOption)) choices.verify = false;
@@ -325,8 +326,8 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     if (parser.isSet(chartOption)) {
       line.chart = chartFromId(parser.value(chartOption));
       if (!line.chart) {
-        refuse(QStringLiteral("unknown chart '%1' (one of %2)")
-                   .arg(parser.value(chartOption), chartIds().join(QStringLiteral(", "))));
+        refuse(QStringLiteral("--chart: unknown chart %1 (one of %2)")
+                   .arg(quoted(parser.value(chartOption)), chartIds().join(QStringLiteral(", "))));
       }
     }
     if (parser.isSet(chartSizeOption))
@@ -341,8 +342,8 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     if (parser.isSet(viewOption)) {
       line.diagramView = parser.value(viewOption);
       if (!diagramViews().contains(line.diagramView)) {
-        refuse(QStringLiteral("unknown view '%1' (one of %2)")
-                   .arg(line.diagramView, diagramViews().join(QStringLiteral(", "))));
+        refuse(QStringLiteral("--view: unknown view %1 (one of %2)")
+                   .arg(quoted(line.diagramView), diagramViews().join(QStringLiteral(", "))));
       }
     }
     line.exportDiagram = parser.value(diagramOption);

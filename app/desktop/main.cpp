@@ -1,7 +1,11 @@
 // The TileScope desktop app. Without options it opens the window with the last choices; with
 // --run ... --quit it measures and exports without showing it (see `tilescope --help`).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <QApplication>
 #include <QIcon>
+#include <QSocketNotifier>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +13,7 @@
 #include "command_line.hpp"
 #include "command_line_driver.hpp"
 #include "control_panel.hpp"
+#include "io/interrupt.hpp"
 #include "main_window.hpp"
 #include "settings.hpp"
 
@@ -40,6 +45,21 @@ void preferOffscreenWithoutWindow(int argc, char* argv[]) {
   }
 }
 
+// A scripted run (--quit) stops on SIGINT, SIGTERM, SIGHUP or SIGQUIT after the current run and
+// exports what was measured: the handler writes a byte to a pipe the event loop watches.
+void stopOnSignals(tilescope::ui::CommandLineDriver& driver) {
+  int wakeUp[2];
+  if (::pipe2(wakeUp, O_CLOEXEC | O_NONBLOCK) != 0) return;
+  tilescope::io::installInterruptHandlers(nullptr, wakeUp[1]);
+  auto* notifier = new QSocketNotifier(wakeUp[0], QSocketNotifier::Read, &driver);
+  QObject::connect(notifier, &QSocketNotifier::activated, &driver, [&driver, wakeUp] {
+    char byte = 0;
+    while (::read(wakeUp[0], &byte, 1) > 0) {
+    }
+    driver.interrupt(tilescope::io::interruptSignal());
+  });
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -54,8 +74,12 @@ int main(int argc, char* argv[]) {
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/tilescope.svg")));
 
   using namespace tilescope;
+  QStringList notices;
+  const app::Choices remembered = app::loadLastChoices(&notices);
+  for (const QString& notice : notices)
+    std::fputs(qPrintable(QStringLiteral("tilescope: notice: %1\n").arg(notice)), stderr);
   const app::ParseOutcome outcome =
-      app::parseCommandLine(QApplication::arguments(), app::loadLastChoices(), kDiagramsBuilt);
+      app::parseCommandLine(QApplication::arguments(), remembered, kDiagramsBuilt);
   if (!outcome.commandLine) {
     std::fputs(qPrintable(outcome.message + QLatin1Char('\n')),
                outcome.exitCode == 0 ? stdout : stderr);
@@ -72,6 +96,7 @@ int main(int argc, char* argv[]) {
   if (commandLine.quit) {
     QObject::connect(&driver, &ui::CommandLineDriver::finished, &application,
                      [](int exitCode) { QCoreApplication::exit(exitCode); });
+    stopOnSignals(driver);
   } else {
     window.show();
   }

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "file_io.hpp"
+#include "io/file_io.hpp"
+#include "io/json_fields.hpp"
 #include "report/report.hpp"
 
 namespace tilescope::app {
@@ -43,6 +45,7 @@ Session sessionFromJson(const nlohmann::json& json) {
     session.devices = std::move(document.devices);
     session.results = std::move(document.results);
     session.ceilings = std::move(document.ceilings);
+    session.warnings = std::move(document.warnings);
     // No choices were saved: start from the first result's configuration.
     if (!session.results.empty()) {
       const RunResult& first = session.results.front();
@@ -60,23 +63,18 @@ Session sessionFromJson(const nlohmann::json& json) {
   if (const auto created = json.find("created"); created != json.end() && created->is_string()) {
     session.created = created->get<std::string>();
   }
-  if (const auto devices = json.find("devices"); devices != json.end()) {
-    session.devices = report::devicesFromJson(*devices);
-  }
+  if (json.contains("devices"))
+    session.devices = report::devicesFromJson(json["devices"], "devices", &session.warnings);
   if (const auto choices = json.find("choices"); choices != json.end()) {
     session.choices = choicesFromJson(*choices);
+    for (const std::string& repaired : repairChoices(session.choices))
+      session.warnings.push_back("choices." + repaired);
   }
-  const auto results = json.find("results");
-  if (results == json.end() || !results->is_array()) {
-    throw Error(ErrorKind::InvalidArgument, "the session has no list of results");
-  }
-  for (const nlohmann::json& result : *results) {
-    session.results.push_back(report::resultFromJson(result));
-  }
+  session.results =
+      report::resultsFromJson(io::requiredField(json, "results", ""), "results", &session.warnings);
   // Sessions saved before the roofline have no ceilings.
-  if (const auto ceilings = json.find("ceilings"); ceilings != json.end()) {
-    session.ceilings = report::ceilingsFromJson(*ceilings);
-  }
+  if (json.contains("ceilings"))
+    session.ceilings = report::ceilingsFromJson(json["ceilings"], "ceilings", &session.warnings);
   return session;
 }
 
@@ -86,18 +84,11 @@ bool saveSession(const QString& path, const Session& session, QString* error) {
 
 std::optional<Session> loadSession(const QString& path, QString* error) {
   QByteArray bytes;
-  if (!readWholeFile(path, &bytes, error)) return std::nullopt;
+  if (!readWholeFile(path, io::kMaxSessionBytes, &bytes, error)) return std::nullopt;
   const QString where = QDir::toNativeSeparators(path);
   try {
-    return sessionFromJson(nlohmann::json::parse(bytes.toStdString()));
-  } catch (const nlohmann::json::parse_error& parseError) {
-    if (error) {
-      *error = QStringLiteral("%1 is not valid JSON (byte %2)")
-                   .arg(where)
-                   .arg(qulonglong(parseError.byte));
-    }
-  } catch (const nlohmann::json::exception& jsonError) {
-    if (error) *error = QStringLiteral("%1: %2").arg(where, QString::fromUtf8(jsonError.what()));
+    return sessionFromJson(
+        io::parseJson(std::string_view(bytes.constData(), std::size_t(bytes.size())), "the file"));
   } catch (const Error& formatError) {
     if (error) *error = QStringLiteral("%1: %2").arg(where, QString::fromUtf8(formatError.what()));
   }

@@ -23,12 +23,15 @@ struct Session {
   Choices choices;
   std::vector<RunResult> results;
   std::vector<DeviceCeilings> ceilings;  // the roofline's, one entry per backend and device
+  // What opening it left out (not saved): one line per skipped entry, naming its JSON path.
+  std::vector<std::string> warnings;
 };
 
 nlohmann::json toJson(const Session& session);
-// Throws Error(InvalidArgument) for a document that is not a TileScope session, a newer version,
-// or a malformed result. A results document (tilescope-bench --format json, Export Results)
-// opens as a session whose choices are its first result's configuration.
+// Throws Error(InvalidArgument) for a document that is not a TileScope session or has a newer
+// version; a malformed result, device or ceiling is skipped and described in `warnings`. A results
+// document (tilescope-bench --format json, Export Results) opens as a session whose choices are its
+// first result's configuration.
 Session sessionFromJson(const nlohmann::json& json);
 
 // Both return false with a message in `error` and change nothing on disk or in memory on failure.

@@ -1,5 +1,6 @@
 #include "settings.hpp"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 
@@ -16,10 +17,19 @@ void storeRecent(QStringList files) {
 
 }  // namespace
 
-Choices loadLastChoices() {
+Choices loadLastChoices(QStringList* notices) {
   // Stored as the same JSON a session holds, so both read and write one format.
-  const QByteArray text = QSettings().value(kChoicesKey).toByteArray();
-  return choicesFromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+  const QSettings settings;
+  const QByteArray text = settings.value(kChoicesKey).toByteArray();
+  Choices choices = choicesFromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+  for (const std::string& repaired : repairChoices(choices)) {
+    if (notices) {
+      *notices << QStringLiteral("the settings file %1, key %2, %3")
+                      .arg(QDir::toNativeSeparators(settings.fileName()), kChoicesKey,
+                           QString::fromStdString(repaired));
+    }
+  }
+  return choices;
 }
 
 void saveLastChoices(const Choices& choices) {

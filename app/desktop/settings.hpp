@@ -9,7 +9,9 @@ namespace tilescope::app {
 
 inline constexpr int kMaxRecentFiles = 8;
 
-Choices loadLastChoices();
+// The last choices, each one that cannot be used replaced by its default; `notices` (when given)
+// gets one line per replaced choice naming the settings file and the key.
+Choices loadLastChoices(QStringList* notices = nullptr);
 void saveLastChoices(const Choices& choices);
 
 // Most recent first, without duplicates, at most kMaxRecentFiles.

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope::plan {
 
@@ -124,6 +126,29 @@ void expand(const std::vector<const SweepAxis*>& axes, std::size_t axis, RunRequ
   }
 }
 
+// How many runs the axes make for `kernels`, counted without building them; saturates rather
+// than overflows.
+std::uint64_t countRuns(const std::vector<const KernelInfo*>& kernels,
+                        const std::vector<const SweepAxis*>& axes) {
+  constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+  const auto times = [](std::uint64_t a, std::uint64_t b) {
+    return b != 0 && a > kSaturated / b ? kSaturated : a * b;
+  };
+  std::uint64_t total = 0;
+  for (const KernelInfo* kernel : kernels) {
+    std::uint64_t runs = 1;
+    for (const SweepAxis* axis : axes) {
+      const ParamSpec* spec = isDimensionKey(axis->key) ? nullptr : kernel->param(axis->key);
+      if (isDimensionKey(axis->key) || (spec && !axis->all()))
+        runs = times(runs, axis->values.size());
+      else if (spec)
+        runs = times(runs, spec->allowed.size());
+    }
+    total = runs > kSaturated - total ? kSaturated : total + runs;
+  }
+  return total;
+}
+
 }  // namespace
 
 std::string describe(const RunRequest& run) {
@@ -136,9 +161,20 @@ std::string describe(const RunRequest& run) {
 std::int64_t parseInteger(const std::string& text, const std::string& what) {
   std::int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec == std::errc::result_out_of_range) refuse(what + " = " + text + " is out of range");
+  if (ec == std::errc::result_out_of_range)
+    refuse(what + " = " + quoteValue(text) + " is out of range");
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    refuse(what + ": '" + text + "' is not a whole number");
+    refuse(what + ": " + quoteValue(text) + " is not a whole number");
+  return value;
+}
+
+std::int64_t parseIntegerIn(const std::string& text, const std::string& what, std::int64_t minimum,
+                            std::int64_t maximum) {
+  const std::int64_t value = parseInteger(text, what);
+  if (value < minimum || value > maximum) {
+    refuse(what + " = " + text + " is out of range: a whole number from " +
+           std::to_string(minimum) + " to " + std::to_string(maximum));
+  }
   return value;
 }
 
@@ -152,10 +188,29 @@ std::int64_t parseDimension(const std::string& text, const std::string& what) {
 }
 
 int parseParameterValue(const std::string& text, const std::string& what) {
-  const std::int64_t value = parseInteger(text, what);
-  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-    refuse(what + " = " + text + " is out of range");
-  return int(value);
+  return int(
+      parseIntegerIn(text, what, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+
+Params parseParamsOption(const std::string& text, const std::string& what) {
+  if (text.empty())
+    refuse(what + ": no parameters given: expected NAME=VALUE,..., e.g. BM=128,TM=8");
+  try {
+    return parseParams(text);
+  } catch (const Error& error) {
+    refuse(what + ": " + error.what());
+  }
+}
+
+double parsePositiveNumber(const std::string& text, const std::string& what) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    refuse(what + ": " + quoteValue(text) + " is not a number");
+  // from_chars reads "inf" and "nan": neither is a budget.
+  if (!std::isfinite(value) || value <= 0)
+    refuse(what + " = " + quoteValue(text) + " is out of range: a finite number above 0");
+  return value;
 }
 
 Shape completeShape(const Dimensions& dims) {
@@ -235,6 +290,10 @@ std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start) {
       refuse("--sweep " + axis.key + ": " + *refusal({kernels.front()->id, {{axis.key, 0}}}));
     }
     axes.push_back(&axis);
+  }
+  if (const std::uint64_t count = countRuns(kernels, axes); count > kMaxRuns) {
+    refuse("--sweep: the sweep has " + std::to_string(count) + " runs, more than the " +
+           std::to_string(kMaxRuns) + " one plan may hold; sweep fewer values or split it");
   }
 
   std::vector<RunRequest> runs;

@@ -15,12 +15,23 @@ namespace tilescope::plan {
 // "shared-tiled tile=16 512x512x512": a run in one phrase, for progress and messages.
 std::string describe(const RunRequest& run);
 
-// Each throws tilescope::Error(InvalidArgument) with a message that names `what` and the text.
+// Numbers as both front ends (and the run server) read them: parsed once, whole, range-checked,
+// never truncated. Each throws tilescope::Error(InvalidArgument) with a message that names `what`
+// and quotes the text.
 std::int64_t parseInteger(const std::string& text, const std::string& what);
+// A whole number in minimum..maximum.
+std::int64_t parseIntegerIn(const std::string& text, const std::string& what, std::int64_t minimum,
+                            std::int64_t maximum);
 // A matrix dimension, 1..kMaxDimension.
 std::int64_t parseDimension(const std::string& text, const std::string& what);
 // A kernel parameter value (any int: the catalogue says which values a kernel allows).
 int parseParameterValue(const std::string& text, const std::string& what);
+// The parameters of --param K=V,...: at least one, each whole (see parseParams).
+Params parseParamsOption(const std::string& text, const std::string& what);
+// The most timed repetitions a run may ask for (--reps).
+inline constexpr int kMaxReps = 100000;
+// A finite number above 0 (no "inf", no "nan").
+double parsePositiveNumber(const std::string& text, const std::string& what);
 
 // The problem size as far as it is known; a sweep may set the rest.
 struct Dimensions {
@@ -79,10 +90,14 @@ std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::str
                                               const std::string& backend,
                                               ElementType element = ElementType::F32);
 
+// The most runs one plan may hold: a larger sweep is refused, with its count, before any run is
+// built.
+inline constexpr std::uint64_t kMaxRuns = 100000;
+
 // Every run, resolved: the kernel outermost, then the other axes in the order given (the first
 // outermost). A parameter axis runs a kernel without that parameter once, at its only
 // configuration; listed values of a parameter that no planned kernel has are refused. Throws
-// Error(InvalidArgument) for a refused configuration or a missing size.
+// Error(InvalidArgument) for a refused configuration, a missing size or more than kMaxRuns runs.
 std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start);
 
 }  // namespace tilescope::plan

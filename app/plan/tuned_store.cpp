@@ -2,12 +2,13 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "output_file.hpp"
+#include "io/file_io.hpp"
+#include "io/json_fields.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope::plan {
 
@@ -27,6 +28,34 @@ ElementType defaultElement(const std::string& kernel) {
   return info ? info->types.front() : ElementType::F32;
 }
 
+TunedEntry entryFromJson(const nlohmann::json& item, const std::string& path) {
+  TunedEntry entry;
+  entry.backend = io::stringField(item, "backend", path);
+  entry.device = io::stringField(item, "device", path);
+  entry.kernel = io::stringField(item, "kernel", path);
+  const std::string paramsPath = io::memberPath(path, "params");
+  const nlohmann::json& params = io::objectAt(io::requiredField(item, "params", path), paramsPath);
+  for (const auto& [name, value] : params.items()) {
+    entry.params[name] =
+        int(io::integerField(params, name.c_str(), paramsPath, std::numeric_limits<int>::min(),
+                             std::numeric_limits<int>::max(), "parameter value"));
+  }
+  entry.shape = {io::sizeField(item, "m", path), io::sizeField(item, "n", path),
+                 io::sizeField(item, "k", path)};
+  entry.gflops = io::numberField(item, "gflops", path, io::Sign::Positive);
+  if (item.contains("element")) {
+    const std::string name = io::stringField(item, "element", path);
+    const std::optional<ElementType> type = parseElementType(name);
+    if (!type)
+      io::refuseAt(io::memberPath(path, "element"),
+                   quoteValue(name) + " is not an element type (fp32, tf32, fp16 or bf16)");
+    entry.element = *type;
+  } else {
+    entry.element = defaultElement(entry.kernel);
+  }
+  return entry;
+}
+
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
   return value ? value : "";
@@ -43,38 +72,29 @@ std::string TunedStore::defaultPath() {
 }
 
 TunedStore::TunedStore(std::string path) : path_(std::move(path)) {
-  std::ifstream in(path_);
-  if (!in) return;  // nothing remembered yet
-  const auto fail = [&](const std::string& problem) {
-    throw Error(ErrorKind::InvalidArgument, "the remembered parameters in '" + path_ +
-                                                "' cannot be read: " + problem +
-                                                " (delete the file to start afresh)");
-  };
+  if (path_.empty()) return;
+  const std::string what = "the remembered parameters";
+  const std::optional<std::string> text =
+      io::readFile(path_, io::kMaxTunedBytes, what, /*missingIsEmpty=*/true);
+  if (!text) return;  // nothing remembered yet
   try {
-    const nlohmann::json document = nlohmann::json::parse(in);
-    if (document.at("format_version").get<int>() > kFormatVersion)
-      fail("it was written by a newer TileScope");
-    for (const nlohmann::json& item : document.at("entries")) {
-      TunedEntry entry;
-      entry.backend = item.at("backend").get<std::string>();
-      entry.device = item.at("device").get<std::string>();
-      entry.kernel = item.at("kernel").get<std::string>();
-      for (const auto& [name, value] : item.at("params").items())
-        entry.params[name] = value.get<int>();
-      entry.shape = {item.at("m").get<std::int64_t>(), item.at("n").get<std::int64_t>(),
-                     item.at("k").get<std::int64_t>()};
-      entry.gflops = item.at("gflops").get<double>();
-      if (const auto element = item.find("element"); element != item.end()) {
-        const std::optional<ElementType> type = parseElementType(element->get<std::string>());
-        if (!type) fail("'" + element->get<std::string>() + "' is not an element type");
-        entry.element = *type;
-      } else {
-        entry.element = defaultElement(entry.kernel);
+    const nlohmann::json document = io::parseJson(*text, "it");
+    io::versionField(document, "format_version", "", kFormatVersion);
+    const nlohmann::json& entries =
+        io::arrayAt(io::requiredField(document, "entries", ""), "entries");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      // One bad entry costs only itself.
+      try {
+        entries_.push_back(entryFromJson(entries[i], io::elementPath("entries", i)));
+      } catch (const Error& error) {
+        warnings_.push_back(what + " in " + quoteValue(path_) + ": " + error.what() +
+                            "; that entry is ignored");
       }
-      entries_.push_back(std::move(entry));
     }
-  } catch (const nlohmann::json::exception& error) {
-    fail(error.what());
+  } catch (const Error& error) {
+    throw Error(ErrorKind::InvalidArgument, "cannot read " + what + " " + quoteValue(path_) + ": " +
+                                                error.what() +
+                                                " (delete the file to start afresh)");
   }
 }
 
@@ -117,8 +137,7 @@ void TunedStore::save() const {
                        {"element", toString(entry.element)}});
   }
   const nlohmann::json document = {{"format_version", kFormatVersion}, {"entries", entries}};
-  OutputFile file(path_, "the remembered parameters");
-  file.commit(document.dump(2) + '\n');
+  io::writeFile(path_, document.dump(2) + '\n', "the remembered parameters");
 }
 
 }  // namespace tilescope::plan

@@ -26,12 +26,15 @@ class TunedStore {
   // when neither variable is set.
   static std::string defaultPath();
 
-  // Reads `path` when it exists; throws tilescope::Error(InvalidArgument) naming the file and
-  // the problem when it cannot be read or parsed. Entries written before element types were
-  // remembered have none: they count as the kernel's default type.
+  // Reads `path` when it exists (a regular file of at most 1 MiB); throws
+  // tilescope::Error(InvalidArgument) naming the file and the problem when it cannot be read or
+  // parsed. An entry with a bad field is left out and named in warnings(). Entries written before
+  // element types were remembered have none: they count as the kernel's default type.
   explicit TunedStore(std::string path);
 
   const std::string& path() const { return path_; }
+  // One line per entry left out when reading, naming the file and the field's JSON path.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   std::optional<TunedEntry> find(const std::string& backend, const std::string& device,
                                  const std::string& kernel, ElementType element) const;
   // Adds the entry, replacing one for the same backend, device, kernel and element type.
@@ -42,6 +45,7 @@ class TunedStore {
  private:
   std::string path_;
   std::vector<TunedEntry> entries_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace tilescope::plan

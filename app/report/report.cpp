@@ -10,7 +10,9 @@
 #include <ostream>
 #include <system_error>
 
+#include "io/json_fields.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope::report {
 
@@ -27,52 +29,39 @@ json finiteOrNull(double value) {
   return std::isfinite(value) ? json(value) : json(nullptr);
 }
 
-const json& field(const json& object, const char* name, const std::string& where) {
-  if (!object.is_object()) fail(where + " is not a JSON object");
-  const auto it = object.find(name);
-  if (it == object.end()) fail(where + " has no field '" + name + "'");
-  return *it;
+using io::Sign;
+
+// The number of a field the writers store with finiteOrNull.
+double measuredField(const json& object, const char* name, const std::string& path) {
+  return io::numberField(object, name, path, Sign::NonNegative, /*nullable=*/true);
 }
 
-double numberField(const json& object, const char* name, const std::string& where) {
-  const json& value = field(object, name, where);
-  if (value.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (!value.is_number()) fail(where + "." + name + " is not a number");
-  return value.get<double>();
+int intField(const json& object, const char* name, const std::string& path,
+             const std::string& meaning, int minimum = 0) {
+  return int(
+      io::integerField(object, name, path, minimum, std::numeric_limits<int>::max(), meaning));
 }
 
-std::int64_t integerField(const json& object, const char* name, const std::string& where) {
-  const json& value = field(object, name, where);
-  if (!value.is_number_integer()) fail(where + "." + name + " is not an integer");
-  return value.get<std::int64_t>();
+const json& objectField(const json& object, const char* name, const std::string& path) {
+  return io::objectAt(io::requiredField(object, name, path), io::memberPath(path, name));
 }
 
-std::string stringField(const json& object, const char* name, const std::string& where) {
-  const json& value = field(object, name, where);
-  if (!value.is_string()) fail(where + "." + name + " is not a string");
-  return value.get<std::string>();
-}
-
-bool boolField(const json& object, const char* name, const std::string& where) {
-  const json& value = field(object, name, where);
-  if (!value.is_boolean()) fail(where + "." + name + " is not true or false");
-  return value.get<bool>();
-}
-
-// Optional members are written as null; a reader also accepts them missing.
-const json* optionalObject(const json& object, const char* name, const std::string& where) {
-  const auto it = object.find(name);
-  if (it == object.end() || it->is_null()) return nullptr;
-  if (!it->is_object()) fail(where + "." + name + " is not a JSON object or null");
-  return &*it;
-}
-
-void checkFormatVersion(const json& object, const std::string& where) {
-  const std::int64_t version = integerField(object, "format_version", where);
-  if (version > kFormatVersion) {
-    fail(where + " has format_version " + std::to_string(version) + "; this build reads up to " +
-         std::to_string(kFormatVersion));
+// Reads each entry of `list` with `read`; with `warnings`, an entry that fails is left out and
+// described there, otherwise the first failure throws.
+template <typename Read>
+auto readEntries(const json& list, const std::string& path, std::vector<std::string>* warnings,
+                 const char* entryName, Read read) {
+  io::arrayAt(list, path);
+  std::vector<decltype(read(list, path))> entries;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    try {
+      entries.push_back(read(list[i], io::elementPath(path, i)));
+    } catch (const Error& error) {
+      if (!warnings) throw;
+      warnings->push_back(std::string(error.what()) + "; that " + entryName + " is skipped");
+    }
   }
+  return entries;
 }
 
 json toJson(const Verification& v) {
@@ -84,14 +73,15 @@ json toJson(const Verification& v) {
           {"passed", v.passed}};
 }
 
-Verification verificationFromJson(const json& object, const std::string& where) {
+Verification verificationFromJson(const json& object, const std::string& path) {
   Verification v;
-  v.relError = numberField(object, "rel_error", where);
-  v.normalizedError = numberField(object, "normalized_error", where);
-  v.maxAbsError = numberField(object, "max_abs_error", where);
-  v.nonFinite = integerField(object, "non_finite", where);
-  v.tolerance = numberField(object, "tolerance", where);
-  v.passed = boolField(object, "passed", where);
+  v.relError = measuredField(object, "rel_error", path);
+  v.normalizedError = measuredField(object, "normalized_error", path);
+  v.maxAbsError = measuredField(object, "max_abs_error", path);
+  v.nonFinite = io::integerField(object, "non_finite", path, 0,
+                                 std::numeric_limits<std::int64_t>::max(), "count");
+  v.tolerance = io::numberField(object, "tolerance", path, Sign::NonNegative);
+  v.passed = io::booleanField(object, "passed", path);
   return v;
 }
 
@@ -330,14 +320,14 @@ json toJson(const Ceiling& ceiling) {
           {"method", ceiling.method}};
 }
 
-Ceiling ceilingFromJson(const json& object, const std::string& where) {
+Ceiling ceilingFromJson(const json& object, const std::string& path) {
   Ceiling ceiling;
-  ceiling.name = stringField(object, "name", where);
-  ceiling.unit = stringField(object, "unit", where);
-  ceiling.measured = numberField(object, "measured", where);
-  if (const auto it = object.find("datasheet"); it != object.end() && !it->is_null())
-    ceiling.datasheet = numberField(object, "datasheet", where);
-  ceiling.method = stringField(object, "method", where);
+  ceiling.name = io::stringField(object, "name", path);
+  ceiling.unit = io::stringField(object, "unit", path);
+  ceiling.measured = io::numberField(object, "measured", path, Sign::Positive, /*nullable=*/true);
+  if (io::optionalField(object, "datasheet"))
+    ceiling.datasheet = io::numberField(object, "datasheet", path, Sign::Positive);
+  ceiling.method = io::stringField(object, "method", path);
   return ceiling;
 }
 
@@ -352,9 +342,11 @@ std::vector<std::pair<const DeviceCeilings*, const Ceiling*>> ceilingRows(
   return rows;
 }
 
-ElementType elementField(const std::string& text, const std::string& where) {
+ElementType elementField(const json& object, const std::string& path) {
+  const std::string text = io::stringField(object, "element", path);
   if (const auto element = parseElementType(text)) return *element;
-  fail(where + " '" + text + "' is not an element type (fp32, tf32, fp16 or bf16)");
+  io::refuseAt(io::memberPath(path, "element"),
+               quoteValue(text) + " is not an element type (fp32, tf32, fp16 or bf16)");
 }
 
 }  // namespace
@@ -372,22 +364,23 @@ nlohmann::json ceilingsToJson(const std::vector<DeviceCeilings>& ceilings) {
   return list;
 }
 
-std::vector<DeviceCeilings> ceilingsFromJson(const nlohmann::json& json) {
-  if (!json.is_array()) fail("'ceilings' is not a list");
-  std::vector<DeviceCeilings> list;
-  for (const nlohmann::json& entry : json) {
-    const std::string where = "ceilings[" + std::to_string(list.size()) + "]";
-    DeviceCeilings device;
-    device.backend = stringField(entry, "backend", where);
-    device.device = stringField(entry, "device", where);
-    const nlohmann::json& compute = field(entry, "compute", where);
-    if (!compute.is_array()) fail(where + ".compute is not a list");
-    for (const nlohmann::json& ceiling : compute)
-      device.compute.push_back(ceilingFromJson(ceiling, where + ".compute[]"));
-    device.bandwidth = ceilingFromJson(field(entry, "bandwidth", where), where + ".bandwidth");
-    list.push_back(std::move(device));
-  }
-  return list;
+std::vector<DeviceCeilings> ceilingsFromJson(const nlohmann::json& json, const std::string& path,
+                                             std::vector<std::string>* warnings) {
+  return readEntries(
+      json, path, warnings, "device's ceilings",
+      [](const nlohmann::json& entry, const std::string& at) {
+        DeviceCeilings device;
+        device.backend = io::stringField(entry, "backend", at);
+        device.device = io::stringField(entry, "device", at);
+        const std::string computePath = io::memberPath(at, "compute");
+        const nlohmann::json& compute =
+            io::arrayAt(io::requiredField(entry, "compute", at), computePath);
+        for (std::size_t i = 0; i < compute.size(); ++i)
+          device.compute.push_back(ceilingFromJson(compute[i], io::elementPath(computePath, i)));
+        device.bandwidth =
+            ceilingFromJson(objectField(entry, "bandwidth", at), io::memberPath(at, "bandwidth"));
+        return device;
+      });
 }
 
 nlohmann::json toJson(const RunResult& result) {
@@ -431,47 +424,58 @@ nlohmann::json toJson(const RunResult& result) {
   return out;
 }
 
-RunResult resultFromJson(const nlohmann::json& json) {
-  const std::string where = "result";
-  checkFormatVersion(json, where);
+RunResult resultFromJson(const nlohmann::json& json, const std::string& path) {
+  io::objectAt(json, path);
+  io::versionField(json, "format_version", path, kFormatVersion);
   RunResult r;
-  r.backend = stringField(json, "backend", where);
-  r.device = stringField(json, "device", where);
-  r.kernel.kernel = stringField(json, "kernel", where);
-  const nlohmann::json& params = field(json, "params", where);
-  if (!params.is_object()) fail("result.params is not a JSON object");
+  r.backend = io::stringField(json, "backend", path);
+  r.device = io::stringField(json, "device", path);
+  r.kernel.kernel = io::stringField(json, "kernel", path);
+  const std::string paramsPath = io::memberPath(path, "params");
+  const nlohmann::json& params = objectField(json, "params", path);
   for (const auto& [name, value] : params.items()) {
-    if (!value.is_number_integer()) fail("result.params." + name + " is not an integer");
-    r.kernel.params[name] = value.get<int>();
+    r.kernel.params[name] =
+        int(io::integerField(params, name.c_str(), paramsPath, std::numeric_limits<int>::min(),
+                             std::numeric_limits<int>::max(), "parameter value"));
   }
-  r.shape = {integerField(json, "m", where), integerField(json, "n", where),
-             integerField(json, "k", where)};
+  r.shape = {io::sizeField(json, "m", path), io::sizeField(json, "n", path),
+             io::sizeField(json, "k", path)};
   // Results written before element types existed are fp32.
-  if (const auto element = json.find("element"); element != json.end())
-    r.element = elementField(stringField(json, "element", where), "result.element");
-  const nlohmann::json& stats = field(json, "stats", where);
-  r.stats.medianMs = numberField(stats, "median_ms", "result.stats");
-  r.stats.minMs = numberField(stats, "min_ms", "result.stats");
-  r.stats.maxMs = numberField(stats, "max_ms", "result.stats");
-  r.stats.spread = numberField(stats, "spread", "result.stats");
-  r.stats.reps = int(integerField(stats, "reps", "result.stats"));
-  r.gflops = numberField(json, "gflops", where);
-  if (const nlohmann::json* v = optionalObject(json, "verification", where))
-    r.verification = verificationFromJson(*v, "result.verification");
-  if (const nlohmann::json* p = optionalObject(json, "phases", where)) {
-    r.phases = Phases{numberField(*p, "h2d_ms", "result.phases"),
-                      numberField(*p, "kernel_ms", "result.phases"),
-                      numberField(*p, "d2h_ms", "result.phases")};
+  if (json.contains("element")) r.element = elementField(json, path);
+  const std::string statsPath = io::memberPath(path, "stats");
+  const nlohmann::json& stats = objectField(json, "stats", path);
+  r.stats.medianMs = io::numberField(stats, "median_ms", statsPath, Sign::Positive);
+  r.stats.minMs = io::numberField(stats, "min_ms", statsPath, Sign::Positive);
+  r.stats.maxMs = io::numberField(stats, "max_ms", statsPath, Sign::Positive);
+  r.stats.spread = measuredField(stats, "spread", statsPath);
+  r.stats.reps = intField(stats, "reps", statsPath, "repetition count", 1);
+  r.gflops = io::numberField(json, "gflops", path, Sign::Positive, /*nullable=*/true);
+  if (const nlohmann::json* v = io::optionalField(json, "verification")) {
+    const std::string at = io::memberPath(path, "verification");
+    r.verification = verificationFromJson(io::objectAt(*v, at), at);
   }
-  if (const auto it = json.find("unsynced_host_ms"); it != json.end() && !it->is_null()) {
-    r.unsyncedHostMs = numberField(json, "unsynced_host_ms", where);
+  if (const nlohmann::json* p = io::optionalField(json, "phases")) {
+    const std::string at = io::memberPath(path, "phases");
+    io::objectAt(*p, at);
+    r.phases = Phases{io::numberField(*p, "h2d_ms", at, Sign::NonNegative),
+                      io::numberField(*p, "kernel_ms", at, Sign::NonNegative),
+                      io::numberField(*p, "d2h_ms", at, Sign::NonNegative)};
   }
-  if (const nlohmann::json* k = optionalObject(json, "resources", where)) {
-    const std::string at = "result.resources";
-    r.resources = KernelResources{
-        int(integerField(*k, "registers", at)),     integerField(*k, "shared_bytes", at),
-        integerField(*k, "local_bytes", at),        int(integerField(*k, "threads_per_block", at)),
-        int(integerField(*k, "blocks_per_sm", at)), numberField(*k, "occupancy", at)};
+  if (io::optionalField(json, "unsynced_host_ms"))
+    r.unsyncedHostMs = io::numberField(json, "unsynced_host_ms", path, Sign::NonNegative);
+  if (const nlohmann::json* k = io::optionalField(json, "resources")) {
+    const std::string at = io::memberPath(path, "resources");
+    io::objectAt(*k, at);
+    const auto bytes = [&](const char* name) {
+      return io::integerField(*k, name, at, 0, std::numeric_limits<std::int64_t>::max(),
+                              "byte count");
+    };
+    r.resources = KernelResources{intField(*k, "registers", at, "register count"),
+                                  bytes("shared_bytes"),
+                                  bytes("local_bytes"),
+                                  intField(*k, "threads_per_block", at, "thread count"),
+                                  intField(*k, "blocks_per_sm", at, "block count"),
+                                  io::numberField(*k, "occupancy", at, Sign::NonNegative)};
   }
   return r;
 }
@@ -486,17 +490,18 @@ nlohmann::json toJson(const DeviceInfo& device) {
           {"facts", std::move(facts)}};
 }
 
-DeviceInfo deviceFromJson(const nlohmann::json& json) {
-  const std::string where = "device";
-  checkFormatVersion(json, where);
+DeviceInfo deviceFromJson(const nlohmann::json& json, const std::string& path) {
+  io::objectAt(json, path);
+  io::versionField(json, "format_version", path, kFormatVersion);
   DeviceInfo device;
-  device.index = int(integerField(json, "index", where));
-  device.name = stringField(json, "name", where);
-  const nlohmann::json& facts = field(json, "facts", where);
-  if (!facts.is_array()) fail("device.facts is not a JSON array");
-  for (const nlohmann::json& fact : facts) {
-    device.facts.emplace_back(stringField(fact, "name", "device.facts[]"),
-                              stringField(fact, "value", "device.facts[]"));
+  device.index = intField(json, "index", path, "device index");
+  device.name = io::stringField(json, "name", path);
+  const std::string factsPath = io::memberPath(path, "facts");
+  const nlohmann::json& facts = io::arrayAt(io::requiredField(json, "facts", path), factsPath);
+  for (std::size_t i = 0; i < facts.size(); ++i) {
+    const std::string at = io::elementPath(factsPath, i);
+    device.facts.emplace_back(io::stringField(facts[i], "name", at),
+                              io::stringField(facts[i], "value", at));
   }
   return device;
 }
@@ -511,15 +516,12 @@ nlohmann::json devicesToJson(const std::vector<MeasuredDevice>& devices) {
   return list;
 }
 
-std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json) {
-  if (!json.is_array()) throw Error(ErrorKind::InvalidArgument, "'devices' is not a list");
-  std::vector<MeasuredDevice> devices;
-  for (const nlohmann::json& entry : json) {
-    if (!entry.is_object() || !entry.contains("backend") || !entry["backend"].is_string())
-      throw Error(ErrorKind::InvalidArgument, "a device has no backend");
-    devices.push_back({entry["backend"].get<std::string>(), deviceFromJson(entry)});
-  }
-  return devices;
+std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json, const std::string& path,
+                                            std::vector<std::string>* warnings) {
+  return readEntries(
+      json, path, warnings, "device", [](const nlohmann::json& entry, const std::string& at) {
+        return MeasuredDevice{io::stringField(entry, "backend", at), deviceFromJson(entry, at)};
+      });
 }
 
 void checkHeader(const nlohmann::json& json, const std::string& format) {
@@ -528,14 +530,24 @@ void checkHeader(const nlohmann::json& json, const std::string& format) {
     throw Error(ErrorKind::InvalidArgument,
                 "this is not a TileScope file (no \"format\": \"" + format + "\")");
   }
-  const auto version = json.find("version");
-  if (version == json.end() || !version->is_number_integer())
-    throw Error(ErrorKind::InvalidArgument, "the file has no format version");
-  if (version->get<int>() > kFormatVersion) {
-    throw Error(ErrorKind::InvalidArgument,
-                "the file was written by a newer TileScope (format version " +
-                    std::to_string(version->get<int>()) + ")");
+  io::versionField(json, "version", "", kFormatVersion);
+}
+
+std::vector<RunResult> resultsFromJson(const nlohmann::json& json, const std::string& path,
+                                       std::vector<std::string>* warnings) {
+  // Read strictly first where every entry might be bad: a file whose results are all broken is
+  // refused with the first problem rather than opened empty.
+  const std::size_t warningsBefore = warnings ? warnings->size() : 0;
+  std::vector<RunResult> results = readEntries(
+      json, path, warnings, "result",
+      [](const nlohmann::json& entry, const std::string& at) { return resultFromJson(entry, at); });
+  if (results.empty() && !json.empty() && warnings) {
+    std::string problem = (*warnings)[warningsBefore];
+    problem.erase(problem.rfind("; that result is skipped"));
+    warnings->resize(warningsBefore);
+    throw Error(ErrorKind::InvalidArgument, problem + " (and no result can be read)");
   }
+  return results;
 }
 
 nlohmann::json toJson(const ResultsDocument& document, const std::string& created,
@@ -555,14 +567,12 @@ nlohmann::json toJson(const ResultsDocument& document, const std::string& create
 ResultsDocument resultsDocumentFromJson(const nlohmann::json& json) {
   checkHeader(json, kResultsFormat);
   ResultsDocument document;
-  if (const auto devices = json.find("devices"); devices != json.end())
-    document.devices = devicesFromJson(*devices);
-  const auto results = json.find("results");
-  if (results == json.end() || !results->is_array())
-    throw Error(ErrorKind::InvalidArgument, "the file has no list of results");
-  for (const nlohmann::json& result : *results) document.results.push_back(resultFromJson(result));
-  if (const auto ceilings = json.find("ceilings"); ceilings != json.end())
-    document.ceilings = ceilingsFromJson(*ceilings);
+  if (json.contains("devices"))
+    document.devices = devicesFromJson(json["devices"], "devices", &document.warnings);
+  document.results =
+      resultsFromJson(io::requiredField(json, "results", ""), "results", &document.warnings);
+  if (json.contains("ceilings"))
+    document.ceilings = ceilingsFromJson(json["ceilings"], "ceilings", &document.warnings);
   return document;
 }
 

@@ -14,12 +14,20 @@ namespace tilescope::report {
 // Format version written into every JSON document; readers refuse newer major versions.
 inline constexpr int kFormatVersion = 1;
 
+// The readers below check every field's type and range (sizes 1..2^31-1, repetitions at least 1,
+// finite positive times and rates, known versions) and throw tilescope::Error(InvalidArgument)
+// naming the field by its JSON path under `path`: "results[3].m: -256 is not a valid size ...".
+// Those that read a list take `warnings`: when given, an entry that fails is left out and its
+// problem added there (unless every entry of a non-empty results list fails: that throws); without
+// it the first problem throws.
+
 nlohmann::json toJson(const RunResult& result);
-// Throws tilescope::Error(InvalidArgument) naming the missing or mistyped field.
-RunResult resultFromJson(const nlohmann::json& json);
+RunResult resultFromJson(const nlohmann::json& json, const std::string& path = "result");
+std::vector<RunResult> resultsFromJson(const nlohmann::json& json, const std::string& path,
+                                       std::vector<std::string>* warnings);
 
 nlohmann::json toJson(const DeviceInfo& device);
-DeviceInfo deviceFromJson(const nlohmann::json& json);
+DeviceInfo deviceFromJson(const nlohmann::json& json, const std::string& path = "device");
 
 // The CSV columns, in order: backend, device, kernel, params, M, N, K, median_ms, min_ms,
 // max_ms, gflops, rel_error, verified, reps, then h2d_ms, kernel_ms, d2h_ms, unsynced_host_ms,
@@ -49,17 +57,21 @@ struct ResultsDocument {
   // The roofline ceilings measured on the devices (tilescope-bench --ceilings, Measure
   // Ceilings); written only when there are some, and absent from older documents.
   std::vector<DeviceCeilings> ceilings;
+  // What reading left out (not written): one line per skipped entry, naming its JSON path.
+  std::vector<std::string> warnings = {};
 };
 
 nlohmann::json devicesToJson(const std::vector<MeasuredDevice>& devices);
-// Throws tilescope::Error(InvalidArgument) for a malformed list.
-std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json);
+std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json,
+                                            const std::string& path = "devices",
+                                            std::vector<std::string>* warnings = nullptr);
 
 // A list of device ceilings: [{backend, device, compute: [ceiling...], bandwidth: ceiling}], each
 // ceiling {name, unit, measured, datasheet (or null), method}.
 nlohmann::json ceilingsToJson(const std::vector<DeviceCeilings>& ceilings);
-// Throws tilescope::Error(InvalidArgument) naming the missing or mistyped field.
-std::vector<DeviceCeilings> ceilingsFromJson(const nlohmann::json& json);
+std::vector<DeviceCeilings> ceilingsFromJson(const nlohmann::json& json,
+                                             const std::string& path = "ceilings",
+                                             std::vector<std::string>* warnings = nullptr);
 
 // Throws tilescope::Error(InvalidArgument) unless `json` is an object tagged `format` with a
 // version this build reads.
@@ -67,7 +79,8 @@ void checkHeader(const nlohmann::json& json, const std::string& format);
 
 nlohmann::json toJson(const ResultsDocument& document, const std::string& created,
                       const std::string& generator);
-// Throws tilescope::Error(InvalidArgument) naming what is wrong.
+// Throws tilescope::Error(InvalidArgument) for a bad header or results list; bad entries of the
+// lists are skipped and described in the document's warnings.
 ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
 
 // A human-readable, column-aligned table of the same fields.

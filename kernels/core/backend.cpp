@@ -10,9 +10,13 @@ std::optional<std::string> Backend::refusal(const KernelConfig& kernel, const Sh
 }
 
 std::optional<std::string> Backend::refusal(const RunRequest& request) const {
-  if (!request.allowLongRuns) return refusal(request.kernel, request.shape, request.element);
-  if (auto why = capabilityRefusal(request.kernel, request.shape, request.element)) return why;
-  return elementRefusal(kernelInfo(request.kernel.kernel), request.element);
+  if (!request.allowLongRuns) {
+    if (auto why = refusal(request.kernel, request.shape, request.element)) return why;
+  } else {
+    if (auto why = capabilityRefusal(request.kernel, request.shape, request.element)) return why;
+    if (auto why = elementRefusal(kernelInfo(request.kernel.kernel), request.element)) return why;
+  }
+  return memoryRefusal(request);
 }
 
 }  // namespace tilescope

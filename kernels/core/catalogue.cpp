@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope {
 
@@ -474,19 +475,21 @@ const KernelInfo* findKernel(const std::string& id) {
 const KernelInfo& kernelInfo(const std::string& id) {
   if (const KernelInfo* k = findKernel(id)) return *k;
   throw Error(ErrorKind::InvalidArgument,
-              "unknown kernel '" + id + "' (known kernels: " + knownIds() + ")");
+              "unknown kernel " + quoteValue(id) + " (known kernels: " + knownIds() + ")");
 }
 
 std::optional<std::string> refusal(const KernelConfig& config) {
   const KernelInfo* info = findKernel(config.kernel);
-  if (!info) return "unknown kernel '" + config.kernel + "' (known kernels: " + knownIds() + ")";
+  if (!info)
+    return "unknown kernel " + quoteValue(config.kernel) + " (known kernels: " + knownIds() + ")";
   for (const auto& [name, value] : config.params) {
     const ParamSpec* spec = info->param(name);
     if (!spec) {
       if (info->params.empty()) return "kernel '" + info->id + "' takes no parameters";
       std::string names;
       for (const ParamSpec& p : info->params) names += (names.empty() ? "" : ", ") + p.name;
-      return "kernel '" + info->id + "' has no parameter '" + name + "' (it takes " + names + ")";
+      return "kernel '" + info->id + "' has no parameter " + quoteValue(name) + " (it takes " +
+             names + ")";
     }
     if (!std::binary_search(spec->allowed.begin(), spec->allowed.end(), value)) {
       return info->id + ": " + name + " = " + std::to_string(value) +
@@ -554,26 +557,38 @@ std::vector<KernelConfig> validConfigurations(const KernelInfo& info) {
 }
 
 Params parseParams(const std::string& text) {
+  const auto refuse = [](const std::string& problem) {
+    throw Error(ErrorKind::InvalidArgument,
+                problem + ": expected NAME=VALUE,..., e.g. BM=128,TM=8");
+  };
   Params params;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) {
+  if (text.empty()) return params;
+  // Every item counts, empty ones included: "tile=8," is a mistake, not "tile=8".
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string item = text.substr(begin, comma - begin);
+    begin = comma + 1;
+    if (item.empty()) refuse("empty parameter in " + quoteValue(text));
     const auto eq = item.find('=');
     const std::string name = item.substr(0, eq);
-    if (eq == std::string::npos || name.empty()) {
-      throw Error(ErrorKind::InvalidArgument,
-                  "malformed parameter '" + item + "': expected NAME=VALUE, e.g. BM=128,TM=8");
-    }
+    if (eq == std::string::npos || name.empty()) refuse("malformed parameter " + quoteValue(item));
     const std::string valueText = item.substr(eq + 1);
     int value = 0;
     const auto [end, ec] =
         std::from_chars(valueText.data(), valueText.data() + valueText.size(), value);
-    if (ec != std::errc() || end != valueText.data() + valueText.size() || valueText.empty()) {
+    if (ec == std::errc::result_out_of_range) {
       throw Error(ErrorKind::InvalidArgument,
-                  "parameter " + name + " = '" + valueText + "' is not an integer");
+                  "parameter " + quoteValue(name) + " = " + quoteValue(valueText) +
+                      " is out of range: a parameter is a whole number from -2147483648 to "
+                      "2147483647");
+    }
+    if (ec != std::errc() || end != valueText.data() + valueText.size() || valueText.empty()) {
+      throw Error(ErrorKind::InvalidArgument, "parameter " + quoteValue(name) + " = " +
+                                                  quoteValue(valueText) + " is not a whole number");
     }
     if (!params.emplace(name, value).second) {
-      throw Error(ErrorKind::InvalidArgument, "parameter " + name + " is given twice");
+      throw Error(ErrorKind::InvalidArgument, "parameter " + quoteValue(name) + " is given twice");
     }
   }
   return params;

@@ -92,22 +92,23 @@ std::string formatBytes(double bytes) {
 
 // Refuses a run whose matrices (and the double reference, when verifying) would not fit in the
 // memory available now, before anything is allocated.
-void checkMemory(const Shape& shape, bool verify) {
+std::optional<std::string> hostMemoryRefusal(const Shape& shape, bool verify) {
   const std::int64_t available = memInfoBytes("MemAvailable");
-  if (available < 0) return;  // unknown: allocation failures still become Error(OutOfMemory)
+  // Unknown: allocation failures still become Error(OutOfMemory).
+  if (available < 0) return std::nullopt;
   const double a = 4.0 * double(shape.elementsA()), b = 4.0 * double(shape.elementsB()),
                c = 4.0 * double(shape.elementsC());
   // referenceProduct() holds double copies of A and B besides its double result.
   const double reference = verify ? 2.0 * (a + b + c) : 0.0;
   const double needed = a + b + c + reference;
-  if (needed <= double(available)) return;
+  if (needed <= double(available)) return std::nullopt;
   std::string message = "M=" + std::to_string(shape.m) + ", N=" + std::to_string(shape.n) +
                         ", K=" + std::to_string(shape.k) + " needs " + formatBytes(needed) +
                         " of host memory (A " + formatBytes(a) + ", B " + formatBytes(b) + ", C " +
                         formatBytes(c);
   if (verify) message += ", double reference " + formatBytes(reference);
   message += ") but only " + formatBytes(double(available)) + " is available";
-  throw Error(ErrorKind::OutOfMemory, message);
+  return message;
 }
 
 void checkDevice(int device) {
@@ -159,6 +160,10 @@ class CpuBackend final : public Backend {
     }
     return std::nullopt;
   }
+
+  std::optional<std::string> memoryRefusal(const RunRequest& request) const override {
+    return hostMemoryRefusal(request.shape, request.verify);
+  }
 };
 
 RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
@@ -167,8 +172,11 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
   const Shape& shape = request.shape;
   validateShape(shape);
   checkDevice(request.device);
+  // Memory first: it is the one refusal a later run may not meet (Error(OutOfMemory) is
+  // recoverable).
+  if (auto why = hostMemoryRefusal(shape, request.verify))
+    throw Error(ErrorKind::OutOfMemory, *why);
   if (auto reason = refusal(request)) throw Error(ErrorKind::Unsupported, *reason);
-  checkMemory(shape, request.verify);
 
   const cpu::KernelFn kernel = kernelFor(kernelInfo(config.kernel).family);
   const Operands operands = makeOperands(shape, request.fill, request.seed);

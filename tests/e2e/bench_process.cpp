@@ -5,13 +5,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -19,9 +23,13 @@ namespace tilescope::e2e {
 
 namespace fs = std::filesystem;
 
-BenchOutcome runBench(const std::vector<std::string>& args, const std::string& configHome) {
+namespace {
+
+BenchOutcome spawnBench(const BenchLaunch& launch, const std::string& configHome) {
   ScratchDir capture;
-  const std::string outPath = capture.file("stdout"), errPath = capture.file("stderr");
+  const std::string outPath =
+      launch.stdoutPath.empty() ? capture.file("stdout") : launch.stdoutPath;
+  const std::string errPath = capture.file("stderr");
 
   // The parent's environment with XDG_CONFIG_HOME replaced.
   std::vector<std::string> environment = {
@@ -35,13 +43,18 @@ BenchOutcome runBench(const std::vector<std::string>& args, const std::string& c
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, outPath.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (launch.closeStdout) {
+    posix_spawn_file_actions_addclose(&actions, STDOUT_FILENO);
+  } else {
+    // No O_TRUNC or O_CREAT beyond our own capture file: /dev/full must stay what it is.
+    const int flags = launch.stdoutPath.empty() ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY;
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, outPath.c_str(), flags, 0644);
+  }
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, errPath.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
   std::vector<std::string> argvText = {TILESCOPE_BENCH};
-  argvText.insert(argvText.end(), args.begin(), args.end());
+  argvText.insert(argvText.end(), launch.args.begin(), launch.args.end());
   std::vector<char*> argv;
   for (std::string& arg : argvText) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -54,15 +67,34 @@ BenchOutcome runBench(const std::vector<std::string>& args, const std::string& c
     throw std::runtime_error(std::string("cannot start tilescope-bench: ") +
                              std::strerror(spawnError));
 
+  if (!launch.signals.empty()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(launch.signalAfterMs));
+    for (std::size_t i = 0; i < launch.signals.size(); ++i) {
+      if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(launch.signalGapMs));
+      ::kill(pid, launch.signals[i]);
+    }
+  }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid failed");
   }
   BenchOutcome outcome;
   outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  outcome.out = readFile(outPath);
+  if (launch.stdoutPath.empty() && !launch.closeStdout) outcome.out = readFile(outPath);
   outcome.err = readFile(errPath);
   return outcome;
+}
+
+}  // namespace
+
+BenchOutcome runBench(const std::vector<std::string>& args, const std::string& configHome) {
+  BenchLaunch launch;
+  launch.args = args;
+  return spawnBench(launch, configHome);
+}
+
+BenchOutcome runBench(const BenchLaunch& launch) {
+  return spawnBench(launch, "");
 }
 
 ScratchDir::ScratchDir() {

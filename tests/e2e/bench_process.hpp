@@ -15,6 +15,16 @@ struct BenchOutcome {
 // remembered by a user's --autotune never reach a test.
 BenchOutcome runBench(const std::vector<std::string>& args, const std::string& configHome = "");
 
+// How else to start it: stdout to a file of our choice or closed, and signals sent while it runs.
+struct BenchLaunch {
+  std::vector<std::string> args;
+  std::string stdoutPath;    // "": captured; else stdout goes to this file (e.g. /dev/full)
+  bool closeStdout = false;  // stdout closed altogether
+  std::vector<int> signals;  // sent in order, `signalGapMs` apart, after `signalAfterMs`
+  int signalAfterMs = 0, signalGapMs = 0;
+};
+BenchOutcome runBench(const BenchLaunch& launch);
+
 // A fresh empty directory under the system temp directory, removed with its contents on
 // destruction.
 class ScratchDir {

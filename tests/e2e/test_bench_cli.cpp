@@ -1,7 +1,12 @@
 // End-to-end tests of tilescope-bench: the built executable, run as a user would run it.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -228,24 +233,6 @@ TEST(BenchCli, CsvOutputFileIsWrittenWholeAndRoundTrips) {
   EXPECT_EQ(rewritten.str(), text);
 }
 
-// The second size cannot fit in any host's memory; the backend finds that out when the run
-// starts, after the first size was measured.
-TEST(BenchCli, ASweepThatFailsMidwayStillWritesWhatWasMeasured) {
-  ScratchDir dir;
-  const std::string path = dir.file("runs.csv");
-  const BenchOutcome r = runBench({"--kernel", "library", "--sweep", "size=16,1048576", "--reps",
-                                   "2", "--format", "csv", "--output", path});
-  EXPECT_EQ(r.exitCode, 2);
-  ASSERT_EQ(lines(r.err).size(), 1u) << r.err;
-  EXPECT_TRUE(contains(r.err, "host memory")) << r.err;
-  EXPECT_TRUE(contains(r.err, "(1 of 2 runs finished)")) << r.err;
-  EXPECT_EQ(dir.entries(), std::vector<std::string>{"runs.csv"});
-  const auto results = parseCsv(tilescope::e2e::readFile(path));
-  ASSERT_EQ(results.size(), 1u);
-  EXPECT_EQ(results[0].shape.m, 16);
-  EXPECT_TRUE(results[0].verified());
-}
-
 TEST(BenchCli, NoVerifyLeavesTheResultUnverifiedAndStillSucceeds) {
   const BenchOutcome r = runBench(
       {"--kernel", "library", "--size", "32", "--no-verify", "--reps", "2", "--format", "csv"});
@@ -370,7 +357,9 @@ const BadInput kBadInputs[] = {
      "--sweep tile: kernel 'library' takes no parameters"},
     {"size_sweep_bad_shape", {"--kernel", "naive", "--sweep", "size=8x8"}, "neither S nor MxNxK"},
     {"unknown_format", {"--kernel", "naive", "--size", "32", "--format", "xml"}, "xml"},
-    {"zero_reps", {"--kernel", "naive", "--size", "32", "--reps", "0"}, "--reps 0"},
+    {"zero_reps",
+     {"--kernel", "naive", "--size", "32", "--reps", "0"},
+     "--reps = 0 is out of range"},
     {"missing_device", {"--kernel", "naive", "--size", "32", "--device", "7"}, "--device 7"},
     {"output_in_missing_directory",
      {"--kernel", "naive", "--size", "32", "--output", "{dir}/missing/out.csv"},
@@ -499,7 +488,7 @@ TEST(BenchCli, ADamagedTunedFileIsReportedNotIgnored) {
   const BenchOutcome r =
       runBench({"--kernel", "warptile", "--size", "20", "--reps", "1"}, config.path());
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_TRUE(contains(r.err, "tuned.json' cannot be read")) << r.err;
+  EXPECT_TRUE(contains(r.err, "tuned.json': it is not valid JSON")) << r.err;
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
 }
 
@@ -549,3 +538,181 @@ TEST(BenchCli, CudaWithoutAUsableGpuIsRefused) {
 }
 
 }  // namespace
+
+// Issue #12: nothing lost, nothing clobbered.
+namespace {
+
+using tilescope::e2e::BenchLaunch;
+
+// A sweep of many short runs: long enough to be interrupted after the first ones finish.
+std::vector<std::string> longSweep(const std::string& output) {
+  std::string sizes = "size=128";
+  for (int i = 0; i < 400; ++i) sizes += ",128";
+  return {"--kernel", "naive",    "--sweep", sizes,      "--reps",
+          "3",        "--format", "csv",     "--output", output};
+}
+
+}  // namespace
+
+TEST(BenchCliFiles, ADeviceNodeAsOutputIsRefusedAndLeftAlone) {
+  ScratchDir dir;
+  // Our own /dev/null twin: the old code replaced the device node with a regular file.
+  const std::string node = dir.file("null-device");
+  if (::mknod(node.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0)
+    GTEST_SKIP() << "cannot make a device node here: " << std::strerror(errno);
+  const BenchOutcome r =
+      runBench({"--kernel", "naive", "--size", "16", "--reps", "1", "--output", node});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "cannot write --output '" + node + "': it is a character device"))
+      << r.err;
+  EXPECT_TRUE(std::filesystem::is_character_file(node));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"null-device"});
+}
+
+TEST(BenchCliFiles, TheFullDeviceAsOutputIsRefusedBeforeAnyRun) {
+  const BenchOutcome r =
+      runBench({"--kernel", "naive", "--size", "16", "--reps", "1", "--output", "/dev/full"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "'/dev/full': it is a character device")) << r.err;
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/full"));
+}
+
+// /dev/stdout resolves to whatever stdout is (here a regular file): renaming over it would lose
+// the output.
+TEST(BenchCliFiles, DevStdoutAsOutputIsRefused) {
+  const BenchOutcome r =
+      runBench({"--kernel", "naive", "--size", "16", "--reps", "1", "--output", "/dev/stdout"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "it is a link to a special file")) << r.err;
+}
+
+// A FIFO as tuned.json blocked forever.
+TEST(BenchCliFiles, AFifoAsTheTunedFileIsRefusedAtOnce) {
+  ScratchDir config;
+  std::filesystem::create_directories(config.file("tilescope"));
+  ASSERT_EQ(::mkfifo(config.file("tilescope/tuned.json").c_str(), 0644), 0);
+  const BenchOutcome r =
+      runBench({"--kernel", "warptile", "--size", "20", "--reps", "1"}, config.path());
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "tuned.json': it is a FIFO")) << r.err;
+}
+
+TEST(BenchCliFiles, AReadOnlyOutputIsRefusedAndKept) {
+  ScratchDir dir;
+  const std::string path = dir.file("kept.csv");
+  std::ofstream(path) << "old\n";
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read |
+                                         std::filesystem::perms::group_read |
+                                         std::filesystem::perms::others_read);
+  const BenchOutcome r =
+      runBench({"--kernel", "naive", "--size", "16", "--reps", "1", "--output", path});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "the file is read-only")) << r.err;
+  EXPECT_EQ(tilescope::e2e::readFile(path), "old\n");
+}
+
+TEST(BenchCliFiles, AFullStdoutIsAnError) {
+  BenchLaunch launch;
+  launch.args = {"--kernel", "naive", "--size", "16", "--reps", "1"};
+  launch.stdoutPath = "/dev/full";
+  const BenchOutcome r = runBench(launch);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(
+      contains(r.err, "cannot write the results to standard output: No space left on device"))
+      << r.err;
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+}
+
+TEST(BenchCliFiles, AClosedStdoutIsAnError) {
+  BenchLaunch launch;
+  launch.args = {"--kernel", "naive", "--size", "16", "--reps", "1"};
+  launch.closeStdout = true;
+  const BenchOutcome r = runBench(launch);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "cannot write the results to standard output")) << r.err;
+}
+
+class BenchCliSignals : public testing::TestWithParam<std::vector<int>> {};
+
+// The first signal stops after the current run; what was measured is written whole; a second
+// one soon after changes nothing; no temporary file is left.
+TEST_P(BenchCliSignals, StopAfterTheCurrentRunAndWriteWhatWasMeasured) {
+  ScratchDir dir;
+  const std::string path = dir.file("out.csv");
+  BenchLaunch launch;
+  launch.args = longSweep(path);
+  launch.signals = GetParam();
+  launch.signalAfterMs = 1500;
+  launch.signalGapMs = 50;
+  const BenchOutcome r = runBench(launch);
+  EXPECT_EQ(r.exitCode, 128 + GetParam().front()) << r.err;
+  EXPECT_TRUE(contains(r.err, "interrupted")) << r.err;
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.csv"}) << "a temporary file was left";
+  const std::vector<RunResult> rows = parseCsv(tilescope::e2e::readFile(path));
+  EXPECT_GE(rows.size(), 1u);
+  EXPECT_LT(rows.size(), 401u);
+  for (const RunResult& row : rows) EXPECT_TRUE(row.verified());
+}
+
+INSTANTIATE_TEST_SUITE_P(Each, BenchCliSignals,
+                         testing::Values(std::vector<int>{SIGINT}, std::vector<int>{SIGTERM},
+                                         std::vector<int>{SIGHUP}, std::vector<int>{SIGINT, SIGINT},
+                                         std::vector<int>{SIGINT, SIGHUP},
+                                         std::vector<int>{SIGTERM, SIGQUIT}),
+                         [](const testing::TestParamInfo<std::vector<int>>& info) {
+                           std::string name;
+                           for (int signal : info.param)
+                             name +=
+                                 (name.empty() ? "" : "_then_") + std::string(sigabbrev_np(signal));
+                           return name;
+                         });
+
+TEST(BenchCliSweeps, ASweepTooLargeToBuildIsRefusedWithItsCount) {
+  std::string m = "m=1", n = "n=1", k = "k=1";
+  for (int value = 2; value <= 1000; ++value) {
+    m += "," + std::to_string(value);
+    n += "," + std::to_string(value);
+    k += "," + std::to_string(value);
+  }
+  const BenchOutcome r = runBench({"--kernel", "naive", "--sweep", m, "--sweep", n, "--sweep", k});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "the sweep has 1000000000 runs, more than the 100000")) << r.err;
+}
+
+// The second size needs more host memory than this machine has free: refused before 16 runs.
+TEST(BenchCliSweeps, EveryRunIsCheckedBeforeTheFirstStarts) {
+  const BenchOutcome r =
+      runBench({"--kernel", "naive", "--sweep", "size=16,1048576", "--reps", "1"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.out, "") << "nothing ran";
+  EXPECT_TRUE(contains(r.err, "cannot run naive tile=16 1048576x1048576x1048576")) << r.err;
+  EXPECT_TRUE(contains(r.err, "host memory")) << r.err;
+}
+
+TEST(BenchCliNumbers, ValuesAreRangeCheckedNeverTruncated) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--kernel", "naive", "--size", "16", "--device", "4294967296"},
+       "--device = 4294967296 is out of range"},
+      {{"--kernel", "naive", "--size", "16", "--reps", "4294967297"},
+       "--reps = 4294967297 is out of range"},
+      {{"--kernel", "shared-tiled", "--size", "16", "--tile", "4294967312"},
+       "--tile = 4294967312 is out of range"},
+      {{"--kernel", "naive", "--size", "16", "--budget-ms", "inf"},
+       "--budget-ms = 'inf' is out of range: a finite number above 0"},
+      {{"--kernel", "naive", "--size", "16", "--param", ""}, "no parameters given"},
+      {{"--kernel", "naive", "--size", "16", "--param", "tile=8,"}, "empty parameter in 'tile=8,'"},
+      {{"--kernel", "naive", "--size", "16", "--param", "tile=2147483648"},
+       "parameter 'tile' = '2147483648' is out of range"},
+      {{"--kernel", "naive\x1b[31m", "--size", "16"}, "unknown kernel 'naive\\x1b[31m'"},
+      {{"--kernel", std::string(100000, 'k'), "--size", "16"}, "(100000 characters)"},
+      {{"--kernel", "naive", "--size", "16", "--size", "32"}, "--size is given 2 times"},
+  };
+  for (const auto& [args, message] : cases) {
+    const BenchOutcome r = runBench(args);
+    EXPECT_EQ(r.exitCode, 2) << message;
+    EXPECT_TRUE(contains(r.err, message)) << r.err.substr(0, 300);
+    EXPECT_EQ(lines(r.err).size(), 1u) << message;
+    EXPECT_LT(r.err.size(), 1000u) << message;
+  }
+}

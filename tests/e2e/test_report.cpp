@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "report/report.hpp"
@@ -143,11 +144,11 @@ TEST(ReportJson, WritesTheDocumentedFields) {
 TEST(ReportJson, MissingOrMistypedFieldsAreNamed) {
   nlohmann::json noKernel = report::toJson(fullResult());
   noKernel.erase("kernel");
-  expectInvalid([&] { report::resultFromJson(noKernel); }, "'kernel'");
+  expectInvalid([&] { report::resultFromJson(noKernel); }, "result.kernel is missing");
 
   nlohmann::json textM = report::toJson(fullResult());
   textM["m"] = "1000";
-  expectInvalid([&] { report::resultFromJson(textM); }, "result.m is not an integer");
+  expectInvalid([&] { report::resultFromJson(textM); }, "result.m: '1000' is not a whole number");
 
   nlohmann::json badReps = report::toJson(fullResult());
   badReps["stats"]["reps"] = 1.5;
@@ -162,7 +163,84 @@ TEST(ReportJson, MissingOrMistypedFieldsAreNamed) {
   nlohmann::json badRegisters = report::toJson(fullResult());
   badRegisters["resources"]["registers"] = "many";
   expectInvalid([&] { report::resultFromJson(badRegisters); },
-                "result.resources.registers is not an integer");
+                "result.resources.registers: 'many' is not a whole number");
+}
+
+// Issue #12: every field is checked for type and range, and named by its JSON path.
+TEST(ReportJson, OutOfRangeFieldsAreRefusedWithTheirPath) {
+  const auto with = [](const char* pointer, const nlohmann::json& value) {
+    nlohmann::json json = report::toJson(fullResult());
+    json[nlohmann::json::json_pointer(pointer)] = value;
+    return json;
+  };
+  const std::int64_t twoTo63 = std::numeric_limits<std::int64_t>::max();
+  expectInvalid([&] { report::resultFromJson(with("/m", -256)); },
+                "result.m: -256 is not a valid size (a whole number from 1 to 2147483647)");
+  expectInvalid([&] { report::resultFromJson(with("/n", 0)); }, "result.n: 0 is not a valid size");
+  expectInvalid([&] { report::resultFromJson(with("/k", std::uint64_t(twoTo63) + 1)); },
+                "result.k: 9223372036854775808 is not a valid size");
+  expectInvalid([&] { report::resultFromJson(with("/m", 2147483648LL)); },
+                "result.m: 2147483648 is not a valid size");
+  expectInvalid([&] { report::resultFromJson(with("/stats/reps", -3)); },
+                "result.stats.reps: -3 is not a valid repetition count");
+  expectInvalid([&] { report::resultFromJson(with("/stats/reps", 0)); },
+                "result.stats.reps: 0 is not a valid repetition count");
+  expectInvalid([&] { report::resultFromJson(with("/params/tile", 8.7)); },
+                "result.params.tile: 8.7 is not a whole number");
+  expectInvalid([&] { report::resultFromJson(with("/params/tile", 4294967304LL)); },
+                "result.params.tile: 4294967304 is not a valid parameter value");
+  expectInvalid([&] { report::resultFromJson(with("/gflops", -5.0)); },
+                "result.gflops: -5.0 is out of range (a finite number above 0)");
+  expectInvalid([&] { report::resultFromJson(with("/stats/median_ms", 0.0)); },
+                "result.stats.median_ms: 0.0 is out of range");
+  expectInvalid(
+      [&] { report::resultFromJson(with("/format_version", std::uint64_t(twoTo63) + 1)); },
+      "result.format_version: 9223372036854775808 is newer than this build reads");
+  expectInvalid([&] { report::resultFromJson(with("/format_version", 0)); },
+                "result.format_version: 0 is not a valid format version");
+}
+
+TEST(ReportJson, LongAndControlCharacterValuesAreQuotedShort) {
+  nlohmann::json json = report::toJson(fullResult());
+  json["m"] = std::string(100000, '7') + "\x1b";
+  try {
+    report::resultFromJson(json);
+    FAIL() << "a text size was read";
+  } catch (const tilescope::Error& e) {
+    const std::string message = e.what();
+    EXPECT_LT(message.size(), 200u) << message;
+    EXPECT_NE(message.find("(100001 characters)"), std::string::npos) << message;
+  }
+  json["m"] = "12\n\x1b";
+  try {
+    report::resultFromJson(json);
+    FAIL() << "a text size was read";
+  } catch (const tilescope::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'12\\n\\x1b'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReportJson, DocumentVersionMustBeAKnownInteger) {
+  nlohmann::json document = report::toJson(report::ResultsDocument{{}, {minimalResult()}, {}},
+                                           "2026-11-23T00:00:00Z", "t");
+  document["version"] = "1";
+  expectInvalid([&] { report::resultsDocumentFromJson(document); },
+                "version: '1' is not a whole number");
+  document["version"] = std::uint64_t(1) << 63;
+  expectInvalid([&] { report::resultsDocumentFromJson(document); },
+                "version: 9223372036854775808 is newer than this build reads");
+}
+
+TEST(ReportJson, ABadResultIsSkippedWithAWarningNamingItsPath) {
+  report::ResultsDocument written{{}, {minimalResult(), fullResult(), minimalResult()}, {}};
+  nlohmann::json document = report::toJson(written, "2026-11-23T00:00:00Z", "test");
+  document["results"][1]["m"] = -256;
+  const report::ResultsDocument read = report::resultsDocumentFromJson(document);
+  EXPECT_EQ(read.results.size(), 2u);
+  ASSERT_EQ(read.warnings.size(), 1u);
+  EXPECT_EQ(read.warnings.front(),
+            "results[1].m: -256 is not a valid size (a whole number from 1 to 2147483647); that "
+            "result is skipped");
 }
 
 TEST(ReportJson, ReadsResultsWrittenBeforeResourcesExisted) {
@@ -187,7 +265,11 @@ TEST(ReportJson, DeviceRoundTripKeepsTheFactOrder) {
   EXPECT_EQ(back.index, 1);
   EXPECT_EQ(back.name, device.name);
   EXPECT_EQ(back.facts, device.facts);
-  expectInvalid([] { report::deviceFromJson({{"format_version", 1}, {"index", 0}}); }, "'name'");
+  expectInvalid(
+      [] {
+        report::deviceFromJson({{"format_version", 1}, {"index", 0}});
+      },
+      "device.name is missing");
 }
 
 // A GPU's ceilings with datasheet figures, and a CPU's without.
@@ -228,11 +310,11 @@ TEST(ReportJson, MalformedCeilingsAreNamed) {
   nlohmann::json noMeasured = report::ceilingsToJson(someCeilings());
   noMeasured[0]["compute"][1].erase("measured");
   expectInvalid([&] { report::ceilingsFromJson(noMeasured); },
-                "ceilings[0].compute[] has no field 'measured'");
+                "ceilings[0].compute[1].measured is missing");
   nlohmann::json textDatasheet = report::ceilingsToJson(someCeilings());
   textDatasheet[1]["bandwidth"]["datasheet"] = "fast";
   expectInvalid([&] { report::ceilingsFromJson(textDatasheet); },
-                "ceilings[1].bandwidth.datasheet is not a number");
+                "ceilings[1].bandwidth.datasheet: 'fast' is not a number");
   expectInvalid([] { report::ceilingsFromJson(nlohmann::json::object()); }, "not a list");
 }
 
@@ -444,6 +526,7 @@ TEST(ReportDocument, ShippedSessionsOpen) {
     EXPECT_FALSE(document.devices.empty());
     EXPECT_FALSE(document.results.empty());
     for (const RunResult& result : document.results) EXPECT_TRUE(result.verified());
+    EXPECT_TRUE(document.warnings.empty()) << document.warnings.front();
     if (entry.path().filename() == "h200-roofline.json") EXPECT_FALSE(document.ceilings.empty());
     ++opened;
   }

@@ -200,6 +200,7 @@ TEST(Catalogue, WorkLimitRefusalNamesTheBoundAndTheShape) {
 }
 
 TEST(ParseParams, ReadsNamedValues) {
+  EXPECT_EQ(parseParams(""), Params{});  // none (the front ends refuse an empty --param)
   EXPECT_EQ(parseParams("BM=128,TM=8"), (Params{{"BM", 128}, {"TM", 8}}));
   EXPECT_EQ(parseParams("tile=7"), (Params{{"tile", 7}}));
   EXPECT_EQ(parseParams("tile=-3"), (Params{{"tile", -3}}));  // refused later, by refusal()
@@ -207,9 +208,28 @@ TEST(ParseParams, ReadsNamedValues) {
 
 TEST(ParseParams, RejectsMalformedText) {
   for (const char* text :
-       {"BM", "=3", "BM=", "BM=x", "BM=12abc", "BM=1.5", "BM=1,BM=2", "BM=99999999999"}) {
+       {"BM", "=3", "BM=", "BM=x", "BM=12abc", "BM=1.5", "BM=1,BM=2", "BM=99999999999",
+        // Issue #12: empty items were dropped ("tile=8," read as "tile=8").
+        "tile=8,", ",tile=8", "tile=8,,BM=64"}) {
     EXPECT_EQ(thrownKind([&] { parseParams(text); }), ErrorKind::InvalidArgument) << text;
   }
+}
+
+TEST(ParseParams, MessagesQuoteTheTextAndSayWhatIsAllowed) {
+  const auto message = [](const std::string& text) {
+    try {
+      parseParams(text);
+    } catch (const Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(message("tile=8,"),
+            "empty parameter in 'tile=8,': expected NAME=VALUE,..., e.g. BM=128,TM=8");
+  EXPECT_EQ(message("tile=2147483648"),
+            "parameter 'tile' = '2147483648' is out of range: a parameter is a whole number from "
+            "-2147483648 to 2147483647");
+  EXPECT_EQ(message("tile=\x1b"), "parameter 'tile' = '\\x1b' is not a whole number");
 }
 
 TEST(FormatParams, FollowsTheCatalogueOrderAndRoundTrips) {

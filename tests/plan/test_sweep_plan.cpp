@@ -165,6 +165,41 @@ TEST(SweepPlan, ProductOfAxes) {
   EXPECT_EQ(expand("shared-tiled", {"tile=4,8,16", "size=32,64"}).size(), 6u);
 }
 
+// Issue #12: m, n and k of a thousand values each built 10^9 runs (12 GB) before saying anything.
+TEST(SweepPlan, ASweepIsCountedBeforeItIsBuilt) {
+  std::string m = "m=1", n = "n=1", k = "k=1";
+  for (int value = 2; value <= 1000; ++value) {
+    m += "," + std::to_string(value);
+    n += "," + std::to_string(value);
+    k += "," + std::to_string(value);
+  }
+  Start start = startAt("naive", {}, {});
+  EXPECT_EQ(refusalOf([&] {
+              planRuns(Sweep::parse({m, n, k}), start);
+            }),
+            "--sweep: the sweep has 1000000000 runs, more than the 100000 one plan may hold; "
+            "sweep fewer values or split it");
+  // Exactly the limit is fine: 100 x 1000.
+  std::string hundred = "n=1";
+  for (int value = 2; value <= 100; ++value) hundred += "," + std::to_string(value);
+  start.dims.k = 8;
+  EXPECT_EQ(planRuns(Sweep::parse({m, hundred}), start).size(), kMaxRuns);
+}
+
+TEST(SweepPlan, NumbersAreRangeCheckedNeverTruncated) {
+  EXPECT_EQ(parseIntegerIn("7", "--reps", 1, kMaxReps), 7);
+  EXPECT_EQ(refusalOf([] { parseIntegerIn("4294967297", "--reps", 1, kMaxReps); }),
+            "--reps = 4294967297 is out of range: a whole number from 1 to 100000");
+  EXPECT_EQ(parsePositiveNumber("2.5", "--budget"), 2.5);
+  for (const char* text : {"inf", "-inf", "nan", "0", "-1", "1e999"})
+    EXPECT_TRUE(contains(refusalOf([&] { parsePositiveNumber(text, "--budget"); }), "--budget"))
+        << text;
+  EXPECT_EQ(refusalOf([] { parsePositiveNumber("fast", "--budget-ms"); }),
+            "--budget-ms: 'fast' is not a number");
+  const std::string longText(100000, '9');
+  EXPECT_LT(refusalOf([&] { parseInteger(longText, "--size"); }).size(), 150u);
+}
+
 TEST(SweepPlan, SweepRemembersItsAxesInOrder) {
   const Sweep sweep = Sweep::parse({"tile=all", "size=32,64"});
   ASSERT_EQ(sweep.axes().size(), 2u);
@@ -191,7 +226,7 @@ TEST(SweepPlan, NumbersAreParsedWithMessagesThatQuoteThem) {
   EXPECT_EQ(refusalOf([] { parseInteger("3.5", "--m"); }), "--m: '3.5' is not a whole number");
   EXPECT_EQ(refusalOf([] { parseInteger("", "--m"); }), "--m: '' is not a whole number");
   EXPECT_EQ(refusalOf([] { parseInteger("99999999999999999999", "--reps"); }),
-            "--reps = 99999999999999999999 is out of range");
+            "--reps = '99999999999999999999' is out of range");
   EXPECT_EQ(parseDimension("1", "--size"), 1);
   EXPECT_EQ(parseDimension(std::to_string(kMaxDimension), "--size"), kMaxDimension);
   EXPECT_EQ(refusalOf([] { parseDimension("0", "--size"); }),
@@ -199,7 +234,7 @@ TEST(SweepPlan, NumbersAreParsedWithMessagesThatQuoteThem) {
   EXPECT_TRUE(contains(refusalOf([] { parseDimension("2000000", "--n"); }), "out of range"));
   EXPECT_EQ(parseParameterValue("-3", "--tile"), -3);
   EXPECT_EQ(refusalOf([] { parseParameterValue("4294967296", "--tile"); }),
-            "--tile = 4294967296 is out of range");
+            "--tile = 4294967296 is out of range: a whole number from -2147483648 to 2147483647");
 }
 
 TEST(SweepPlan, CompleteShapeNamesEveryMissingDimension) {

@@ -75,16 +75,52 @@ TEST_F(TunedStoreTest, ReadsEntriesWithoutATypeAsTheKernelsDefault) {
   EXPECT_FALSE(store.find("cuda", "H200", "tensor-mma", ElementType::BF16));
 }
 
-TEST_F(TunedStoreTest, NamesAnUnknownType) {
+TEST_F(TunedStoreTest, SkipsAnEntryOfAnUnknownTypeWithAWarning) {
   write(R"({"format_version": 1, "entries": [
     {"backend": "cuda", "device": "H200", "kernel": "tensor-mma", "params": {}, "m": 1, "n": 1,
      "k": 1, "gflops": 1, "element": "fp8"}]})");
-  try {
-    const TunedStore store(path());
-    FAIL() << "an entry in fp8 was read";
-  } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find("'fp8' is not an element type"), std::string::npos)
-        << error.what();
+  const TunedStore store(path());
+  EXPECT_FALSE(store.find("cuda", "H200", "tensor-mma", ElementType::F16));
+  ASSERT_EQ(store.warnings().size(), 1u);
+  EXPECT_NE(store.warnings().front().find("entries[0].element: 'fp8' is not an element type"),
+            std::string::npos)
+      << store.warnings().front();
+}
+
+// Issue #12: 8.7, 2^32+8 and true were read as tiles, 2^63 as a negative size.
+TEST_F(TunedStoreTest, SkipsEntriesWithBadFieldsNamingTheirPath) {
+  write(R"({"format_version": 1, "entries": [
+    {"backend": "cpu", "device": "d", "kernel": "shared-tiled", "params": {"tile": 8.7},
+     "m": 64, "n": 64, "k": 64, "gflops": 1},
+    {"backend": "cpu", "device": "d", "kernel": "shared-tiled", "params": {"tile": 4294967304},
+     "m": 64, "n": 64, "k": 64, "gflops": 1},
+    {"backend": "cpu", "device": "d", "kernel": "shared-tiled", "params": {"tile": true},
+     "m": 64, "n": 64, "k": 64, "gflops": 1},
+    {"backend": "cpu", "device": "d", "kernel": "shared-tiled", "params": {"tile": 16},
+     "m": 9223372036854775808, "n": 64, "k": 64, "gflops": 1},
+    {"backend": "cpu", "device": "d", "kernel": "naive", "params": {},
+     "m": 64, "n": 64, "k": 64, "gflops": -1},
+    {"backend": "cpu", "device": "d", "kernel": "register-tiled", "params": {"tile": 16},
+     "m": 64, "n": 64, "k": 64, "gflops": 12.5}]})");
+  const TunedStore store(path());
+  EXPECT_TRUE(store.find("cpu", "d", "register-tiled", ElementType::F32));
+  EXPECT_FALSE(store.find("cpu", "d", "shared-tiled", ElementType::F32));
+  EXPECT_FALSE(store.find("cpu", "d", "naive", ElementType::F32));
+  const std::vector<std::string> expected = {
+      "entries[0].params.tile: 8.7 is not a whole number",
+      "entries[1].params.tile: 4294967304 is not a valid parameter value",
+      "entries[2].params.tile: true is not a whole number",
+      "entries[3].m: 9223372036854775808 is not a valid size",
+      "entries[4].gflops: -1 is out of range"};
+  ASSERT_EQ(store.warnings().size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NE(store.warnings()[i].find(expected[i]), std::string::npos) << store.warnings()[i];
+}
+
+TEST_F(TunedStoreTest, RefusesAStringVersionAndAFutureOne) {
+  for (const char* version : {R"("1")", "9223372036854775808", "2"}) {
+    write(std::string(R"({"format_version": )") + version + R"(, "entries": []})");
+    EXPECT_THROW(TunedStore{path()}, Error) << version;
   }
 }
 

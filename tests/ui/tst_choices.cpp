@@ -36,6 +36,32 @@ class TestChoices : public QObject {
     QCOMPARE(back.element, ElementType::BF16);
   }
 
+  // Issue #12: m = -5, kernel "bogus" and tile = 1000 in the settings made the window exit 2.
+  void unusableChoicesFallBackToDefaultsAndSaySo() {
+    Choices choices = choicesFromJson({{"m", -5},
+                                       {"kernel", "bogus"},
+                                       {"params", {{"tile", 1000}}},
+                                       {"reps", 0},
+                                       {"budget_s", -1},
+                                       {"backend", "tpu"}});
+    const std::vector<std::string> repaired = repairChoices(choices);
+    QCOMPARE(toJson(choices), toJson(Choices{}));
+    const std::vector<std::string> expected = {
+        "backend: 'tpu' is not a backend (cpu or cuda); using 'cpu'",
+        "kernel: 'bogus' is not a known kernel; using 'shared-tiled'",
+        "m, n, k:", "reps: 0 is not 1..100000", "budget_s:"};
+    QCOMPARE(repaired.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      QVERIFY2(repaired[i].starts_with(expected[i]), repaired[i].c_str());
+
+    Choices refusedTile;
+    refusedTile.params = {{"tile", 1000}};
+    const std::vector<std::string> tile = repairChoices(refusedTile);
+    QCOMPARE(tile.size(), std::size_t(1));
+    QVERIFY2(tile.front().starts_with("params: "), tile.front().c_str());
+    QVERIFY(refusedTile.params.empty());
+  }
+
   void choicesFromBadJsonKeepDefaults() {
     const Choices defaults;
     const Choices fromWrongTypes = choicesFromJson(

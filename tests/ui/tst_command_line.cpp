@@ -1,5 +1,8 @@
 // The command line: how options are parsed and refused, and the built binary end to end on the
 // offscreen platform (run, export, save, reopen).
+#include <signal.h>
+#include <sys/mount.h>
+
 #include <QtTest>
 
 #include <QImage>
@@ -13,6 +16,13 @@ using namespace tilescope;
 using namespace tilescope::app;
 
 namespace {
+
+// "m=1,2,...,1000": a sweep axis of a thousand values.
+QString thousandValues(const char* key) {
+  QStringList values;
+  for (int value = 1; value <= 1000; ++value) values << QString::number(value);
+  return QStringLiteral("%1=%2").arg(QLatin1String(key), values.join(QLatin1Char(',')));
+}
 
 struct Finished {
   int exitCode = -1;
@@ -165,6 +175,39 @@ class TestCommandLine : public QObject {
     QTest::newRow("unknown type") << QStringList{"--type", "fp8"} << "fp8";
     QTest::newRow("type the kernel does not multiply")
         << QStringList{"--kernel", "naive", "--type", "fp16"} << "'naive' multiplies fp32 only";
+    // Issue #12: numbers are never truncated to int, infinities are not a budget.
+    QTest::newRow("device past int")
+        << QStringList{"--device", "4294967296"}
+        << "--device = 4294967296 is out of range: a whole number from 0 to 2147483647";
+    QTest::newRow("reps past int")
+        << QStringList{"--reps", "4294967297"} << "--reps = 4294967297 is out of range";
+    QTest::newRow("tile past int")
+        << QStringList{"--kernel", "shared-tiled", "--tile", "4294967312"}
+        << "--tile = 4294967312 is out of range";
+    QTest::newRow("infinite budget") << QStringList{"--budget", "inf"}
+                                     << "--budget = 'inf' is out of range: a finite number above 0";
+    QTest::newRow("empty param") << QStringList{"--kernel", "shared-tiled", "--param", ""}
+                                 << "--param: no parameters given";
+    QTest::newRow("param with a trailing comma")
+        << QStringList{"--kernel", "shared-tiled", "--param", "tile=8,"}
+        << "--param: empty parameter in 'tile=8,'";
+    QTest::newRow("param past int")
+        << QStringList{"--kernel", "shared-tiled", "--param", "tile=2147483648"}
+        << "parameter 'tile' = '2147483648' is out of range";
+    QTest::newRow("control characters are shown escaped")
+        << QStringList{"--kernel", QStringLiteral("naive\x1b[31m")}
+        << "unknown kernel 'naive\\x1b[31m'";
+    QTest::newRow("a long value is quoted short")
+        << QStringList{"--kernel", QString(100000, QLatin1Char('k'))} << "(100000 characters)";
+    QTest::newRow("a sweep too large to build")
+        << QStringList{"--run",
+                       "--sweep",
+                       thousandValues("m"),
+                       "--sweep",
+                       thousandValues("n"),
+                       "--sweep",
+                       thousandValues("k")}
+        << "the sweep has 1000000000 runs, more than the 100000";
     QTest::newRow("type a compared kernel does not multiply")
         << QStringList{"--type", "bf16", "--sweep", "kernel=naive,library", "--run"}
         << "'naive' multiplies fp32 only";
@@ -177,6 +220,9 @@ class TestCommandLine : public QObject {
     QVERIFY(!outcome.commandLine);
     QCOMPARE(outcome.exitCode, kBadArgumentsExitCode);
     QVERIFY2(outcome.message.contains(expected), qPrintable(outcome.message));
+    // One line of bounded length, whatever was typed (then the --help hint).
+    QCOMPARE(outcome.message.count(QLatin1Char('\n')), 1);
+    QVERIFY2(outcome.message.size() < 1000, qPrintable(outcome.message.left(1000)));
   }
 
   void binaryRunsExportsAndQuits() {
@@ -242,6 +288,105 @@ class TestCommandLine : public QObject {
     QCOMPARE(rows.size(), validConfigurations(kernelInfo("blocktile-1d")).size());
     QVERIFY(!QImage(dir_.filePath(QStringLiteral("landscape.png"))).isNull());
     QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("config/tilescope/tuned.json"))));
+  }
+
+  // Issue #12: the scripted mode died on SIGINT or SIGTERM and exported nothing.
+  void binaryStopsOnASignalAndExportsWhatWasMeasured_data() {
+    QTest::addColumn<QList<int>>("sent");
+    QTest::newRow("SIGINT") << QList<int>{SIGINT};
+    QTest::newRow("SIGTERM") << QList<int>{SIGTERM};
+    QTest::newRow("SIGINT twice") << QList<int>{SIGINT, SIGINT};
+  }
+
+  void binaryStopsOnASignalAndExportsWhatWasMeasured() {
+    QFETCH(QList<int>, sent);
+    QStringList sizes;
+    for (int i = 0; i < 2000; ++i) sizes << QStringLiteral("128");
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(dir_.path());
+    const QString csv = dir_.filePath(QStringLiteral("stopped.csv"));
+    QFile::remove(csv);
+    process.start(QStringLiteral(TILESCOPE_BINARY),
+                  {"--kernel", "naive", "--reps", "3", "--sweep",
+                   QStringLiteral("size=") + sizes.join(QLatin1Char(',')), "--run", "--export-csv",
+                   csv, "--quit"});
+    QVERIFY(process.waitForStarted());
+    const pid_t pid = pid_t(process.processId());
+    QVERIFY(pid > 0);
+    QTest::qWait(5000);
+    for (int signal : sent) {
+      // Never kill(0, ...): that would signal this test's whole process group.
+      if (process.state() == QProcess::Running) ::kill(pid, signal);
+      QTest::qWait(50);
+    }
+    // It may have finished already, while the test waited between signals.
+    QVERIFY(process.state() == QProcess::NotRunning || process.waitForFinished(60000));
+    const QString err = QString::fromLocal8Bit(process.readAllStandardError());
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 128 + sent.front());
+    QVERIFY2(err.contains(QStringLiteral("interrupted")), qPrintable(err));
+    std::ifstream in(csv.toStdString());
+    const std::vector<RunResult> rows = report::readCsv(in);
+    QVERIFY(rows.size() >= 1 && rows.size() < 2000);
+    QCOMPARE(QDir(dir_.path()).entryList({QStringLiteral("stopped.csv*")}, QDir::Files).size(), 1);
+  }
+
+  // Issue #12: bad remembered choices made even the plain window exit 2.
+  void binaryOpensWithUnusableSettingsAndNamesThem() {
+    const QString settings = dir_.filePath(QStringLiteral("config/TileScope/TileScope.conf"));
+    QDir().mkpath(QFileInfo(settings).path());
+    {
+      QSettings file(settings, QSettings::IniFormat);
+      file.setValue(QStringLiteral("choices/last"),
+                    QByteArray(R"({"m": -5, "kernel": "bogus", "params": {"tile": 1000}})"));
+    }
+    const Finished run = runBinary({"--quit"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains(settings) && run.err.contains(QStringLiteral("choices/last")) &&
+                 run.err.contains(QStringLiteral("'bogus' is not a known kernel")),
+             qPrintable(run.err));
+    QFile::remove(settings);
+  }
+
+  // Issue #12: --open /dev/zero aborted with bad_alloc; a full disk said "wrote FILE".
+  void binaryRefusesDevicesAndReportsAFullDisk() {
+    const Finished zero = runBinary({"--open", "/dev/zero", "--quit"});
+    QCOMPARE(zero.exitCode, kBadArgumentsExitCode);
+    QVERIFY2(zero.err.contains(QStringLiteral("it is a character device")), qPrintable(zero.err));
+
+    QTemporaryDir full;
+    if (::mount("tmpfs", QFile::encodeName(full.path()).constData(), "tmpfs", 0, "size=4k") != 0)
+      QSKIP("cannot mount a small tmpfs here");
+    const QString csv = full.filePath(QStringLiteral("out.csv"));
+    const Finished run = runBinary({"--kernel", "naive", "--sweep",
+                                    "size=16,16,16,16,16,16,16,16,16,16,16,16,16,16,16,16,16,16,16,"
+                                    "16,16,16,16,16,16,16,16,16,16,16,16,16",
+                                    "--reps", "1", "--run", "--export-csv", csv, "--quit"});
+    const bool exists = QFile::exists(csv);
+    ::umount2(QFile::encodeName(full.path()).constData(), MNT_DETACH);
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("No space left on device")), qPrintable(run.err));
+    QVERIFY2(!run.out.contains(QStringLiteral("wrote")), qPrintable(run.out));
+    QVERIFY(!exists);
+  }
+
+  // Issue #12: --autotune --quit with a damaged tuned.json exited 0 and said nothing.
+  void binaryAutotuneReportsADamagedTunedFile() {
+    const QString tuned = dir_.filePath(QStringLiteral("config/tilescope/tuned.json"));
+    QDir().mkpath(QFileInfo(tuned).path());
+    QFile file(tuned);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{ not json");
+    file.close();
+    const Finished run = runBinary(
+        {"--kernel", "blocktile-1d", "--size", "32", "--reps", "1", "--autotune", "--quit"});
+    QFile::remove(tuned);
+    QCOMPARE(run.exitCode, kBadArgumentsExitCode);
+    QVERIFY2(run.err.contains(QStringLiteral("tuned.json': it is not valid JSON")),
+             qPrintable(run.err));
   }
 
   void binaryRefusesBadInputWithExitCodeTwo() {

@@ -1,4 +1,8 @@
 // The charts drawn from results, their hover tooltips, and every export format.
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <QtTest>
 
 #include <QImage>
@@ -201,6 +205,61 @@ class TestExport : public QObject {
     QVERIFY(!panel.exportChart(ChartKind::Time, gif, kExportSize, &error));
     QVERIFY(error.contains(QStringLiteral(".png")));
     QVERIFY(!QFile::exists(gif));
+  }
+
+  // Issue #12: every format through the one writer: a read-only file is refused (the chart
+  // export replaced one), a device node is never replaced, and no temporary is left.
+  void chartExportsRefuseReadOnlyFilesAndDevices_data() {
+    QTest::addColumn<QString>("suffix");
+    for (const char* suffix : {"png", "jpg", "pdf", "svg"}) QTest::newRow(suffix) << suffix;
+  }
+
+  void chartExportsRefuseReadOnlyFilesAndDevices() {
+    QFETCH(QString, suffix);
+    ResultsModel model;
+    model.setResults(sweepResults());
+    ChartPanel panel(&model);
+    QTemporaryDir dir;
+    const QString kept = dir.filePath(QStringLiteral("kept.") + suffix);
+    QFile file(kept);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("old");
+    file.close();
+    QVERIFY(QFile::setPermissions(kept, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+    QString error;
+    QVERIFY(!panel.exportChart(ChartKind::Time, kept, kExportSize, &error));
+    QVERIFY2(error.contains(QStringLiteral("the file is read-only")), qPrintable(error));
+    QCOMPARE(head(kept, 10), QByteArray("old"));
+
+    const QString node = dir.filePath(QStringLiteral("device.") + suffix);
+    if (::mknod(QFile::encodeName(node).constData(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+      QVERIFY(!panel.exportChart(ChartKind::Time, node, kExportSize, &error));
+      QVERIFY2(error.contains(QStringLiteral("it is a character device")), qPrintable(error));
+      QVERIFY(QFileInfo(node).exists() && !QFileInfo(node).isFile());
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System | QDir::Hidden).size(),
+             QFileInfo::exists(node) ? 2 : 1);
+  }
+
+  // A too-long name and a full disk say why instead of "the exporter reported a failure".
+  void chartExportFailuresNameTheReason() {
+    ResultsModel model;
+    model.setResults(sweepResults());
+    ChartPanel panel(&model);
+    QString error;
+    QVERIFY(!panel.exportChart(ChartKind::Time,
+                               dir_.filePath(QString(300, QLatin1Char('n')) + ".png"), kExportSize,
+                               &error));
+    QVERIFY2(error.contains(QStringLiteral("File name too long")), qPrintable(error));
+
+    QTemporaryDir full;
+    if (::mount("tmpfs", QFile::encodeName(full.path()).constData(), "tmpfs", 0, "size=4k") != 0)
+      QSKIP("cannot mount a small tmpfs here");
+    const QString png = full.filePath(QStringLiteral("chart.png"));
+    const bool wrote = panel.exportChart(ChartKind::Time, png, kExportSize, &error);
+    ::umount2(QFile::encodeName(full.path()).constData(), MNT_DETACH);
+    QVERIFY(!wrote);
+    QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
   }
 
   void darkPaletteReskinsTheCharts() {

@@ -276,7 +276,7 @@ class TestMainWindow : public QObject {
     }
     QString error;
     QVERIFY(!window.saveSession(dir_.filePath(QStringLiteral("no/dir/s.json")), &error));
-    QVERIFY(error.contains(QStringLiteral("Could not write")));
+    QVERIFY(error.contains(QStringLiteral("Cannot write")));
     QCOMPARE(window.windowTitle(), title);
   }
 

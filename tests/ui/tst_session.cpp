@@ -1,5 +1,8 @@
 // Sessions and result files on their own: round trips, and every kind of bad file refused with
 // a message while nothing changes.
+#include <sys/mount.h>
+#include <sys/stat.h>
+
 #include <QtTest>
 
 #include <fstream>
@@ -122,16 +125,17 @@ class TestSession : public QObject {
         << "newer";
     QTest::newRow("results, no list")
         << QByteArray("{\"format\": \"tilescope-results\", \"version\": 1}")
-        << "no list of results";
+        << "results is missing";
     QTest::newRow("newer")
         << QByteArray("{\"format\": \"tilescope-session\", \"version\": 99, \"results\": []}")
         << "newer";
     QTest::newRow("no results") << QByteArray("{\"format\": \"tilescope-session\", \"version\": 1}")
-                                << "no list of results";
-    QTest::newRow("bad result") << QByteArray(
-                                       "{\"format\": \"tilescope-session\", \"version\": 1, "
-                                       "\"results\": [{\"backend\": \"cpu\"}]}")
-                                << "session.json";
+                                << "results is missing";
+    QTest::newRow("bad result")
+        << QByteArray(
+               "{\"format\": \"tilescope-session\", \"version\": 1, "
+               "\"results\": [{\"backend\": \"cpu\"}]}")
+        << "results[0].format_version is missing (and no result can be read)";
   }
 
   void badSessionFilesAreRefusedWithAMessage() {
@@ -147,15 +151,91 @@ class TestSession : public QObject {
   void missingFileIsRefused() {
     QString error;
     QVERIFY(!loadSession(dir_.filePath(QStringLiteral("absent.json")), &error));
-    QVERIFY(error.contains(QStringLiteral("Could not read")));
+    QVERIFY(error.contains(QStringLiteral("Cannot read")));
   }
 
   void unwritablePathLeavesNothing() {
     QString error;
     const QString path = dir_.filePath(QStringLiteral("no/such/folder/session.json"));
     QVERIFY(!saveSession(path, sampleSession(), &error));
-    QVERIFY2(error.contains(QStringLiteral("Could not write")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("Cannot write")), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("does not exist")), qPrintable(error));
     QVERIFY(!QFile::exists(path));
+  }
+
+  // Issue #12: /dev/zero was read until bad_alloc; a FIFO blocked forever.
+  void devicesAndFifosAreRefusedAtOnce() {
+    QString error;
+    QVERIFY(!loadSession(QStringLiteral("/dev/zero"), &error));
+    QVERIFY2(error.contains(QStringLiteral("it is a character device")), qPrintable(error));
+    const QString fifo = dir_.filePath(QStringLiteral("session.fifo"));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0644) == 0);
+    QVERIFY(!loadSession(fifo, &error));
+    QVERIFY2(error.contains(QStringLiteral("it is a FIFO")), qPrintable(error));
+  }
+
+  // Issue #12: impossible values opened without a word; now each bad result is skipped with a
+  // warning naming its JSON path, and the rest opens.
+  void badEntriesAreSkippedWithTheirPath() {
+    nlohmann::json json = toJson(sampleSession());
+    json["results"][0]["m"] = -256;
+    json["results"][1]["stats"]["reps"] = -3;
+    json["choices"]["m"] = 0;
+    const QString path = dir_.filePath(QStringLiteral("odd.json"));
+    writeText(path, QByteArray::fromStdString(json.dump()));
+    QString error;
+    const std::optional<Session> session = loadSession(path, &error);
+    QVERIFY2(session, qPrintable(error));
+    QCOMPARE(session->results.size(), std::size_t(1));
+    QCOMPARE(session->warnings.size(), std::size_t(3));
+    QVERIFY2(session->warnings[0].starts_with("choices.m, n, k:"), session->warnings[0].c_str());
+    QCOMPARE(QString::fromStdString(session->warnings[1]),
+             QStringLiteral("results[0].m: -256 is not a valid size (a whole number from 1 to "
+                            "2147483647); that result is skipped"));
+    QVERIFY(
+        session->warnings[2].starts_with("results[1].stats.reps: -3 is not a valid repetition"));
+    QCOMPARE(session->choices.shape, Choices{}.shape);
+  }
+
+  void versionsMustBeKnownIntegers() {
+    nlohmann::json json = toJson(sampleSession());
+    const QString path = dir_.filePath(QStringLiteral("version.json"));
+    QString error;
+    json["version"] = "1";
+    writeText(path, QByteArray::fromStdString(json.dump()));
+    QVERIFY(!loadSession(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("version: '1' is not a whole number")),
+             qPrintable(error));
+    json["version"] = std::uint64_t(1) << 63;
+    writeText(path, QByteArray::fromStdString(json.dump()));
+    QVERIFY(!loadSession(path, &error));
+    QVERIFY2(error.contains(QStringLiteral("newer TileScope")), qPrintable(error));
+  }
+
+  // Issue #12: on a full disk the session and exports said "wrote FILE" and left 4096 bytes.
+  void aFullDiskLeavesTheOldFileAndSaysWhy() {
+    QTemporaryDir full;
+    if (::mount("tmpfs", QFile::encodeName(full.path()).constData(), "tmpfs", 0, "size=8k") != 0)
+      QSKIP("cannot mount a small tmpfs here");
+    const QString path = full.filePath(QStringLiteral("session.json"));
+    writeText(path, "old");
+    Session big = sampleSession();
+    for (int i = 0; i < 200; ++i) big.results.push_back(big.results.front());
+    QString saveError, csvError, jsonError;
+    const bool saved = saveSession(path, big, &saveError);
+    const bool csv =
+        exportResultsCsv(full.filePath(QStringLiteral("r.csv")), big.results, &csvError);
+    const bool json = exportResultsJson(full.filePath(QStringLiteral("r.json")),
+                                        {big.devices, big.results, {}}, &jsonError);
+    QFile old(path);
+    const QByteArray kept = old.open(QIODevice::ReadOnly) ? old.readAll() : QByteArray();
+    const QStringList left = QDir(full.path()).entryList(QDir::Files | QDir::Hidden);
+    ::umount2(QFile::encodeName(full.path()).constData(), MNT_DETACH);
+    QVERIFY(!saved && !csv && !json);
+    for (const QString& error : {saveError, csvError, jsonError})
+      QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
+    QCOMPARE(kept, QByteArray("old"));
+    QCOMPARE(left, QStringList{QStringLiteral("session.json")});
   }
 
   void csvRoundTrips() {

@@ -1,12 +1,13 @@
 #include "diagram_view.hpp"
 
+#include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QHelpEvent>
 #include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -14,8 +15,10 @@
 
 #include "access_view.hpp"
 #include "block_view.hpp"
+#include "io/file_io.hpp"
 #include "kstep_view.hpp"
 #include "matrix_view.hpp"
+#include "tilescope/error.hpp"
 
 namespace tilescope::ui {
 
@@ -275,9 +278,8 @@ bool saveDiagram(DiagramView& view, const QString& path, QSize size, QString* er
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
     return fail(QStringLiteral("%1: the diagram file must end in .png or .svg").arg(path));
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly))
-    return fail(QStringLiteral("%1: %2").arg(path, file.errorString()));
+  QBuffer file;
+  file.open(QIODevice::WriteOnly);
   const Theme theme = Theme::light(view.document()->fontScale());
   const QRectF area(QPointF(0, 0), QSizeF(size));
   if (suffix == QLatin1String("png")) {
@@ -297,7 +299,13 @@ bool saveDiagram(DiagramView& view, const QString& path, QSize size, QString* er
     view.render(painter, area, theme);
     painter.end();
   }
-  if (!file.commit()) return fail(QStringLiteral("%1: %2").arg(path, file.errorString()));
+  try {
+    const QByteArray& bytes = file.data();
+    io::writeFile(QFile::encodeName(path).toStdString(),
+                  std::string_view(bytes.constData(), std::size_t(bytes.size())), "the diagram");
+  } catch (const Error& writeError) {
+    return fail(QString::fromUtf8(writeError.what()));
+  }
   return true;
 }
 

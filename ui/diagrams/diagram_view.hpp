@@ -71,7 +71,7 @@ class DiagramView : public QWidget {
 DiagramView* makeDiagramView(DiagramKind kind, DiagramDocument* document,
                              QWidget* parent = nullptr);
 // Renders the view at `size` on a light background into a .png or .svg file (chosen by the
-// extension), written through QSaveFile; on failure returns false and says why in `error`.
+// extension), written through io::writeFile; on failure returns false and says why in `error`.
 bool saveDiagram(DiagramView& view, const QString& path, QSize size, QString* error);
 inline constexpr QSize kExportSize{1400, 900};
 

@@ -84,7 +84,8 @@ class Backend {
   // the backend cannot do, then the kernel's work bound (workLimitRefusal).
   std::optional<std::string> refusal(const KernelConfig& kernel, const Shape& shape,
                                      ElementType element = ElementType::F32) const;
-  // The same for a request, whose allowLongRuns lifts the work bound.
+  // The same for a request, whose allowLongRuns lifts the work bound, and whose memory must fit
+  // now (memoryRefusal): a plan checks every run with it before the first one starts.
   std::optional<std::string> refusal(const RunRequest& request) const;
   // Runs, times and verifies. Throws tilescope::Error; never exits, never prints.
   virtual RunResult run(const RunRequest& request, const ProgressFn& progress,
@@ -101,6 +102,8 @@ class Backend {
   virtual std::optional<std::string> capabilityRefusal(const KernelConfig& kernel,
                                                        const Shape& shape,
                                                        ElementType element) const = 0;
+  // Why the memory the request needs is not there now, or nullopt (also where unknown).
+  virtual std::optional<std::string> memoryRefusal(const RunRequest&) const { return std::nullopt; }
 };
 
 std::unique_ptr<Backend> makeCpuBackend();

@@ -103,7 +103,8 @@ Map ladderMap(const Params& params) {
   return Map::fromValues(values);
 }
 
-// "BM=128,TM=8" -> {"BM":128, "TM":8}; throws Error(InvalidArgument) on malformed text.
+// "BM=128,TM=8" -> {"BM":128, "TM":8}, "" -> {}; throws Error(InvalidArgument) on malformed
+// text, an empty item ("tile=8,") or a value out of int range.
 Params parseParams(const std::string& text);
 // {"BM":128, "TM":8} -> "BM=128,TM=8" (the parameter order of the catalogue entry when known).
 std::string formatParams(const KernelConfig& config);

@@ -1,0 +1,75 @@
+// libFuzzer target for every reader of untrusted input (the `fuzz` preset; scripts/test runs it
+// for a fixed time). The first byte picks the reader, the rest is the file or request; a reader
+// may refuse its input with tilescope::Error, anything else (a crash, a leak, undefined
+// behaviour, another exception) is a finding. To fuzz another reader, add one line to kReaders.
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "io/file_io.hpp"
+#include "plan/tuned_store.hpp"
+#include "report/report.hpp"
+#include "tilescope/error.hpp"
+
+namespace {
+
+using namespace tilescope;
+
+// A results document: tilescope-bench --format json, the app's Export Results.
+void readResults(std::string_view text) {
+  report::resultsDocumentFromJson(io::parseJson(text, "the file"));
+}
+
+// A session's results, devices and ceilings, read as the app reads them (its choices are the
+// app's, lenient by design, and need Qt).
+void readSession(std::string_view text) {
+  const nlohmann::json json = io::parseJson(text, "the file");
+  report::checkHeader(json, "tilescope-session");
+  std::vector<std::string> warnings;
+  if (json.contains("devices")) report::devicesFromJson(json["devices"], "devices", &warnings);
+  report::resultsFromJson(json.value("results", nlohmann::json()), "results", &warnings);
+  if (json.contains("ceilings")) report::ceilingsFromJson(json["ceilings"], "ceilings", &warnings);
+}
+
+// tuned.json, through the file the store reads.
+void readTuned(std::string_view text) {
+  static const std::string path =
+      "/tmp/tilescope-fuzz-tuned-" + std::to_string(::getpid()) + ".json";
+  std::ofstream(path, std::ios::binary | std::ios::trunc)
+      .write(text.data(), std::streamsize(text.size()));
+  const plan::TunedStore store(path);
+}
+
+void readCsv(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  report::readCsv(in);
+}
+
+struct Reader {
+  const char* name;
+  void (*read)(std::string_view);
+};
+
+const Reader kReaders[] = {
+    {"results", readResults},
+    {"session", readSession},
+    {"tuned", readTuned},
+    {"csv", readCsv},
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const Reader& reader = kReaders[data[0] % std::size(kReaders)];
+  try {
+    reader.read(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+  } catch (const tilescope::Error&) {
+    // A refusal with a message: what a reader should do with bad input.
+  }
+  return 0;
+}

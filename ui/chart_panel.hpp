@@ -37,14 +37,10 @@ class ChartPanel : public QTabWidget {
   void buildPhases();
   void buildLandscape();
   void buildRooflineIfStale();
-  int colorIndex(app::ChartKind kind, const QString& series);
 
   const app::ResultsModel* model_;
   std::array<ChartView*, std::size(app::kAllCharts)> charts_{};
   QTimer refreshTimer_;
-  // Per chart, each series keeps the colour it got first, so a line does not change colour as
-  // others join.
-  std::array<QHash<QString, int>, std::size(app::kAllCharts)> seriesColors_;
   // The roofline's x positions: the traffic model takes milliseconds per configuration, so the
   // roofline is built only while it is shown (or exported), and stale otherwise.
   app::IntensityCache intensities_;

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,7 +15,6 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -27,6 +27,7 @@
 #include "notice_bar.hpp"
 #include "result_analysis.hpp"
 #include "results_view.hpp"
+#include "samples.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
 #include "tilescope/catalogue.hpp"
@@ -40,18 +41,10 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
-const QString kExportDirKey = QStringLiteral("files/exportDir");
-const QString kSessionDirKey = QStringLiteral("files/sessionDir");
 // Bump when the docks or toolbars change, so an old saved layout is not applied to a new one.
 constexpr int kWindowStateVersion = 1;
 constexpr QSize kFirstRunSize(1600, 1000);
 const QString kSessionFilter = QStringLiteral("TileScope session (*.json)");
-
-QString remembered(const QString& key) {
-  return QSettings()
-      .value(key, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-      .toString();
-}
 
 QString formatDuration(double seconds) {
   const int whole = int(seconds + 0.5);
@@ -66,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowIcon(QApplication::windowIcon());
   setObjectName(QStringLiteral("mainWindow"));
   createActions();
+  createFileTrust();
 
   controls_ = new ControlPanel;
   controls_->setRunActions(runAction_, autotuneAction_, cancelAction_);
@@ -82,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setCentralWidget(central);
 
   createDocks();
+  createHelp();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -247,6 +242,7 @@ void MainWindow::createDocks() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  file->addMenu(sampleMenu_);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
   file->addAction(saveAction_);
@@ -258,6 +254,9 @@ void MainWindow::createMenus() {
   file->addAction(quitAction_);
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(undoAction_);
+  edit->addAction(redoAction_);
+  edit->addSeparator();
   edit->addAction(table_->copyAction());
   edit->addAction(clearAction_);
 
@@ -322,6 +321,7 @@ void MainWindow::createMenus() {
   view->addMenu(createThemeMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  addGuide(help);
   auto* about = help->addAction(tr("&About TileScope"), this, [this] {
     QMessageBox::about(
         this, tr("About TileScope"),
@@ -396,6 +396,10 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!settleUnsavedResults(tr("closing TileScope"))) {
+    event->ignore();
+    return;
+  }
   saveSettings();
   // Cancel, stop the worker thread and wait for the launch in progress to end.
   controller_.shutdown();
@@ -663,7 +667,11 @@ bool MainWindow::openSession(const QString& path, QString* error) {
   model_.setCeilings(std::move(session->ceilings));
   controls_->setChoices(session->choices);
   sessionPath_ = QFileInfo(path).absoluteFilePath();
+  sessionReadOnly_ = app::isShippedSample(path);
+  undoStack_->clear();
   if (remembersSettings_) app::addRecentFile(sessionPath_);
+  if (remembersSettings_ && !path.startsWith(QLatin1Char(':')))
+    app::rememberFolder(app::Folder::Sessions, sessionPath_);
   setWindowModified(false);
   updateTitle();
   statusBar()->showMessage(tr("Opened %1: %2 results").arg(path).arg(model_.rowCount()), 5000);
@@ -671,8 +679,17 @@ bool MainWindow::openSession(const QString& path, QString* error) {
 }
 
 bool MainWindow::saveSession(const QString& path, QString* error) {
+  if (app::isShippedSample(path)) {
+    if (error) {
+      *error = tr("%1 is a sample shipped with TileScope and stays as measured: save under "
+                  "another name")
+                   .arg(QDir::toNativeSeparators(path));
+    }
+    return false;
+  }
   if (!app::saveSession(path, currentSession(), error)) return false;
   sessionPath_ = QFileInfo(path).absoluteFilePath();
+  sessionReadOnly_ = false;
   if (remembersSettings_) app::addRecentFile(sessionPath_);
   setWindowModified(false);
   updateTitle();
@@ -693,28 +710,30 @@ bool MainWindow::exportChart(app::ChartKind kind, const QString& path, QSize siz
 }
 
 void MainWindow::openSessionDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"),
-                                                    remembered(kSessionDirKey), kSessionFilter);
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Session"), app::lastFolder(app::Folder::Sessions), kSessionFilter);
   if (!path.isEmpty()) openRecent(path);
 }
 
 void MainWindow::openRecent(const QString& path) {
+  if (!settleUnsavedResults(tr("opening %1").arg(QFileInfo(path).fileName()))) return;
   QString error;
   if (!openSession(path, &error)) {
     if (!QFileInfo::exists(path) && remembersSettings_) app::removeRecentFile(path);
     fileError(error);
-    return;
   }
-  QSettings().setValue(kSessionDirKey, QFileInfo(path).absolutePath());
 }
 
 bool MainWindow::saveSessionDialog(bool askForName) {
   QString path = sessionPath_;
-  if (askForName || path.isEmpty()) {
-    const QString suggested =
-        path.isEmpty() ? remembered(kSessionDirKey) + QStringLiteral("/tilescope-session.json")
-                       : path;
-    path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggested, kSessionFilter);
+  // A read-only sample is saved as a new file, never over itself.
+  if (askForName || path.isEmpty() || sessionReadOnly_) {
+    const QString folder = app::lastFolder(app::Folder::Sessions);
+    const QString suggested = path.isEmpty() ? folder + QStringLiteral("/tilescope-session.json")
+                              : sessionReadOnly_
+                                  ? folder + QLatin1Char('/') + QFileInfo(path).fileName()
+                                  : path;
+    path = askSavePath(suggested);
     if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
   }
@@ -723,7 +742,7 @@ bool MainWindow::saveSessionDialog(bool askForName) {
     fileError(error);
     return false;
   }
-  QSettings().setValue(kSessionDirKey, QFileInfo(path).absolutePath());
+  if (remembersSettings_) app::rememberFolder(app::Folder::Sessions, path);
   return true;
 }
 
@@ -732,7 +751,8 @@ void MainWindow::exportChartDialog() {
   QString selected;
   QString path = QFileDialog::getSaveFileName(
       this, tr("Export Chart"),
-      remembered(kExportDirKey) + QStringLiteral("/tilescope-%1.png").arg(app::chartId(kind)),
+      app::lastFolder(app::Folder::Exports) +
+          QStringLiteral("/tilescope-%1.png").arg(app::chartId(kind)),
       tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;JPEG image (*.jpg)"),
       &selected);
   if (path.isEmpty()) return;
@@ -746,14 +766,15 @@ void MainWindow::exportChartDialog() {
     fileError(error);
     return;
   }
-  QSettings().setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  app::rememberFolder(app::Folder::Exports, path);
   statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::exportResultsDialog() {
   QString selected;
   QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Results"), remembered(kExportDirKey) + QStringLiteral("/tilescope.csv"),
+      this, tr("Export Results"),
+      app::lastFolder(app::Folder::Exports) + QStringLiteral("/tilescope.csv"),
       tr("CSV table (*.csv);;JSON (*.json)"), &selected);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) {
@@ -764,14 +785,8 @@ void MainWindow::exportResultsDialog() {
     fileError(error);
     return;
   }
-  QSettings().setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  app::rememberFolder(app::Folder::Exports, path);
   statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-}
-
-void MainWindow::clearResults() {
-  model_.clear();
-  notice_->dismiss();
-  setWindowModified(false);
 }
 
 void MainWindow::updateRecentMenu() {
@@ -786,9 +801,12 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-  const QString name =
+  QString name =
       sessionPath_.isEmpty() ? tr("Untitled session") : QFileInfo(sessionPath_).fileName();
+  if (sessionReadOnly_) name += tr(" (read-only sample)");
   setWindowTitle(QStringLiteral("%1[*] \u2014 TileScope").arg(name));
+  // Save never writes into a sample: it becomes Save As.
+  saveAction_->setText(sessionReadOnly_ ? tr("&Save Session As\u2026") : tr("&Save Session"));
 }
 
 void MainWindow::setPresentation(bool on) {

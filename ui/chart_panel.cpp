@@ -83,14 +83,9 @@ class SeriesList {
 };
 
 void styleLine(QCPGraph* graph, const SeriesStyle& style) {
-  graph->setPen(QPen(style.color, style.lineWidth));
+  graph->setPen(ChartView::lineOf(style));
   graph->setLineStyle(QCPGraph::lsLine);
   graph->setScatterStyle(ChartView::scatterOf(style));
-}
-
-void styleBars(QCPBars* bars, const QColor& color) {
-  bars->setPen(QPen(color.darker(130)));
-  bars->setBrush(color);
 }
 
 bool allSquare(const std::vector<RunResult>& results) {
@@ -177,8 +172,40 @@ void ChartPanel::scheduleRefresh() {
   if (!refreshTimer_.isActive()) refreshTimer_.start();
 }
 
+void ChartPanel::addOverlay(const QString& label, std::vector<RunResult> results) {
+  removeOverlay(label);
+  overlays_.emplace_back(label, std::move(results));
+  scheduleRefresh();
+}
+
+void ChartPanel::removeOverlay(const QString& label) {
+  std::erase_if(overlays_, [&](const auto& overlay) { return overlay.first == label; });
+  scheduleRefresh();
+}
+
+void ChartPanel::clearOverlays() {
+  overlays_.clear();
+  scheduleRefresh();
+}
+
+QStringList ChartPanel::overlays() const {
+  QStringList labels;
+  for (const auto& overlay : overlays_) labels << overlay.first;
+  return labels;
+}
+
+void ChartPanel::gatherDrawn() {
+  drawn_ = model_->results();
+  drawnOverlay_.assign(drawn_.size(), QString());
+  for (const auto& [label, results] : overlays_) {
+    drawn_.insert(drawn_.end(), results.begin(), results.end());
+    drawnOverlay_.insert(drawnOverlay_.end(), results.size(), label);
+  }
+}
+
 void ChartPanel::refresh() {
   refreshTimer_.stop();
+  gatherDrawn();
   buildAgainstSize(ChartKind::Time);
   buildAgainstSize(ChartKind::Rate);
   buildAgainstSize(ChartKind::Library);
@@ -206,8 +233,8 @@ bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QS
 void ChartPanel::buildAgainstSize(ChartKind kind) {
   ChartView* view = chart(kind);
   view->reset();
-  const std::vector<RunResult>& results = model_->results();
-  const bool mixed = app::mixesDevices(results);
+  const std::vector<RunResult>& results = drawn_;
+  const bool mixed = app::mixesDevices(model_->results());
   // Per series, the latest result at each size (a rerun replaces the earlier point).
   SeriesList list;
   std::set<double> sizes;
@@ -217,10 +244,10 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
       continue;
     }
     const double size = app::nominalSize(results[i].shape);
-    list.add(seriesOf(results[i], mixed), size, i);
+    list.add(seriesOf(results[i], mixed, drawnOverlay_[i]), size, i);
     sizes.insert(size);
   }
-  view->setTitle(titleFor(kind, results));
+  view->setTitle(titleFor(kind, model_->results()));
   const bool comparison = sizes.size() == 1;
   // Sizes on a logarithmic axis, or the kernels compared at one size as bars.
   if (comparison) {
@@ -258,7 +285,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
       const double value = valueOf(series.points.first(), &tip);
       auto* bars = new QCPBars(view->xAxis, view->yAxis);
       bars->setName(series.id.name);
-      styleBars(bars, styles[s].color);
+      ChartView::styleBars(bars, styles[s]);
       bars->setWidth(0.7);
       bars->addData(double(s + 1), value);
       view->setPointTips(bars, {tip});
@@ -313,8 +340,8 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
 void ChartPanel::buildTileSweep() {
   ChartView* view = chart(ChartKind::TileSweep);
   view->reset();
-  const std::vector<RunResult>& results = model_->results();
-  const bool mixed = app::mixesDevices(results);
+  const std::vector<RunResult>& results = drawn_;
+  const bool mixed = app::mixesDevices(model_->results());
   // One series per kernel (and its other parameters) at one size, its points the tiles.
   SeriesList list;
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -323,7 +350,7 @@ void ChartPanel::buildTileSweep() {
     if (tile == result.kernel.params.end()) continue;
     RunResult withoutTile = result;
     withoutTile.kernel.params.erase("tile");
-    SeriesId id = seriesOf(withoutTile, mixed);
+    SeriesId id = seriesOf(withoutTile, mixed, drawnOverlay_[i]);
     id.name += QStringLiteral(" at ") + app::formatShape(result.shape);
     list.add(id, tile->second, i);
   }
@@ -333,6 +360,7 @@ void ChartPanel::buildTileSweep() {
   for (const ChartSeries& series : list.series()) {
     if (series.points.size() < 2) continue;
     sweeps.push_back(series);
+    if (series.id.overlaid) continue;
     for (std::size_t index : series.points) swept.push_back(results[index]);
   }
   view->setTitle(titleFor(ChartKind::TileSweep, swept));
@@ -392,7 +420,7 @@ void ChartPanel::buildPhases() {
     const QString name = tr(parts[part].name);
     bars->setName(name);
     const QColor color = view->plainColor(int(part));
-    styleBars(bars, color);
+    ChartView::styleBars(bars, {color});
     bars->setWidth(0.6);
     if (below) bars->moveAbove(below);
     below = bars;
@@ -451,7 +479,7 @@ void ChartPanel::buildLandscape() {
     if (!bars[group]) {
       bars[group] = new QCPBars(view->xAxis, view->yAxis);
       bars[group]->setName(tr(names[group]));
-      styleBars(bars[group], colors[group]);
+      ChartView::styleBars(bars[group], {colors[group]});
       bars[group]->setWidth(0.7);
     }
     bars[group]->addData(double(rank + 1), result.gflops);

@@ -57,13 +57,12 @@ class EntryLegendItem : public QCPAbstractLegendItem {
     const QRect iconRect(QPoint(mRect.x(), mRect.y() + (height - icon.height()) / 2), icon);
     painter->save();
     painter->setClipRect(iconRect, Qt::IntersectClip);
-    const QColor color = entry_.style.color;
     if (entry_.bar) {
-      painter->setPen(QPen(color.darker(130)));
-      painter->setBrush(color);
+      painter->setPen(ChartView::barOutline(entry_.style));
+      painter->setBrush(ChartView::barFill(entry_.style));
       painter->drawRect(iconRect.adjusted(1, 1, -1, -1));
     } else {
-      painter->setPen(QPen(color, entry_.style.lineWidth));
+      painter->setPen(ChartView::lineOf(entry_.style));
       const double middle = iconRect.center().y() + 0.5;
       painter->drawLine(QLineF(iconRect.left(), middle, iconRect.right() + 1, middle));
       ChartView::scatterOf(entry_.style)
@@ -194,7 +193,27 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
 }
 
 QCPScatterStyle ChartView::scatterOf(const SeriesStyle& style, double size) {
-  return QCPScatterStyle(style.shape, QPen(style.color, 1.5), style.color, size);
+  return QCPScatterStyle(style.shape, QPen(style.color, 1.5),
+                         style.overlaid ? QBrush(Qt::NoBrush) : QBrush(style.color), size);
+}
+
+QPen ChartView::lineOf(const SeriesStyle& style) {
+  return QPen(style.color, style.lineWidth, style.overlaid ? Qt::DashLine : Qt::SolidLine);
+}
+
+QPen ChartView::barOutline(const SeriesStyle& style) {
+  return style.overlaid ? QPen(style.color, 1.5, Qt::DashLine) : QPen(style.color.darker(130));
+}
+
+QBrush ChartView::barFill(const SeriesStyle& style) {
+  QColor fill = style.color;
+  if (style.overlaid) fill.setAlphaF(0.3);
+  return fill;
+}
+
+void ChartView::styleBars(QCPBars* bars, const SeriesStyle& style) {
+  bars->setPen(barOutline(style));
+  bars->setBrush(barFill(style));
 }
 
 void ChartView::setLegendEntries(const std::vector<LegendEntry>& entries) {

@@ -68,6 +68,11 @@ class ChartView : public QCustomPlot {
   QColor plainColor(int index) const;
   // The marker of a series in `style`, `size` pixels across.
   static QCPScatterStyle scatterOf(const SeriesStyle& style, double size = 7);
+  // The line of a series in `style`, and the outline and fill of its bars.
+  static QPen lineOf(const SeriesStyle& style);
+  static QPen barOutline(const SeriesStyle& style);
+  static QBrush barFill(const SeriesStyle& style);
+  static void styleBars(QCPBars* bars, const SeriesStyle& style);
   // Makes an axis logarithmic with plain numbers as labels: powers of `base`, or 1-2-5 steps
   // for base 10.
   static void makeLogarithmic(QCPAxis* axis, double base);

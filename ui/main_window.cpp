@@ -24,6 +24,7 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #include "formatting.hpp"
+#include "lesson_bar.hpp"
 #include "notice_bar.hpp"
 #include "result_analysis.hpp"
 #include "results_view.hpp"
@@ -72,6 +73,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   layout->setContentsMargins(4, 4, 4, 0);
   layout->setSpacing(4);
   layout->addWidget(notice_);
+  lessonBar_ = new LessonBar;
+  layout->addWidget(lessonBar_);
   layout->addWidget(charts_, 1);
   setCentralWidget(central);
 
@@ -248,6 +251,8 @@ void MainWindow::createMenus() {
   file->addAction(saveAction_);
   file->addAction(saveAsAction_);
   file->addSeparator();
+  createOverlayMenu(file);
+  file->addSeparator();
   file->addAction(exportChartAction_);
   file->addAction(exportResultsAction_);
   file->addSeparator();
@@ -266,41 +271,7 @@ void MainWindow::createMenus() {
   run->addAction(ceilingsAction_);
   run->addAction(cancelAction_);
   run->addSeparator();
-  QMenu* lessons = run->addMenu(tr("Seed &Lessons"));
-  addLesson(lessons, tr("Seed 004, method 2: register tiles 1\u202664"),
-            tr("Register-tiled kernel at every valid tile: the cliff past 8"),
-            [](app::Choices& choices) {
-              choices.kernel = "register-tiled";
-              choices.params.clear();
-              choices.sweep = app::SweepKind::Tile;
-              choices.tiles.clear();
-            });
-  addLesson(lessons, tr("Seed 004, method 3: shared tiles 1\u202632"),
-            tr("Shared-memory tiles at 1, 2, 4, 8, 16 and 32"), [](app::Choices& choices) {
-              choices.kernel = "shared-tiled";
-              choices.params.clear();
-              choices.sweep = app::SweepKind::Tile;
-              choices.tiles = "1,2,4,8,16,32";
-            });
-  addLesson(lessons, tr("Seed 002: from one thread per element to shared tiles"),
-            tr("Naive, shared-tiled and the library reference at 1024\u00b3"),
-            [](app::Choices& choices) {
-              choices.shape = {1024, 1024, 1024};
-              choices.square = true;
-              choices.sweep = app::SweepKind::Kernel;
-              choices.kernels = {"naive", "shared-tiled", "library"};
-            });
-  addLesson(lessons, tr("Seeds 000 and 001: coalescing and staging A"),
-            tr("Row per thread (uncoalesced), one thread per element, and only A staged"),
-            [](app::Choices& choices) {
-              choices.sweep = app::SweepKind::Kernel;
-              choices.kernels = {"row-per-thread", "naive", "shared-a", "shared-tiled"};
-            });
-  addLesson(lessons, tr("Every kernel against size"),
-            tr("A size sweep of the chosen kernel from 128 to 1024"), [](app::Choices& choices) {
-              choices.sweep = app::SweepKind::Size;
-              choices.sizes = "128,256,512,1024";
-            });
+  createLessonMenu(run);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
@@ -333,17 +304,6 @@ void MainWindow::createMenus() {
   about->setStatusTip(tr("What TileScope is"));
   auto* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   aboutQt->setStatusTip(tr("The Qt version TileScope uses"));
-}
-
-void MainWindow::addLesson(QMenu* menu, const QString& title, const QString& tip,
-                           const std::function<void(app::Choices&)>& setUp) {
-  QAction* lesson = menu->addAction(title);
-  lesson->setStatusTip(tip + tr(" (sets the choices; press Run)"));
-  connect(lesson, &QAction::triggered, this, [this, setUp] {
-    app::Choices choices = controls_->choices();
-    setUp(choices);
-    controls_->setChoices(choices);
-  });
 }
 
 void MainWindow::createToolBar() {
@@ -414,7 +374,13 @@ bool MainWindow::runChoices() {
     return false;
   }
   if (remembersSettings_) app::saveLastChoices(controls_->choices());
-  switch (controls_->choices().sweep) {
+  showChartFor(controls_->choices().sweep);
+  enqueue(jobs);
+  return true;
+}
+
+void MainWindow::showChartFor(app::SweepKind sweep) {
+  switch (sweep) {
     case app::SweepKind::Tile:
       charts_->showChart(app::ChartKind::TileSweep);
       break;
@@ -425,8 +391,6 @@ bool MainWindow::runChoices() {
     case app::SweepKind::Single:
       break;
   }
-  enqueue(jobs);
-  return true;
 }
 
 void MainWindow::enqueue(const std::vector<app::RunJob>& jobs) {

@@ -9,6 +9,7 @@
 
 #include "autotune_run.hpp"
 #include "chart_kind.hpp"
+#include "lessons.hpp"
 #include "results_model.hpp"
 #include "run_controller.hpp"
 #include "session.hpp"
@@ -24,6 +25,7 @@ namespace tilescope::ui {
 class ChartPanel;
 class ControlPanel;
 class HelpPanel;
+class LessonBar;
 class NoticeBar;
 class ResultsView;
 
@@ -103,6 +105,17 @@ class MainWindow : public QMainWindow {
   bool showHelp(const QString& topic);
   HelpPanel* helpPanel() const { return helpPanel_; }
 
+  // Two sessions side by side: lays another session's results over the charts, read-only and
+  // marked by session and device ("H200 sample"); they stay out of this session. On failure
+  // returns false with the reason in `error`.
+  bool openOverlay(const QString& path, QString* error);
+  // Starts a seed lesson (app::seedLessons) in a fresh session, after offering to save unsaved
+  // results: it runs everything it names and shows its text for the backend in use; on the CPU
+  // the matching H200 sample is laid over the charts. False when refused (the reason in
+  // `problem`) or cancelled.
+  bool startLesson(const std::string& id, QString* problem = nullptr);
+  LessonBar* lessonBar() const { return lessonBar_; }
+
  protected:
   void closeEvent(QCloseEvent* event) override;
 
@@ -113,8 +126,8 @@ class MainWindow : public QMainWindow {
   void createToolBar();
   void createDocks();
   void createStatusBar();
-  void addLesson(QMenu* menu, const QString& title, const QString& tip,
-                 const std::function<void(app::Choices&)>& setUp);
+  // The chart that shows a sweep of this kind.
+  void showChartFor(app::SweepKind sweep);
 
   void onBackendsChanged();
   void onBusyChanged(bool busy);
@@ -144,6 +157,10 @@ class MainWindow : public QMainWindow {
   // main_window_help.cpp: the ? buttons, F1 and Help > Guide.
   void createHelp();
   void addGuide(QMenu* help);
+  // main_window_lessons.cpp: seed lessons and overlays.
+  void createLessonMenu(QMenu* run);
+  void createOverlayMenu(QMenu* file);
+  void openOverlayDialog();
 
   app::ResultsModel model_;
   // Declared after the model: destroyed first, so its thread stops before the model goes.
@@ -160,6 +177,9 @@ class MainWindow : public QMainWindow {
   QMenu* sampleMenu_ = nullptr;
   QUndoStack* undoStack_ = nullptr;
   HelpPanel* helpPanel_ = nullptr;
+  LessonBar* lessonBar_ = nullptr;
+  QMenu* overlayMenu_ = nullptr;
+  std::vector<app::Lesson> lessons_;
   UnsavedPrompt unsavedPrompt_;
   SavePathPrompt savePathPrompt_;
 

@@ -65,14 +65,18 @@ Contrast contrastOf(const QPalette& palette) {
   return base.lightness() < 128 ? Contrast::Dark : Contrast::Light;
 }
 
-SeriesId seriesOf(const RunResult& result, bool withDevice) {
+SeriesId seriesOf(const RunResult& result, bool withDevice, const QString& overlay) {
+  const bool overlaid = !overlay.isEmpty();
   QString group = QString::fromStdString(result.kernel.kernel);
-  if (withDevice) {
+  if (overlaid) {
+    group += QStringLiteral(" \u00b7 ") + overlay;
+  } else if (withDevice) {
     group +=
         QStringLiteral(" (%1: %2)")
             .arg(QString::fromStdString(result.backend), QString::fromStdString(result.device));
   }
-  return {QString::fromStdString(app::seriesName(result, withDevice)), group, result.kernel.kernel};
+  const std::string name = app::seriesName(result, withDevice && !overlaid, overlay.toStdString());
+  return {QString::fromStdString(name), group, result.kernel.kernel, overlaid};
 }
 
 std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contrast contrast) {
@@ -102,6 +106,7 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
     style.color = shaded(hues[kernel % kHueCount], shade);
     style.shape = kShapes[(kernel + variant[i]) % kShapeCount];
     style.lineWidth = contrast == Contrast::High ? 3 : 2;
+    style.overlaid = series[i].overlaid;
     styles.push_back(style);
   }
   return styles;

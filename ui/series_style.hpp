@@ -20,21 +20,27 @@ enum class Contrast { Light, Dark, High };
 Contrast contrastOf(const QPalette& palette);
 
 // One series of a chart: its full name (tooltips, tests), the legend group it joins (its kernel,
-// and its device when the chart mixes devices) and the kernel that picks its colour.
+// and its device when the chart mixes devices, or the overlay it comes from), the kernel that
+// picks its colour, and whether a second session laid over the charts holds it.
 struct SeriesId {
   QString name;
   QString group;
   std::string kernel;
+  bool overlaid = false;
 };
 
 // The series `result` belongs to: kernel, element type (unless fp32) and parameters, as
-// app::seriesName; `withDevice` adds the backend and device for charts that mix them.
-SeriesId seriesOf(const RunResult& result, bool withDevice);
+// app::seriesName; `withDevice` adds the backend and device for charts that mix them; `overlay`
+// names the session laid over the charts that holds the result ("H200 sample"; it names its
+// device itself).
+SeriesId seriesOf(const RunResult& result, bool withDevice, const QString& overlay = {});
 
 struct SeriesStyle {
   QColor color;
   QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssCircle;
   double lineWidth = 2;
+  // An overlay's series: dashed, hollow markers and bars (measured elsewhere, read-only).
+  bool overlaid = false;
 };
 
 // The styles of a chart's series, in the order given. A kernel's first variant (by name, numbers

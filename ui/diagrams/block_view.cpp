@@ -416,7 +416,8 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& the
   painter.drawRect(strip);
 }
 
-void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                             LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Layout l = layout(area, theme);
@@ -433,43 +434,44 @@ void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   paintStaged(painter, l, theme, cache.stagedA, Operand::A);
   paintStaged(painter, l, theme, cache.stagedB, Operand::B);
 
-  const Range kr = m.kRange(sel.step);
-  painter.setPen(theme.text);
-  painter.setFont(theme.font(9, true));
+  for (const QRectF& figure : {l.stagedA, l.stagedB, l.tile}) labels.reserveFigure(figure);
+  const QFont bold = theme.font(9, true);
   const bool sharedA = !cache.stagedA.empty(), sharedB = !cache.stagedB.empty();
   auto source = [](bool shared) {
     return shared ? QStringLiteral("shared, coloured by its loader") : QStringLiteral("global");
   };
-  const QString header = QStringLiteral(
-                             "k-step %1 (k = %2..%3): A tile left (%4), B tile top (%5), C tile of "
-                             "block (%6,%7)")
-                             .arg(sel.step)
-                             .arg(kr.begin)
-                             .arg(kr.end() - 1)
-                             .arg(source(sharedA), source(sharedB))
-                             .arg(sel.block.x)
-                             .arg(sel.block.y);
-  painter.drawText(QRectF(area.left(), area.top(), area.width(), l.labelHeight),
-                   Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(painter.font()).elidedText(header, Qt::ElideRight, area.width()));
-  painter.drawText(
-      QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight, l.labelHeight),
-      Qt::AlignCenter, QStringLiteral("A"));
-  painter.drawText(
-      QRectF(l.stagedB.left(), l.stagedB.top() - l.labelHeight, l.labelHeight, l.labelHeight),
-      Qt::AlignCenter, QStringLiteral("B"));
+  const Range values = kStepValues(m, sel.step);
+  const QString step = QStringLiteral("%1 (k = %2..%3)")
+                           .arg(QString::fromStdString(kStepText(m, sel.step)))
+                           .arg(values.begin)
+                           .arg(values.end() - 1);
+  labels.place({QStringLiteral("%1: A tile left (%2), B tile top (%3), C tile of block (%4,%5)")
+                    .arg(step, source(sharedA), source(sharedB))
+                    .arg(sel.block.x)
+                    .arg(sel.block.y),
+                QStringLiteral("%1, block (%2,%3)").arg(step).arg(sel.block.x).arg(sel.block.y),
+                step},
+               bold, theme.text, {{QRectF(area.left(), area.top(), area.width(), l.labelHeight)}});
+  labels.place({QStringLiteral("A")}, bold, theme.text,
+               {{QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight,
+                        l.labelHeight),
+                 Qt::AlignCenter}});
+  labels.place({QStringLiteral("B")}, bold, theme.text,
+               {{QRectF(l.stagedB.left(), l.stagedB.top() - l.labelHeight, l.labelHeight,
+                        l.labelHeight),
+                 Qt::AlignCenter}});
   if (windowLimit_ > 0) {
-    painter.setFont(theme.font(9));
-    painter.setPen(theme.muted);
-    painter.drawText(
-        QRectF(l.tile.left(), l.tile.bottom() + 4, area.right() - l.tile.left(), l.labelHeight),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        QStringLiteral("%1 %2..%3 of the block's %4..%5 shown: drag or scroll to move along")
-            .arg(windowAlongCols_ ? QStringLiteral("columns") : QStringLiteral("rows"))
-            .arg(window.begin)
-            .arg(window.end() - 1)
-            .arg(whole.begin)
-            .arg(whole.end() - 1));
+    const QString span = QStringLiteral("%1 %2..%3 of the block's %4..%5 shown")
+                             .arg(windowAlongCols_ ? QStringLiteral("columns") : QStringLiteral("rows"))
+                             .arg(window.begin)
+                             .arg(window.end() - 1)
+                             .arg(whole.begin)
+                             .arg(whole.end() - 1);
+    labels.place({span + QStringLiteral(": drag or scroll to move along"), span}, theme.font(9),
+                 theme.muted,
+                 {{QRectF(l.tile.left(), l.tile.bottom() + 4, area.right() - l.tile.left(),
+                          l.labelHeight)},
+                  {QRectF(area.left(), l.tile.bottom() + 4, area.width(), l.labelHeight)}});
   }
 }
 

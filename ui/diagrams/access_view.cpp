@@ -406,14 +406,14 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   };
 
   // The figure: lanes, their threads down to the lines of memory, the bank rows.
-  const double memoryBottom = l.rows.empty() ? l.lanes.bottom()
-                                             : l.rows.back().top + l.rows.back().height;
-  labels.reserveFigure(QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww,
-                              memoryBottom - l.lanes.top()));
+  const double memoryBottom =
+      l.rows.empty() ? l.lanes.bottom() : l.rows.back().top + l.rows.back().height;
+  labels.reserveFigure(
+      QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww, memoryBottom - l.lanes.top()));
   const double bankIndexTop = l.banks.top() + l.bankTextHeight;
   if (panel.banks)
-    labels.reserveFigure(QRectF(l.wordsLeft, bankIndexTop, kWarpSize * ww,
-                                l.banks.bottom() - bankIndexTop));
+    labels.reserveFigure(
+        QRectF(l.wordsLeft, bankIndexTop, kWarpSize * ww, l.banks.bottom() - bankIndexTop));
   // The names left of the figure's rows: a row's name is left out rather than cut.
   const double nameWidth = l.wordsLeft - rect.left() - 4;
   auto rowName = [&](const QString& text, double top, double height, const QColor& color) {

@@ -352,9 +352,8 @@ std::string threadName(const Mapping& mapping, Dim2 thread) {
 
 Range kStepValues(const Mapping& mapping, std::int64_t step) {
   const Range padded = mapping.kRange(step);
-  return {padded.begin, std::max<std::int64_t>(std::min(padded.end(), mapping.shape().k) -
-                                                   padded.begin,
-                                               0)};
+  return {padded.begin,
+          std::max<std::int64_t>(std::min(padded.end(), mapping.shape().k) - padded.begin, 0)};
 }
 
 std::string kStepText(const Mapping& mapping, std::int64_t step) {

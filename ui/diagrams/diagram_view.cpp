@@ -23,6 +23,7 @@ namespace {
 
 constexpr double kMargin = 10;
 constexpr double kSwatch = 13;
+constexpr double kOutlineRoom = 3;
 
 QString viewTitle(DiagramKind kind) {
   switch (kind) {
@@ -39,7 +40,7 @@ QString viewTitle(DiagramKind kind) {
 }
 
 // The legend may take this share of the view's height at most: the figure comes first.
-constexpr double kMaxLegendShare = 0.2;
+constexpr double kMaxLegendShare = 0.16;
 // The caption runs over a second line only where the view is at least this many text lines high.
 constexpr double kLinesForTwoLineCaption = 24;
 
@@ -102,8 +103,8 @@ DiagramView::Frame DiagramView::frame(const QRectF& area, const Theme& theme) co
   f.title = QRectF(inner.left(), inner.top(), inner.width(), titleHeight);
   const double captionLine = QFontMetricsF(theme.font(9)).height();
   const int captionLines = inner.height() >= kLinesForTwoLineCaption * captionLine ? 2 : 1;
-  f.caption = QRectF(inner.left(), f.title.bottom() + 3 * scale, inner.width(),
-                     captionLines * captionLine);
+  f.caption =
+      QRectF(inner.left(), f.title.bottom() + 3 * scale, inner.width(), captionLines * captionLine);
 
   // The legend shrinks, then gives up its last entries, before it takes the figure's room.
   std::vector<QString> texts;
@@ -138,19 +139,20 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const Theme& the
   painter.fillRect(area, theme.background);
   const Shape& shape = document_->shape();
   const QString configuration = document_->configurationLabel();
-  const QString sizes =
-      QStringLiteral("M=%1 N=%2 K=%3").arg(shape.m).arg(shape.n).arg(shape.k);
+  const QString sizes = QStringLiteral("M=%1 N=%2 K=%3").arg(shape.m).arg(shape.n).arg(shape.k);
   const QString dot = QStringLiteral(" · ");
-  labels.place({title() + dot + configuration + dot + sizes, configuration + dot + sizes,
-                configuration},
-               theme.font(11, true), theme.text, {{f.title}});
+  labels.place(
+      {title() + dot + configuration + dot + sizes, configuration + dot + sizes, configuration},
+      theme.font(11, true), theme.text, {{f.title}});
   // The hover text tells what an elided caption leaves out.
   labels.place({visibleCaption()}, theme.font(9), theme.muted,
                {{f.caption, Qt::AlignLeft | Qt::AlignTop}}, true);
 
   if (document_->mapping()) {
     painter.save();
-    painter.setClipRect(f.diagram);
+    // A little past the figure's room, so that its outlines are drawn whole.
+    painter.setClipRect(
+        f.diagram.adjusted(-kOutlineRoom, -kOutlineRoom, kOutlineRoom, kOutlineRoom));
     paintDiagram(painter, f.diagram, theme, labels);
     painter.restore();
   } else {
@@ -190,9 +192,9 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const Theme& the
     painter.setPen(QPen(theme.outline, 0));
     painter.drawRect(box);
     painter.setPen(theme.text);
-    painter.drawText(QRectF(box.right() + gap, at.y(), entry.right() - box.right() - gap + 1,
-                            rowHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, texts[e]);
+    painter.drawText(
+        QRectF(box.right() + gap, at.y(), entry.right() - box.right() - gap + 1, rowHeight),
+        Qt::AlignLeft | Qt::AlignVCenter, texts[e]);
   }
   painter.restore();
   labels.paint(painter);

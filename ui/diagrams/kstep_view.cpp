@@ -11,10 +11,10 @@ namespace tilescope::ui {
 
 namespace {
 
-constexpr double kMinStrip = 8;       // thinnest a staged tile or panel is drawn, in pixels
-constexpr double kMaxCell = 48;       // largest an element is drawn, in pixels
-constexpr double kPanelShare = 0.35;  // most of the width (height) the A (B) panel may take
-constexpr double kMinGridCell = 10;   // element grid lines from this size up
+constexpr double kMinStrip = 8;      // thinnest a staged tile or panel is drawn, in pixels
+constexpr double kMaxCell = 48;      // largest an element is drawn, in pixels
+constexpr double kPanelShare = 0.3;  // most of the width (height) the A (B) panel may take
+constexpr double kMinGridCell = 10;  // element grid lines from this size up
 
 std::int64_t summedProducts(const Mapping& m, std::int64_t step) {
   return kStepValues(m, step).end();
@@ -202,6 +202,14 @@ void drawElementGrid(QPainter& painter, const QRectF& rect, const AxisScale& x, 
 KStepView::KStepView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
 
 KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) const {
+  // The partial sums' bar goes under the C tile, or beside it where the view is wide and short:
+  // whichever leaves the tiles larger.
+  const Layout below = arrange(area, theme, false), beside = arrange(area, theme, true);
+  return beside.cols.pixelsPerUnit > below.cols.pixelsPerUnit ? beside : below;
+}
+
+KStepView::Layout KStepView::arrange(const QRectF& area, const Theme& theme,
+                                     bool progressBeside) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
@@ -212,11 +220,13 @@ KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) cons
   l.sharedB = m.regionB(sel.block, sel.step).shared;
   l.labelHeight = QFontMetricsF(theme.font(9, true)).height() + 4 * theme.fontScale;
   const double gap = 20 * theme.fontScale;
-  const double gapDown = gap + l.labelHeight;
+  // Down the view an arrow needs less room than across it, and each gap holds a label line.
+  const double gapDown = 12 * theme.fontScale + l.labelHeight;
   const double progressHeight = 2.2 * l.labelHeight;
-  const double fixedWidth = gap * (l.sharedA ? 2 : 1);
-  const double fixedHeight =
-      l.labelHeight + gapDown * (l.sharedB ? 2 : 1) + progressHeight + 6 * theme.fontScale;
+  const double progressWidth = 220 * theme.fontScale;
+  const double fixedWidth = gap * (l.sharedA ? 2 : 1) + (progressBeside ? gap + progressWidth : 0);
+  const double fixedHeight = l.labelHeight + gapDown * (l.sharedB ? 2 : 1) +
+                             (progressBeside ? 0 : progressHeight + 6 * theme.fontScale);
   const double width = area.width() - fixedWidth, height = area.height() - fixedHeight;
   const double unitsWide = double(cols.count) + (l.sharedA ? kd : 0);
   const double unitsHigh = double(rows.count) + (l.sharedB ? kd : 0);
@@ -228,8 +238,12 @@ KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) cons
   for (int pass = 0; pass < 2; ++pass) {
     kWide = std::clamp(paddedK * scale, kMinStrip, kPanelShare * width);
     kHigh = std::clamp(paddedK * scale, kMinStrip, kPanelShare * height);
-    scale = std::min(
-        {(width - kWide) / unitsWide, (height - kHigh) / unitsHigh, kMaxCell * theme.fontScale});
+    // A staged tile is drawn at least kMinStrip thick, however thin its k-step is.
+    const double stripA = l.sharedA ? kMinStrip : 0, stripB = l.sharedB ? kMinStrip : 0;
+    scale = std::min({(width - kWide) / unitsWide, (height - kHigh) / unitsHigh,
+                      (width - kWide - stripA) / double(cols.count),
+                      (height - kHigh - stripB) / double(rows.count),
+                      largestCell(kMaxCell, area, theme)});
   }
   kWide = std::clamp(paddedK * scale, kMinStrip, kWide);
   kHigh = std::clamp(paddedK * scale, kMinStrip, kHigh);
@@ -263,8 +277,12 @@ KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) cons
   l.stagedA = l.sharedA ? spanRect(l.stagedK, l.rows, rows, kr) : QRectF();
   l.stagedB = l.sharedB ? spanRect(l.cols, l.stagedKDown, kr, cols) : QRectF();
   l.tile = spanRect(l.cols, l.rows, rows, cols);
-  l.progress = QRectF(l.tile.left(), l.tile.bottom() + 6 * theme.fontScale,
-                      std::max(l.tile.width(), 220 * theme.fontScale), progressHeight);
+  l.progress = progressBeside
+                   ? QRectF(l.tile.right() + gap, l.tile.center().y() - progressHeight / 2,
+                            progressWidth, progressHeight)
+                   : QRectF(l.tile.left(), l.tile.bottom() + 6 * theme.fontScale,
+                            std::clamp(progressWidth, l.tile.width(), area.right() - l.tile.left()),
+                            progressHeight);
   return l;
 }
 
@@ -407,8 +425,8 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   const QString bCols = QStringLiteral("B columns %1..%2").arg(cols.begin).arg(cols.end() - 1);
   const QString squeezed = l.kCompressed ? QStringLiteral(", K not to scale") : QString();
   auto above = [&](const QRectF& over, double right) {
-    return LabelSpot{QRectF(over.left(), over.top() - l.labelHeight, right - over.left() - 4,
-                            l.labelHeight)};
+    return LabelSpot{
+        QRectF(over.left(), over.top() - l.labelHeight, right - over.left() - 4, l.labelHeight)};
   };
   const double besideA = l.sharedA ? l.stagedA.left() : l.tile.left();
   labels.place({aRows + squeezed, aRows, QStringLiteral("A")}, bold, theme.text,
@@ -424,15 +442,16 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
                           l.stagedB.height()),
                    Qt::AlignRight | Qt::AlignVCenter},
                   above(l.stagedB, area.right())});
-  labels.place({QStringLiteral("partial sums: %1 of %2 products (%3)")
-                    .arg(summed)
-                    .arg(s.k)
-                    .arg(percentText(progress)),
-                QStringLiteral("%1 of %2 products (%3)").arg(summed).arg(s.k).arg(percentText(progress)),
-                percentText(progress)},
-               plain, theme.text,
-               {{QRectF(bar.left(), bar.bottom(), area.right() - bar.left(),
-                        l.progress.height() - barHeight)}});
+  labels.place(
+      {QStringLiteral("partial sums: %1 of %2 products (%3)")
+           .arg(summed)
+           .arg(s.k)
+           .arg(percentText(progress)),
+       QStringLiteral("%1 of %2 products (%3)").arg(summed).arg(s.k).arg(percentText(progress)),
+       percentText(progress)},
+      plain, theme.text,
+      {{QRectF(bar.left(), bar.bottom(), area.right() - bar.left(),
+               l.progress.height() - barHeight)}});
   if (!l.sharedA || !l.sharedB)
     labels.place({QStringLiteral("arrows: read straight from global memory"),
                   QStringLiteral("arrows: from global memory")},
@@ -447,9 +466,9 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   std::vector<LabelSpot> cornerSpots{{corner, Qt::AlignLeft | Qt::AlignTop}};
   // Above "shared Bs" where that label took the corner's foot.
   if (l.sharedB)
-    cornerSpots.push_back({QRectF(corner.left(), corner.top(), corner.width(),
-                                  l.stagedB.top() - 4 - corner.top()),
-                           Qt::AlignLeft | Qt::AlignTop});
+    cornerSpots.push_back(
+        {QRectF(corner.left(), corner.top(), corner.width(), l.stagedB.top() - 4 - corner.top()),
+         Qt::AlignLeft | Qt::AlignTop});
   if (corner.width() >= 180 * theme.fontScale)
     labels.place({stepRecipe(m, l.sharedA, l.sharedB)}, plain, theme.text, cornerSpots, true);
 }

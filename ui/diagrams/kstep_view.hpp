@@ -32,6 +32,9 @@ class KStepView : public DiagramView {
   QString hoverText(const QRectF& area, QPointF pos) const override;
   // Clicking a k-step in the A or B panel jumps there.
   void clickAt(const QRectF& area, QPointF pos) override;
+
+ private:
+  Layout arrange(const QRectF& area, const Theme& theme, bool progressBeside) const;
 };
 
 }  // namespace tilescope::ui

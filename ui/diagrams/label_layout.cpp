@@ -79,13 +79,15 @@ std::optional<QRectF> LabelLayout::place(const QStringList& wordings, const QFon
     labels_.push_back({rect, text, used, color, flags});
     return rect;
   };
-  for (const QString& text : wordings)
-    for (const double share : sizes) {
-      if (text.isEmpty()) break;
+  // A shorter wording at full size reads better than the full one shrunk among its neighbours.
+  for (const double share : sizes)
+    for (const QString& text : wordings) {
+      if (text.isEmpty()) continue;
       const QFont scaled = sized(share);
       for (const LabelSpot& spot : spots) {
         const int flags = int(spot.align) | (wrap ? int(Qt::TextWordWrap) : 0);
-        if (const auto rect = fit(text, scaled, spot, flags)) return keep(*rect, text, scaled, flags);
+        if (const auto rect = fit(text, scaled, spot, flags))
+          return keep(*rect, text, scaled, flags);
       }
     }
   // Nothing fits whole: the fullest wording cut short at the smallest size, on one line.

@@ -1,8 +1,8 @@
 #pragma once
 // The one layout pass every diagram view shares. The figure reserves its rectangles first; each
 // label is then measured and put in the first of its candidate spots where it fits whole without
-// touching the figure, another label or the view's edge. A label that fits nowhere is tried a
-// little smaller, then in its shorter wordings, then elided, and left out only when nothing
+// touching the figure, another label or the view's edge. A label that fits nowhere is tried in
+// its shorter wordings, then a little smaller, then elided, and left out only when nothing
 // readable fits. What was placed stays readable, so tests can check it.
 #include <QColor>
 #include <QFont>
@@ -55,7 +55,7 @@ class LabelLayout {
   const std::vector<QRectF>& figures() const { return figures_; }
   const std::vector<PlacedLabel>& labels() const { return labels_; }
 
-  // How far a label may shrink below the size it asks for before a shorter wording is tried.
+  // How far a label may shrink below the size it asks for.
   static constexpr double kMinFontShare = 0.75;
 
  private:

@@ -48,6 +48,8 @@ class DiagramPanel : public QWidget {
   // from the back of a room, yet leaving the figure most of a 1280x720 projector.
   static double presentationFontScale(QSize size);
   bool playing() const;
+  // Puts `widget` (the main window's help button) at the right end of the views' tab row.
+  void setCornerWidget(QWidget* widget);
 
  public slots:
   // Without a type the kernel's default (its first) is drawn.

@@ -184,7 +184,13 @@ void MainWindow::createActions() {
 
   presentationAction_ = new QAction(themeIcon("view-fullscreen", QStyle::SP_TitleBarMaxButton),
                                     tr("&Presentation Mode"), this);
-  presentationAction_->setShortcut(QKeySequence::FullScreen);
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  // F11 everywhere: Linux has no platform full-screen key.
+  presentationAction_->setShortcuts(DiagramPanel::presentationShortcuts());
+#else
+  presentationAction_->setShortcuts(QList<QKeySequence>{QKeySequence(Qt::Key_F11)} +
+                                    QKeySequence::keyBindings(QKeySequence::FullScreen));
+#endif
   presentationAction_->setCheckable(true);
   presentationAction_->setStatusTip(tr("Full screen with large diagrams, for teaching"));
   connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentation);

@@ -67,6 +67,12 @@ QFont Theme::font(double points, bool bold) const {
   return font;
 }
 
+double largestCell(double base, const QRectF& area, const Theme& theme) {
+  // Views up to this size keep `base`; larger ones grow it in step with their shorter side.
+  constexpr double kPlainSide = 1000;
+  return base * std::max(theme.fontScale, std::min(area.width(), area.height()) / kPlainSide);
+}
+
 QRectF spanRect(const AxisScale& x, const AxisScale& y, Range rows, Range cols) {
   return QRectF(QPointF(x.at(double(cols.begin)), y.at(double(rows.begin))),
                 QPointF(x.at(double(cols.end())), y.at(double(rows.end()))));

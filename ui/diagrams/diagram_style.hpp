@@ -37,6 +37,10 @@ struct AxisScale {
   double coordinateAt(double pixel) const { return (pixel - origin) / pixelsPerUnit; }
 };
 
+// The largest an element of a matrix is drawn: `base` pixels at the theme's text scale, more on
+// a large view, so that a small block still fills a 4K screen.
+double largestCell(double base, const QRectF& area, const Theme& theme);
+
 // The rectangle rows x cols covers on screen, x along columns and y along rows.
 QRectF spanRect(const AxisScale& x, const AxisScale& y, Range rows, Range cols);
 // A half-open index range of the elements a pixel interval shows, clipped to [0, limit).

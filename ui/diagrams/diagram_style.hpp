@@ -12,11 +12,15 @@ class QPainter;
 
 namespace tilescope::ui {
 
+// `from` moved the fraction `t` of the way to `to`.
+QColor blend(const QColor& from, const QColor& to, double t);
+
 struct Theme {
   QColor background, text, muted, outline, matrix, padding, accent, accentFill, done, pending, idle;
   double fontScale = 1.0;
 
-  // Follows the widget palette (dark or light); exports always use light().
+  // Follows the widget palette: its base and text colours (light, dark or high contrast), the
+  // figure's fills chosen for a light or a dark base; exports always use light().
   static Theme fromPalette(const QPalette& palette, double fontScale);
   static Theme light(double fontScale = 1.0);
 

@@ -20,12 +20,6 @@ std::int64_t summedProducts(const Mapping& m, std::int64_t step) {
   return kStepValues(m, step).end();
 }
 
-QColor mix(const QColor& from, const QColor& to, double t) {
-  return QColor::fromRgbF(float(from.redF() + (to.redF() - from.redF()) * t),
-                          float(from.greenF() + (to.greenF() - from.greenF()) * t),
-                          float(from.blueF() + (to.blueF() - from.blueF()) * t));
-}
-
 // "2 float4s of A (8 elements)", "one element of B", "2 16-byte vectors of A (16 elements)":
 // what one thread copies of an operand.
 QString copyPhrase(const Mapping& m, Operand operand) {
@@ -399,7 +393,7 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   // The C tile: its colour deepens as the partial sums take in more of K.
   const std::int64_t summed = summedProducts(m, sel.step);
   const double progress = double(summed) / double(s.k);
-  painter.fillRect(l.tile, mix(theme.pending, theme.done, 0.25 + 0.75 * progress));
+  painter.fillRect(l.tile, blend(theme.pending, theme.done, 0.25 + 0.75 * progress));
   hatchPadding(painter, l.cols, l.rows, rows, cols, s.m, s.n, theme.padding);
   painter.setPen(QPen(theme.outline, 0));
   drawElementGrid(painter, l.tile, l.cols, l.rows, rows, cols);

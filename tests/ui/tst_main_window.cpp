@@ -1,13 +1,19 @@
 // The window end to end on the CPU backend: a run lands in the chart and the table, a sweep
 // adds every point, failures show as a notice, closing mid-run is clean, and sessions restore
 // the same table while a bad file changes nothing.
+#include <QAction>
 #include <QComboBox>
 #include <QtTest>
+#include <algorithm>
 #include <tuple>
 
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "control_panel.hpp"
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_panel.hpp"
+#include "diagram_view.hpp"
+#endif
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "results_view.hpp"
@@ -315,6 +321,28 @@ class TestMainWindow : public QObject {
     QVERIFY(error.contains(QStringLiteral("Could not write")));
     QCOMPARE(window.windowTitle(), title);
   }
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  // F11 works on every platform, Linux included, where QKeySequence::FullScreen has no key.
+  void f11EntersAndLeavesPresentation() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    auto* diagrams = window.findChild<ui::DiagramPanel*>();
+    QVERIFY(diagrams);
+    // The offscreen platform binds F11 to full screen, X11 binds nothing: the action must carry
+    // F11 itself, as the panel lists it, not only the platform's binding.
+    const QList<QAction*> actions = window.findChildren<QAction*>();
+    const auto present =
+        std::ranges::find(actions, QStringLiteral("&Presentation Mode"), &QAction::text);
+    QVERIFY(present != actions.end());
+    QCOMPARE((*present)->shortcuts(), ui::DiagramPanel::presentationShortcuts());
+    QTest::keyClick(&window, Qt::Key_F11);
+    QVERIFY(diagrams->presentationMode());
+    QTest::keyClick(diagrams->currentView(), Qt::Key_F11);
+    QVERIFY(!diagrams->presentationMode());
+  }
+#endif
 
   void choicesAndGeometryAreRemembered() {
     Choices choices = smallRun("register-tiled", 96);

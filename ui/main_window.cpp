@@ -30,6 +30,7 @@
 #include "results_view.hpp"
 #include "samples.hpp"
 #include "settings.hpp"
+#include "theme.hpp"
 #include "tilescope/catalogue.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
@@ -110,6 +111,7 @@ QIcon MainWindow::themeIcon(const char* name, QStyle::StandardPixmap fallback) c
 void MainWindow::createActions() {
   runAction_ =
       new QAction(themeIcon("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"), this);
+  runAction_->setObjectName(QStringLiteral("run"));
   runAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   runAction_->setStatusTip(
       tr("Run the chosen configuration or sweep (queued after any runs "
@@ -118,6 +120,7 @@ void MainWindow::createActions() {
 
   autotuneAction_ = new QAction(themeIcon("system-run", QStyle::SP_FileDialogContentsView),
                                 tr("&Autotune"), this);
+  autotuneAction_->setObjectName(QStringLiteral("autotune"));
   autotuneAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
   autotuneAction_->setStatusTip(
       tr("Measure every valid configuration of the chosen kernel at the chosen size, then "
@@ -294,6 +297,7 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(resetViewAction_);
   view->addAction(presentationAction_);
+  view->addMenu(createThemeMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   addGuide(help);
@@ -348,6 +352,7 @@ void MainWindow::restoreSettings() {
   }
   restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
   controls_->setChoices(app::loadLastChoices());
+  if (savedTheme() != currentTheme()) applyTheme(savedTheme());
 }
 
 void MainWindow::saveSettings() {
@@ -512,7 +517,16 @@ void MainWindow::onChoicesChanged() {
   const bool runnable = !controls_->plannedJobs(&problem).empty();
   runAction_->setEnabled(runnable);
   runAction_->setToolTip(runnable ? tr("Run (Ctrl+R)") : problem);
-  autotuneAction_->setEnabled(!controls_->deviceName().empty());
+  // Autotune follows Run's rules (choices that cannot run cannot be tuned either) and needs a
+  // parameter to tune.
+  const KernelInfo* kernel = findKernel(controls_->choices().kernel);
+  const bool tunable = kernel && !kernel->params.empty();
+  autotuneAction_->setEnabled(runnable && tunable && !controls_->deviceName().empty());
+  autotuneAction_->setToolTip(!runnable ? problem
+                              : !tunable
+                                  ? tr("%1 has no parameters to tune")
+                                        .arg(QString::fromStdString(controls_->choices().kernel))
+                                  : tr("Autotune (Ctrl+T)"));
   ceilingsAction_->setEnabled(!controls_->deviceName().empty());
 }
 

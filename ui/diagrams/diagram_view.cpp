@@ -141,9 +141,12 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const Theme& the
   const QString configuration = document_->configurationLabel();
   const QString sizes = QStringLiteral("M=%1 N=%2 K=%3").arg(shape.m).arg(shape.n).arg(shape.k);
   const QString dot = QStringLiteral(" · ");
-  labels.place(
-      {title() + dot + configuration + dot + sizes, configuration + dot + sizes, configuration},
-      theme.font(11, true), theme.text, {{f.title}});
+  // Shorter and shorter where the view is narrow: a dock has room for the kernel's name.
+  const QString kernel = QString::fromStdString(document_->config().kernel);
+  const QString shortSizes = QStringLiteral("%1×%2×%3").arg(shape.m).arg(shape.n).arg(shape.k);
+  labels.place({title() + dot + configuration + dot + sizes, configuration + dot + sizes,
+                kernel + dot + sizes, kernel + dot + shortSizes, kernel},
+               theme.font(11, true), theme.text, {{f.title}});
   // The hover text tells what an elided caption leaves out.
   labels.place({visibleCaption()}, theme.font(9), theme.muted,
                {{f.caption, Qt::AlignLeft | Qt::AlignTop}}, true);

@@ -106,35 +106,45 @@ BlockView::Layout BlockView::layout(const QRectF& area, const Theme& theme) cons
   Layout l;
   l.labelHeight = QFontMetricsF(theme.font(9, true)).height() + 4 * theme.fontScale;
   const double gap = 12 * theme.fontScale;
+  // Label bands: the step above everything; a second below the tile for a window's note, kept
+  // only where the block could need a window. A and B are named in the column left of the tiles.
+  const double longest = double(std::max(rows.count, cols.count));
+  const double shortest = double(std::min(rows.count, cols.count));
+  const bool sliver = longest > kWindowGain * (shortest + kd);
+  const int bands = sliver ? 2 : 1;
   const double width = area.width() - gap - l.labelHeight;
-  const double height = area.height() - gap - 3 * l.labelHeight;
-  const double maxCell = kMaxCell * theme.fontScale;
-  double scale =
-      std::min({width / (kd + double(cols.count)), height / (kd + double(rows.count)), maxCell});
+  const double height = area.height() - gap - bands * l.labelHeight;
+  const double maxCell = largestCell(kMaxCell, area, theme);
+  const double minStrip = kMinStrip * theme.fontScale;
+  // The largest scale at which the staged strip (at least minStrip) and `count` elements fit.
+  auto fitting = [&](double room, std::int64_t count) {
+    return std::min(room / (kd + double(count)), (room - minStrip) / double(count));
+  };
+  double scale = std::min({fitting(width, cols.count), fitting(height, rows.count), maxCell});
   l.rowWindow = rows;
   l.colWindow = cols;
   // A sliver of a block (far longer than wide) shows a window of it in which the short side
   // fills the view, rather than the whole block a few pixels thin.
   const bool wide = cols.count >= rows.count;
-  const double shortScale = std::min(
-      wide ? height / (kd + double(rows.count)) : width / (kd + double(cols.count)), maxCell);
-  if (shortScale > kWindowGain * scale) {
+  const double shortScale =
+      std::min(wide ? fitting(height, rows.count) : fitting(width, cols.count), maxCell);
+  if (sliver && shortScale > kWindowGain * scale) {
     scale = shortScale;
     l.windowed = true;
     Range& window = wide ? l.colWindow : l.rowWindow;
     const Range whole = window;
-    const double room = (wide ? width : height) / scale - kd;
+    const double room = ((wide ? width : height) - std::max(kd * scale, minStrip)) / scale;
     window.count = std::clamp<std::int64_t>(std::int64_t(room), 1, whole.count);
     window.begin =
         whole.begin + std::clamp<std::int64_t>(windowStart_, 0, whole.count - window.count);
   }
-  const double strip = std::max(kd * scale, kMinStrip * theme.fontScale);
+  const double strip = std::max(kd * scale, minStrip);
   const double tileWidth = std::max(double(l.colWindow.count) * scale, 1.0);
   const double tileHeight = std::max(double(l.rowWindow.count) * scale, 1.0);
   const double totalWidth = l.labelHeight + strip + gap + tileWidth;
-  const double totalHeight = 3 * l.labelHeight + strip + gap + tileHeight;
+  const double totalHeight = bands * l.labelHeight + strip + gap + tileHeight;
   const double left = area.left() + l.labelHeight + (area.width() - totalWidth) / 2;
-  const double top = area.top() + 2 * l.labelHeight + (area.height() - totalHeight) / 2;
+  const double top = area.top() + l.labelHeight + (area.height() - totalHeight) / 2;
   const double tileLeft = left + strip + gap, tileTop = top + strip + gap;
   l.rows = {tileTop - double(l.rowWindow.begin) * tileHeight / double(l.rowWindow.count),
             tileHeight / double(l.rowWindow.count)};
@@ -304,6 +314,24 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
       const double w = sampleRect.width(), h = sampleRect.height();
       if ((length <= w && thickness <= h) || (length <= h && thickness <= w)) break;
     }
+    // Each warp's name in its tile's corner, where the tile has room for it; the threads' and
+    // lanes' names under a tag are left out rather than drawn beneath it.
+    const QFont tagFont = theme.font(8, true);
+    const QFontMetricsF tagMetrics(tagFont);
+    std::vector<std::pair<QRectF, QString>> tags;
+    for (const WarpTile& warp : cache.warps) {
+      if (!warp.box || m.threadsPerBlock() == 1) continue;
+      const QRectF box = spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols);
+      const QString name = QStringLiteral("warp %1").arg(warp.warp);
+      const QRectF tag(box.left() + 2, box.top() + 2, tagMetrics.horizontalAdvance(name) + 6,
+                       tagMetrics.height());
+      if (tag.width() < box.width() - 4 && tag.height() < box.height() - 4 &&
+          tag.intersects(visible))
+        tags.emplace_back(tag, name);
+    }
+    auto underATag = [&](const QRectF& rect) {
+      return std::ranges::any_of(tags, [&](const auto& tag) { return tag.first.intersects(rect); });
+    };
     for (const ThreadOutputs& thread : *cache.outputs) {
       for (const CellBox& piece : thread.pieces) {
         const QRectF rect = spanRect(l.cols, l.rows, piece.rows, piece.cols);
@@ -313,7 +341,8 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
         painter.setPen(QPen(theme.outline, 0.8));
         painter.drawRect(rect);
         painter.setPen(theme.text);
-        drawUniformLabel(painter, rect, threadLabel(m, thread.thread.thread), widest);
+        if (!underATag(rect))
+          drawUniformLabel(painter, rect, threadLabel(m, thread.thread.thread), widest);
       }
       // Threads owning single elements: each element shows its lane.
       const bool single = std::ranges::all_of(thread.pieces, [](const CellBox& piece) {
@@ -321,11 +350,13 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
       });
       if (cell < kLabelCell * theme.fontScale || !single) continue;
       painter.setPen(theme.text);
-      for (const Cell& c : thread.cells)
-        if (inside(rows, c.row) && inside(cols, c.col))
-          drawFittedText(painter, spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1}),
+      for (const Cell& c : thread.cells) {
+        const QRectF rect = spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1});
+        if (inside(rows, c.row) && inside(cols, c.col) && !underATag(rect))
+          drawFittedText(painter, rect,
                          oneDimensionalBlock(m) ? threadLabel(m, thread.thread.thread)
                                                 : QString::number(thread.thread.lane));
+      }
     }
     // The warps' tiles over the threads' pieces, their sub-iterations dashed.
     for (const WarpTile& warp : cache.warps) {
@@ -333,21 +364,15 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
       painter.setPen(QPen(theme.text, 1.5, Qt::DashLine));
       for (const CellBox& sub : warp.subTiles)
         painter.drawRect(spanRect(l.cols, l.rows, sub.rows, sub.cols));
-      const QRectF box = spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols);
       painter.setPen(QPen(theme.text, 2));
-      painter.drawRect(box);
-      painter.setFont(theme.font(8, true));
-      const QString name = QStringLiteral("warp %1").arg(warp.warp);
-      const QFontMetricsF metrics(painter.font());
-      const QRectF tag(box.left() + 2, box.top() + 2, metrics.horizontalAdvance(name) + 6,
-                       metrics.height());
-      if (tag.width() < box.width() - 4 && tag.height() < box.height() - 4 &&
-          tag.intersects(visible)) {
-        QColor back = theme.background;
-        back.setAlpha(200);
-        painter.fillRect(tag, back);
-        painter.drawText(tag, Qt::AlignCenter, name);
-      }
+      painter.drawRect(spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols));
+    }
+    painter.setFont(tagFont);
+    QColor back = theme.background;
+    back.setAlpha(200);
+    for (const auto& [tag, name] : tags) {
+      painter.fillRect(tag, back);
+      painter.drawText(tag, Qt::AlignCenter, name);
     }
   }
   painter.restore();
@@ -416,7 +441,8 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& the
   painter.drawRect(strip);
 }
 
-void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                             LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Layout l = layout(area, theme);
@@ -433,43 +459,44 @@ void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   paintStaged(painter, l, theme, cache.stagedA, Operand::A);
   paintStaged(painter, l, theme, cache.stagedB, Operand::B);
 
-  const Range kr = m.kRange(sel.step);
-  painter.setPen(theme.text);
-  painter.setFont(theme.font(9, true));
+  for (const QRectF& figure : {l.stagedA, l.stagedB, l.tile}) labels.reserveFigure(figure);
+  const QFont bold = theme.font(9, true);
   const bool sharedA = !cache.stagedA.empty(), sharedB = !cache.stagedB.empty();
   auto source = [](bool shared) {
     return shared ? QStringLiteral("shared, coloured by its loader") : QStringLiteral("global");
   };
-  const QString header = QStringLiteral(
-                             "k-step %1 (k = %2..%3): A tile left (%4), B tile top (%5), C tile of "
-                             "block (%6,%7)")
-                             .arg(sel.step)
-                             .arg(kr.begin)
-                             .arg(kr.end() - 1)
-                             .arg(source(sharedA), source(sharedB))
-                             .arg(sel.block.x)
-                             .arg(sel.block.y);
-  painter.drawText(QRectF(area.left(), area.top(), area.width(), l.labelHeight),
-                   Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(painter.font()).elidedText(header, Qt::ElideRight, area.width()));
-  painter.drawText(
-      QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight, l.labelHeight),
-      Qt::AlignCenter, QStringLiteral("A"));
-  painter.drawText(
-      QRectF(l.stagedB.left(), l.stagedB.top() - l.labelHeight, l.labelHeight, l.labelHeight),
-      Qt::AlignCenter, QStringLiteral("B"));
+  const Range values = kStepValues(m, sel.step);
+  const QString step = QStringLiteral("%1 (k = %2..%3)")
+                           .arg(QString::fromStdString(kStepText(m, sel.step)))
+                           .arg(values.begin)
+                           .arg(values.end() - 1);
+  labels.place(
+      {QStringLiteral("%1: A tile left (%2), B tile top (%3), C tile of block (%4,%5)")
+           .arg(step, source(sharedA), source(sharedB))
+           .arg(sel.block.x)
+           .arg(sel.block.y),
+       QStringLiteral("%1, block (%2,%3)").arg(step).arg(sel.block.x).arg(sel.block.y), step},
+      bold, theme.text, {{QRectF(area.left(), area.top(), area.width(), l.labelHeight)}});
+  labels.place(
+      {QStringLiteral("A")}, bold, theme.text,
+      {{QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight, l.labelHeight),
+        Qt::AlignCenter}});
+  labels.place({QStringLiteral("B")}, bold, theme.text,
+               {{QRectF(l.stagedB.left() - l.labelHeight, l.stagedB.top(), l.labelHeight,
+                        l.stagedB.height()),
+                 Qt::AlignCenter}});
   if (windowLimit_ > 0) {
-    painter.setFont(theme.font(9));
-    painter.setPen(theme.muted);
-    painter.drawText(
-        QRectF(l.tile.left(), l.tile.bottom() + 4, area.right() - l.tile.left(), l.labelHeight),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        QStringLiteral("%1 %2..%3 of the block's %4..%5 shown: drag or scroll to move along")
+    const QString span =
+        QStringLiteral("%1 %2..%3 of the block's %4..%5 shown")
             .arg(windowAlongCols_ ? QStringLiteral("columns") : QStringLiteral("rows"))
             .arg(window.begin)
             .arg(window.end() - 1)
             .arg(whole.begin)
-            .arg(whole.end() - 1));
+            .arg(whole.end() - 1);
+    labels.place(
+        {span + QStringLiteral(": drag or scroll to move along"), span}, theme.font(9), theme.muted,
+        {{QRectF(l.tile.left(), l.tile.bottom() + 4, area.right() - l.tile.left(), l.labelHeight)},
+         {QRectF(area.left(), l.tile.bottom() + 4, area.width(), l.labelHeight)}});
   }
 }
 

@@ -47,6 +47,16 @@ bool replaceFileAtomically(const QString& path, const std::function<bool(const Q
 }
 
 bool readWholeFile(const QString& path, std::size_t maxBytes, QByteArray* bytes, QString* error) {
+  // A Qt resource (":/sessions/...", the shipped samples) is compiled in: no file to check.
+  if (path.startsWith(QLatin1Char(':'))) {
+    QFile resource(path);
+    if (!resource.open(QIODevice::ReadOnly) || std::size_t(resource.size()) > maxBytes) {
+      if (error) *error = QStringLiteral("Cannot read %1: %2").arg(path, resource.errorString());
+      return false;
+    }
+    *bytes = resource.readAll();
+    return true;
+  }
   try {
     const std::optional<std::string> content = io::readFile(localPath(path), maxBytes, "");
     *bytes = QByteArray::fromStdString(*content);

@@ -18,8 +18,8 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
 bool replaceFileAtomically(const QString& path, const std::function<bool(const QString&)>& write,
                            const QString& writer, QString* error);
 
-// Reads a whole regular file of at most `maxBytes` (see io::readFile); on failure returns false
-// and sets `error`.
+// Reads a whole regular file of at most `maxBytes` (see io::readFile), or a Qt resource; on
+// failure returns false and sets `error`.
 bool readWholeFile(const QString& path, std::size_t maxBytes, QByteArray* bytes, QString* error);
 
 }  // namespace tilescope::app

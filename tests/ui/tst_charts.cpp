@@ -228,6 +228,20 @@ class TestCharts : public QObject {
       hover(rate, rate->legend->item(0)->outerRect().center());
       QTRY_VERIFY(QToolTip::isVisible());
       QVERIFY2(QToolTip::text().contains("shared-tiled tile=32"), qPrintable(QToolTip::text()));
+      // Hidden from the context menu, the legend stays hidden as the chart is rebuilt, and the
+      // plot takes its room.
+      const int plotHeight = rate->axisRect()->height();
+      rate->setLegendWanted(false);
+      rate->replot();
+      QVERIFY(!rate->legend->visible());
+      QVERIFY(rate->axisRect()->height() > plotHeight);
+      panel.refresh();
+      rate->replot();
+      QVERIFY(!rate->legend->visible());
+      rate->setLegendWanted(true);
+      rate->replot();
+      QVERIFY(rate->legend->visible());
+      QCOMPARE(rate->axisRect()->height(), plotHeight);
     }
   }
 

@@ -578,7 +578,7 @@ std::optional<QString> ControlPanel::backendProblem(const std::vector<app::RunJo
   for (const app::RunJob& job : jobs) {
     if (const auto why = summary->elementRefusal(job.request.element)) return text(*why);
     const KernelInfo& info = kernelInfo(job.request.kernel.kernel);
-    if (std::find(info.backends.begin(), info.backends.end(), id) == info.backends.end()) {
+    if (!implements(info, id)) {
       return tr("%1 is not implemented on the %2 backend").arg(text(info.displayName), text(id));
     }
     if (const auto why = workLimitRefusal(info, id, job.request.shape)) return text(*why);

@@ -1,6 +1,7 @@
 #include "chart_panel.hpp"
 
 #include <QMap>
+#include <QSet>
 #include <algorithm>
 
 #include "chart_export.hpp"
@@ -60,6 +61,16 @@ void styleLine(QCPGraph* graph, const QColor& color) {
   graph->setPen(QPen(color, 2));
   graph->setLineStyle(QCPGraph::lsLine);
   graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), color, 7));
+}
+
+// An overlay's series is dashed with hollow markers: measured elsewhere, read-only.
+void markOverlay(QCPGraph* graph) {
+  QPen pen = graph->pen();
+  pen.setStyle(Qt::DashLine);
+  graph->setPen(pen);
+  QCPScatterStyle scatter = graph->scatterStyle();
+  scatter.setBrush(Qt::NoBrush);
+  graph->setScatterStyle(scatter);
 }
 
 bool allSquare(const std::vector<RunResult>& results) {
@@ -156,8 +167,47 @@ int ChartPanel::colorIndex(ChartKind kind, const QString& series) {
   return index;
 }
 
+void ChartPanel::addOverlay(const QString& label, std::vector<RunResult> results) {
+  removeOverlay(label);
+  overlays_.emplace_back(label, std::move(results));
+  scheduleRefresh();
+}
+
+void ChartPanel::removeOverlay(const QString& label) {
+  std::erase_if(overlays_, [&](const auto& overlay) { return overlay.first == label; });
+  scheduleRefresh();
+}
+
+void ChartPanel::clearOverlays() {
+  overlays_.clear();
+  scheduleRefresh();
+}
+
+QStringList ChartPanel::overlays() const {
+  QStringList labels;
+  for (const auto& overlay : overlays_) labels << overlay.first;
+  return labels;
+}
+
+void ChartPanel::gatherDrawn() {
+  drawn_ = model_->results();
+  drawnOverlay_.assign(drawn_.size(), QString());
+  for (const auto& [label, results] : overlays_) {
+    drawn_.insert(drawn_.end(), results.begin(), results.end());
+    drawnOverlay_.insert(drawnOverlay_.end(), results.size(), label);
+  }
+}
+
+QString ChartPanel::drawnSeries(std::size_t drawnIndex, bool mixed) const {
+  const QString& overlay = drawnOverlay_[drawnIndex];
+  // An overlay's label already names its device.
+  return QString::fromStdString(
+      app::seriesName(drawn_[drawnIndex], mixed && overlay.isEmpty(), overlay.toStdString()));
+}
+
 void ChartPanel::refresh() {
   refreshTimer_.stop();
+  gatherDrawn();
   buildAgainstSize(ChartKind::Time);
   buildAgainstSize(ChartKind::Rate);
   buildAgainstSize(ChartKind::Library);
@@ -185,18 +235,20 @@ bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QS
 void ChartPanel::buildAgainstSize(ChartKind kind) {
   ChartView* view = chart(kind);
   view->reset();
-  const std::vector<RunResult>& results = model_->results();
-  const bool mixed = app::mixesDevices(results);
+  const std::vector<RunResult>& results = drawn_;
+  const bool mixed = app::mixesDevices(model_->results());
   // Per series, the latest result at each size (a rerun replaces the earlier point).
   QStringList order;
+  QSet<QString> overlaid;
   QHash<QString, QMap<double, std::size_t>> series;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (kind == ChartKind::Library &&
         (results[i].kernel.kernel == app::kLibraryKernel || !app::percentOfLibrary(results, i))) {
       continue;
     }
-    const QString name = seriesOf(results[i], mixed);
+    const QString name = drawnSeries(i, mixed);
     if (!series.contains(name)) order << name;
+    if (!drawnOverlay_[i].isEmpty()) overlaid.insert(name);
     series[name][app::nominalSize(results[i].shape)] = i;
   }
   double highest = 0;
@@ -204,6 +256,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
     QCPGraph* graph = view->addGraph();
     graph->setName(name);
     styleLine(graph, view->seriesColor(colorIndex(kind, name)));
+    if (overlaid.contains(name)) markOverlay(graph);
     QStringList tips;
     for (auto point = series[name].cbegin(); point != series[name].cend(); ++point) {
       const RunResult& result = results[point.value()];
@@ -220,7 +273,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
     }
     view->setPointTips(graph, tips);
   }
-  view->setTitle(titleFor(kind, results));
+  view->setTitle(titleFor(kind, model_->results()));
   view->xAxis->setLabel(allSquare(results) ? tr("size N (M = N = K)")
                                            : tr("size (cube root of M\u00b7N\u00b7K)"));
   view->showLegend(!order.isEmpty());
@@ -245,9 +298,10 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
 void ChartPanel::buildTileSweep() {
   ChartView* view = chart(ChartKind::TileSweep);
   view->reset();
-  const std::vector<RunResult>& results = model_->results();
-  const bool mixed = app::mixesDevices(results);
+  const std::vector<RunResult>& results = drawn_;
+  const bool mixed = app::mixesDevices(model_->results());
   QStringList order;
+  QSet<QString> overlaid;
   QHash<QString, QMap<int, std::size_t>> series;
   std::vector<RunResult> swept;
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -257,16 +311,20 @@ void ChartPanel::buildTileSweep() {
     // One series per kernel (and its other parameters) at one size.
     RunResult withoutTile = result;
     withoutTile.kernel.params.erase("tile");
-    const QString name =
-        seriesOf(withoutTile, mixed) + QStringLiteral(" at ") + app::formatShape(result.shape);
+    const QString& overlay = drawnOverlay_[i];
+    const QString name = QString::fromStdString(app::seriesName(
+                             withoutTile, mixed && overlay.isEmpty(), overlay.toStdString())) +
+                         QStringLiteral(" at ") + app::formatShape(result.shape);
     if (!series.contains(name)) order << name;
+    if (!overlay.isEmpty()) overlaid.insert(name);
     series[name][tile->second] = i;
-    swept.push_back(result);
+    if (overlay.isEmpty()) swept.push_back(result);
   }
   for (const QString& name : order) {
     QCPGraph* graph = view->addGraph();
     graph->setName(name);
     styleLine(graph, view->seriesColor(colorIndex(ChartKind::TileSweep, name)));
+    if (overlaid.contains(name)) markOverlay(graph);
     QStringList tips;
     for (auto point = series[name].cbegin(); point != series[name].cend(); ++point) {
       graph->addData(point.key(), results[point.value()].stats.medianMs);

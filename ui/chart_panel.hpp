@@ -30,6 +30,14 @@ class ChartPanel : public QTabWidget {
   bool exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error);
   void resetView();
 
+  // Second sessions laid over the charts, read-only: their results join the time, GFLOP/s,
+  // vs library and tile sweep charts as dashed series marked with `label` ("H200 sample").
+  // Adding a label again replaces that overlay.
+  void addOverlay(const QString& label, std::vector<RunResult> results);
+  void removeOverlay(const QString& label);
+  void clearOverlays();
+  QStringList overlays() const;
+
  private:
   void scheduleRefresh();
   void buildAgainstSize(app::ChartKind kind);
@@ -38,8 +46,14 @@ class ChartPanel : public QTabWidget {
   void buildLandscape();
   void buildRooflineIfStale();
   int colorIndex(app::ChartKind kind, const QString& series);
+  // The live results followed by every overlay's, and each one's overlay label (empty: live).
+  void gatherDrawn();
+  QString drawnSeries(std::size_t drawnIndex, bool mixed) const;
 
   const app::ResultsModel* model_;
+  std::vector<std::pair<QString, std::vector<RunResult>>> overlays_;
+  std::vector<RunResult> drawn_;
+  std::vector<QString> drawnOverlay_;
   std::array<ChartView*, std::size(app::kAllCharts)> charts_{};
   QTimer refreshTimer_;
   // Per chart, each series keeps the colour it got first, so a line does not change colour as

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -14,7 +15,6 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -24,9 +24,11 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #include "formatting.hpp"
+#include "lesson_bar.hpp"
 #include "notice_bar.hpp"
 #include "result_analysis.hpp"
 #include "results_view.hpp"
+#include "samples.hpp"
 #include "settings.hpp"
 #include "tilescope/catalogue.hpp"
 
@@ -39,18 +41,10 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
-const QString kExportDirKey = QStringLiteral("files/exportDir");
-const QString kSessionDirKey = QStringLiteral("files/sessionDir");
 // Bump when the docks or toolbars change, so an old saved layout is not applied to a new one.
 constexpr int kWindowStateVersion = 1;
 constexpr QSize kFirstRunSize(1600, 1000);
 const QString kSessionFilter = QStringLiteral("TileScope session (*.json)");
-
-QString remembered(const QString& key) {
-  return QSettings()
-      .value(key, QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-      .toString();
-}
 
 QString formatDuration(double seconds) {
   const int whole = int(seconds + 0.5);
@@ -65,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowIcon(QApplication::windowIcon());
   setObjectName(QStringLiteral("mainWindow"));
   createActions();
+  createFileTrust();
 
   controls_ = new ControlPanel;
   controls_->setRunActions(runAction_, autotuneAction_, cancelAction_);
@@ -77,10 +72,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   layout->setContentsMargins(4, 4, 4, 0);
   layout->setSpacing(4);
   layout->addWidget(notice_);
+  lessonBar_ = new LessonBar;
+  layout->addWidget(lessonBar_);
   layout->addWidget(charts_, 1);
   setCentralWidget(central);
 
   createDocks();
+  createHelp();
   createMenus();
   createToolBar();
   createStatusBar();
@@ -244,10 +242,13 @@ void MainWindow::createDocks() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  file->addMenu(sampleMenu_);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
   file->addAction(saveAction_);
   file->addAction(saveAsAction_);
+  file->addSeparator();
+  createOverlayMenu(file);
   file->addSeparator();
   file->addAction(exportChartAction_);
   file->addAction(exportResultsAction_);
@@ -255,6 +256,9 @@ void MainWindow::createMenus() {
   file->addAction(quitAction_);
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(undoAction_);
+  edit->addAction(redoAction_);
+  edit->addSeparator();
   edit->addAction(table_->copyAction());
   edit->addAction(clearAction_);
 
@@ -264,41 +268,7 @@ void MainWindow::createMenus() {
   run->addAction(ceilingsAction_);
   run->addAction(cancelAction_);
   run->addSeparator();
-  QMenu* lessons = run->addMenu(tr("Seed &Lessons"));
-  addLesson(lessons, tr("Seed 004, method 2: register tiles 1\u202664"),
-            tr("Register-tiled kernel at every valid tile: the cliff past 8"),
-            [](app::Choices& choices) {
-              choices.kernel = "register-tiled";
-              choices.params.clear();
-              choices.sweep = app::SweepKind::Tile;
-              choices.tiles.clear();
-            });
-  addLesson(lessons, tr("Seed 004, method 3: shared tiles 1\u202632"),
-            tr("Shared-memory tiles at 1, 2, 4, 8, 16 and 32"), [](app::Choices& choices) {
-              choices.kernel = "shared-tiled";
-              choices.params.clear();
-              choices.sweep = app::SweepKind::Tile;
-              choices.tiles = "1,2,4,8,16,32";
-            });
-  addLesson(lessons, tr("Seed 002: from one thread per element to shared tiles"),
-            tr("Naive, shared-tiled and the library reference at 1024\u00b3"),
-            [](app::Choices& choices) {
-              choices.shape = {1024, 1024, 1024};
-              choices.square = true;
-              choices.sweep = app::SweepKind::Kernel;
-              choices.kernels = {"naive", "shared-tiled", "library"};
-            });
-  addLesson(lessons, tr("Seeds 000 and 001: coalescing and staging A"),
-            tr("Row per thread (uncoalesced), one thread per element, and only A staged"),
-            [](app::Choices& choices) {
-              choices.sweep = app::SweepKind::Kernel;
-              choices.kernels = {"row-per-thread", "naive", "shared-a", "shared-tiled"};
-            });
-  addLesson(lessons, tr("Every kernel against size"),
-            tr("A size sweep of the chosen kernel from 128 to 1024"), [](app::Choices& choices) {
-              choices.sweep = app::SweepKind::Size;
-              choices.sizes = "128,256,512,1024";
-            });
+  createLessonMenu(run);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
@@ -318,6 +288,7 @@ void MainWindow::createMenus() {
   view->addAction(presentationAction_);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  addGuide(help);
   auto* about = help->addAction(tr("&About TileScope"), this, [this] {
     QMessageBox::about(
         this, tr("About TileScope"),
@@ -329,17 +300,6 @@ void MainWindow::createMenus() {
   about->setStatusTip(tr("What TileScope is"));
   auto* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   aboutQt->setStatusTip(tr("The Qt version TileScope uses"));
-}
-
-void MainWindow::addLesson(QMenu* menu, const QString& title, const QString& tip,
-                           const std::function<void(app::Choices&)>& setUp) {
-  QAction* lesson = menu->addAction(title);
-  lesson->setStatusTip(tip + tr(" (sets the choices; press Run)"));
-  connect(lesson, &QAction::triggered, this, [this, setUp] {
-    app::Choices choices = controls_->choices();
-    setUp(choices);
-    controls_->setChoices(choices);
-  });
 }
 
 void MainWindow::createToolBar() {
@@ -391,6 +351,10 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!settleUnsavedResults(tr("closing TileScope"))) {
+    event->ignore();
+    return;
+  }
   saveSettings();
   // Cancel, stop the worker thread and wait for the launch in progress to end.
   controller_.shutdown();
@@ -405,7 +369,13 @@ bool MainWindow::runChoices() {
     return false;
   }
   if (remembersSettings_) app::saveLastChoices(controls_->choices());
-  switch (controls_->choices().sweep) {
+  showChartFor(controls_->choices().sweep);
+  enqueue(jobs);
+  return true;
+}
+
+void MainWindow::showChartFor(app::SweepKind sweep) {
+  switch (sweep) {
     case app::SweepKind::Tile:
       charts_->showChart(app::ChartKind::TileSweep);
       break;
@@ -416,8 +386,6 @@ bool MainWindow::runChoices() {
     case app::SweepKind::Single:
       break;
   }
-  enqueue(jobs);
-  return true;
 }
 
 void MainWindow::enqueue(const std::vector<app::RunJob>& jobs) {
@@ -649,7 +617,11 @@ bool MainWindow::openSession(const QString& path, QString* error) {
   model_.setCeilings(std::move(session->ceilings));
   controls_->setChoices(session->choices);
   sessionPath_ = QFileInfo(path).absoluteFilePath();
+  sessionReadOnly_ = app::isShippedSample(path);
+  undoStack_->clear();
   if (remembersSettings_) app::addRecentFile(sessionPath_);
+  if (remembersSettings_ && !path.startsWith(QLatin1Char(':')))
+    app::rememberFolder(app::Folder::Sessions, sessionPath_);
   setWindowModified(false);
   updateTitle();
   statusBar()->showMessage(tr("Opened %1: %2 results").arg(path).arg(model_.rowCount()), 5000);
@@ -657,8 +629,17 @@ bool MainWindow::openSession(const QString& path, QString* error) {
 }
 
 bool MainWindow::saveSession(const QString& path, QString* error) {
+  if (app::isShippedSample(path)) {
+    if (error) {
+      *error = tr("%1 is a sample shipped with TileScope and stays as measured: save under "
+                  "another name")
+                   .arg(QDir::toNativeSeparators(path));
+    }
+    return false;
+  }
   if (!app::saveSession(path, currentSession(), error)) return false;
   sessionPath_ = QFileInfo(path).absoluteFilePath();
+  sessionReadOnly_ = false;
   if (remembersSettings_) app::addRecentFile(sessionPath_);
   setWindowModified(false);
   updateTitle();
@@ -679,28 +660,30 @@ bool MainWindow::exportChart(app::ChartKind kind, const QString& path, QSize siz
 }
 
 void MainWindow::openSessionDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"),
-                                                    remembered(kSessionDirKey), kSessionFilter);
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Session"), app::lastFolder(app::Folder::Sessions), kSessionFilter);
   if (!path.isEmpty()) openRecent(path);
 }
 
 void MainWindow::openRecent(const QString& path) {
+  if (!settleUnsavedResults(tr("opening %1").arg(QFileInfo(path).fileName()))) return;
   QString error;
   if (!openSession(path, &error)) {
     if (!QFileInfo::exists(path) && remembersSettings_) app::removeRecentFile(path);
     fileError(error);
-    return;
   }
-  QSettings().setValue(kSessionDirKey, QFileInfo(path).absolutePath());
 }
 
 bool MainWindow::saveSessionDialog(bool askForName) {
   QString path = sessionPath_;
-  if (askForName || path.isEmpty()) {
-    const QString suggested =
-        path.isEmpty() ? remembered(kSessionDirKey) + QStringLiteral("/tilescope-session.json")
-                       : path;
-    path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggested, kSessionFilter);
+  // A read-only sample is saved as a new file, never over itself.
+  if (askForName || path.isEmpty() || sessionReadOnly_) {
+    const QString folder = app::lastFolder(app::Folder::Sessions);
+    const QString suggested = path.isEmpty() ? folder + QStringLiteral("/tilescope-session.json")
+                              : sessionReadOnly_
+                                  ? folder + QLatin1Char('/') + QFileInfo(path).fileName()
+                                  : path;
+    path = askSavePath(suggested);
     if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".json");
   }
@@ -709,7 +692,7 @@ bool MainWindow::saveSessionDialog(bool askForName) {
     fileError(error);
     return false;
   }
-  QSettings().setValue(kSessionDirKey, QFileInfo(path).absolutePath());
+  if (remembersSettings_) app::rememberFolder(app::Folder::Sessions, path);
   return true;
 }
 
@@ -718,7 +701,8 @@ void MainWindow::exportChartDialog() {
   QString selected;
   QString path = QFileDialog::getSaveFileName(
       this, tr("Export Chart"),
-      remembered(kExportDirKey) + QStringLiteral("/tilescope-%1.png").arg(app::chartId(kind)),
+      app::lastFolder(app::Folder::Exports) +
+          QStringLiteral("/tilescope-%1.png").arg(app::chartId(kind)),
       tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;JPEG image (*.jpg)"),
       &selected);
   if (path.isEmpty()) return;
@@ -732,14 +716,15 @@ void MainWindow::exportChartDialog() {
     fileError(error);
     return;
   }
-  QSettings().setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  app::rememberFolder(app::Folder::Exports, path);
   statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::exportResultsDialog() {
   QString selected;
   QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Results"), remembered(kExportDirKey) + QStringLiteral("/tilescope.csv"),
+      this, tr("Export Results"),
+      app::lastFolder(app::Folder::Exports) + QStringLiteral("/tilescope.csv"),
       tr("CSV table (*.csv);;JSON (*.json)"), &selected);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) {
@@ -750,14 +735,8 @@ void MainWindow::exportResultsDialog() {
     fileError(error);
     return;
   }
-  QSettings().setValue(kExportDirKey, QFileInfo(path).absolutePath());
+  app::rememberFolder(app::Folder::Exports, path);
   statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-}
-
-void MainWindow::clearResults() {
-  model_.clear();
-  notice_->dismiss();
-  setWindowModified(false);
 }
 
 void MainWindow::updateRecentMenu() {
@@ -772,9 +751,12 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-  const QString name =
+  QString name =
       sessionPath_.isEmpty() ? tr("Untitled session") : QFileInfo(sessionPath_).fileName();
+  if (sessionReadOnly_) name += tr(" (read-only sample)");
   setWindowTitle(QStringLiteral("%1[*] \u2014 TileScope").arg(name));
+  // Save never writes into a sample: it becomes Save As.
+  saveAction_->setText(sessionReadOnly_ ? tr("&Save Session As\u2026") : tr("&Save Session"));
 }
 
 void MainWindow::setPresentation(bool on) {

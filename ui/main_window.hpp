@@ -4,10 +4,12 @@
 #include <QMainWindow>
 #include <QStyle>
 
+#include <functional>
 #include <optional>
 
 #include "autotune_run.hpp"
 #include "chart_kind.hpp"
+#include "lessons.hpp"
 #include "results_model.hpp"
 #include "run_controller.hpp"
 #include "session.hpp"
@@ -16,13 +18,19 @@ class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QUndoStack;
 
 namespace tilescope::ui {
 
 class ChartPanel;
 class ControlPanel;
+class HelpPanel;
+class LessonBar;
 class NoticeBar;
 class ResultsView;
+
+// The answer to "save the unsaved results first?".
+enum class UnsavedAnswer { Save, Discard, Cancel };
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -70,6 +78,44 @@ class MainWindow : public QMainWindow {
   void setRemembersSettings(bool remember) { remembersSettings_ = remember; }
   app::Session currentSession() const;
 
+  // Files people can trust. Results not yet saved are "unsaved"; before they would be dropped
+  // (close, quit, open, a lesson) the unsaved prompt asks Save / Discard / Cancel. `what` says
+  // what would drop them ("quitting"). Tests replace the dialogs with functions.
+  using UnsavedPrompt = std::function<UnsavedAnswer(const QString& what)>;
+  using SavePathPrompt = std::function<QString(const QString& suggested)>;
+  void setUnsavedPrompt(UnsavedPrompt prompt) { unsavedPrompt_ = std::move(prompt); }
+  void setSavePathPrompt(SavePathPrompt prompt) { savePathPrompt_ = std::move(prompt); }
+  bool hasUnsavedResults() const { return isWindowModified(); }
+  // True when the current results may be replaced: nothing unsaved, saved, or discarded.
+  bool settleUnsavedResults(const QString& what);
+  // A shipped sample opens read-only: Save asks for a new name and never writes into it.
+  bool sessionReadOnly() const { return sessionReadOnly_; }
+  QString sessionPath() const { return sessionPath_; }
+  // Save Session as the menu does: under the session's own name, or asks for one.
+  bool saveSessionInteractively(bool askForName) { return saveSessionDialog(askForName); }
+  // Clear Results, undoable through Edit > Undo.
+  void clearResults();
+  QUndoStack* undoStack() const { return undoStack_; }
+  // File > Open Sample: one action per shipped sample.
+  QMenu* sampleMenu() const { return sampleMenu_; }
+
+  // "What am I looking at?": the help topic F1 opens now (the diagram view or chart that has
+  // the focus or the mouse, else the guide), and the panel that shows it.
+  QString contextHelpTopic() const;
+  bool showHelp(const QString& topic);
+  HelpPanel* helpPanel() const { return helpPanel_; }
+
+  // Two sessions side by side: lays another session's results over the charts, read-only and
+  // marked by session and device ("H200 sample"); they stay out of this session. On failure
+  // returns false with the reason in `error`.
+  bool openOverlay(const QString& path, QString* error);
+  // Starts a seed lesson (app::seedLessons) in a fresh session, after offering to save unsaved
+  // results: it runs everything it names and shows its text for the backend in use; on the CPU
+  // the matching H200 sample is laid over the charts. False when refused (the reason in
+  // `problem`) or cancelled.
+  bool startLesson(const std::string& id, QString* problem = nullptr);
+  LessonBar* lessonBar() const { return lessonBar_; }
+
  protected:
   void closeEvent(QCloseEvent* event) override;
 
@@ -80,8 +126,8 @@ class MainWindow : public QMainWindow {
   void createToolBar();
   void createDocks();
   void createStatusBar();
-  void addLesson(QMenu* menu, const QString& title, const QString& tip,
-                 const std::function<void(app::Choices&)>& setUp);
+  // The chart that shows a sweep of this kind.
+  void showChartFor(app::SweepKind sweep);
 
   void onBackendsChanged();
   void onBusyChanged(bool busy);
@@ -98,13 +144,23 @@ class MainWindow : public QMainWindow {
   bool saveSessionDialog(bool askForName);
   void exportChartDialog();
   void exportResultsDialog();
-  void clearResults();
   void updateRecentMenu();
   void updateTitle();
   void showProblem(const QString& message);
   void fileError(const QString& message);
   void saveSettings();
   void setPresentation(bool on);
+  // main_window_files.cpp: read-only samples, the unsaved prompt, undo, Open Sample.
+  void createFileTrust();
+  void fillSampleMenu();
+  QString askSavePath(const QString& suggested);
+  // main_window_help.cpp: the ? buttons, F1 and Help > Guide.
+  void createHelp();
+  void addGuide(QMenu* help);
+  // main_window_lessons.cpp: seed lessons and overlays.
+  void createLessonMenu(QMenu* run);
+  void createOverlayMenu(QMenu* file);
+  void openOverlayDialog();
 
   app::ResultsModel model_;
   // Declared after the model: destroyed first, so its thread stops before the model goes.
@@ -118,6 +174,14 @@ class MainWindow : public QMainWindow {
   QProgressBar* progressBar_ = nullptr;
   QLabel* timeLeft_ = nullptr;
   QMenu* recentMenu_ = nullptr;
+  QMenu* sampleMenu_ = nullptr;
+  QUndoStack* undoStack_ = nullptr;
+  HelpPanel* helpPanel_ = nullptr;
+  LessonBar* lessonBar_ = nullptr;
+  QMenu* overlayMenu_ = nullptr;
+  std::vector<app::Lesson> lessons_;
+  UnsavedPrompt unsavedPrompt_;
+  SavePathPrompt savePathPrompt_;
 
   QAction* runAction_ = nullptr;
   QAction* autotuneAction_ = nullptr;
@@ -132,9 +196,12 @@ class MainWindow : public QMainWindow {
   QAction* resetViewAction_ = nullptr;
   QAction* presentationAction_ = nullptr;
   QAction* quitAction_ = nullptr;
+  QAction* undoAction_ = nullptr;
+  QAction* redoAction_ = nullptr;
 
   std::optional<app::AutotuneRun> autotune_;
   QString sessionPath_;
+  bool sessionReadOnly_ = false;
   bool remembersSettings_ = true;
 };
 

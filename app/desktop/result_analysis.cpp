@@ -14,12 +14,13 @@ double nominalSize(const Shape& shape) {
   return std::cbrt(double(shape.m) * double(shape.n) * double(shape.k));
 }
 
-std::string seriesName(const RunResult& result, bool withBackend) {
+std::string seriesName(const RunResult& result, bool withBackend, const std::string& overlay) {
   std::string name = result.kernel.kernel;
   if (result.element != ElementType::F32) name += " " + std::string(toString(result.element));
   const std::string params = formatParams(result.kernel);
   if (!params.empty()) name += " " + params;
   if (withBackend) name += " (" + result.backend + ": " + result.device + ")";
+  if (!overlay.empty()) name += " \u00b7 " + overlay;
   return name;
 }
 

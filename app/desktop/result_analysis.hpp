@@ -19,8 +19,9 @@ double nominalSize(const Shape& shape);
 
 // "shared-tiled tile=16", "library bf16": one chart series per kernel, element type (named
 // unless fp32) and parameters, so results of different types never share a line. `withBackend`
-// appends " (cpu: <device>)", for results that mix backends or devices.
-std::string seriesName(const RunResult& result, bool withBackend);
+// appends " (cpu: <device>)", for results that mix backends or devices; `overlay` marks a series
+// of a second session laid over the charts: "naive tile=16 · H200 sample".
+std::string seriesName(const RunResult& result, bool withBackend, const std::string& overlay = {});
 
 // True when the results come from more than one backend or device.
 bool mixesDevices(const std::vector<RunResult>& results);

@@ -1,13 +1,20 @@
 #include "settings.hpp"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 
 namespace tilescope::app {
 namespace {
 
 const QString kChoicesKey = QStringLiteral("choices/last");
 const QString kRecentKey = QStringLiteral("files/recent");
+
+QString folderKey(Folder kind) {
+  return kind == Folder::Sessions ? QStringLiteral("files/sessionDir")
+                                  : QStringLiteral("files/exportDir");
+}
 
 void storeRecent(QStringList files) {
   while (files.size() > kMaxRecentFiles) files.removeLast();
@@ -42,6 +49,20 @@ void removeRecentFile(const QString& path) {
   QStringList files = recentFiles();
   files.removeAll(QFileInfo(path).absoluteFilePath());
   storeRecent(files);
+}
+
+QString lastFolder(Folder kind) {
+  const QStringList candidates = {
+      QSettings().value(folderKey(kind)).toString(),
+      QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), QDir::homePath()};
+  for (const QString& folder : candidates) {
+    if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
+  }
+  return QDir::currentPath();
+}
+
+void rememberFolder(Folder kind, const QString& file) {
+  QSettings().setValue(folderKey(kind), QFileInfo(file).absolutePath());
 }
 
 }  // namespace tilescope::app

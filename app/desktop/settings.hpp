@@ -17,4 +17,12 @@ QStringList recentFiles();
 void addRecentFile(const QString& path);
 void removeRecentFile(const QString& path);
 
+// The folders file dialogs start in, one per kind of file.
+enum class Folder { Sessions, Exports };
+// The folder last used for `kind` while it still exists; else Documents, else home (a dialog
+// must never start in a folder that is gone).
+QString lastFolder(Folder kind);
+// Remembers the folder that holds `file`.
+void rememberFolder(Folder kind, const QString& file);
+
 }  // namespace tilescope::app

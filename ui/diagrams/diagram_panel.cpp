@@ -273,6 +273,10 @@ bool DiagramPanel::setCurrentView(const QString& view) {
   return true;
 }
 
+void DiagramPanel::setCornerWidget(QWidget* widget) {
+  tabs_->setCornerWidget(widget, Qt::TopRightCorner);
+}
+
 bool DiagramPanel::playing() const {
   return timer_->isActive();
 }

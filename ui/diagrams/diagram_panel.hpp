@@ -38,6 +38,8 @@ class DiagramPanel : public QWidget {
   bool setCurrentView(const QString& view);
   bool presentationMode() const { return presentation_ != nullptr; }
   bool playing() const;
+  // Puts `widget` (the main window's help button) at the right end of the views' tab row.
+  void setCornerWidget(QWidget* widget);
 
  public slots:
   // Without a type the kernel's default (its first) is drawn.

@@ -1,0 +1,40 @@
+#include "samples.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace tilescope::app {
+namespace {
+
+const QString kSampleFolder = QStringLiteral(":/sessions");
+
+QByteArray contents(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+}  // namespace
+
+QStringList shippedSamples() {
+  QStringList samples;
+  const QDir folder(kSampleFolder);
+  for (const QString& name : folder.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+    samples << folder.filePath(name);
+  return samples;
+}
+
+QString shippedSample(const QString& fileName) {
+  const QString path = kSampleFolder + QLatin1Char('/') + fileName;
+  return QFileInfo(path).isFile() ? path : QString();
+}
+
+bool isShippedSample(const QString& path) {
+  if (path.startsWith(kSampleFolder + QLatin1Char('/'))) return QFileInfo(path).isFile();
+  const QFileInfo file(path);
+  const QString sample = shippedSample(file.fileName());
+  if (sample.isEmpty() || !file.isFile() || file.size() != QFileInfo(sample).size()) return false;
+  return contents(path) == contents(sample);
+}
+
+}  // namespace tilescope::app

@@ -1,0 +1,287 @@
+// Files people can trust: shipped samples open read-only and Save never writes into them;
+// unsaved results are never dropped without asking (close, open, lesson); Clear Results can be
+// undone; File > Open Sample lists the samples; the dialogs start in the last folder used.
+#include <QAction>
+#include <QMenu>
+#include <QUndoStack>
+#include <QtTest>
+
+#include "main_window.hpp"
+#include "results_model.hpp"
+#include "samples.hpp"
+#include "settings.hpp"
+#include "test_results.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+using tilescope::ui::MainWindow;
+using tilescope::ui::UnsavedAnswer;
+
+namespace {
+
+QByteArray bytesOf(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A measured result as the run controller delivers it, so the window counts it as unsaved.
+void deliver(MainWindow& window, const std::string& kernel, double ms) {
+  emit window.controller()->resultReady(test::madeUpResult(kernel, {}, 64, ms));
+}
+
+QAction* sampleAction(MainWindow& window, const QString& fileName) {
+  for (QAction* action : window.sampleMenu()->actions()) {
+    if (QFileInfo(action->data().toString()).fileName() == fileName) return action;
+  }
+  return nullptr;
+}
+
+// Records what the window asked and answers with `answer`.
+struct PromptLog {
+  QStringList asked;
+  MainWindow::UnsavedPrompt answering(UnsavedAnswer answer) {
+    return [this, answer](const QString& what) {
+      asked << what;
+      return answer;
+    };
+  }
+};
+
+}  // namespace
+
+class TestFiles : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+  QString copyOfSample(const QString& fileName) {
+    const QString copy = dir_.filePath(QStringLiteral("shipped/") + fileName);
+    QDir().mkpath(QFileInfo(copy).absolutePath());
+    QFile::remove(copy);
+    if (!QFile::copy(shippedSample(fileName), copy)) return {};
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    return copy;
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_files"));
+    QSettings().clear();
+    QVERIFY(dir_.isValid());
+  }
+
+  void openSampleListsEveryShippedSample() {
+    QStringList onDisk =
+        QDir(QStringLiteral(TILESCOPE_SESSIONS)).entryList({QStringLiteral("*.json")}, QDir::Files);
+    onDisk.sort();
+    QVERIFY(onDisk.contains(QStringLiteral("h200-register-tiles.json")));
+    MainWindow window;
+    QStringList listed;
+    for (QAction* action : window.sampleMenu()->actions()) {
+      listed << QFileInfo(action->data().toString()).fileName();
+      QVERIFY(!action->statusTip().isEmpty());
+    }
+    QCOMPARE(listed, onDisk);
+  }
+
+  void aSampleOpensReadOnly() {
+    MainWindow window;
+    QAction* open = sampleAction(window, QStringLiteral("h200-ladder.json"));
+    QVERIFY(open);
+    open->trigger();
+    QVERIFY(window.results()->rowCount() > 0);
+    QVERIFY(window.sessionReadOnly());
+    QVERIFY(!window.hasUnsavedResults());
+    QVERIFY2(window.windowTitle().contains(QStringLiteral("read-only")),
+             qPrintable(window.windowTitle()));
+    // The source tree's copy of a sample is a sample too; any other session is not.
+    QVERIFY(isShippedSample(QStringLiteral(TILESCOPE_SESSIONS "/h200-ladder.json")));
+    QVERIFY(!isShippedSample(dir_.filePath(QStringLiteral("nothing.json"))));
+  }
+
+  void saveOnASampleAsksForANewPathAndNeverWritesIntoIt() {
+    const QString sample = copyOfSample(QStringLiteral("h200-register-tiles.json"));
+    QVERIFY(!sample.isEmpty());
+    const QByteArray original = bytesOf(sample);
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QString error;
+    QVERIFY2(window.openSession(sample, &error), qPrintable(error));
+    QVERIFY(window.sessionReadOnly());
+    deliver(window, "naive", 2.0);
+    QVERIFY(window.hasUnsavedResults());
+
+    // Save (not Save As) asks for a name, suggesting the sample's name in another folder.
+    QStringList suggested;
+    const QString mine = dir_.filePath(QStringLiteral("mine/register-tiles-and-naive.json"));
+    QDir().mkpath(QFileInfo(mine).absolutePath());
+    window.setSavePathPrompt([&](const QString& path) {
+      suggested << path;
+      return QString();  // the user cancels the first time
+    });
+    QVERIFY(!window.saveSessionInteractively(false));
+    QCOMPARE(suggested.size(), 1);
+    QVERIFY(suggested.front().endsWith(QStringLiteral("/h200-register-tiles.json")));
+    QCOMPARE(bytesOf(sample), original);
+    QVERIFY(window.hasUnsavedResults());
+
+    // Saving straight into the sample is refused with the reason.
+    QVERIFY(!window.saveSession(sample, &error));
+    QVERIFY2(error.contains(QStringLiteral("sample")), qPrintable(error));
+    QCOMPARE(bytesOf(sample), original);
+
+    window.setSavePathPrompt([&](const QString&) { return mine; });
+    QVERIFY(window.saveSessionInteractively(false));
+    QCOMPARE(bytesOf(sample), original);
+    QVERIFY(QFileInfo(mine).isFile());
+    QVERIFY(!window.sessionReadOnly());
+    QVERIFY(!window.hasUnsavedResults());
+    QCOMPARE(window.sessionPath(), QFileInfo(mine).absoluteFilePath());
+    std::optional<Session> saved = loadSession(mine, &error);
+    QVERIFY2(saved, qPrintable(error));
+    QCOMPARE(int(saved->results.size()), window.results()->rowCount());
+  }
+
+  void closingWithUnsavedResultsAsks() {
+    PromptLog log;
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.show();
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    deliver(window, "naive", 2.0);
+    QVERIFY(!window.close());
+    QCOMPARE(log.asked.size(), 1);
+    QVERIFY(log.asked.front().contains(QStringLiteral("closing")));
+    QVERIFY(window.isVisible());
+    QCOMPARE(window.results()->rowCount(), 1);
+
+    // Save asks for a path and closes once the file is written.
+    const QString path = dir_.filePath(QStringLiteral("on-close.json"));
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Save));
+    window.setSavePathPrompt([&](const QString&) { return path; });
+    QVERIFY(window.close());
+    QCOMPARE(log.asked.size(), 2);
+    QVERIFY(QFileInfo(path).isFile());
+  }
+
+  void discardLetsTheWindowClose() {
+    PromptLog log;
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.show();
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
+    deliver(window, "naive", 2.0);
+    QVERIFY(window.close());
+    QCOMPARE(log.asked.size(), 1);
+  }
+
+  void nothingUnsavedAsksNothing() {
+    PromptLog log;
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.show();
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    QVERIFY(window.close());
+    QVERIFY(log.asked.isEmpty());
+  }
+
+  void openingAnotherSessionWithUnsavedResultsAsks() {
+    PromptLog log;
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    deliver(window, "naive", 2.0);
+    sampleAction(window, QStringLiteral("h200-ladder.json"))->trigger();
+    QCOMPARE(log.asked.size(), 1);
+    QVERIFY(log.asked.front().contains(QStringLiteral("h200-ladder.json")));
+    QCOMPARE(window.results()->rowCount(), 1);
+    QVERIFY(window.sessionPath().isEmpty());
+
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
+    sampleAction(window, QStringLiteral("h200-ladder.json"))->trigger();
+    QCOMPARE(log.asked.size(), 2);
+    QVERIFY(window.results()->rowCount() > 1);
+    QVERIFY(window.sessionReadOnly());
+  }
+
+  void clearResultsIsUndoable() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    deliver(window, "naive", 2.0);
+    deliver(window, "shared-tiled", 1.0);
+    QVERIFY(!window.undoStack()->canUndo());
+    window.clearResults();
+    QCOMPARE(window.results()->rowCount(), 0);
+    // An untitled session has nothing left to save once cleared.
+    QVERIFY(!window.hasUnsavedResults());
+    QVERIFY(window.undoStack()->canUndo());
+
+    // A result that arrives after the clear stays, after the ones brought back.
+    deliver(window, "register-tiled", 0.5);
+    window.undoStack()->undo();
+    QCOMPARE(window.results()->rowCount(), 3);
+    QCOMPARE(window.results()->results()[0].kernel.kernel, std::string("naive"));
+    QCOMPARE(window.results()->results()[1].kernel.kernel, std::string("shared-tiled"));
+    QCOMPARE(window.results()->results()[2].kernel.kernel, std::string("register-tiled"));
+    QVERIFY(window.hasUnsavedResults());
+
+    window.undoStack()->redo();
+    QCOMPARE(window.results()->rowCount(), 0);
+  }
+
+  void undoIsReachableFromTheEditMenuWithCtrlZ() {
+    MainWindow window;
+    QAction* undo = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+      if (action->shortcut() == QKeySequence(QKeySequence::Undo)) undo = action;
+    }
+    QVERIFY(undo);
+    QVERIFY(!undo->isEnabled());
+    deliver(window, "naive", 2.0);
+    window.clearResults();
+    QVERIFY(undo->isEnabled());
+    undo->trigger();
+    QCOMPARE(window.results()->rowCount(), 1);
+  }
+
+  void theOpenDialogStartsInTheLastFolderUsed() {
+    QSettings().clear();
+    const QString first = dir_.filePath(QStringLiteral("first"));
+    const QString second = dir_.filePath(QStringLiteral("second"));
+    QVERIFY(QDir().mkpath(first));
+    QVERIFY(QDir().mkpath(second));
+    // Never a folder that does not exist, even before anything was opened.
+    QVERIFY(QFileInfo(lastFolder(Folder::Sessions)).isDir());
+
+    const QString session = first + QStringLiteral("/a.json");
+    QString error;
+    {
+      MainWindow window;
+      deliver(window, "naive", 2.0);
+      QVERIFY2(window.saveSession(session, &error), qPrintable(error));
+    }
+    MainWindow window;
+    QVERIFY2(window.openSession(session, &error), qPrintable(error));
+    QCOMPARE(lastFolder(Folder::Sessions), first);
+
+    // Save As suggests the last folder; saving elsewhere moves it there.
+    QStringList suggested;
+    window.setSavePathPrompt([&](const QString& path) {
+      suggested << path;
+      return second + QStringLiteral("/b.json");
+    });
+    QVERIFY(window.saveSessionInteractively(true));
+    QCOMPARE(QFileInfo(suggested.front()).absolutePath(), first);
+    QCOMPARE(lastFolder(Folder::Sessions), second);
+
+    // A remembered folder that is gone is never offered.
+    QVERIFY(QDir(second).removeRecursively());
+    QVERIFY(lastFolder(Folder::Sessions) != second);
+    QVERIFY(QFileInfo(lastFolder(Folder::Sessions)).isDir());
+  }
+};
+
+QTEST_MAIN(TestFiles)
+#include "tst_files.moc"

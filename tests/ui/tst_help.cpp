@@ -1,0 +1,154 @@
+// "What am I looking at?": every chart tab and every diagram view has its own help text (what is
+// drawn, how to read it, which seed), opened by its ? button and by F1; Help > Guide opens the
+// guide.
+#include <QAction>
+#include <QMenuBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QtTest>
+
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "help_panel.hpp"
+#include "main_window.hpp"
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_panel.hpp"
+#include "diagram_view.hpp"
+#endif
+
+using namespace tilescope;
+using tilescope::ui::MainWindow;
+
+namespace {
+
+// Each chart and view with the heading its help must show.
+const std::pair<app::ChartKind, const char*> kChartHeadings[] = {
+    {app::ChartKind::Time, "The time chart"},
+    {app::ChartKind::Rate, "The GFLOP/s chart"},
+    {app::ChartKind::TileSweep, "The tile sweep chart"},
+    {app::ChartKind::Phases, "The phases chart"},
+    {app::ChartKind::Library, "The vs library chart"},
+    {app::ChartKind::Landscape, "The autotune chart"},
+    {app::ChartKind::Roofline, "The roofline"},
+};
+const std::pair<const char*, const char*> kViewHeadings[] = {
+    {"matrix", "The matrix view"},
+    {"kstep", "The k-step view"},
+    {"block", "The block view"},
+    {"access", "The memory-access view"},
+};
+
+void verifyShown(MainWindow& window, const QString& topic, const QString& heading) {
+  ui::HelpPanel* help = window.helpPanel();
+  QVERIFY(help->isVisible());
+  QCOMPARE(help->topic(), topic);
+  QVERIFY2(help->shownText().startsWith(heading), qPrintable(help->shownText().left(80)));
+  QVERIFY(help->windowTitle().contains(heading));
+}
+
+}  // namespace
+
+class TestHelp : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_help"));
+  }
+
+  // What is drawn, how to read it and the seed, for every chart and view, and nothing shared.
+  void everyTopicSaysWhatHowAndWhichSeed() {
+    QStringList topics;
+    for (const auto& [kind, heading] : kChartHeadings)
+      topics << ui::chartHelpTopic(app::chartId(kind));
+    for (const auto& [view, heading] : kViewHeadings) topics << ui::diagramHelpTopic(view);
+    QSet<QString> texts;
+    for (const QString& topic : topics) {
+      const QString text = ui::helpText(topic);
+      QVERIFY2(text.contains(QStringLiteral("**What is drawn.**")), qPrintable(topic));
+      QVERIFY2(text.contains(QStringLiteral("**How to read it.**")), qPrintable(topic));
+      QVERIFY2(text.contains(QStringLiteral("**Where it comes from.**")), qPrintable(topic));
+      QVERIFY2(text.contains(QRegularExpression(QStringLiteral("[Ss]eeds? 00[0-4]"))),
+               qPrintable(topic));
+      texts.insert(text);
+    }
+    QCOMPARE(texts.size(), topics.size());
+    QVERIFY(ui::helpText(QStringLiteral("no-such-topic")).isEmpty());
+  }
+
+  void theChartButtonExplainsTheChartOnShow() {
+    MainWindow window;
+    window.show();
+    auto* button = window.findChild<QToolButton*>(QStringLiteral("chartHelpButton"));
+    QVERIFY(button);
+    QVERIFY(button->isVisible());
+    for (const auto& [kind, heading] : kChartHeadings) {
+      window.charts()->showChart(kind);
+      button->click();
+      verifyShown(window, ui::chartHelpTopic(app::chartId(kind)), QString::fromLatin1(heading));
+    }
+  }
+
+  void f1ExplainsTheChartWithTheFocus() {
+    MainWindow window;
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    for (const auto& [kind, heading] : kChartHeadings) {
+      window.charts()->showChart(kind);
+      ui::ChartView* chart = window.charts()->chart(kind);
+      chart->setFocus(Qt::OtherFocusReason);
+      QTRY_VERIFY(chart->hasFocus());
+      QCOMPARE(window.contextHelpTopic(), ui::chartHelpTopic(app::chartId(kind)));
+      QTest::keyClick(chart, Qt::Key_F1);
+      verifyShown(window, ui::chartHelpTopic(app::chartId(kind)), QString::fromLatin1(heading));
+      window.helpPanel()->hide();
+      window.activateWindow();
+      QVERIFY(QTest::qWaitForWindowActive(&window));
+    }
+  }
+
+  void theGuideOpensFromTheHelpMenu() {
+    MainWindow window;
+    window.show();
+    auto* guide = window.findChild<QAction*>(QStringLiteral("guideAction"));
+    QVERIFY(guide);
+    guide->trigger();
+    verifyShown(window, ui::kGuideTopic, QStringLiteral("A short guide to TileScope"));
+    QVERIFY(window.helpPanel()->shownText().contains(QStringLiteral("F1")));
+  }
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  void everyDiagramViewHasItsButtonAndF1() {
+    MainWindow window;
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    auto* button = window.findChild<QToolButton*>(QStringLiteral("diagramHelpButton"));
+    QVERIFY(button);
+    auto* diagrams = window.findChild<ui::DiagramPanel*>();
+    QVERIFY(diagrams);
+    for (const auto& [view, heading] : kViewHeadings) {
+      QVERIFY(window.showDiagramView(QString::fromLatin1(view)));
+      const QString topic = ui::diagramHelpTopic(QString::fromLatin1(view));
+      button->click();
+      verifyShown(window, topic, QString::fromLatin1(heading));
+      window.helpPanel()->hide();
+
+      window.activateWindow();
+      QVERIFY(QTest::qWaitForWindowActive(&window));
+      diagrams->currentView()->setFocus(Qt::OtherFocusReason);
+      QTRY_VERIFY(diagrams->currentView()->hasFocus());
+      QTest::keyClick(diagrams->currentView(), Qt::Key_F1);
+      verifyShown(window, topic, QString::fromLatin1(heading));
+      window.helpPanel()->hide();
+    }
+  }
+#endif
+};
+
+QTEST_MAIN(TestHelp)
+#include "tst_help.moc"

@@ -1,0 +1,238 @@
+// Seed lessons that teach honestly and two sessions side by side: a lesson runs everything its
+// name says in a fresh session (unsaved results offered for saving first), its text speaks of
+// the backend in use, and on the CPU the matching H200 sample is laid over the charts as
+// dashed series marked by session and device.
+#include <QAction>
+#include <QtTest>
+#include <set>
+
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "control_panel.hpp"
+#include "lesson_bar.hpp"
+#include "lessons.hpp"
+#include "main_window.hpp"
+#include "samples.hpp"
+#include "test_results.hpp"
+#include "tilescope/catalogue.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+using tilescope::ui::MainWindow;
+using tilescope::ui::UnsavedAnswer;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+const Lesson& lesson(const std::vector<Lesson>& lessons, const std::string& id) {
+  const Lesson* found = findLesson(lessons, id);
+  if (!found) qFatal("no lesson %s", id.c_str());
+  return *found;
+}
+
+std::set<std::string> kernelsOf(const std::vector<RunJob>& jobs) {
+  std::set<std::string> kernels;
+  for (const RunJob& job : jobs) kernels.insert(job.request.kernel.kernel);
+  return kernels;
+}
+
+QStringList graphNames(ui::ChartView* chart) {
+  QStringList names;
+  for (int i = 0; i < chart->graphCount(); ++i) names << chart->graph(i)->name();
+  return names;
+}
+
+}  // namespace
+
+class TestLessons : public QObject {
+  Q_OBJECT
+
+  std::vector<Lesson> lessons_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_lessons"));
+    lessons_ = seedLessons();
+    QCOMPARE(int(lessons_.size()), 5);
+  }
+
+  // "Every kernel against size" runs every kernel of the backend at every size, not only the
+  // chosen one.
+  void everyKernelAgainstSizeRunsEveryKernel() {
+    Choices current;
+    current.kernel = "shared-tiled";
+    const Lesson& everyKernel = lesson(lessons_, "every-kernel");
+    const Choices choices = lessonChoices(everyKernel, current);
+    const std::vector<RunJob> jobs = lessonJobs(everyKernel, choices);
+    std::set<std::string> expected;
+    for (const KernelInfo& info : catalogue()) {
+      const bool onCpu =
+          std::find(info.backends.begin(), info.backends.end(), "cpu") != info.backends.end();
+      if (onCpu && !elementRefusal(info, choices.element)) expected.insert(info.id);
+    }
+    QVERIFY(expected.size() > 5);
+    QCOMPARE(kernelsOf(jobs), expected);
+    std::map<std::string, std::set<std::int64_t>> sizes;
+    for (const RunJob& job : jobs) sizes[job.request.kernel.kernel].insert(job.request.shape.m);
+    for (const auto& [kernel, measured] : sizes)
+      QCOMPARE(measured, (std::set<std::int64_t>{128, 256, 512, 1024}));
+    QCOMPARE(jobs.size(), expected.size() * 4);
+  }
+
+  // Every lesson runs the kernels and tiles its title names.
+  void eachLessonRunsWhatItNames() {
+    const Choices current;
+    const auto jobsOf = [&](const char* id) {
+      const Lesson& chosen = lesson(lessons_, id);
+      return lessonJobs(chosen, lessonChoices(chosen, current));
+    };
+    QCOMPARE(kernelsOf(jobsOf("seed-002")),
+             (std::set<std::string>{"naive", "shared-tiled", "library"}));
+    QCOMPARE(kernelsOf(jobsOf("coalescing")),
+             (std::set<std::string>{"row-per-thread", "naive", "shared-a", "shared-tiled"}));
+    std::set<int> sharedTiles;
+    for (const RunJob& job : jobsOf("shared-tiles")) {
+      QCOMPARE(job.request.kernel.kernel, std::string("shared-tiled"));
+      sharedTiles.insert(job.request.kernel.params.at("tile"));
+    }
+    QCOMPARE(sharedTiles, (std::set<int>{1, 2, 4, 8, 16, 32}));
+    std::set<int> registerTiles;
+    for (const RunJob& job : jobsOf("register-tiles"))
+      registerTiles.insert(job.request.kernel.params.at("tile"));
+    const ParamSpec* tile = findKernel("register-tiled")->param("tile");
+    QCOMPARE(registerTiles, std::set<int>(tile->allowed.begin(), tile->allowed.end()));
+    QVERIFY(registerTiles.count(64));
+  }
+
+  // On the CPU a lesson says which effects are GPU effects and names the sample beside it; on
+  // a GPU backend it does not.
+  void lessonTextDependsOnTheBackend() {
+    for (const Lesson& each : lessons_) {
+      const QString cpu = lessonText(each, "cpu");
+      const QString cuda = lessonText(each, "cuda");
+      QVERIFY2(cpu != cuda, each.id.c_str());
+      QVERIFY(cpu.startsWith(each.text));
+      QCOMPARE(cuda, each.text);
+      QVERIFY2(cpu.contains(QStringLiteral("GPU effect")) ||
+                   cpu.contains(QStringLiteral("GPU's")) ||
+                   cpu.contains(QStringLiteral("On a GPU")),
+               each.id.c_str());
+      if (!each.sample.isEmpty()) {
+        QVERIFY2(!shippedSample(each.sample).isEmpty(), qPrintable(each.sample));
+        QVERIFY(cpu.contains(each.sample));
+      }
+    }
+    QVERIFY(
+        lessonText(lesson(lessons_, "register-tiles"), "cpu").contains(QStringLiteral("cliff")));
+    QVERIFY(lessonText(lesson(lessons_, "coalescing"), "cpu")
+                .contains(QStringLiteral("Uncoalesced slower than naive is a GPU effect")));
+  }
+
+  // A sample laid over the charts: its series are marked "· H200 sample", dashed, and stay out
+  // of the session; removing it takes them away.
+  void anOverlayIsMarkedReadOnlyAndRemovable() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    emit window.controller()->resultReady(test::madeUpResult("naive", {{"tile", 16}}, 256, 5.0));
+    window.setWindowModified(false);
+    QString error;
+    QVERIFY2(window.openOverlay(shippedSample(QStringLiteral("h200-ladder.json")), &error),
+             qPrintable(error));
+    QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("H200 sample")});
+    window.charts()->refresh();
+    ui::ChartView* rate = window.charts()->chart(ChartKind::Rate);
+    const QStringList names = graphNames(rate);
+    QVERIFY2(names.contains(QStringLiteral("naive tile=16")), qPrintable(names.join('|')));
+    QVERIFY2(names.contains(QStringLiteral("naive tile=16 \u00b7 H200 sample")),
+             qPrintable(names.join('|')));
+    QVERIFY(names.contains(QStringLiteral("library \u00b7 H200 sample")));
+    for (int i = 0; i < rate->graphCount(); ++i) {
+      const bool overlaid = rate->graph(i)->name().endsWith(QStringLiteral("H200 sample"));
+      QCOMPARE(rate->graph(i)->pen().style(), overlaid ? Qt::DashLine : Qt::SolidLine);
+    }
+    // Read-only: the overlay is not part of the session, and changes nothing to save.
+    QCOMPARE(window.results()->rowCount(), 1);
+    QCOMPARE(int(window.currentSession().results.size()), 1);
+    QVERIFY(!window.hasUnsavedResults());
+
+    window.charts()->removeOverlay(QStringLiteral("H200 sample"));
+    window.charts()->refresh();
+    QCOMPARE(graphNames(rate), QStringList{QStringLiteral("naive tile=16")});
+  }
+
+  void anotherSessionAsOverlayNamesItsFileAndDevice() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("laptop.json"));
+    Session session;
+    session.results = {test::madeUpResult("naive", {{"tile", 16}}, 256, 5.0)};
+    QString error;
+    QVERIFY2(saveSession(path, session, &error), qPrintable(error));
+    MainWindow window;
+    QVERIFY2(window.openOverlay(path, &error), qPrintable(error));
+    QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("laptop (Test CPU)")});
+    window.charts()->refresh();
+    QCOMPARE(graphNames(window.charts()->chart(ChartKind::Time)),
+             QStringList{QStringLiteral("naive tile=16 \u00b7 laptop (Test CPU)")});
+  }
+
+  // Starting a lesson with unsaved results asks first; Cancel keeps them, Discard starts a fresh
+  // session that runs every job of the lesson beside the H200 sample, with the CPU's text.
+  void aLessonStartsFreshAfterAsking() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    QStringList asked;
+    UnsavedAnswer answer = UnsavedAnswer::Cancel;
+    window.setUnsavedPrompt([&](const QString& what) {
+      asked << what;
+      return answer;
+    });
+    emit window.controller()->resultReady(test::madeUpResult("naive", {}, 64, 2.0));
+    QVERIFY(window.hasUnsavedResults());
+
+    QVERIFY(!window.startLesson("seed-002"));
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(asked.front().contains(QStringLiteral("lesson")));
+    QCOMPARE(window.results()->rowCount(), 1);
+    QVERIFY(!window.controller()->busy());
+
+    answer = UnsavedAnswer::Discard;
+    Choices quick = window.controls()->choices();
+    quick.fixedReps = 1;
+    window.controls()->setChoices(quick);
+    QSignalSpy progress(window.controller(), &RunController::progressChanged);
+    QSignalSpy finished(window.controller(), &RunController::queueFinished);
+    QVERIFY(window.startLesson("seed-002"));
+    QCOMPARE(asked.size(), 2);
+    QCOMPARE(window.results()->rowCount(), 0);
+    QVERIFY(!window.hasUnsavedResults());
+    QVERIFY(window.controller()->busy());
+    const Lesson& seed002 = lesson(lessons_, "seed-002");
+    QCOMPARE(window.lessonBar()->text(), lessonText(seed002, "cpu"));
+    QVERIFY(window.lessonBar()->isVisibleTo(&window));
+    QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("H200 sample")});
+    QCOMPARE(window.controls()->choices().kernels,
+             (std::vector<std::string>{"naive", "shared-tiled", "library"}));
+    // All three runs are queued (1024^3 on the CPU takes a while: the test stops after one).
+    QVERIFY(progress.wait(kWaitMs));
+    QCOMPARE(progress.front().front().value<QueueProgress>().total, 3);
+    window.cancelRuns();
+    QVERIFY(finished.wait(kWaitMs));
+  }
+
+  void everyLessonIsInTheRunMenu() {
+    MainWindow window;
+    for (const Lesson& each : lessons_) {
+      auto* action =
+          window.findChild<QAction*>(QStringLiteral("lesson-") + QString::fromStdString(each.id));
+      QVERIFY2(action, each.id.c_str());
+      QCOMPARE(action->text(), each.title);
+    }
+  }
+};
+
+QTEST_MAIN(TestLessons)
+#include "tst_lessons.moc"

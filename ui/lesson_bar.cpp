@@ -1,0 +1,50 @@
+#include "lesson_bar.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStyle>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace tilescope::ui {
+
+LessonBar::LessonBar(QWidget* parent) : QFrame(parent) {
+  setObjectName(QStringLiteral("lessonBar"));
+  setFrameShape(QFrame::StyledPanel);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(10, 6, 6, 6);
+  auto* words = new QVBoxLayout;
+  title_ = new QLabel(this);
+  QFont bold = title_->font();
+  bold.setBold(true);
+  title_->setFont(bold);
+  text_ = new QLabel(this);
+  text_->setWordWrap(true);
+  text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  words->addWidget(title_);
+  words->addWidget(text_);
+  auto* close = new QToolButton(this);
+  close->setAutoRaise(true);
+  close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+  close->setToolTip(tr("Hide the lesson's text"));
+  connect(close, &QToolButton::clicked, this, &QWidget::hide);
+  layout->addLayout(words, 1);
+  layout->addWidget(close, 0, Qt::AlignTop);
+  hide();
+}
+
+void LessonBar::showLesson(const QString& title, const QString& text) {
+  title_->setText(title);
+  text_->setText(text);
+  show();
+}
+
+QString LessonBar::title() const {
+  return title_->text();
+}
+
+QString LessonBar::text() const {
+  return text_->text();
+}
+
+}  // namespace tilescope::ui

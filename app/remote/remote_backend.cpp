@@ -87,8 +87,11 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
     });
     if (entry == backends.end())
       unavailable(where + " (" + connection->program + ") has no " + address_.backend + " backend");
-    if (!entry->value("available", false))
-      connection->backendReason = entry->value("reason", json("unavailable")).dump();
+    if (!entry->value("available", false)) {
+      const json reason = entry->value("reason", json());
+      connection->backendReason =
+          where + ": " + (reason.is_string() ? reason.get<std::string>() : "unavailable");
+    }
     for (const json& device : entry->value("devices", json::array())) {
       DeviceInfo info = report::deviceFromJson(device);
       info.facts.emplace_back(

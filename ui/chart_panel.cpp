@@ -1,8 +1,9 @@
 #include "chart_panel.hpp"
 
 #include <QMap>
-#include <QSet>
 #include <algorithm>
+#include <limits>
+#include <set>
 
 #include "chart_export.hpp"
 #include "chart_view.hpp"
@@ -53,24 +54,38 @@ ChartText textOf(ChartKind kind) {
   return {"", "", ""};
 }
 
-QString seriesOf(const RunResult& result, bool mixed) {
-  return QString::fromStdString(app::seriesName(result, mixed));
-}
+// A chart's series in first-seen order, each with its points (x -> result index).
+struct ChartSeries {
+  SeriesId id;
+  QMap<double, std::size_t> points;
+};
 
-void styleLine(QCPGraph* graph, const QColor& color) {
-  graph->setPen(QPen(color, 2));
+class SeriesList {
+ public:
+  void add(const SeriesId& id, double x, std::size_t result) {
+    auto found = index_.constFind(id.name);
+    if (found == index_.constEnd()) {
+      found = index_.insert(id.name, series_.size());
+      series_.push_back({id, {}});
+    }
+    series_[*found].points[x] = result;
+  }
+  std::vector<ChartSeries>& series() { return series_; }
+  std::vector<SeriesId> ids() const {
+    std::vector<SeriesId> ids;
+    for (const ChartSeries& one : series_) ids.push_back(one.id);
+    return ids;
+  }
+
+ private:
+  std::vector<ChartSeries> series_;
+  QHash<QString, std::size_t> index_;
+};
+
+void styleLine(QCPGraph* graph, const SeriesStyle& style) {
+  graph->setPen(ChartView::lineOf(style));
   graph->setLineStyle(QCPGraph::lsLine);
-  graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), color, 7));
-}
-
-// An overlay's series is dashed with hollow markers: measured elsewhere, read-only.
-void markOverlay(QCPGraph* graph) {
-  QPen pen = graph->pen();
-  pen.setStyle(Qt::DashLine);
-  graph->setPen(pen);
-  QCPScatterStyle scatter = graph->scatterStyle();
-  scatter.setBrush(Qt::NoBrush);
-  graph->setScatterStyle(scatter);
+  graph->setScatterStyle(ChartView::scatterOf(style));
 }
 
 bool allSquare(const std::vector<RunResult>& results) {
@@ -135,7 +150,6 @@ ChartPanel::ChartPanel(const app::ResultsModel* model, QWidget* parent)
   connect(model_, &QAbstractItemModel::dataChanged, this, &ChartPanel::scheduleRefresh);
   connect(model_, &app::ResultsModel::ceilingsChanged, this, &ChartPanel::scheduleRefresh);
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
-    for (QHash<QString, int>& colors : seriesColors_) colors.clear();
     for (ChartView* view : charts_) view->resetView();
     scheduleRefresh();
   });
@@ -156,15 +170,6 @@ void ChartPanel::showChart(ChartKind kind) {
 
 void ChartPanel::scheduleRefresh() {
   if (!refreshTimer_.isActive()) refreshTimer_.start();
-}
-
-int ChartPanel::colorIndex(ChartKind kind, const QString& series) {
-  QHash<QString, int>& colors = seriesColors_[std::size_t(kind)];
-  const auto found = colors.constFind(series);
-  if (found != colors.constEnd()) return *found;
-  const int index = int(colors.size());
-  colors.insert(series, index);
-  return index;
 }
 
 void ChartPanel::addOverlay(const QString& label, std::vector<RunResult> results) {
@@ -196,13 +201,6 @@ void ChartPanel::gatherDrawn() {
     drawn_.insert(drawn_.end(), results.begin(), results.end());
     drawnOverlay_.insert(drawnOverlay_.end(), results.size(), label);
   }
-}
-
-QString ChartPanel::drawnSeries(std::size_t drawnIndex, bool mixed) const {
-  const QString& overlay = drawnOverlay_[drawnIndex];
-  // An overlay's label already names its device.
-  return QString::fromStdString(
-      app::seriesName(drawn_[drawnIndex], mixed && overlay.isEmpty(), overlay.toStdString()));
 }
 
 void ChartPanel::refresh() {
@@ -238,51 +236,92 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
   const std::vector<RunResult>& results = drawn_;
   const bool mixed = app::mixesDevices(model_->results());
   // Per series, the latest result at each size (a rerun replaces the earlier point).
-  QStringList order;
-  QSet<QString> overlaid;
-  QHash<QString, QMap<double, std::size_t>> series;
+  SeriesList list;
+  std::set<double> sizes;
   for (std::size_t i = 0; i < results.size(); ++i) {
     if (kind == ChartKind::Library &&
         (results[i].kernel.kernel == app::kLibraryKernel || !app::percentOfLibrary(results, i))) {
       continue;
     }
-    const QString name = drawnSeries(i, mixed);
-    if (!series.contains(name)) order << name;
-    if (!drawnOverlay_[i].isEmpty()) overlaid.insert(name);
-    series[name][app::nominalSize(results[i].shape)] = i;
-  }
-  double highest = 0;
-  for (const QString& name : order) {
-    QCPGraph* graph = view->addGraph();
-    graph->setName(name);
-    styleLine(graph, view->seriesColor(colorIndex(kind, name)));
-    if (overlaid.contains(name)) markOverlay(graph);
-    QStringList tips;
-    for (auto point = series[name].cbegin(); point != series[name].cend(); ++point) {
-      const RunResult& result = results[point.value()];
-      double value = result.stats.medianMs;
-      QString tip = app::describeResult(result);
-      if (kind == ChartKind::Rate) value = result.gflops;
-      if (kind == ChartKind::Library) {
-        value = *app::percentOfLibrary(results, point.value());
-        tip += tr("<br><b>%1 %</b> of the library's speed").arg(value, 0, 'f', 1);
-      }
-      highest = std::max(highest, value);
-      graph->addData(point.key(), value);
-      tips << tip;
-    }
-    view->setPointTips(graph, tips);
+    const double size = app::nominalSize(results[i].shape);
+    list.add(seriesOf(results[i], mixed, drawnOverlay_[i]), size, i);
+    sizes.insert(size);
   }
   view->setTitle(titleFor(kind, model_->results()));
-  view->xAxis->setLabel(allSquare(results) ? tr("size N (M = N = K)")
-                                           : tr("size (cube root of M\u00b7N\u00b7K)"));
-  view->showLegend(!order.isEmpty());
-  if (order.isEmpty()) {
+  const bool comparison = sizes.size() == 1;
+  // Sizes on a logarithmic axis, or the kernels compared at one size as bars.
+  if (comparison) {
+    view->xAxis->setScaleType(QCPAxis::stLinear);
+  } else {
+    ChartView::makeLogarithmic(view->xAxis, 2);
+    view->xAxis->setLabel(allSquare(results) ? tr("size N (M = N = K)")
+                                             : tr("size (cube root of M\u00b7N\u00b7K)"));
+  }
+  if (list.series().empty()) {
     view->showPlaceholder(kind == ChartKind::Library
                               ? tr("Run the library kernel at the same sizes\nas the others to "
                                    "compare them with it")
                               : tr("Press Run (Ctrl+R): each finished run adds a point"));
     return;
+  }
+  const std::vector<SeriesStyle> styles = seriesStyles(list.ids(), view->contrast());
+  const auto valueOf = [&](std::size_t index, QString* tip) {
+    const RunResult& result = results[index];
+    *tip = app::describeResult(result);
+    if (kind == ChartKind::Rate) return result.gflops;
+    if (kind == ChartKind::Library) {
+      const double percent = *app::percentOfLibrary(results, index);
+      *tip += tr("<br><b>%1 %</b> of the library's speed").arg(percent, 0, 'f', 1);
+      return percent;
+    }
+    return result.stats.medianMs;
+  };
+  double highest = 0, lowest = std::numeric_limits<double>::max();
+  if (comparison) {
+    QStringList labels;
+    for (std::size_t s = 0; s < list.series().size(); ++s) {
+      const ChartSeries& series = list.series()[s];
+      QString tip;
+      const double value = valueOf(series.points.first(), &tip);
+      auto* bars = new QCPBars(view->xAxis, view->yAxis);
+      bars->setName(series.id.name);
+      ChartView::styleBars(bars, styles[s]);
+      bars->setWidth(0.7);
+      bars->addData(double(s + 1), value);
+      view->setPointTips(bars, {tip});
+      labels << series.id.name;
+      highest = std::max(highest, value);
+      lowest = std::min(lowest, value);
+    }
+    // Bars on a logarithmic axis stand on a base below the lowest of them.
+    if (view->yAxis->scaleType() == QCPAxis::stLogarithmic) {
+      for (int i = 0; i < view->plottableCount(); ++i)
+        qobject_cast<QCPBars*>(view->plottable(i))->setBaseValue(lowest / 3);
+    }
+    view->setCategories(labels);
+    view->xAxis->setLabel(
+        tr("kernels at %1 (hover a label for its full name)")
+            .arg(app::formatShape(results[list.series()[0].points.first()].shape)));
+    std::vector<LegendEntry> legend = ChartView::groupedLegend(list.ids(), styles);
+    for (LegendEntry& entry : legend) entry.bar = true;
+    view->setLegendEntries(legend);
+  } else {
+    for (std::size_t s = 0; s < list.series().size(); ++s) {
+      const ChartSeries& series = list.series()[s];
+      QCPGraph* graph = view->addGraph();
+      graph->setName(series.id.name);
+      styleLine(graph, styles[s]);
+      QStringList tips;
+      for (auto point = series.points.cbegin(); point != series.points.cend(); ++point) {
+        QString tip;
+        const double value = valueOf(point.value(), &tip);
+        highest = std::max(highest, value);
+        graph->addData(point.key(), value);
+        tips << tip;
+      }
+      view->setPointTips(graph, tips);
+    }
+    view->setLegendEntries(ChartView::groupedLegend(list.ids(), styles));
   }
   if (kind == ChartKind::Library) {
     auto* reference = new QCPItemStraightLine(view);
@@ -290,9 +329,12 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
     reference->point2->setCoords(2, 100);
     reference->setPen(QPen(view->palette().color(QPalette::Text), 1, Qt::DashLine));
     if (view->autoFit()) view->yAxis->setRange(0, std::max(110.0, highest * 1.1));
-    return;
+  } else {
+    view->autoFit();
   }
-  view->autoFit();
+  if (comparison && !view->userMovedView()) {
+    view->xAxis->setRange(0.3, double(list.series().size()) + 0.7);
+  }
 }
 
 void ChartPanel::buildTileSweep() {
@@ -300,46 +342,50 @@ void ChartPanel::buildTileSweep() {
   view->reset();
   const std::vector<RunResult>& results = drawn_;
   const bool mixed = app::mixesDevices(model_->results());
-  QStringList order;
-  QSet<QString> overlaid;
-  QHash<QString, QMap<int, std::size_t>> series;
-  std::vector<RunResult> swept;
+  // One series per kernel (and its other parameters) at one size, its points the tiles.
+  SeriesList list;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const RunResult& result = results[i];
     const auto tile = result.kernel.params.find("tile");
     if (tile == result.kernel.params.end()) continue;
-    // One series per kernel (and its other parameters) at one size.
     RunResult withoutTile = result;
     withoutTile.kernel.params.erase("tile");
-    const QString& overlay = drawnOverlay_[i];
-    const QString name = QString::fromStdString(app::seriesName(
-                             withoutTile, mixed && overlay.isEmpty(), overlay.toStdString())) +
-                         QStringLiteral(" at ") + app::formatShape(result.shape);
-    if (!series.contains(name)) order << name;
-    if (!overlay.isEmpty()) overlaid.insert(name);
-    series[name][tile->second] = i;
-    if (overlay.isEmpty()) swept.push_back(result);
+    SeriesId id = seriesOf(withoutTile, mixed, drawnOverlay_[i]);
+    id.name += QStringLiteral(" at ") + app::formatShape(result.shape);
+    list.add(id, tile->second, i);
   }
-  for (const QString& name : order) {
+  // A kernel run at one tile is no sweep: it would draw a lone point on a made-up tile axis.
+  std::vector<ChartSeries> sweeps;
+  std::vector<RunResult> swept;
+  for (const ChartSeries& series : list.series()) {
+    if (series.points.size() < 2) continue;
+    sweeps.push_back(series);
+    if (series.id.overlaid) continue;
+    for (std::size_t index : series.points) swept.push_back(results[index]);
+  }
+  view->setTitle(titleFor(ChartKind::TileSweep, swept));
+  if (sweeps.empty()) {
+    view->showPlaceholder(
+        tr("No tile sweep in these results.\nChoose a kernel with a tile (shared-tiled, "
+           "register-tiled, ...),\nSweep: Tile sweep, then Run: every valid tile is measured, "
+           "as in seed 004's tables"));
+    return;
+  }
+  std::vector<SeriesId> ids;
+  for (const ChartSeries& series : sweeps) ids.push_back(series.id);
+  const std::vector<SeriesStyle> styles = seriesStyles(ids, view->contrast());
+  for (std::size_t s = 0; s < sweeps.size(); ++s) {
     QCPGraph* graph = view->addGraph();
-    graph->setName(name);
-    styleLine(graph, view->seriesColor(colorIndex(ChartKind::TileSweep, name)));
-    if (overlaid.contains(name)) markOverlay(graph);
+    graph->setName(sweeps[s].id.name);
+    styleLine(graph, styles[s]);
     QStringList tips;
-    for (auto point = series[name].cbegin(); point != series[name].cend(); ++point) {
+    for (auto point = sweeps[s].points.cbegin(); point != sweeps[s].points.cend(); ++point) {
       graph->addData(point.key(), results[point.value()].stats.medianMs);
       tips << app::describeResult(results[point.value()]);
     }
     view->setPointTips(graph, tips);
   }
-  view->setTitle(titleFor(ChartKind::TileSweep, swept));
-  view->showLegend(!order.isEmpty());
-  if (order.isEmpty()) {
-    view->showPlaceholder(
-        tr("Choose a tiled kernel and the Tile sweep, then Run:\nevery valid tile is measured, "
-           "as in seed 004's tables"));
-    return;
-  }
+  view->setLegendEntries(ChartView::groupedLegend(ids, styles));
   view->autoFit();
 }
 
@@ -351,12 +397,10 @@ void ChartPanel::buildPhases() {
   std::copy_if(results.begin(), results.end(), std::back_inserter(phased),
                [](const RunResult& result) { return result.phases.has_value(); });
   view->setTitle(titleFor(ChartKind::Phases, phased));
-  view->showLegend(!phased.empty());
   if (phased.empty()) {
-    view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     view->showPlaceholder(
-        tr("Copies and kernel are timed apart on the CUDA backend;\nthe CPU backend has no "
-           "host-to-device copies"));
+        tr("No copy and kernel times in these results.\nThe CUDA backend times them apart "
+           "in every run;\nthe CPU backend has no host-to-device copies"));
     return;
   }
   const struct {
@@ -365,14 +409,18 @@ void ChartPanel::buildPhases() {
   } parts[] = {{"host to device", &Phases::h2dMs},
                {"kernel", &Phases::kernelMs},
                {"device to host", &Phases::d2hMs}};
-  auto labels = QSharedPointer<QCPAxisTickerText>::create();
+  const bool mixed = app::mixesDevices(phased);
+  QStringList labels;
+  for (const RunResult& result : phased)
+    labels << seriesOf(result, mixed).name + QLatin1Char('\n') + app::formatShape(result.shape);
+  std::vector<LegendEntry> legend;
   QCPBars* below = nullptr;
   for (std::size_t part = 0; part < std::size(parts); ++part) {
     auto* bars = new QCPBars(view->xAxis, view->yAxis);
-    bars->setName(tr(parts[part].name));
-    const QColor color = view->seriesColor(int(part));
-    bars->setPen(QPen(color.darker(130)));
-    bars->setBrush(color);
+    const QString name = tr(parts[part].name);
+    bars->setName(name);
+    const QColor color = view->plainColor(int(part));
+    ChartView::styleBars(bars, {color});
     bars->setWidth(0.6);
     if (below) bars->moveAbove(below);
     below = bars;
@@ -380,17 +428,15 @@ void ChartPanel::buildPhases() {
     for (std::size_t i = 0; i < phased.size(); ++i) {
       const double ms = (*phased[i].phases).*parts[part].field;
       bars->addData(double(i + 1), ms);
-      tips << tr("<b>%1: %2 ms</b><br>").arg(tr(parts[part].name), app::formatMs(ms)) +
+      tips << tr("<b>%1: %2 ms</b><br>").arg(name, app::formatMs(ms)) +
                   app::describeResult(phased[i]);
-      if (part == 0) {
-        labels->addTick(double(i + 1), seriesOf(phased[i], false) + QLatin1Char('\n') +
-                                           app::formatShape(phased[i].shape));
-      }
     }
     view->setPointTips(bars, tips);
+    legend.push_back({name, {name}, {color}, true});
   }
-  view->xAxis->setTicker(labels);
-  view->xAxis->setTickLabelRotation(phased.size() > 6 ? 30 : 0);
+  view->setCategories(labels);
+  view->xAxis->setLabel(QString());
+  view->setLegendEntries(legend);
   if (view->autoFit()) {
     view->xAxis->setRange(0.3, double(phased.size()) + 0.7);
     view->yAxis->setRange(0, view->yAxis->range().upper);
@@ -401,13 +447,13 @@ void ChartPanel::buildLandscape() {
   ChartView* view = chart(ChartKind::Landscape);
   view->reset();
   const std::vector<RunResult> landscape = app::landscapeOf(model_->results());
-  view->showLegend(!landscape.empty());
-  if (landscape.empty()) {
-    view->setTitle(titleFor(ChartKind::Landscape, landscape));
-    view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  // One configuration is no landscape: a lone bar says nothing about the others.
+  if (landscape.size() < 2) {
+    view->setTitle(titleFor(ChartKind::Landscape, {}));
+    view->xAxis->setLabel(QString());
     view->showPlaceholder(
-        tr("Press Autotune (Ctrl+T): every valid configuration of the chosen\n"
-           "kernel is measured at the chosen size, fastest first"));
+        tr("No autotune in these results.\nPress Autotune (Ctrl+T): every valid configuration "
+           "of the chosen\nkernel is measured at the chosen size, fastest first"));
     return;
   }
   const RunResult& sample = landscape.front();
@@ -419,14 +465,12 @@ void ChartPanel::buildLandscape() {
   const std::optional<RunResult> best = plan::fastestVerified(landscape);
   // The best verified configuration stands out; failed verification is greyed, never hidden.
   enum Group { Best, Verified, Unverified };
-  const QColor colors[] = {view->seriesColor(1), view->seriesColor(0),
+  const QColor colors[] = {view->plainColor(1), view->plainColor(0),
                            view->palette().color(QPalette::Disabled, QPalette::Text)};
   const char* names[] = {"fastest verified", "verified", "not verified"};
   std::array<QCPBars*, 3> bars{};
   std::array<QStringList, 3> tips;
-  auto labels = QSharedPointer<QCPAxisTickerText>::create();
-  // Parameter labels only while they fit under the bars.
-  const bool labelled = landscape.size() <= 24;
+  QStringList labels;
   for (std::size_t rank = 0; rank < landscape.size(); ++rank) {
     const RunResult& result = landscape[rank];
     const Group group = best && result.kernel == best->kernel ? Best
@@ -435,27 +479,22 @@ void ChartPanel::buildLandscape() {
     if (!bars[group]) {
       bars[group] = new QCPBars(view->xAxis, view->yAxis);
       bars[group]->setName(tr(names[group]));
-      bars[group]->setPen(QPen(colors[group].darker(130)));
-      bars[group]->setBrush(colors[group]);
+      ChartView::styleBars(bars[group], {colors[group]});
       bars[group]->setWidth(0.7);
     }
     bars[group]->addData(double(rank + 1), result.gflops);
     tips[group] << app::describeResult(result);
-    const QString params = QString::fromStdString(formatParams(result.kernel));
-    labels->addTick(double(rank + 1), labelled ? params : QString::number(rank + 1));
+    labels << QString::fromStdString(formatParams(result.kernel));
   }
+  std::vector<LegendEntry> legend;
   for (std::size_t group = 0; group < bars.size(); ++group) {
-    if (bars[group]) view->setPointTips(bars[group], tips[group]);
+    if (!bars[group]) continue;
+    view->setPointTips(bars[group], tips[group]);
+    legend.push_back({bars[group]->name(), {bars[group]->name()}, {colors[group]}, true});
   }
-  if (labelled) {
-    view->xAxis->setTicker(labels);
-    view->xAxis->setTickLabelRotation(landscape.size() > 6 ? -90 : 0);
-    view->xAxis->setLabel(QString());
-  } else {
-    view->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    view->xAxis->setTickLabelRotation(0);
-    view->xAxis->setLabel(tr("rank (hover a bar for its parameters)"));
-  }
+  view->setCategories(labels);
+  view->xAxis->setLabel(tr("configurations, fastest first (hover a label for its parameters)"));
+  view->setLegendEntries(legend);
   if (view->autoFit()) {
     view->xAxis->setRange(0.3, double(landscape.size()) + 0.7);
     view->yAxis->setRange(0, view->yAxis->range().upper);
@@ -469,8 +508,7 @@ void ChartPanel::buildRooflineIfStale() {
   view->reset();
   const std::vector<RunResult>& results = model_->results();
   view->setTitle(titleFor(ChartKind::Roofline, results));
-  drawRoofline(view, results, model_->ceilings(), intensities_,
-               [this](const QString& series) { return colorIndex(ChartKind::Roofline, series); });
+  drawRoofline(view, results, model_->ceilings(), intensities_);
 }
 
 }  // namespace tilescope::ui

@@ -45,10 +45,8 @@ class ChartPanel : public QTabWidget {
   void buildPhases();
   void buildLandscape();
   void buildRooflineIfStale();
-  int colorIndex(app::ChartKind kind, const QString& series);
   // The live results followed by every overlay's, and each one's overlay label (empty: live).
   void gatherDrawn();
-  QString drawnSeries(std::size_t drawnIndex, bool mixed) const;
 
   const app::ResultsModel* model_;
   std::vector<std::pair<QString, std::vector<RunResult>>> overlays_;
@@ -56,9 +54,6 @@ class ChartPanel : public QTabWidget {
   std::vector<QString> drawnOverlay_;
   std::array<ChartView*, std::size(app::kAllCharts)> charts_{};
   QTimer refreshTimer_;
-  // Per chart, each series keeps the colour it got first, so a line does not change colour as
-  // others join.
-  std::array<QHash<QString, int>, std::size(app::kAllCharts)> seriesColors_;
   // The roofline's x positions: the traffic model takes milliseconds per configuration, so the
   // roofline is built only while it is shown (or exported), and stale otherwise.
   app::IntensityCache intensities_;

@@ -1,5 +1,7 @@
 #include "chart_view.hpp"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QToolTip>
 #include <QWindow>
 #include <cmath>
@@ -7,15 +9,111 @@
 namespace tilescope::ui {
 namespace {
 
-// Series colours after Okabe and Ito (distinguishable with colour-blindness), a deeper set for
-// light backgrounds and a lighter one for dark backgrounds.
-const QColor kLightSeries[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                               "#b08000", "#3b9ad9", "#7f3c8d", "#505050"};
-const QColor kDarkSeries[] = {"#56b4e9", "#ff9a52", "#35d0a5", "#eba2d0",
-                              "#f0c43c", "#9cc3ff", "#c9a2ff", "#d0d0d0"};
-
 // How close (in pixels) the pointer must be to a point for its tooltip.
 constexpr double kHoverRadius = 12.0;
+// The most series names a legend entry's tooltip lists.
+constexpr int kMostMembersListed = 40;
+// Room left between two category labels, and the most lines a wrapped one may take.
+constexpr int kLabelGap = 6;
+constexpr int kMostLabelLines = 4;
+// An upright category label takes at most this share of the chart's height.
+constexpr double kUprightLabelShare = 0.3;
+
+// A legend entry drawn from its style: a line with the marker, or a filled box for bars.
+class EntryLegendItem : public QCPAbstractLegendItem {
+ public:
+  EntryLegendItem(QCPLegend* legend, LegendEntry entry)
+      : QCPAbstractLegendItem(legend), entry_(std::move(entry)) {}
+
+  const LegendEntry& entry() const { return entry_; }
+
+  QString text() const {
+    if (entry_.members.size() == 1) return entry_.members.front();
+    return QObject::tr("%1 (%2 series)").arg(entry_.label).arg(entry_.members.size());
+  }
+
+  // The group's series, one paragraph that the tooltip wraps.
+  QString tip() const {
+    QStringList names = entry_.members.mid(0, kMostMembersListed);
+    if (entry_.members.size() > kMostMembersListed) {
+      names << QObject::tr("\u2026 and %1 more").arg(entry_.members.size() - kMostMembersListed);
+    }
+    return QObject::tr("<b>%1</b>: %2 series<br>%3")
+        .arg(entry_.label.toHtmlEscaped())
+        .arg(entry_.members.size())
+        .arg(names.join(QStringLiteral(", ")).toHtmlEscaped());
+  }
+
+ protected:
+  void draw(QCPPainter* painter) override {
+    const QSize icon = mParentLegend->iconSize();
+    painter->setFont(mFont);
+    painter->setPen(QPen(mTextColor));
+    const QRect textRect =
+        painter->fontMetrics().boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, text());
+    const int height = std::max(textRect.height(), icon.height());
+    painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(),
+                      textRect.width(), height, Qt::TextDontClip, text());
+    const QRect iconRect(QPoint(mRect.x(), mRect.y() + (height - icon.height()) / 2), icon);
+    painter->save();
+    painter->setClipRect(iconRect, Qt::IntersectClip);
+    if (entry_.bar) {
+      painter->setPen(ChartView::barOutline(entry_.style));
+      painter->setBrush(ChartView::barFill(entry_.style));
+      painter->drawRect(iconRect.adjusted(1, 1, -1, -1));
+    } else {
+      painter->setPen(ChartView::lineOf(entry_.style));
+      const double middle = iconRect.center().y() + 0.5;
+      painter->drawLine(QLineF(iconRect.left(), middle, iconRect.right() + 1, middle));
+      ChartView::scatterOf(entry_.style)
+          .drawShape(painter, QPointF(iconRect.center()) + QPointF(0.5, 0.5));
+    }
+    painter->restore();
+  }
+
+  QSize minimumOuterSizeHint() const override {
+    const QSize icon = mParentLegend->iconSize();
+    const QRect textRect =
+        QFontMetrics(mFont).boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, text());
+    return {icon.width() + mParentLegend->iconTextPadding() + textRect.width() + mMargins.left() +
+                mMargins.right(),
+            std::max(textRect.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
+  }
+
+ private:
+  LegendEntry entry_;
+};
+
+// A layout column is no wider than the narrowest maximum of its elements, and a legend's is the
+// width of its entries (none when it is empty): the legend below the plot would squeeze the plot
+// into a strip. This one may be as wide as the chart; its height stays what its rows ask.
+class FullWidthLegend : public QCPLegend {
+ public:
+  QSize maximumOuterSizeHint() const override {
+    return {QWIDGETSIZE_MAX, QCPLegend::maximumOuterSizeHint().height()};
+  }
+};
+
+// "naive tile=16\n512³" as lines no wider than `width`, breaking at spaces; empty when a word
+// is wider or it needs more than kMostLabelLines lines.
+QString wrapped(const QString& label, const QFontMetrics& metrics, int width) {
+  QStringList lines;
+  for (const QString& part : label.split(QLatin1Char('\n'))) {
+    QString line;
+    for (const QString& word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+      if (metrics.horizontalAdvance(word) > width) return {};
+      const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+      if (metrics.horizontalAdvance(longer) <= width) {
+        line = longer;
+      } else {
+        lines << line;
+        line = word;
+      }
+    }
+    lines << line;
+  }
+  return lines.size() <= kMostLabelLines ? lines.join(QLatin1Char('\n')) : QString();
+}
 
 // Logarithmic ticks at 1, 2 and 5 times each power of ten (every integer multiple when the range
 // is under a decade, only the powers when it spans many), so every log axis has readable labels.
@@ -44,10 +142,6 @@ class DecadeTicker : public QCPAxisTickerLog {
     return ticks;
   }
 };
-
-bool isDarkPalette(const QPalette& palette) {
-  return palette.color(QPalette::Base).lightness() < 128;
-}
 
 // Widens [lower, upper] by `margin` of its extent (or by a factor on a logarithmic axis), and
 // gives a single value some room.
@@ -78,32 +172,103 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
   plotLayout()->addElement(0, 0, title_);
 
   // The legend sits below the plot, so it never covers data and long entries (the ladder's
-  // parameter lists) never squeeze the plot or clip the title; entries fill kLegendColumns.
+  // parameter lists) never squeeze the plot or clip the title; entries fill rows of as many
+  // columns as the width takes (fitLegendColumns).
+  delete legend;
+  legend = new FullWidthLegend;
   plotLayout()->addElement(2, 0, legend);
+  legend->setLayer(QStringLiteral("legend"));
   plotLayout()->setRowStretchFactor(2, 0.001);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  legend->setWrap(kLegendColumns);
-  legend->setVisible(true);
+  legend->setWrap(2);
+  legend->setVisible(false);
   legend->setIconSize(22, 12);
+  legend->setColumnSpacing(12);
+  // The legend holds one entry per group (setLegendEntries), not one per plottable.
+  setAutoAddPlottableToLegend(false);
 
   for (QCPAxis* axis : axisRect()->axes()) axis->setPadding(6);
+  connect(this, &QCustomPlot::afterLayout, this, &ChartView::fitToLayout);
   applyPalette();
 }
 
-void ChartView::showLegend(bool visible) {
-  legend->setVisible(visible);
-  if (!visible || legend->itemCount() == 0) return;
-  // The layout would give a wrapped legend less height than its rows need: ask for all of them.
-  const int rows = (legend->itemCount() + kLegendColumns - 1) / kLegendColumns;
-  const int rowHeight = legend->item(0)->minimumOuterSizeHint().height();
-  legend->setMinimumSize(0, rows * (rowHeight + legend->rowSpacing()) + rowHeight / 2);
+QCPScatterStyle ChartView::scatterOf(const SeriesStyle& style, double size) {
+  return QCPScatterStyle(style.shape, QPen(style.color, 1.5),
+                         style.overlaid ? QBrush(Qt::NoBrush) : QBrush(style.color), size);
+}
+
+QPen ChartView::lineOf(const SeriesStyle& style) {
+  return QPen(style.color, style.lineWidth, style.overlaid ? Qt::DashLine : Qt::SolidLine);
+}
+
+QPen ChartView::barOutline(const SeriesStyle& style) {
+  return style.overlaid ? QPen(style.color, 1.5, Qt::DashLine) : QPen(style.color.darker(130));
+}
+
+QBrush ChartView::barFill(const SeriesStyle& style) {
+  QColor fill = style.color;
+  if (style.overlaid) fill.setAlphaF(0.3);
+  return fill;
+}
+
+void ChartView::styleBars(QCPBars* bars, const SeriesStyle& style) {
+  bars->setPen(barOutline(style));
+  bars->setBrush(barFill(style));
+}
+
+void ChartView::setLegendEntries(const std::vector<LegendEntry>& entries) {
+  legend->clearItems();
+  for (const LegendEntry& entry : entries) legend->addItem(new EntryLegendItem(legend, entry));
+  legend->setVisible(legendWanted_ && !entries.empty());
+  legend->setMinimumSize(0, 0);
+}
+
+std::vector<LegendEntry> ChartView::groupedLegend(const std::vector<SeriesId>& series,
+                                                  const std::vector<SeriesStyle>& styles) {
+  std::vector<LegendEntry> entries;
+  QHash<QString, std::size_t> entryOf;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const auto found = entryOf.constFind(series[i].group);
+    if (found != entryOf.constEnd()) {
+      entries[*found].members << series[i].name;
+      continue;
+    }
+    entryOf.insert(series[i].group, entries.size());
+    entries.push_back({series[i].group, {series[i].name}, styles[i], false});
+  }
+  return entries;
+}
+
+void ChartView::setLegendWanted(bool wanted) {
+  legendWanted_ = wanted;
+  legend->setVisible(wanted && legend->itemCount() > 0);
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setCategories(const QStringList& labels) {
+  categories_ = labels;
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (int i = 0; i < labels.size(); ++i) ticker->addTick(i + 1, labels[i]);
+  xAxis->setTicker(ticker);
+  xAxis->setTickLabelRotation(0);
+}
+
+void ChartView::keepApart(const std::vector<QCPItemText*>& labels) {
+  for (QCPItemText* label : labels) apart_.emplace_back(label, label->position->coords());
 }
 
 void ChartView::reset() {
   clearPlottables();
   clearItems();
   tips_.clear();
+  apart_.clear();
   placeholder_ = nullptr;
+  if (!categories_.isEmpty()) {
+    categories_.clear();
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    xAxis->setTickLabelRotation(0);
+  }
+  setLegendEntries({});
   for (QCPAxis* axis : {xAxis, yAxis}) axis->setTickLabels(true);
 }
 
@@ -166,9 +331,12 @@ void ChartView::fitToData() {
   }
 }
 
-QColor ChartView::seriesColor(int index) const {
-  const QColor* colors = isDarkPalette(palette()) ? kDarkSeries : kLightSeries;
-  return colors[index % int(std::size(kLightSeries))];
+Contrast ChartView::contrast() const {
+  return contrastOf(palette());
+}
+
+QColor ChartView::plainColor(int index) const {
+  return plainSeriesColor(index, contrast());
 }
 
 void ChartView::makeLogarithmic(QCPAxis* axis, double base) {
@@ -236,7 +404,118 @@ void ChartView::changeEvent(QEvent* event) {
   }
 }
 
+void ChartView::fitToLayout() {
+  if (fittingLayout_) return;
+  fittingLayout_ = true;
+  const bool legendChanged = fitLegendColumns();
+  const bool labelsChanged = fitCategories();
+  if (legendChanged || labelsChanged) updateLayout();
+  placeLabelsApart();
+  fittingLayout_ = false;
+}
+
+bool ChartView::fitLegendColumns() {
+  // The grid's empty cells count as elements: only the entries matter.
+  std::vector<QCPAbstractLegendItem*> entries;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* entry = legend->item(i)) entries.push_back(entry);
+  if (!legend->visible() || entries.empty()) return false;
+  int widest = 0, rowHeight = 0;
+  for (QCPAbstractLegendItem* entry : entries) {
+    widest = std::max(widest, entry->minimumOuterSizeHint().width());
+    rowHeight = std::max(rowHeight, entry->minimumOuterSizeHint().height());
+  }
+  const int available = viewport().width() - legend->margins().left() - legend->margins().right() -
+                        plotLayout()->margins().left() - plotLayout()->margins().right();
+  const int columns =
+      std::clamp(available / std::max(1, widest + legend->columnSpacing()), 1, int(entries.size()));
+  const int rows = (int(entries.size()) + columns - 1) / columns;
+  // The layout would give a wrapped legend less height than its rows need: ask for all of them.
+  const int height = rows * (rowHeight + legend->rowSpacing()) + legend->margins().top() +
+                     legend->margins().bottom();
+  if (columns == legend->wrap() && legend->minimumSize().height() == height) return false;
+  legend->setWrap(columns);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  legend->setMinimumSize(0, height);
+  return true;
+}
+
+bool ChartView::fitCategories() {
+  if (categories_.isEmpty()) return false;
+  const QFontMetrics metrics(xAxis->tickLabelFont());
+  const double spacing = std::abs(xAxis->coordToPixel(2) - xAxis->coordToPixel(1));
+  const int width = int(spacing) - kLabelGap;
+  QStringList shown;
+  double rotation = 0;
+  // Level, wrapped at spaces where needed.
+  for (const QString& label : categories_) {
+    const QString lines = wrapped(label, metrics, width);
+    if (lines.isEmpty()) break;
+    shown << lines;
+  }
+  if (shown.size() != categories_.size()) {
+    // Upright on one line, shortened past a share of the height, every n-th one when even one
+    // line is too thick for the spacing.
+    shown.clear();
+    rotation = -90;
+    const int longest = std::max(40, int(viewport().height() * kUprightLabelShare));
+    const int every = std::max(1, int(std::ceil((metrics.height() + kLabelGap) / spacing)));
+    for (int i = 0; i < categories_.size(); ++i) {
+      QString line = categories_[i];
+      line.replace(QLatin1Char('\n'), QStringLiteral(" \u00b7 "));
+      shown << (i % every == 0 ? metrics.elidedText(line, Qt::ElideRight, longest) : QString());
+    }
+  }
+  auto ticker = xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  if (!ticker) return false;
+  QMap<double, QString> ticks;
+  for (int i = 0; i < shown.size(); ++i) ticks.insert(i + 1, shown[i]);
+  if (ticker->ticks() == ticks && xAxis->tickLabelRotation() == rotation) return false;
+  ticker->setTicks(ticks);
+  xAxis->setTickLabelRotation(rotation);
+  return true;
+}
+
+void ChartView::placeLabelsApart() {
+  const QRectF area = axisRect()->rect();
+  std::vector<QRectF> placed;
+  constexpr int kMostTries = 41;
+  for (auto& [label, wanted] : apart_) {
+    if (!label) continue;
+    label->position->setCoords(wanted);
+    const QRectF rect =
+        QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+    // The asked-for place, else one label height further down, up, two down, ... staying in the
+    // plot where it can.
+    for (int attempt = 0; attempt < kMostTries; ++attempt) {
+      const double offset = ((attempt + 1) / 2) * rect.height() * (attempt % 2 ? 1 : -1);
+      const QRectF moved = rect.translated(0, offset);
+      const bool free = std::none_of(placed.begin(), placed.end(),
+                                     [&](const QRectF& other) { return other.intersects(moved); });
+      if ((free && area.contains(moved)) || attempt == kMostTries - 1) {
+        label->position->setPixelPosition(label->position->pixelPosition() + QPointF(0, offset));
+        placed.push_back(moved);
+        break;
+      }
+    }
+  }
+}
+
 QString ChartView::tipAt(const QPointF& position) const {
+  if (legend->visible() && legend->outerRect().contains(position.toPoint())) {
+    for (int i = 0; i < legend->itemCount(); ++i) {
+      const auto* entry = dynamic_cast<const EntryLegendItem*>(legend->item(i));
+      if (entry && entry->outerRect().contains(position.toPoint())) return entry->tip();
+    }
+    return {};
+  }
+  if (!categories_.isEmpty() && position.y() > axisRect()->bottom() &&
+      position.x() >= axisRect()->left() && position.x() <= axisRect()->right()) {
+    const int index = int(std::lround(xAxis->pixelToCoord(position.x()))) - 1;
+    if (index >= 0 && index < categories_.size()) {
+      return categories_[index].toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    }
+  }
   QString best;
   double bestDistance = kHoverRadius;
   for (auto it = tips_.constBegin(); it != tips_.constEnd(); ++it) {
@@ -296,6 +575,20 @@ void ChartView::mousePressEvent(QMouseEvent* event) {
 void ChartView::wheelEvent(QWheelEvent* event) {
   userMovedView_ = true;
   QCustomPlot::wheelEvent(event);
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  QAction* show = menu.addAction(tr("Show &Legend"));
+  show->setCheckable(true);
+  show->setChecked(legendWanted_);
+  show->setStatusTip(tr("Show or hide this chart's legend (hover an entry for its series)"));
+  connect(show, &QAction::toggled, this, &ChartView::setLegendWanted);
+  menu.addAction(tr("&Reset View"), this, [this] {
+    resetView();
+    replot(QCustomPlot::rpQueuedReplot);
+  });
+  menu.exec(event->globalPos());
 }
 
 void ChartView::leaveEvent(QEvent* event) {

@@ -17,6 +17,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -287,6 +288,7 @@ QWidget* ControlPanel::buildSweepGroup() {
   QGroupBox* box = groupBox(tr("Sweep"));
   auto* layout = new QVBoxLayout(box);
   sweep_ = new QComboBox(box);
+  sweep_->setObjectName(QStringLiteral("sweep"));
   sweep_->addItem(tr("Single run"), int(app::SweepKind::Single));
   sweep_->addItem(tr("Tile sweep"), int(app::SweepKind::Tile));
   sweep_->addItem(tr("Size sweep"), int(app::SweepKind::Size));
@@ -628,7 +630,23 @@ void ControlPanel::setProblemText(QLabel* label, const QString& content, bool pr
   label->setPalette(colors);
 }
 
+void ControlPanel::offerTileSweep() {
+  const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
+  const bool hasTile = info && info->param("tile");
+  auto* items = qobject_cast<QStandardItemModel*>(sweep_->model());
+  QStandardItem* tileSweep = items->item(sweep_->findData(int(app::SweepKind::Tile)));
+  tileSweep->setEnabled(hasTile);
+  tileSweep->setToolTip(hasTile || !info
+                            ? QString()
+                            : tr("%1 has no tile parameter to sweep").arg(text(info->displayName)));
+  if (!hasTile && sweep_->currentData().toInt() == int(app::SweepKind::Tile)) {
+    const QSignalBlocker blocker(sweep_);
+    sweep_->setCurrentIndex(sweep_->findData(int(app::SweepKind::Single)));
+  }
+}
+
 void ControlPanel::updateNotes() {
+  offerTileSweep();
   const app::Choices current = choices();
   n_->setEnabled(!current.square);
   k_->setEnabled(!current.square);

@@ -64,6 +64,9 @@ class ControlPanel : public QWidget {
   void applyPreset(int size);
   void fillSeed004Tiles();
   void onChanged();
+  // The tile sweep is offered only for kernels with a tile; a kernel without one falls back to a
+  // single run.
+  void offerTileSweep();
   void updateNotes();
   std::optional<QString> backendProblem(const std::vector<app::RunJob>& jobs) const;
   void setProblemText(QLabel* label, const QString& text, bool problem);

@@ -53,9 +53,11 @@ bool HelpPanel::showTopic(const QString& topic, QWidget* anchor) {
   browser_->setMarkdown(text);
   // The first heading names the window: "What am I looking at? The roofline".
   setWindowTitle(tr("What am I looking at? %1").arg(browser_->document()->firstBlock().text()));
-  // A tool window stays above the window it belongs to, full-screen presentation included.
-  QWidget* owner = anchor ? anchor->window() : nullptr;
-  if (owner && owner != this && parentWidget() != owner) setParent(owner, windowFlags());
+  // A tool window stays above the main window; over another one (the diagrams' full-screen
+  // presentation, which is deleted when it ends, so never its parent) it must stay on top.
+  const bool elsewhere = anchor && parentWidget() && anchor->window() != parentWidget()->window();
+  if (elsewhere != windowFlags().testFlag(Qt::WindowStaysOnTopHint))
+    setWindowFlag(Qt::WindowStaysOnTopHint, elsewhere);
   show();
   raise();
   activateWindow();

@@ -29,8 +29,8 @@ class HelpPanel : public QDialog {
  public:
   explicit HelpPanel(QWidget* parent = nullptr);
 
-  // Shows `topic` above `anchor`'s window (the main window or the presentation window); false
-  // when the topic has no text.
+  // Shows `topic` above `anchor`'s window (the main window or the diagrams' presentation
+  // window); false when the topic has no text.
   bool showTopic(const QString& topic, QWidget* anchor);
   QString topic() const { return topic_; }
   // The text on show, as plain text.

@@ -2,11 +2,17 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace tilescope::ui {
+namespace {
+
+constexpr int kVisibleLines = 5;
+
+}  // namespace
 
 LessonBar::LessonBar(QWidget* parent) : QFrame(parent) {
   setObjectName(QStringLiteral("lessonBar"));
@@ -18,11 +24,18 @@ LessonBar::LessonBar(QWidget* parent) : QFrame(parent) {
   QFont bold = title_->font();
   bold.setBold(true);
   title_->setFont(bold);
-  text_ = new QLabel(this);
+  text_ = new QLabel;
   text_->setWordWrap(true);
   text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The charts keep their room on a small screen: past a few lines the text scrolls.
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(text_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMaximumHeight(fontMetrics().lineSpacing() * kVisibleLines);
   words->addWidget(title_);
-  words->addWidget(text_);
+  words->addWidget(scroll);
   auto* close = new QToolButton(this);
   close->setAutoRaise(true);
   close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));

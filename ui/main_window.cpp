@@ -31,6 +31,7 @@
 #include "samples.hpp"
 #include "server_dialog.hpp"
 #include "settings.hpp"
+#include "theme.hpp"
 #include "tilescope/catalogue.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
@@ -111,6 +112,7 @@ QIcon MainWindow::themeIcon(const char* name, QStyle::StandardPixmap fallback) c
 void MainWindow::createActions() {
   runAction_ =
       new QAction(themeIcon("media-playback-start", QStyle::SP_MediaPlay), tr("&Run"), this);
+  runAction_->setObjectName(QStringLiteral("run"));
   runAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   runAction_->setStatusTip(
       tr("Run the chosen configuration or sweep (queued after any runs "
@@ -119,6 +121,7 @@ void MainWindow::createActions() {
 
   autotuneAction_ = new QAction(themeIcon("system-run", QStyle::SP_FileDialogContentsView),
                                 tr("&Autotune"), this);
+  autotuneAction_->setObjectName(QStringLiteral("autotune"));
   autotuneAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
   autotuneAction_->setStatusTip(
       tr("Measure every valid configuration of the chosen kernel at the chosen size, then "
@@ -185,7 +188,13 @@ void MainWindow::createActions() {
 
   presentationAction_ = new QAction(themeIcon("view-fullscreen", QStyle::SP_TitleBarMaxButton),
                                     tr("&Presentation Mode"), this);
-  presentationAction_->setShortcut(QKeySequence::FullScreen);
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  // F11 everywhere: Linux has no platform full-screen key.
+  presentationAction_->setShortcuts(DiagramPanel::presentationShortcuts());
+#else
+  presentationAction_->setShortcuts(QList<QKeySequence>{QKeySequence(Qt::Key_F11)} +
+                                    QKeySequence::keyBindings(QKeySequence::FullScreen));
+#endif
   presentationAction_->setCheckable(true);
   presentationAction_->setStatusTip(tr("Full screen with large diagrams, for teaching"));
   connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentation);
@@ -289,6 +298,7 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(resetViewAction_);
   view->addAction(presentationAction_);
+  view->addMenu(createThemeMenu(this));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   addGuide(help);
@@ -359,6 +369,7 @@ void MainWindow::restoreSettings() {
   }
   restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
   controls_->setChoices(app::loadLastChoices());
+  if (savedTheme() != currentTheme()) applyTheme(savedTheme());
 }
 
 void MainWindow::saveSettings() {
@@ -523,7 +534,16 @@ void MainWindow::onChoicesChanged() {
   const bool runnable = !controls_->plannedJobs(&problem).empty();
   runAction_->setEnabled(runnable);
   runAction_->setToolTip(runnable ? tr("Run (Ctrl+R)") : problem);
-  autotuneAction_->setEnabled(!controls_->deviceName().empty());
+  // Autotune follows Run's rules (choices that cannot run cannot be tuned either) and needs a
+  // parameter to tune.
+  const KernelInfo* kernel = findKernel(controls_->choices().kernel);
+  const bool tunable = kernel && !kernel->params.empty();
+  autotuneAction_->setEnabled(runnable && tunable && !controls_->deviceName().empty());
+  autotuneAction_->setToolTip(!runnable ? problem
+                              : !tunable
+                                  ? tr("%1 has no parameters to tune")
+                                        .arg(QString::fromStdString(controls_->choices().kernel))
+                                  : tr("Autotune (Ctrl+T)"));
   ceilingsAction_->setEnabled(!controls_->deviceName().empty());
 }
 

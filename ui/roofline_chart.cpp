@@ -141,14 +141,15 @@ QCPGraph* addLine(ChartView* view, double x0, double y0, double x1, double y1, c
   return graph;
 }
 
-void addLabel(ChartView* view, double x, double y, Qt::Alignment alignment, const QString& text,
-              const QColor& color) {
+QCPItemText* addLabel(ChartView* view, double x, double y, Qt::Alignment alignment,
+                      const QString& text, const QColor& color) {
   auto* label = new QCPItemText(view);
   label->position->setCoords(x, y);
   label->setPositionAlignment(alignment);
   label->setText(text);
   label->setColor(color);
   label->setPadding(QMargins(4, 0, 4, 2));
+  return label;
 }
 
 // How far left of its top ridge point a slope's label sits, as a factor: near the ridge the slope
@@ -172,9 +173,11 @@ QString roofLabel(const std::vector<std::pair<QString, double>>& roofs) {
 
 // Draws the bandwidth slope from `xLow` up to the highest roof's ridge point, then each roof from
 // its ridge point to `xHigh`, labelled at its right end: a measured roof below its line, a
-// datasheet roof above it, so the two (measured a little under the datasheet) never overprint.
-void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, double xHigh,
-                        const QString& devicePrefix) {
+// datasheet roof above it, so the two (measured a little under the datasheet) rarely meet; the
+// chart moves those that would overprint (ChartView::keepApart). Returns the labels.
+std::vector<QCPItemText*> drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow,
+                                             double xHigh, const QString& devicePrefix) {
+  std::vector<QCPItemText*> labels;
   QColor color = view->palette().color(QPalette::Text);
   if (!line.measured) color.setAlphaF(0.6);
   const QPen pen(color, line.measured ? 2.0 : 1.5, line.measured ? Qt::SolidLine : Qt::DashLine);
@@ -182,10 +185,10 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
   const double topRidge = line.ridge(line.highest());
   addLine(view, xLow, xLow * line.bandwidthGBs, topRidge, line.highest(), pen);
   const double labelX = std::max(xLow, topRidge / kSlopeLabelBeforeRidge);
-  addLabel(
+  labels.push_back(addLabel(
       view, labelX, labelX * line.bandwidthGBs, Qt::AlignRight | Qt::AlignBottom,
       QObject::tr("%1memory %2 (%3)").arg(devicePrefix, formatBandwidth(line.bandwidthGBs), source),
-      color);
+      color));
   std::vector<std::vector<std::pair<QString, double>>> labelGroups;
   for (const auto& roof : line.roofs) {
     addLine(view, line.ridge(roof.second), roof.second, xHigh, roof.second, pen);
@@ -198,20 +201,21 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
   for (const auto& group : labelGroups) {
     // Below the lowest line of a measured group, above the highest of a datasheet one.
     const double height = line.measured ? group.front().second : group.back().second;
-    addLabel(view, xHigh, height, Qt::AlignRight | (line.measured ? Qt::AlignTop : Qt::AlignBottom),
-             QObject::tr("%1%2 (%3)").arg(devicePrefix, roofLabel(group), source), color);
+    labels.push_back(addLabel(
+        view, xHigh, height, Qt::AlignRight | (line.measured ? Qt::AlignTop : Qt::AlignBottom),
+        QObject::tr("%1%2 (%3)").arg(devicePrefix, roofLabel(group), source), color));
   }
+  return labels;
 }
 
 }  // namespace
 
 void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
-                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
-                  const std::function<int(const QString& series)>& colorOf) {
+                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities) {
   // The points, one series per kernel and element type (and device, when the results mix
   // devices), ordered by intensity as the graph stores them, so the tips line up with the points.
   const bool mixed = app::mixesDevices(results);
-  QStringList order;
+  std::vector<SeriesId> order;
   QHash<QString, std::vector<std::pair<double, std::size_t>>> series;
   QHash<QString, bool> compulsory;
   std::vector<double> intensitiesDrawn;
@@ -221,8 +225,9 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     if (!intensity || !usable(intensity->flopsPerByte) || !usable(results[i].gflops)) continue;
     RunResult kernelOnly = results[i];
     kernelOnly.kernel.params.clear();
-    const QString name = QString::fromStdString(app::seriesName(kernelOnly, mixed));
-    if (!series.contains(name)) order << name;
+    const SeriesId id = seriesOf(kernelOnly, mixed);
+    const QString& name = id.name;
+    if (!series.contains(name)) order.push_back(id);
     series[name].emplace_back(intensity->flopsPerByte, i);
     compulsory[name] = intensity->compulsory;
     intensitiesDrawn.push_back(intensity->flopsPerByte);
@@ -231,8 +236,7 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   const std::vector<Roofline> lines = rooflinesOf(ceilings, results);
   const bool anyMeasured =
       std::any_of(lines.begin(), lines.end(), [](const Roofline& line) { return line.measured; });
-  if (order.isEmpty() && lines.empty()) {
-    view->legend->setVisible(false);
+  if (order.empty() && lines.empty()) {
     view->showPlaceholder(
         QObject::tr("Run > Measure Ceilings (Ctrl+M) draws the device's roofs;\neach result "
                     "appears as a point at its arithmetic intensity"));
@@ -248,24 +252,26 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   const bool severalDevices = std::any_of(lines.begin(), lines.end(), [&](const Roofline& line) {
     return line.device != lines.front().device || line.backend != lines.front().backend;
   });
+  std::vector<QCPItemText*> labels;
   for (const Roofline& line : lines) {
     const QString prefix =
         severalDevices ? QString::fromStdString(line.device) + QStringLiteral(": ") : QString();
-    drawDeviceRoofline(view, line, xLow, xHigh, prefix);
+    const std::vector<QCPItemText*> drawn = drawDeviceRoofline(view, line, xLow, xHigh, prefix);
+    labels.insert(labels.end(), drawn.begin(), drawn.end());
   }
+  view->keepApart(labels);
 
-  for (const QString& name : order) {
+  const std::vector<SeriesStyle> styles = seriesStyles(order, view->contrast());
+  for (std::size_t s = 0; s < order.size(); ++s) {
+    const QString& name = order[s].name;
     std::vector<std::pair<double, std::size_t>>& points = series[name];
     std::stable_sort(points.begin(), points.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     QCPGraph* graph = view->addGraph();
     graph->setName(name);
-    const QColor color = view->seriesColor(colorOf(name));
     graph->setLineStyle(QCPGraph::lsNone);
-    // The library's diamond says it sits at the compulsory intensity, not a modelled one.
-    const auto shape = compulsory[name] ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssCircle;
-    graph->setScatterStyle(QCPScatterStyle(shape, QPen(color.darker(130), 1.2), color, 9));
-    graph->setPen(QPen(color));
+    graph->setScatterStyle(ChartView::scatterOf(styles[s], 9));
+    graph->setPen(QPen(styles[s].color));
     QStringList tips;
     for (const auto& [flopsPerByte, index] : points) {
       graph->addData(flopsPerByte, results[index].gflops);
@@ -273,7 +279,7 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     }
     view->setPointTips(graph, tips);
   }
-  view->legend->setVisible(!order.isEmpty());
+  view->setLegendEntries(ChartView::groupedLegend(order, styles));
 
   if (!anyMeasured) {
     auto* hint = new QCPItemText(view);
@@ -288,6 +294,7 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     QColor color = view->palette().color(QPalette::Text);
     color.setAlphaF(0.7);
     hint->setColor(color);
+    view->keepApart({hint});
   }
   view->autoFit();
 }

@@ -68,8 +68,9 @@ std::vector<RunJob> lessonJobs(const Lesson& lesson, const Choices& choices) {
 
 QString lessonText(const Lesson& lesson, const std::string& backend) {
   if (backend != "cpu" || lesson.gpuEffects.isEmpty()) return lesson.text;
-  QString text = lesson.text + QStringLiteral("\n\n") +
-                 QCoreApplication::translate("Lesson", "On the CPU: %1").arg(lesson.gpuEffects);
+  QString text =
+      lesson.text + QStringLiteral("\n\n") +
+      QCoreApplication::translate("Lesson", "This run is on the CPU. %1").arg(lesson.gpuEffects);
   if (!lesson.sample.isEmpty()) {
     text += QLatin1Char(' ') + QCoreApplication::translate(
                                    "Lesson",

@@ -35,6 +35,8 @@ const char* toString(Family family) {
       return "warptile";
     case Family::Pipelined:
       return "pipelined";
+    case Family::Prefetched:
+      return "prefetched";
     case Family::TensorCore:
       return "tensor-mma";
     case Family::Wgmma:
@@ -382,6 +384,25 @@ std::vector<KernelInfo> buildCatalogue() {
        .backends = both,
        .constraints = "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + tiles,
        .check = ladderCheck<maps::Pipelined>()});
+
+  list.push_back(
+      {.id = "prefetched",
+       .displayName = "Warp tiles, register prefetch, 2 blocks/SM",
+       .family = Family::Prefetched,
+       .seed = "CUTLASS's SIMT GEMM (128 x 128 x 8, warp 32 x 64, two stages); Liu-xiandong's "
+               "sgemm_v3 (fragments double-buffered in registers, 4 + 4 float4 shared reads)",
+       .teaching =
+           "The warp grid with 4 x 4 lane pieces, so each inner index a thread reads its 8 values "
+           "of A and 8 of B as four 128-bit shared loads. The next k-step's tiles travel from "
+           "global memory into registers while the current one is multiplied and land in a "
+           "second shared buffer: one barrier per k-step. The fragments of inner index kk + 1 "
+           "are read while kk is multiplied, and at 64 outputs a thread keeps to 128 registers, "
+           "so two blocks (16 warps) share an SM to hide latency.",
+       .params = ladderParams(maps::Prefetched::fromValues({128, 128, 8, 32, 64, 4, 4}),
+                              kWarpDescriptions),
+       .backends = both,
+       .constraints = "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + tiles,
+       .check = ladderCheck<maps::Prefetched>()});
 
   list.push_back(
       {.id = "tensor-mma",

@@ -68,6 +68,8 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
       return ladderMap<maps::Warptile>(resolved.params);
     case Family::Pipelined:
       return ladderMap<maps::Pipelined>(resolved.params);
+    case Family::Prefetched:
+      return ladderMap<maps::Prefetched>(resolved.params);
     case Family::TensorCore:
       return ladderMap<maps::TensorCore>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Wgmma:
@@ -312,6 +314,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::Vectorized:
     case Family::Warptile:
     case Family::Pipelined:
+    case Family::Prefetched:
     case Family::TensorCore:
     case Family::Wgmma:
       break;
@@ -389,6 +392,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::Vectorized:
     case Family::Warptile:
     case Family::Pipelined:
+    case Family::Prefetched:
     case Family::TensorCore:
     case Family::Wgmma:
       break;

@@ -47,6 +47,8 @@ cpu::KernelFn kernelFor(Family family) {
       return cpu::runWarptile;
     case Family::Pipelined:
       return cpu::runPipelined;
+    case Family::Prefetched:
+      return cpu::runPrefetched;
     case Family::TensorCore:  // tensor cores exist on the GPU only
     case Family::Wgmma:
       break;

@@ -75,5 +75,6 @@ void runBlockTile2D(const Gemm& gemm, const Params& params, const std::atomic<bo
 void runVectorized(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
 void runWarptile(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
 void runPipelined(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
+void runPrefetched(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
 
 }  // namespace tilescope::cpu

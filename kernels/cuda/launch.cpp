@@ -32,6 +32,8 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchWarptile(ladderMap<maps::Warptile>(resolved.params), args);
     case Family::Pipelined:
       return launchPipelined(ladderMap<maps::Pipelined>(resolved.params), args);
+    case Family::Prefetched:
+      return launchPrefetched(ladderMap<maps::Prefetched>(resolved.params), args);
     case Family::TensorCore:
       return launchTensorCore(ladderMap<maps::TensorCore>(resolved.params), args);
     case Family::Wgmma:

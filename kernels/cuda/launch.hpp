@@ -50,6 +50,7 @@ void launchBlockTile2D(const maps::BlockTile2D& map, const ProductArgs& args);
 void launchVectorized(const maps::Vectorized& map, const ProductArgs& args);
 void launchWarptile(const maps::Warptile& map, const ProductArgs& args);
 void launchPipelined(const maps::Pipelined& map, const ProductArgs& args);
+void launchPrefetched(const maps::Prefetched& map, const ProductArgs& args);
 // Tensor cores: the map's element size is taken from args.element (fp16, bf16 or tf32).
 void launchTensorCore(const maps::TensorCore& map, const ProductArgs& args);
 // Hopper only (compiled for sm_90a): fp16 or bf16.

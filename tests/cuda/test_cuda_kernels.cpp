@@ -2,7 +2,10 @@
 // on rectangular shapes, in every element type it multiplies: exact against the CPU double
 // reference on integer-valued inputs (integers in [-8, 8] are exact in fp16, bf16 and tf32, and
 // every partial sum is an integer below 2^24, so any difference is a bug, not rounding).
+#include <cuda_runtime.h>
+
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -103,6 +106,43 @@ TEST_P(KernelExactness, RectangularShapes) {
 INSTANTIATE_TEST_SUITE_P(Cuda, KernelExactness,
                          ::testing::ValuesIn(everyCudaConfiguration(/*withLibrary=*/true)),
                          caseName);
+
+// naive indexes in int when every index fits and in int64 otherwise: a C of more than 2^31
+// elements (8 GiB, k = 1) takes the int64 path, and its last row lies past the int range.
+class NaiveWideIndices : public GpuTest {};
+
+TEST_F(NaiveWideIndices, ElementsPastTheIntRangeAreRight) {
+  const std::int64_t m = 65536, n = 32769;
+  const std::int64_t cBytes = m * n * std::int64_t(sizeof(float));
+  std::size_t freeBytes = 0, totalBytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&freeBytes, &totalBytes), cudaSuccess);
+  if (std::int64_t(freeBytes) < cBytes + (std::int64_t(1) << 30))
+    GTEST_SKIP() << "needs " << (cBytes >> 20) << " MiB of free GPU memory";
+  ASSERT_GT(m * n, std::int64_t(std::numeric_limits<int>::max()));
+  ASSERT_GT((m - 1) * n, std::int64_t(std::numeric_limits<int>::max()));
+
+  const Operands operands = makeOperands({m, n, 1}, Fill::Integer, 11, ElementType::F32);
+  cuda::DeviceBuffer<float> a(m), b(n), c(m * n);
+  ASSERT_EQ(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemset(c.get(), 0xFF, c.bytes()), cudaSuccess);  // NaN: unwritten cannot pass
+  cuda::launchNaive(16, {a.get(), b.get(), c.get(), m, n, 1});
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+
+  // The first rows, a middle one and the last two (past 2^31), each element A[i][0] * B[0][j].
+  std::vector<float> row(static_cast<std::size_t>(n));
+  for (const std::int64_t i : {std::int64_t(0), std::int64_t(1), m / 2, m - 2, m - 1}) {
+    ASSERT_EQ(cudaMemcpy(row.data(), c.get() + i * n, std::size_t(n) * sizeof(float),
+                         cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    for (std::int64_t j = 0; j < n; ++j)
+      ASSERT_EQ(row[std::size_t(j)],
+                operands.a.data[std::size_t(i)] * operands.b.data[std::size_t(j)])
+          << "C[" << i << "][" << j << "]";
+  }
+}
 
 }  // namespace
 }  // namespace tilescope::test

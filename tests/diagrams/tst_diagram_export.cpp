@@ -47,7 +47,7 @@ void TestDiagramExport::everyViewExportsAVariedPng_data() {
     // The ladder at its defaults and at its largest tiles, on odd shapes of one and of several
     // blocks (scalar copies: K and N are not multiples of 4).
     for (const char* kernel :
-         {"blocktile-1d", "blocktile-2d", "vectorized", "warptile", "pipelined"}) {
+         {"blocktile-1d", "blocktile-2d", "vectorized", "warptile", "pipelined", "prefetched"}) {
       const std::string largest = tilescope::formatParams(
           tilescope::validConfigurations(tilescope::kernelInfo(kernel)).back());
       for (const QString& params : {QString(), QString::fromStdString(largest)})

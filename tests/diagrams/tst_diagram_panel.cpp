@@ -2,7 +2,10 @@
 // presentation mode entered and left (Esc).
 #include <QtTest>
 
+#include <QLabel>
+#include <QPainter>
 #include <QSignalSpy>
+#include <algorithm>
 
 #include "diagram_document.hpp"
 #include "diagram_panel.hpp"
@@ -19,6 +22,8 @@ class TestDiagramPanel : public QObject {
   void arrowKeysStepThroughKSteps();
   void animationPlaysToTheLastStepAndStops();
   void presentationModeEntersAndLeavesWithEscape();
+  void f11LeavesPresentationOnEveryPlatform();
+  void sliderAndCaptionNameTheStepAlike();
   void closedLibraryDisablesTheControls();
 };
 
@@ -71,8 +76,15 @@ void TestDiagramPanel::presentationModeEntersAndLeavesWithEscape() {
   panel.setPresentationMode(true);
   QVERIFY(panel.presentationMode());
   QCOMPARE(changes.count(), 1);
-  QVERIFY(panel.document()->fontScale() > 1.5);
   QVERIFY(panel.currentView()->window() != panel.window());  // moved into its own window
+  QCOMPARE(panel.currentView()->window(), panel.presentationWindow());
+  // The text grows with the screen: a projector's 1280x720 less than a 1920x1080 desk screen.
+  panel.presentationWindow()->resize(1280, 720);
+  const double projector = panel.document()->fontScale();
+  QCOMPARE(projector, DiagramPanel::presentationFontScale({1280, 720}));
+  panel.presentationWindow()->resize(1920, 1080);
+  QCOMPARE(panel.document()->fontScale(), DiagramPanel::presentationFontScale({1920, 1080}));
+  QVERIFY(projector > 1.0 && panel.document()->fontScale() > projector);
   QTest::keyClick(panel.currentView(), Qt::Key_Right);
   QCOMPARE(panel.document()->selection().step, std::int64_t(1));
   QTest::keyClick(panel.currentView(), Qt::Key_Escape);
@@ -81,6 +93,43 @@ void TestDiagramPanel::presentationModeEntersAndLeavesWithEscape() {
   QCOMPARE(changes.last().first().toBool(), false);
   QCOMPARE(panel.document()->fontScale(), 1.0);
   QCOMPARE(panel.currentView()->window(), panel.window());
+}
+
+void TestDiagramPanel::f11LeavesPresentationOnEveryPlatform() {
+  // QKeySequence::FullScreen has no binding on Linux: F11 must be there regardless.
+  QVERIFY(DiagramPanel::presentationShortcuts().contains(QKeySequence(Qt::Key_F11)));
+  for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::FullScreen))
+    QVERIFY(DiagramPanel::presentationShortcuts().contains(key));
+  DiagramPanel panel;
+  panel.setPresentationMode(true);
+  QVERIFY(panel.presentationMode());
+  QTest::keyClick(panel.currentView(), Qt::Key_F11);
+  QVERIFY(!panel.presentationMode());
+}
+
+void TestDiagramPanel::sliderAndCaptionNameTheStepAlike() {
+  DiagramPanel panel;
+  panel.setConfiguration({"shared-tiled", {{"tile", 16}}}, {64, 64, 40});  // 3 k-steps
+  panel.setCurrentView(QStringLiteral("kstep"));
+  auto* label = panel.findChild<QLabel*>(QStringLiteral("stepLabel"));
+  QVERIFY(label);
+  for (const int step : {0, 2}) {
+    DiagramSelection s = panel.document()->selection();
+    s.step = step;
+    panel.document()->setSelection(s);
+    const QString name = QStringLiteral("k-step %1 of 3").arg(step);
+    QCOMPARE(label->text(), name);
+    QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    panel.currentView()->render(painter, QRectF(image.rect()), Theme::light());
+    painter.end();
+    const auto& labels = panel.currentView()->lastLayout().labels();
+    QVERIFY2(std::ranges::any_of(labels,
+                                 [&](const PlacedLabel& l) {
+                                   return l.text.startsWith(QStringLiteral("K") + name.mid(1));
+                                 }),
+             qPrintable(name));
+  }
 }
 
 void TestDiagramPanel::closedLibraryDisablesTheControls() {

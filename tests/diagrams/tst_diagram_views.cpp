@@ -58,6 +58,7 @@ class TestDiagramViews : public QObject {
   void accessViewHoverNamesTwoByteElements();
   void everyKernelDrawsEveryView();
   void closedLibraryExplainsItself();
+  void viewsFollowThePalette();
 };
 
 void TestDiagramViews::matrixHoverAndClickFollowOwnership() {
@@ -340,6 +341,33 @@ void TestDiagramViews::closedLibraryExplainsItself() {
   view.render(painter, QRectF(image.rect()), Theme::light());
   painter.end();
   QVERIFY(distinctColours(image) > 2);  // the message is drawn, not a blank
+}
+
+void TestDiagramViews::viewsFollowThePalette() {
+  // Light, dark and high contrast (the palettes View > Theme sets): the view's background is the
+  // palette's base and its words are in the palette's text colour.
+  DiagramDocument document;
+  document.setConfiguration({"shared-tiled", {{"tile", 8}}}, {64, 64, 64});
+  for (const DiagramKind kind : kDiagramKinds) {
+    const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+    view->resize(700, 500);
+    for (const auto& [base, text] : {std::pair{QColor(Qt::white), QColor(Qt::black)},
+                                     {QColor(30, 31, 34), QColor(230, 230, 230)},
+                                     {QColor(Qt::black), QColor(Qt::yellow)}}) {
+      QPalette palette = view->palette();
+      palette.setColor(QPalette::Window, base);
+      palette.setColor(QPalette::Base, base);
+      palette.setColor(QPalette::Text, text);
+      view->setPalette(palette);
+      const QImage image = view->grab().toImage();
+      QCOMPARE(image.pixelColor(2, 2), base);
+      int textPixels = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) textPixels += image.pixelColor(x, y) == text;
+      QVERIFY2(textPixels > 100,
+               qPrintable(diagramKindName(kind) + QStringLiteral(" ") + text.name()));
+    }
+  }
 }
 
 QTEST_MAIN(TestDiagramViews)

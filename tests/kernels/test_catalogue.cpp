@@ -152,6 +152,7 @@ TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
   expectCatalogueMatchesTheMap<maps::Vectorized>("vectorized");
   expectCatalogueMatchesTheMap<maps::Warptile>("warptile");
   expectCatalogueMatchesTheMap<maps::Pipelined>("pipelined");
+  expectCatalogueMatchesTheMap<maps::Prefetched>("prefetched");
 }
 
 TEST(Catalogue, LadderRefusalsNameTheBrokenRule) {

@@ -31,7 +31,8 @@ std::vector<KernelConfig> mappedConfigs() {
 bool isLadder(Family family) {
   return family == Family::BlockTile1D || family == Family::BlockTile2D ||
          family == Family::Vectorized || family == Family::Warptile ||
-         family == Family::Pipelined || family == Family::TensorCore || family == Family::Wgmma;
+         family == Family::Pipelined || family == Family::Prefetched ||
+         family == Family::TensorCore || family == Family::Wgmma;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {

@@ -4,6 +4,7 @@
 // autotuned parameters are remembered per type.
 #include <QComboBox>
 #include <QLabel>
+#include <QStandardItemModel>
 #include <QtTest>
 
 #include "control_panel.hpp"
@@ -188,6 +189,33 @@ class TestControlPanel : public QObject {
     QCOMPARE(panel.choices().params, tf32Best);
     const auto* note = panel.findChild<QLabel*>(QStringLiteral("tunedNote"));
     QVERIFY2(note->text().contains(QStringLiteral("(in use)")), qPrintable(note->text()));
+  }
+
+  // A tile sweep only for kernels that have a tile.
+  void theTileSweepIsOfferedOnlyWithATile() {
+    ControlPanel panel;
+    auto* sweep = panel.findChild<QComboBox*>(QStringLiteral("sweep"));
+    QVERIFY(sweep);
+    auto* items = qobject_cast<QStandardItemModel*>(sweep->model());
+    QStandardItem* tileSweep = items->item(sweep->findData(int(SweepKind::Tile)));
+    Choices choices = panel.choices();
+    choices.kernel = "shared-tiled";
+    choices.sweep = SweepKind::Tile;
+    panel.setChoices(choices);
+    QVERIFY(tileSweep->isEnabled());
+    QCOMPARE(panel.choices().sweep, SweepKind::Tile);
+    for (const char* kernel : {"serial", "blocktile-2d", "library"}) {
+      choices.kernel = kernel;
+      panel.setChoices(choices);
+      QVERIFY2(!tileSweep->isEnabled(), kernel);
+      QVERIFY(tileSweep->toolTip().contains(QStringLiteral("no tile")));
+      // A tile sweep asked for such a kernel becomes a single run.
+      QCOMPARE(panel.choices().sweep, SweepKind::Single);
+    }
+    choices.kernel = "register-tiled";
+    panel.setChoices(choices);
+    QVERIFY(tileSweep->isEnabled());
+    QCOMPARE(panel.choices().sweep, SweepKind::Tile);
   }
 };
 

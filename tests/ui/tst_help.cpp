@@ -147,6 +147,28 @@ class TestHelp : public QObject {
       window.helpPanel()->hide();
     }
   }
+
+  // In presentation the views sit in a full-screen window of their own: F1 there explains the
+  // view on show, and the help outlives that window.
+  void f1InPresentationExplainsTheViewOnShow() {
+    MainWindow window;
+    window.show();
+    auto* diagrams = window.findChild<ui::DiagramPanel*>();
+    QVERIFY(window.showDiagramView(QStringLiteral("access")));
+    diagrams->setPresentationMode(true);
+    QWidget* presentation = diagrams->currentView()->window();
+    QVERIFY(presentation != &window);
+    presentation->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(presentation));
+    QTest::keyClick(diagrams->currentView(), Qt::Key_F1);
+    verifyShown(window, ui::diagramHelpTopic(QStringLiteral("access")),
+                QStringLiteral("The memory-access view"));
+    QPointer<ui::HelpPanel> help = window.helpPanel();
+    diagrams->setPresentationMode(false);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QVERIFY(help);
+    QVERIFY(window.showHelp(ui::kGuideTopic));
+  }
 #endif
 };
 

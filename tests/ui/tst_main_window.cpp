@@ -1,13 +1,19 @@
 // The window end to end on the CPU backend: a run lands in the chart and the table, a sweep
 // adds every point, failures show as a notice, closing mid-run is clean, and sessions restore
 // the same table while a bad file changes nothing.
+#include <QAction>
 #include <QComboBox>
 #include <QtTest>
+#include <algorithm>
 #include <tuple>
 
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "control_panel.hpp"
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_panel.hpp"
+#include "diagram_view.hpp"
+#endif
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "results_view.hpp"
@@ -72,10 +78,14 @@ class TestMainWindow : public QObject {
     QCOMPARE(window.table()->model()->index(0, ResultsModel::Kernel).data().toString(),
              QString("naive"));
     ui::ChartView* time = window.charts()->chart(ChartKind::Time);
-    QTRY_COMPARE(time->graphCount(), 1);
-    QCOMPARE(time->graph(0)->dataCount(), 1);
-    QCOMPARE(time->graph(0)->data()->at(0)->key, 64.0);
-    QCOMPARE(time->graph(0)->data()->at(0)->value, result.stats.medianMs);
+    // One size so far: a bar for the kernel, labelled with it, the size under the axis.
+    QTRY_COMPARE(time->plottableCount(), 1);
+    auto* bars = qobject_cast<QCPBars*>(time->plottable(0));
+    QVERIFY(bars);
+    QCOMPARE(bars->dataCount(), 1);
+    QCOMPARE(bars->data()->at(0)->value, result.stats.medianMs);
+    QVERIFY(time->categories().front().startsWith(QStringLiteral("naive")));
+    QVERIFY(time->xAxis->label().contains(QStringLiteral("64")));
     QVERIFY(window.isWindowModified());
     QVERIFY(window.table()->selectionAsText().startsWith(QStringLiteral("Backend\tDevice")));
   }
@@ -92,6 +102,37 @@ class TestMainWindow : public QObject {
     ui::ChartView* tiles = window.charts()->chart(ChartKind::TileSweep);
     QTRY_COMPARE(tiles->graphCount(), 1);
     QCOMPARE(tiles->graph(0)->dataCount(), 4);
+  }
+
+  // Autotune is offered when Run is, for kernels with parameters to tune.
+  void autotuneIsEnabledWithRun() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    auto* run = window.findChild<QAction*>(QStringLiteral("run"));
+    auto* autotune = window.findChild<QAction*>(QStringLiteral("autotune"));
+    QVERIFY(run && autotune);
+    window.controls()->setChoices(smallRun("shared-tiled", 32));
+    QVERIFY(run->isEnabled());
+    QVERIFY(autotune->isEnabled());
+    // An invalid tile: neither runs.
+    Choices invalid = smallRun("register-tiled", 32);
+    invalid.params = {{"tile", 7}};
+    window.controls()->setChoices(invalid);
+    QVERIFY(!run->isEnabled());
+    QVERIFY(!autotune->isEnabled());
+    // A type the CPU does not multiply: neither.
+    Choices fp16 = smallRun("library", 32);
+    fp16.element = ElementType::F16;
+    window.controls()->setChoices(fp16);
+    QVERIFY(!run->isEnabled());
+    QVERIFY(!autotune->isEnabled());
+    // Nothing to tune: Run yes, Autotune no, and its tooltip says why.
+    window.controls()->setChoices(smallRun("serial", 32));
+    QVERIFY(run->isEnabled());
+    QVERIFY(!autotune->isEnabled());
+    QVERIFY2(autotune->toolTip().contains(QStringLiteral("no parameters")),
+             qPrintable(autotune->toolTip()));
   }
 
   void anInvalidChoiceSaysWhyAndRunsNothing() {
@@ -197,7 +238,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(reopened.controls()->choices().sweep, SweepKind::Kernel);
     QCOMPARE(reopened.controls()->choices().shape, (Shape{32, 32, 32}));
     QVERIFY(reopened.windowTitle().contains(QStringLiteral("session.json")));
-    QTRY_COMPARE(reopened.charts()->chart(ChartKind::Library)->graphCount(), 1);
+    QTRY_COMPARE(reopened.charts()->chart(ChartKind::Library)->plottableCount(), 1);
   }
 
   // A session measured on a GPU in bf16 (made up here): the table says the type, the controls
@@ -239,14 +280,15 @@ class TestMainWindow : public QObject {
     window.charts()->refresh();
     ui::ChartView* time = window.charts()->chart(ChartKind::Time);
     QStringList series;
-    for (int i = 0; i < time->graphCount(); ++i) series << time->graph(i)->name();
+    // All at 256: the kernels compared as bars.
+    for (int i = 0; i < time->plottableCount(); ++i) series << time->plottable(i)->name();
     QCOMPARE(series,
              (QStringList{"library", "library bf16",
                           QString::fromStdString("tensor-mma bf16 " + formatParams(tensor))}));
     // tensor-mma against the bf16 library (0.25 ms / 0.5 ms), not the fp32 one (1 ms).
     ui::ChartView* library = window.charts()->chart(ChartKind::Library);
-    QCOMPARE(library->graphCount(), 1);
-    QCOMPARE(library->graph(0)->data()->at(0)->value, 50.0);
+    QCOMPARE(library->plottableCount(), 1);
+    QCOMPARE(qobject_cast<QCPBars*>(library->plottable(0))->data()->at(0)->value, 50.0);
     QCOMPARE(model.index(2, ResultsModel::PercentOfLibrary).data().toString(),
              QStringLiteral("50.0"));
   }
@@ -279,6 +321,28 @@ class TestMainWindow : public QObject {
     QVERIFY(error.contains(QStringLiteral("Could not write")));
     QCOMPARE(window.windowTitle(), title);
   }
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  // F11 works on every platform, Linux included, where QKeySequence::FullScreen has no key.
+  void f11EntersAndLeavesPresentation() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    auto* diagrams = window.findChild<ui::DiagramPanel*>();
+    QVERIFY(diagrams);
+    // The offscreen platform binds F11 to full screen, X11 binds nothing: the action must carry
+    // F11 itself, as the panel lists it, not only the platform's binding.
+    const QList<QAction*> actions = window.findChildren<QAction*>();
+    const auto present =
+        std::ranges::find(actions, QStringLiteral("&Presentation Mode"), &QAction::text);
+    QVERIFY(present != actions.end());
+    QCOMPARE((*present)->shortcuts(), ui::DiagramPanel::presentationShortcuts());
+    QTest::keyClick(&window, Qt::Key_F11);
+    QVERIFY(diagrams->presentationMode());
+    QTest::keyClick(diagrams->currentView(), Qt::Key_F11);
+    QVERIFY(!diagrams->presentationMode());
+  }
+#endif
 
   void choicesAndGeometryAreRemembered() {
     Choices choices = smallRun("register-tiled", 96);

@@ -17,7 +17,8 @@ constexpr int kWordsPerLine = kLineBytes / kWordBytes;
 constexpr int kWordsPerSector = kSectorBytes / kWordBytes;
 // A bank column shows at most this many words, then "+n" (shared among a read's phases).
 constexpr int kMaxBankRows = 8;
-constexpr double kMinMemoryHeight = 80;  // below this the footer gives way to memory rows
+constexpr double kMinMemoryHeight = 80;  // below this the words around give way to memory rows
+constexpr double kMinBankBox = 7;        // thinnest a bank row is drawn, in pixels
 constexpr int kWrap = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
 
 double textHeight(const QFont& font, double width, const QString& text) {
@@ -131,13 +132,14 @@ QString headerText(const AccessView::Panel& panel) {
     label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
   if (m.element() != ElementType::F32)
     label += QStringLiteral(" in %1").arg(QLatin1String(toString(m.element())));
-  return QStringLiteral("%1: warp %2 of block (%3,%4) · %5 · k-step %6 · instruction %7 of %8")
+  return QStringLiteral("%1: warp %2 of block (%3,%4) · %5 · %6 · instruction %7 of %8")
       .arg(label)
       .arg(s.warp)
       .arg(s.block.x)
       .arg(s.block.y)
       .arg(QLatin1String(toString(s.access)))
-      .arg(s.access == Access::StoreC ? 0 : s.step)
+      .arg(s.access == Access::StoreC ? QStringLiteral("after the last k-step")
+                                      : QString::fromStdString(kStepText(m, s.step)))
       .arg(s.instr)
       .arg(m.instructionsPerStep(s.access));
 }
@@ -280,35 +282,63 @@ std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count
 AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel& panel,
                                                 const Theme& theme) const {
   const double scale = theme.fontScale;
-  const QFont small = theme.font(8.5);
-  const double line = QFontMetricsF(small).height() + 3 * scale;
   const double gap = 8 * scale;
   PanelLayout l;
   const double labelWidth = std::min(96 * scale, rect.width() * 0.2);
   l.wordsLeft = rect.left() + labelWidth;
   l.wordWidth = (rect.right() - l.wordsLeft) / kWarpSize;
   const double wordsWidth = rect.right() - l.wordsLeft;
+  const double lanesHeight = 18 * scale;
+  // Room for the lanes' threads down to the words, less where the panel is short.
+  const double fanHeight = std::min(30 * scale, 0.06 * rect.height());
 
-  l.header = QRectF(rect.left(), rect.top(), rect.width(),
-                    textHeight(theme.font(9, true), rect.width(), headerText(panel)));
-  l.lanes = QRectF(l.wordsLeft, l.header.bottom() + gap, wordsWidth, 18 * scale);
-  const double memoryTop = l.lanes.bottom() + 30 * scale;
-
-  const double statsHeight = textHeight(small, rect.width(), statsText(panel.picture));
-  double footerHeight = textHeight(small, rect.width(), footerText(panel));
-  double bankHeight = 0;
+  // The figure comes first: the words around it shrink, then the least needed give way, until
+  // the lanes, some lines of memory and every bank row fit.
+  l.textFont = theme.font(8.5);
+  const QFont headerFont = theme.font(9, true);
+  double headerHeight = textHeight(headerFont, rect.width(), headerText(panel));
+  double statsHeight = 0, footerHeight = 0;
+  int bankRows = 0;
   if (panel.banks) {
     l.phaseRows = phaseRowsOf(bankPhases(*panel.banks));
-    l.bankBoxHeight = 15 * scale;
-    l.bankTextHeight = textHeight(small, rect.width(), bankText(panel));
-    const int rows = std::accumulate(l.phaseRows.begin(), l.phaseRows.end(), 0);
-    bankHeight = l.bankTextHeight + line + rows * l.bankBoxHeight +
-                 double(l.phaseRows.size() - 1) * 3 * scale + gap;
+    bankRows = std::accumulate(l.phaseRows.begin(), l.phaseRows.end(), 0);
   }
-  // In a short view the lines of memory matter more than the whole launch's totals.
-  if (rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap - memoryTop <
-      kMinMemoryHeight * scale)
+  const double phaseGaps = panel.banks ? double(l.phaseRows.size() - 1) * 3 * scale : 0;
+  auto measure = [&] {
+    statsHeight = textHeight(l.textFont, rect.width(), statsText(panel.picture));
+    footerHeight = textHeight(l.textFont, rect.width(), footerText(panel));
+    l.bankTextHeight = panel.banks ? textHeight(l.textFont, rect.width(), bankText(panel)) : 0;
+    l.bankIndexHeight = panel.banks ? QFontMetricsF(theme.font(7.5)).height() + 3 * scale : 0;
+  };
+  measure();
+  l.bankBoxHeight = 15 * scale;
+  const double memoryWanted =
+      std::min(kMinMemoryHeight * scale, double(panel.picture.lines.size()) * 12 * scale + 1);
+  auto spare = [&] {
+    const double banks = panel.banks ? l.bankTextHeight + l.bankIndexHeight +
+                                           bankRows * l.bankBoxHeight + phaseGaps + gap
+                                     : 0;
+    return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight - banks -
+           footerHeight - 2 * gap - memoryWanted;
+  };
+  if (spare() < 0) footerHeight = 0;
+  if (spare() < 0) {
+    l.textFont.setPointSizeF(l.textFont.pointSizeF() * LabelLayout::kMinFontShare);
+    measure();
     footerHeight = 0;
+  }
+  if (spare() < 0) statsHeight = 0;
+  if (spare() < 0) headerHeight = QFontMetricsF(headerFont).height();
+  if (spare() < 0) l.bankTextHeight = 0;
+  if (spare() < 0 && bankRows > 0)
+    l.bankBoxHeight = std::max(l.bankBoxHeight + spare() / bankRows, kMinBankBox);
+
+  l.header = QRectF(rect.left(), rect.top(), rect.width(), headerHeight);
+  l.lanes = QRectF(l.wordsLeft, l.header.bottom() + gap, wordsWidth, lanesHeight);
+  const double memoryTop = l.lanes.bottom() + fanHeight;
+  const double bankHeight = panel.banks ? l.bankTextHeight + l.bankIndexHeight +
+                                              bankRows * l.bankBoxHeight + phaseGaps + gap
+                                        : 0;
   const double memoryBottom = rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap;
 
   // One row per line touched, and a gap row wherever untouched lines lie between two of them.
@@ -351,10 +381,11 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   return l;
 }
 
-void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                              LabelLayout& labels) {
   const std::vector<Panel> all = panels();
   const std::vector<QRectF> rects = panelRects(area, all.size());
-  for (std::size_t p = 0; p < all.size(); ++p) paintPanel(painter, rects[p], all[p], theme);
+  for (std::size_t p = 0; p < all.size(); ++p) paintPanel(painter, rects[p], all[p], theme, labels);
   if (all.size() > 1) {
     painter.setPen(QPen(theme.muted, 0, Qt::DashLine));
     const double x = (rects[0].right() + rects[1].left()) / 2;
@@ -363,26 +394,39 @@ void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const Theme
 }
 
 void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel,
-                            const Theme& theme) {
+                            const Theme& theme, LabelLayout& labels) {
   const PanelLayout l = panelLayout(rect, panel, theme);
   const AccessPicture& picture = panel.picture;
   const Shape& shape = panel.mapping->shape();
   const std::int64_t operandElements = operandRows(shape, picture.operand) * picture.operandCols;
-  const QFont small = theme.font(8.5), tiny = theme.font(7.5);
+  const QFont tiny = theme.font(7.5);
   const double ww = l.wordWidth;
   auto wordRect = [&](double top, int word, double height) {
     return QRectF(l.wordsLeft + word * ww + 0.5, top + 0.5, ww - 1, height - 1);
   };
 
-  painter.setFont(theme.font(9, true));
-  painter.setPen(theme.text);
-  painter.drawText(l.header, kWrap, headerText(panel));
+  // The figure: lanes, their threads down to the lines of memory, the bank rows.
+  const double memoryBottom =
+      l.rows.empty() ? l.lanes.bottom() : l.rows.back().top + l.rows.back().height;
+  labels.reserveFigure(
+      QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww, memoryBottom - l.lanes.top()));
+  const double bankIndexTop = l.banks.top() + l.bankTextHeight;
+  if (panel.banks)
+    labels.reserveFigure(
+        QRectF(l.wordsLeft, bankIndexTop, kWarpSize * ww, l.banks.bottom() - bankIndexTop));
+  // The names left of the figure's rows: a row's name is left out rather than cut.
+  const double nameWidth = l.wordsLeft - rect.left() - 4;
+  auto rowName = [&](const QString& text, double top, double height, const QColor& color) {
+    labels.place({text}, tiny, color,
+                 {{QRectF(rect.left(), top, nameWidth, height), Qt::AlignRight | Qt::AlignVCenter}},
+                 false, false);
+  };
+  labels.place({headerText(panel)}, theme.font(9, true), theme.text,
+               {{l.header, Qt::AlignLeft | Qt::AlignTop}}, true);
 
   // Lanes.
   painter.setFont(tiny);
-  painter.drawText(
-      QRectF(rect.left(), l.lanes.top(), l.wordsLeft - rect.left() - 4, l.lanes.height()),
-      Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("lanes"));
+  rowName(QStringLiteral("lanes"), l.lanes.top(), l.lanes.height(), theme.text);
   for (const LaneAddress& lane : picture.lanes) {
     const QRectF box = wordRect(l.lanes.top(), lane.lane, l.lanes.height());
     painter.fillRect(box, lane.cell ? theme.laneColor(lane.lane) : theme.idle);
@@ -432,9 +476,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                                     .arg(firstElement / picture.operandCols)
                                     .arg(firstElement % picture.operandCols)
                               : QStringLiteral("past the end");
-    if (l.rowHeight >= QFontMetricsF(tiny).height())
-      painter.drawText(QRectF(rect.left(), row.top, l.wordsLeft - rect.left() - 4, l.rowHeight),
-                       Qt::AlignRight | Qt::AlignVCenter, label);
+    rowName(label, row.top, l.rowHeight, theme.text);
     for (int sector = 0; sector < kWarpSize / kWordsPerSector; ++sector) {
       const std::int64_t id = row.line * (kLineBytes / kSectorBytes) + sector;
       const bool fetched = std::ranges::find(sectors, id) != sectors.end();
@@ -490,19 +532,19 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   }
   painter.restore();
 
-  painter.setFont(small);
-  painter.setPen(theme.text);
-  painter.drawText(l.stats, kWrap, statsText(picture));
+  auto words = [&](const QString& text, const QRectF& box, const QColor& color) {
+    if (box.height() > 0)
+      labels.place({text}, l.textFont, color, {{box, Qt::AlignLeft | Qt::AlignTop}}, true);
+  };
+  words(statsText(picture), l.stats, theme.text);
 
   if (panel.banks) {
-    painter.setPen(theme.text);
-    painter.drawText(QRectF(rect.left(), l.banks.top(), rect.width(), l.bankTextHeight), kWrap,
-                     bankText(panel));
-    const double indexTop = l.banks.top() + l.bankTextHeight;
-    const double indexHeight = QFontMetricsF(small).height() + 3 * theme.fontScale;
+    words(bankText(panel), QRectF(rect.left(), l.banks.top(), rect.width(), l.bankTextHeight),
+          theme.text);
+    const double indexTop = bankIndexTop;
+    const double indexHeight = l.bankIndexHeight;
     painter.setFont(tiny);
-    painter.drawText(QRectF(rect.left(), indexTop, l.wordsLeft - rect.left() - 4, indexHeight),
-                     Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("bank"));
+    rowName(QStringLiteral("bank"), indexTop, indexHeight, theme.text);
     for (int bank = 0; bank < kSharedBanks; ++bank) {
       painter.setPen(theme.muted);
       drawFittedText(painter, wordRect(indexTop, bank, indexHeight), QString::number(bank));
@@ -513,9 +555,8 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       const BankPhase& phase = phases[p];
       const int rows = l.phaseRows[p];
       painter.setPen(theme.text);
-      painter.drawText(
-          QRectF(rect.left(), top, l.wordsLeft - rect.left() - 4, rows * l.bankBoxHeight),
-          Qt::AlignRight | Qt::AlignVCenter, laneSpan(phase));
+      painter.setFont(tiny);
+      rowName(laneSpan(phase), top, rows * l.bankBoxHeight, theme.text);
       for (int bank = 0; bank < kSharedBanks; ++bank) {
         const auto& served = phase.byBank[std::size_t(bank)];
         for (int r = 0; r < std::min<int>(int(served.size()), rows); ++r) {
@@ -537,9 +578,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       top += rows * l.bankBoxHeight + 3 * theme.fontScale;
     }
   }
-  painter.setFont(small);
-  painter.setPen(theme.muted);
-  if (l.footer.height() > 0) painter.drawText(l.footer, kWrap, footerText(panel));
+  words(footerText(panel), l.footer, theme.muted);
 }
 
 QString AccessView::hoverText(const QRectF& area, QPointF pos) const {
@@ -629,8 +668,7 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
   }
   if (panel.banks && l.banks.contains(pos)) {
     const std::vector<BankPhase> phases = bankPhases(*panel.banks);
-    const double indexHeight = QFontMetricsF(theme.font(8.5)).height() + 3 * theme.fontScale;
-    double top = l.banks.top() + l.bankTextHeight + indexHeight;
+    double top = l.banks.top() + l.bankTextHeight + l.bankIndexHeight;
     for (std::size_t p = 0; p < phases.size(); ++p) {
       const double height = l.phaseRows[p] * l.bankBoxHeight + 3 * theme.fontScale;
       if (pos.y() < top || pos.y() >= top + height) {

@@ -33,7 +33,8 @@ class AccessView : public DiagramView {
  protected:
   QString caption() const override;
   std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                    LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
 
  private:
@@ -48,11 +49,13 @@ class AccessView : public DiagramView {
     double wordsLeft = 0, wordWidth = 0, rowHeight = 0, bankBoxHeight = 0;
     std::vector<MemoryRow> rows;
     std::vector<int> phaseRows;  // bank rows drawn for each phase of the shared read
-    double bankTextHeight = 0;
+    double bankTextHeight = 0, bankIndexHeight = 0;
+    QFont textFont;  // of the words around the figure: smaller where the panel is short
   };
   PanelLayout panelLayout(const QRectF& rect, const Panel& panel, const Theme& theme) const;
   std::vector<QRectF> panelRects(const QRectF& area, std::size_t count) const;
-  void paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel, const Theme& theme);
+  void paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel, const Theme& theme,
+                  LabelLayout& labels);
   QString panelHover(const QRectF& rect, const Panel& panel, QPointF pos) const;
   const KernelTraffic* compareTraffic(const Mapping& compare) const;
 

@@ -106,35 +106,45 @@ BlockView::Layout BlockView::layout(const QRectF& area, const Theme& theme) cons
   Layout l;
   l.labelHeight = QFontMetricsF(theme.font(9, true)).height() + 4 * theme.fontScale;
   const double gap = 12 * theme.fontScale;
+  // Label bands: the step above everything; a second below the tile for a window's note, kept
+  // only where the block could need a window. A and B are named in the column left of the tiles.
+  const double longest = double(std::max(rows.count, cols.count));
+  const double shortest = double(std::min(rows.count, cols.count));
+  const bool sliver = longest > kWindowGain * (shortest + kd);
+  const int bands = sliver ? 2 : 1;
   const double width = area.width() - gap - l.labelHeight;
-  const double height = area.height() - gap - 3 * l.labelHeight;
-  const double maxCell = kMaxCell * theme.fontScale;
-  double scale =
-      std::min({width / (kd + double(cols.count)), height / (kd + double(rows.count)), maxCell});
+  const double height = area.height() - gap - bands * l.labelHeight;
+  const double maxCell = largestCell(kMaxCell, area, theme);
+  const double minStrip = kMinStrip * theme.fontScale;
+  // The largest scale at which the staged strip (at least minStrip) and `count` elements fit.
+  auto fitting = [&](double room, std::int64_t count) {
+    return std::min(room / (kd + double(count)), (room - minStrip) / double(count));
+  };
+  double scale = std::min({fitting(width, cols.count), fitting(height, rows.count), maxCell});
   l.rowWindow = rows;
   l.colWindow = cols;
   // A sliver of a block (far longer than wide) shows a window of it in which the short side
   // fills the view, rather than the whole block a few pixels thin.
   const bool wide = cols.count >= rows.count;
-  const double shortScale = std::min(
-      wide ? height / (kd + double(rows.count)) : width / (kd + double(cols.count)), maxCell);
-  if (shortScale > kWindowGain * scale) {
+  const double shortScale =
+      std::min(wide ? fitting(height, rows.count) : fitting(width, cols.count), maxCell);
+  if (sliver && shortScale > kWindowGain * scale) {
     scale = shortScale;
     l.windowed = true;
     Range& window = wide ? l.colWindow : l.rowWindow;
     const Range whole = window;
-    const double room = (wide ? width : height) / scale - kd;
+    const double room = ((wide ? width : height) - std::max(kd * scale, minStrip)) / scale;
     window.count = std::clamp<std::int64_t>(std::int64_t(room), 1, whole.count);
     window.begin =
         whole.begin + std::clamp<std::int64_t>(windowStart_, 0, whole.count - window.count);
   }
-  const double strip = std::max(kd * scale, kMinStrip * theme.fontScale);
+  const double strip = std::max(kd * scale, minStrip);
   const double tileWidth = std::max(double(l.colWindow.count) * scale, 1.0);
   const double tileHeight = std::max(double(l.rowWindow.count) * scale, 1.0);
   const double totalWidth = l.labelHeight + strip + gap + tileWidth;
-  const double totalHeight = 3 * l.labelHeight + strip + gap + tileHeight;
+  const double totalHeight = bands * l.labelHeight + strip + gap + tileHeight;
   const double left = area.left() + l.labelHeight + (area.width() - totalWidth) / 2;
-  const double top = area.top() + 2 * l.labelHeight + (area.height() - totalHeight) / 2;
+  const double top = area.top() + l.labelHeight + (area.height() - totalHeight) / 2;
   const double tileLeft = left + strip + gap, tileTop = top + strip + gap;
   l.rows = {tileTop - double(l.rowWindow.begin) * tileHeight / double(l.rowWindow.count),
             tileHeight / double(l.rowWindow.count)};
@@ -416,7 +426,8 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& the
   painter.drawRect(strip);
 }
 
-void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                             LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Layout l = layout(area, theme);
@@ -433,43 +444,44 @@ void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   paintStaged(painter, l, theme, cache.stagedA, Operand::A);
   paintStaged(painter, l, theme, cache.stagedB, Operand::B);
 
-  const Range kr = m.kRange(sel.step);
-  painter.setPen(theme.text);
-  painter.setFont(theme.font(9, true));
+  for (const QRectF& figure : {l.stagedA, l.stagedB, l.tile}) labels.reserveFigure(figure);
+  const QFont bold = theme.font(9, true);
   const bool sharedA = !cache.stagedA.empty(), sharedB = !cache.stagedB.empty();
   auto source = [](bool shared) {
     return shared ? QStringLiteral("shared, coloured by its loader") : QStringLiteral("global");
   };
-  const QString header = QStringLiteral(
-                             "k-step %1 (k = %2..%3): A tile left (%4), B tile top (%5), C tile of "
-                             "block (%6,%7)")
-                             .arg(sel.step)
-                             .arg(kr.begin)
-                             .arg(kr.end() - 1)
-                             .arg(source(sharedA), source(sharedB))
-                             .arg(sel.block.x)
-                             .arg(sel.block.y);
-  painter.drawText(QRectF(area.left(), area.top(), area.width(), l.labelHeight),
-                   Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(painter.font()).elidedText(header, Qt::ElideRight, area.width()));
-  painter.drawText(
-      QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight, l.labelHeight),
-      Qt::AlignCenter, QStringLiteral("A"));
-  painter.drawText(
-      QRectF(l.stagedB.left(), l.stagedB.top() - l.labelHeight, l.labelHeight, l.labelHeight),
-      Qt::AlignCenter, QStringLiteral("B"));
+  const Range values = kStepValues(m, sel.step);
+  const QString step = QStringLiteral("%1 (k = %2..%3)")
+                           .arg(QString::fromStdString(kStepText(m, sel.step)))
+                           .arg(values.begin)
+                           .arg(values.end() - 1);
+  labels.place(
+      {QStringLiteral("%1: A tile left (%2), B tile top (%3), C tile of block (%4,%5)")
+           .arg(step, source(sharedA), source(sharedB))
+           .arg(sel.block.x)
+           .arg(sel.block.y),
+       QStringLiteral("%1, block (%2,%3)").arg(step).arg(sel.block.x).arg(sel.block.y), step},
+      bold, theme.text, {{QRectF(area.left(), area.top(), area.width(), l.labelHeight)}});
+  labels.place(
+      {QStringLiteral("A")}, bold, theme.text,
+      {{QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight, l.labelHeight),
+        Qt::AlignCenter}});
+  labels.place({QStringLiteral("B")}, bold, theme.text,
+               {{QRectF(l.stagedB.left() - l.labelHeight, l.stagedB.top(), l.labelHeight,
+                        l.stagedB.height()),
+                 Qt::AlignCenter}});
   if (windowLimit_ > 0) {
-    painter.setFont(theme.font(9));
-    painter.setPen(theme.muted);
-    painter.drawText(
-        QRectF(l.tile.left(), l.tile.bottom() + 4, area.right() - l.tile.left(), l.labelHeight),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        QStringLiteral("%1 %2..%3 of the block's %4..%5 shown: drag or scroll to move along")
+    const QString span =
+        QStringLiteral("%1 %2..%3 of the block's %4..%5 shown")
             .arg(windowAlongCols_ ? QStringLiteral("columns") : QStringLiteral("rows"))
             .arg(window.begin)
             .arg(window.end() - 1)
             .arg(whole.begin)
-            .arg(whole.end() - 1));
+            .arg(whole.end() - 1);
+    labels.place(
+        {span + QStringLiteral(": drag or scroll to move along"), span}, theme.font(9), theme.muted,
+        {{QRectF(l.tile.left(), l.tile.bottom() + 4, area.right() - l.tile.left(), l.labelHeight)},
+         {QRectF(area.left(), l.tile.bottom() + 4, area.width(), l.labelHeight)}});
   }
 }
 

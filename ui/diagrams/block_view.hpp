@@ -31,7 +31,8 @@ class BlockView : public DiagramView {
  protected:
   QString caption() const override;
   std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                    LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
   // Clicking an element selects the warp computing it (for the memory-access view).
   void clickAt(const QRectF& area, QPointF pos) override;

@@ -350,6 +350,19 @@ std::string threadName(const Mapping& mapping, Dim2 thread) {
   return "thread (" + std::to_string(thread.x) + "," + std::to_string(thread.y) + ")";
 }
 
+Range kStepValues(const Mapping& mapping, std::int64_t step) {
+  const Range padded = mapping.kRange(step);
+  return {padded.begin,
+          std::max<std::int64_t>(std::min(padded.end(), mapping.shape().k) - padded.begin, 0)};
+}
+
+std::string kStepText(const Mapping& mapping, std::int64_t step) {
+  char text[64];
+  std::snprintf(text, sizeof text, "k-step %lld of %lld", static_cast<long long>(step),
+                static_cast<long long>(mapping.kSteps()));
+  return text;
+}
+
 std::string ownerText(const Mapping& mapping, std::int64_t i, std::int64_t j) {
   const ThreadRef t = mapping.owner(i, j);
   char text[160];

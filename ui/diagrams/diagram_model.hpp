@@ -32,6 +32,12 @@ TileBands tileBands(const Mapping& mapping, Range rows, Range cols, std::int64_t
 std::vector<BlockTile> blockTiles(const Mapping& mapping, const TileBands& bands);
 // The block owning C[i][j], for clicks; i and j must lie inside C.
 Dim2 blockAt(const Mapping& mapping, std::int64_t i, std::int64_t j);
+// The values of k that k-step `step` sums: the Mapping's kRange without the padding past K that
+// the last step's tile reaches into. Every view that names a step's k range uses this.
+Range kStepValues(const Mapping& mapping, std::int64_t step);
+// "k-step 2 of 3": how every view and control names a step. Zero-based, as blocks, warps, lanes
+// and the kernels' own loop count them.
+std::string kStepText(const Mapping& mapping, std::int64_t step);
 
 // A rectangle of elements (of C, or of a staged tile).
 struct CellBox {

@@ -26,7 +26,11 @@ namespace tilescope::ui {
 
 namespace {
 
-constexpr double kPresentationFontScale = 1.8;
+// The screen a presentation's text is drawn at its natural size on; larger screens enlarge it.
+constexpr QSize kPresentationBase{1000, 600};
+constexpr double kMaxPresentationFontScale = 3.0;
+// The controls grow more slowly than the diagrams' text: they must not eat the figure's height.
+constexpr double kControlsShare = 0.75, kMaxControlsScale = 1.6;
 const int kStepsPerSecond[] = {1, 2, 4, 8, 16, 32};
 
 QString tabTitle(DiagramKind kind) {
@@ -134,8 +138,9 @@ QWidget* DiagramPanel::buildSelectionRow() {
     document_->setSelection(s);
   });
   stepLabel_ = new QLabel;
+  stepLabel_->setObjectName(QStringLiteral("stepLabel"));
   stepLabel_->setMinimumWidth(
-      stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("step 0000000 / 0000000")));
+      stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("k-step 0000000 of 0000000")));
   speed_ = new QComboBox;
   for (const int rate : kStepsPerSecond) speed_->addItem(tr("%1 steps/s").arg(rate), rate);
   speed_->setCurrentIndex(1);
@@ -248,14 +253,18 @@ QWidget* DiagramPanel::buildBottomRow() {
   presentButton_ = new QPushButton(tr("Present"));
   presentButton_->setCheckable(true);
   presentButton_->setToolTip(
-      tr("Full screen with large fonts; arrow keys step, Space plays, Esc returns"));
+      tr("Full screen with large fonts; arrow keys step, Space plays, Esc or F11 returns"));
   connect(png, &QPushButton::clicked, this, [this] { exportCurrent(QStringLiteral("png")); });
   connect(svg, &QPushButton::clicked, this, [this] { exportCurrent(QStringLiteral("svg")); });
   connect(presentButton_, &QPushButton::toggled, this, &DiagramPanel::setPresentationMode);
+  exportButtons_ = new QWidget;
+  auto* exports = new QHBoxLayout(exportButtons_);
+  exports->setContentsMargins(0, 0, 0, 0);
+  exports->addWidget(png);
+  exports->addWidget(svg);
   auto* buttons = new QHBoxLayout;
   buttons->addStretch(1);
-  buttons->addWidget(png);
-  buttons->addWidget(svg);
+  buttons->addWidget(exportButtons_);
   buttons->addWidget(presentButton_);
   layout->addWidget(hover_);
   layout->addLayout(buttons);
@@ -309,7 +318,7 @@ void DiagramPanel::syncControls() {
   blockY_->setValue(s.block.y);
   stepSlider_->setRange(0, toInt(m->kSteps() - 1));
   stepSlider_->setValue(toInt(s.step));
-  stepLabel_->setText(tr("step %1 / %2").arg(s.step).arg(m->kSteps() - 1));
+  stepLabel_->setText(QString::fromStdString(kStepText(*m, s.step)));
   warp_->setRange(0, m->warpsPerBlock() - 1);
   warp_->setValue(s.warp);
   access_->setCurrentIndex(access_->findData(int(s.access)));
@@ -366,10 +375,33 @@ void DiagramPanel::advanceAnimation() {
   stepBy(1);
 }
 
+QList<QKeySequence> DiagramPanel::presentationShortcuts() {
+  QList<QKeySequence> keys{QKeySequence(Qt::Key_F11)};
+  for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::FullScreen))
+    if (!keys.contains(key)) keys.append(key);
+  return keys;
+}
+
+double DiagramPanel::presentationFontScale(QSize size) {
+  const double fit = std::min(double(size.width()) / kPresentationBase.width(),
+                              double(size.height()) / kPresentationBase.height());
+  return std::clamp(fit, 1.0, kMaxPresentationFontScale);
+}
+
+void DiagramPanel::fitPresentation() {
+  if (!presentation_) return;
+  const double scale = presentationFontScale(presentation_->size());
+  document_->setFontScale(scale);
+  QFont font = dockedFont_;
+  font.setPointSizeF(dockedFont_.pointSizeF() *
+                     std::clamp(kControlsShare * scale, 1.0, kMaxControlsScale));
+  content_->setFont(font);
+}
+
 void DiagramPanel::setPresentationMode(bool on) {
   if (on == presentationMode()) return;
-  QFont font = content_->font();
   if (on) {
+    dockedFont_ = content_->font();
     presentation_ = new QWidget(nullptr, Qt::Window);
     presentation_->setWindowTitle(tr("TileScope presentation"));
     auto* layout = new QVBoxLayout(presentation_);
@@ -377,20 +409,21 @@ void DiagramPanel::setPresentationMode(bool on) {
     layout->addWidget(content_);
     presentation_->installEventFilter(this);
     presentingNote_->show();
-    font.setPointSizeF(font.pointSizeF() * 1.4);
-    document_->setFontScale(kPresentationFontScale);
+    // One view large with its step controls: exporting waits for the desk.
+    exportButtons_->hide();
     presentation_->showFullScreen();
+    fitPresentation();
     currentView()->setFocus(Qt::OtherFocusReason);
   } else {
     layout_->addWidget(content_);
     presentingNote_->hide();
-    font.setPointSizeF(font.pointSizeF() / 1.4);
+    exportButtons_->show();
     document_->setFontScale(1.0);
+    content_->setFont(dockedFont_);
     presentation_->removeEventFilter(this);
     presentation_->deleteLater();
     presentation_ = nullptr;
   }
-  content_->setFont(font);
   const QSignalBlocker block(presentButton_);
   presentButton_->setChecked(on);
   emit presentationModeChanged(on);
@@ -403,8 +436,14 @@ bool DiagramPanel::eventFilter(QObject* watched, QEvent* event) {
     QTimer::singleShot(0, this, [this] { setPresentationMode(false); });
     return true;
   }
+  if (watched == presentation_ && event->type() == QEvent::Resize) fitPresentation();
   if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
   const auto* key = static_cast<QKeyEvent*>(event);
+  if (presentationMode() && presentationShortcuts().contains(QKeySequence(key->keyCombination()))) {
+    // The presentation is a window of its own: the main window's shortcut does not reach it.
+    setPresentationMode(false);
+    return true;
+  }
   switch (key->key()) {
     case Qt::Key_Left:
       stepBy(-1);

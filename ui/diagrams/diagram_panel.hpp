@@ -2,6 +2,8 @@
 // The diagram panel the main window embeds: the four views of the chosen configuration (matrix,
 // k-step animation, block, memory access), their controls, hover text, PNG/SVG export and a
 // classroom presentation mode (full screen, large fonts, arrow keys step the animation).
+#include <QKeySequence>
+#include <QList>
 #include <QString>
 #include <QWidget>
 #include <optional>
@@ -37,6 +39,14 @@ class DiagramPanel : public QWidget {
   // "matrix", "kstep", "block" or "access"; false for an unknown name.
   bool setCurrentView(const QString& view);
   bool presentationMode() const { return presentation_ != nullptr; }
+  // The full-screen window while presenting, else null.
+  QWidget* presentationWindow() const { return presentation_; }
+  // F11 on every platform, plus the platform's own full-screen key where it has one (Linux has
+  // none): what enters presentation mode, and what leaves it besides Esc.
+  static QList<QKeySequence> presentationShortcuts();
+  // How much larger the diagrams' text is drawn when presenting on a screen of `size`: readable
+  // from the back of a room, yet leaving the figure most of a 1280x720 projector.
+  static double presentationFontScale(QSize size);
   bool playing() const;
   // Puts `widget` (the main window's help button) at the right end of the views' tab row.
   void setCornerWidget(QWidget* widget);
@@ -63,12 +73,15 @@ class DiagramPanel : public QWidget {
   void syncControls();
   void advanceAnimation();
   void exportCurrent(const QString& suffix);
+  // Sizes the presentation's text to its window.
+  void fitPresentation();
 
   DiagramDocument* document_;
   QVBoxLayout* layout_ = nullptr;
   QWidget* content_ = nullptr;  // everything but the placeholder; moves into the full-screen window
   QLabel* presentingNote_ = nullptr;
   QWidget* presentation_ = nullptr;
+  QFont dockedFont_;  // the controls' font outside presentation mode
   QTabWidget* tabs_ = nullptr;
   QWidget* accessRow_ = nullptr;
   QSpinBox *blockX_ = nullptr, *blockY_ = nullptr, *warp_ = nullptr, *instr_ = nullptr,
@@ -78,6 +91,7 @@ class DiagramPanel : public QWidget {
   QToolButton *playButton_ = nullptr, *backButton_ = nullptr, *forwardButton_ = nullptr;
   QComboBox *speed_ = nullptr, *access_ = nullptr, *compare_ = nullptr;
   QPushButton* presentButton_ = nullptr;
+  QWidget* exportButtons_ = nullptr;
   QLabel* hover_ = nullptr;
   QTimer* timer_ = nullptr;
 };

@@ -9,23 +9,32 @@
 
 namespace tilescope::ui {
 
+QColor blend(const QColor& from, const QColor& to, double t) {
+  return QColor::fromRgbF(float(from.redF() + (to.redF() - from.redF()) * t),
+                          float(from.greenF() + (to.greenF() - from.greenF()) * t),
+                          float(from.blueF() + (to.blueF() - from.blueF()) * t));
+}
+
 Theme Theme::fromPalette(const QPalette& palette, double fontScale) {
-  // Qt 6.4 has no colorScheme(): a dark window colour means a dark theme.
-  if (palette.color(QPalette::Window).lightness() >= 128) return light(fontScale);
-  Theme theme;
-  theme.dark_ = true;
-  theme.fontScale = fontScale;
-  theme.background = palette.color(QPalette::Base);
-  theme.text = palette.color(QPalette::Text);
-  theme.muted = QColor(150, 155, 165);
-  theme.outline = QColor(200, 205, 215);
-  theme.matrix = QColor(58, 64, 76);
-  theme.padding = QColor(140, 110, 90);
-  theme.accent = QColor(255, 170, 60);
-  theme.accentFill = QColor(255, 170, 60, 70);
-  theme.done = QColor(70, 120, 170);
-  theme.pending = QColor(48, 52, 60);
-  theme.idle = QColor(90, 90, 95);
+  const QColor base = palette.color(QPalette::Base), text = palette.color(QPalette::Text);
+  // Qt 6.4 has no colorScheme(): a dark base means a dark theme.
+  Theme theme = base.lightness() >= 128 ? light(fontScale) : Theme{};
+  if (base.lightness() < 128) {
+    theme.dark_ = true;
+    theme.fontScale = fontScale;
+    theme.matrix = QColor(58, 64, 76);
+    theme.padding = QColor(140, 110, 90);
+    theme.accent = QColor(255, 170, 60);
+    theme.accentFill = QColor(255, 170, 60, 70);
+    theme.done = QColor(70, 120, 170);
+    theme.pending = QColor(48, 52, 60);
+    theme.idle = QColor(90, 90, 95);
+  }
+  // Words and lines in the palette's own colours, so a high-contrast palette stays so.
+  theme.background = base;
+  theme.text = text;
+  theme.muted = blend(text, base, 0.35);
+  theme.outline = blend(text, base, 0.2);
   return theme;
 }
 
@@ -65,6 +74,12 @@ QFont Theme::font(double points, bool bold) const {
   font.setPointSizeF(points * fontScale);
   font.setBold(bold);
   return font;
+}
+
+double largestCell(double base, const QRectF& area, const Theme& theme) {
+  // Views up to this size keep `base`; larger ones grow it in step with their shorter side.
+  constexpr double kPlainSide = 1000;
+  return base * std::max(theme.fontScale, std::min(area.width(), area.height()) / kPlainSide);
 }
 
 QRectF spanRect(const AxisScale& x, const AxisScale& y, Range rows, Range cols) {

@@ -23,6 +23,7 @@ namespace {
 
 constexpr double kMargin = 10;
 constexpr double kSwatch = 13;
+constexpr double kOutlineRoom = 3;
 
 QString viewTitle(DiagramKind kind) {
   switch (kind) {
@@ -37,6 +38,11 @@ QString viewTitle(DiagramKind kind) {
   }
   return {};
 }
+
+// The legend may take this share of the view's height at most: the figure comes first.
+constexpr double kMaxLegendShare = 0.16;
+// The caption runs over a second line only where the view is at least this many text lines high.
+constexpr double kLinesForTwoLineCaption = 24;
 
 // Legend entries flow left to right and wrap; returns the height they take at `width`.
 double layoutLegend(const std::vector<QString>& texts, const QFont& font, double scale,
@@ -84,18 +90,37 @@ std::vector<DiagramView::LegendEntry> DiagramView::visibleLegend(const Theme& th
   return document_->mapping() ? legend(theme) : std::vector<LegendEntry>{};
 }
 
+QString DiagramView::title() const {
+  return viewTitle(kind());
+}
+
 DiagramView::Frame DiagramView::frame(const QRectF& area, const Theme& theme) const {
   const double scale = theme.fontScale;
-  const QRectF inner =
-      area.adjusted(kMargin * scale, kMargin * scale, -kMargin * scale, -kMargin * scale);
+  const double margin = std::min(kMargin * scale, 0.02 * std::min(area.width(), area.height()) + 4);
+  const QRectF inner = area.adjusted(margin, margin, -margin, -margin);
   Frame f;
   const double titleHeight = QFontMetricsF(theme.font(11, true)).height();
   f.title = QRectF(inner.left(), inner.top(), inner.width(), titleHeight);
-  f.caption = QRectF(inner.left(), f.title.bottom() + 3 * scale, inner.width(),
-                     QFontMetricsF(theme.font(9)).height());
+  const double captionLine = QFontMetricsF(theme.font(9)).height();
+  const int captionLines = inner.height() >= kLinesForTwoLineCaption * captionLine ? 2 : 1;
+  f.caption =
+      QRectF(inner.left(), f.title.bottom() + 3 * scale, inner.width(), captionLines * captionLine);
+
+  // The legend shrinks, then gives up its last entries, before it takes the figure's room.
   std::vector<QString> texts;
   for (const LegendEntry& entry : visibleLegend(theme)) texts.push_back(entry.text);
-  const double legendHeight = layoutLegend(texts, theme.font(8.5), scale, inner.width(), nullptr);
+  const double most = kMaxLegendShare * inner.height();
+  f.legendFont = theme.font(8.5);
+  double legendHeight = layoutLegend(texts, f.legendFont, scale, inner.width(), nullptr);
+  if (legendHeight > most) {
+    f.legendFont.setPointSizeF(f.legendFont.pointSizeF() * LabelLayout::kMinFontShare);
+    legendHeight = layoutLegend(texts, f.legendFont, scale, inner.width(), nullptr);
+  }
+  while (!texts.empty() && legendHeight > most) {
+    texts.pop_back();
+    legendHeight = layoutLegend(texts, f.legendFont, scale, inner.width(), nullptr);
+  }
+  f.legendEntries = texts.size();
   f.legend = QRectF(inner.left(), inner.bottom() - legendHeight, inner.width(), legendHeight);
   const double top = f.caption.bottom() + 8 * scale;
   const double bottom = f.legend.top() - (legendHeight > 0 ? 8 * scale : 0);
@@ -109,71 +134,74 @@ QRectF DiagramView::diagramArea(const QRectF& area, const Theme& theme) const {
 
 void DiagramView::render(QPainter& painter, const QRectF& area, const Theme& theme) {
   const Frame f = frame(area, theme);
+  LabelLayout labels(area);
   painter.save();
   painter.fillRect(area, theme.background);
-  painter.setPen(theme.text);
-  painter.setFont(theme.font(11, true));
-  const QString title = viewTitle(kind()) + QStringLiteral(" · ") +
-                        document_->configurationLabel() +
-                        QStringLiteral(" · M=%1 N=%2 K=%3")
-                            .arg(document_->shape().m)
-                            .arg(document_->shape().n)
-                            .arg(document_->shape().k);
-  painter.drawText(
-      f.title, Qt::AlignLeft | Qt::AlignVCenter,
-      QFontMetricsF(painter.font()).elidedText(title, Qt::ElideRight, f.title.width()));
-  painter.setPen(theme.muted);
-  painter.setFont(theme.font(9));
-  // One line, elided where the view is narrow; the hover text tells the rest.
-  painter.drawText(f.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(painter.font())
-                       .elidedText(visibleCaption(), Qt::ElideRight, f.caption.width()));
+  const Shape& shape = document_->shape();
+  const QString configuration = document_->configurationLabel();
+  const QString sizes = QStringLiteral("M=%1 N=%2 K=%3").arg(shape.m).arg(shape.n).arg(shape.k);
+  const QString dot = QStringLiteral(" · ");
+  // Shorter and shorter where the view is narrow: a dock has room for the kernel's name.
+  const QString kernel = QString::fromStdString(document_->config().kernel);
+  const QString shortSizes = QStringLiteral("%1×%2×%3").arg(shape.m).arg(shape.n).arg(shape.k);
+  labels.place({title() + dot + configuration + dot + sizes, configuration + dot + sizes,
+                kernel + dot + sizes, kernel + dot + shortSizes, kernel},
+               theme.font(11, true), theme.text, {{f.title}});
+  // The hover text tells what an elided caption leaves out.
+  labels.place({visibleCaption()}, theme.font(9), theme.muted,
+               {{f.caption, Qt::AlignLeft | Qt::AlignTop}}, true);
 
   if (document_->mapping()) {
     painter.save();
-    painter.setClipRect(f.diagram);
-    paintDiagram(painter, f.diagram, theme);
+    // A little past the figure's room, so that its outlines are drawn whole.
+    painter.setClipRect(
+        f.diagram.adjusted(-kOutlineRoom, -kOutlineRoom, kOutlineRoom, kOutlineRoom));
+    paintDiagram(painter, f.diagram, theme, labels);
     painter.restore();
   } else {
     // Why there is no picture, and what the kernel is, in the middle of the view.
     const QRectF upper(f.diagram.left(), f.diagram.top(), f.diagram.width(),
                        f.diagram.height() / 2);
-    painter.setPen(theme.text);
-    painter.setFont(theme.font(16, true));
-    painter.drawText(upper, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
-                     document_->unavailableReason());
+    labels.place({document_->unavailableReason()}, theme.font(16, true), theme.text,
+                 {{upper, Qt::AlignHCenter | Qt::AlignBottom}}, true);
     const KernelInfo* info = findKernel(document_->config().kernel);
     const double width = std::min(f.diagram.width(), 640 * theme.fontScale);
-    painter.setPen(theme.muted);
-    painter.setFont(theme.font(10));
-    painter.drawText(QRectF(f.diagram.center().x() - width / 2,
-                            upper.bottom() + 12 * theme.fontScale, width, f.diagram.height() / 2),
-                     Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                     info ? QString::fromStdString(info->teaching) : QString());
+    labels.place({info ? QString::fromStdString(info->teaching) : QString()}, theme.font(10),
+                 theme.muted,
+                 {{QRectF(f.diagram.center().x() - width / 2, upper.bottom() + 12 * theme.fontScale,
+                          width, f.diagram.bottom() - upper.bottom() - 12 * theme.fontScale),
+                   Qt::AlignHCenter | Qt::AlignTop}},
+                 true);
   }
 
-  const std::vector<LegendEntry> entries = visibleLegend(theme);
+  std::vector<LegendEntry> entries = visibleLegend(theme);
+  entries.resize(std::min(entries.size(), f.legendEntries));
   std::vector<QString> texts;
   for (const LegendEntry& entry : entries) texts.push_back(entry.text);
   std::vector<QPointF> positions;
-  const QFont legendFont = theme.font(8.5);
-  layoutLegend(texts, legendFont, theme.fontScale, f.legend.width(), &positions);
-  painter.setFont(legendFont);
+  layoutLegend(texts, f.legendFont, theme.fontScale, f.legend.width(), &positions);
+  painter.setFont(f.legendFont);
+  const QFontMetricsF metrics(f.legendFont);
   const double swatch = kSwatch * theme.fontScale;
-  const double textHeight = QFontMetricsF(legendFont).height();
+  const double gap = 5 * theme.fontScale;
   for (std::size_t e = 0; e < entries.size(); ++e) {
     const QPointF at = f.legend.topLeft() + positions[e];
-    const QRectF box(at.x(), at.y() + (textHeight - swatch) / 2, swatch, swatch);
+    const double rowHeight = std::max(metrics.height(), swatch);
+    const QRectF entry(at, QSizeF(swatch + gap + metrics.horizontalAdvance(texts[e]), rowHeight));
+    if (!labels.reserveLabel(entry, texts[e])) continue;
+    const QRectF box(at.x(), at.y() + (rowHeight - swatch) / 2, swatch, swatch);
     painter.fillRect(box, theme.background);
     painter.fillRect(box, entries[e].brush);
     painter.setPen(QPen(theme.outline, 0));
     painter.drawRect(box);
     painter.setPen(theme.text);
     painter.drawText(
-        QPointF(box.right() + 5 * theme.fontScale, at.y() + QFontMetricsF(legendFont).ascent()),
-        texts[e]);
+        QRectF(box.right() + gap, at.y(), entry.right() - box.right() - gap + 1, rowHeight),
+        Qt::AlignLeft | Qt::AlignVCenter, texts[e]);
   }
   painter.restore();
+  labels.paint(painter);
+  lastLayout_ = labels;
 }
 
 QString DiagramView::hoverTextAt(QPointF pos) const {
@@ -254,17 +282,24 @@ bool DiagramView::event(QEvent* event) {
 }
 
 DiagramView* makeDiagramView(DiagramKind kind, DiagramDocument* document, QWidget* parent) {
+  DiagramView* view = nullptr;
   switch (kind) {
     case DiagramKind::Matrix:
-      return new MatrixView(document, parent);
+      view = new MatrixView(document, parent);
+      break;
     case DiagramKind::KStep:
-      return new KStepView(document, parent);
+      view = new KStepView(document, parent);
+      break;
     case DiagramKind::Block:
-      return new BlockView(document, parent);
+      view = new BlockView(document, parent);
+      break;
     case DiagramKind::Access:
-      return new AccessView(document, parent);
+      view = new AccessView(document, parent);
+      break;
   }
-  return nullptr;
+  // A stable name for help panels, tests and scripts to find the view by.
+  if (view) view->setObjectName(QStringLiteral("diagram-%1").arg(diagramKindName(kind)));
+  return view;
 }
 
 bool saveDiagram(DiagramView& view, const QString& path, QSize size, QString* error) {

@@ -8,6 +8,7 @@
 
 #include "diagram_document.hpp"
 #include "diagram_style.hpp"
+#include "label_layout.hpp"
 
 namespace tilescope::ui {
 
@@ -19,6 +20,9 @@ class DiagramView : public QWidget {
 
   virtual DiagramKind kind() const = 0;
   DiagramDocument* document() const { return document_; }
+  // "Matrix view", "K-step animation", ...: the view's name for people (help, window titles);
+  // diagramKindName(kind()) is its stable id, also the widget's objectName.
+  QString title() const;
 
   void render(QPainter& painter, const QRectF& area, const Theme& theme);
   // What hovering `pos` (widget coordinates) explains; empty over nothing.
@@ -26,6 +30,8 @@ class DiagramView : public QWidget {
   // The rectangle the diagram occupies inside `area` (below title and caption, above legend).
   QRectF diagramArea(const QRectF& area, const Theme& theme) const;
   Theme widgetTheme() const;
+  // Where the last render() put the figure and every label, in its area's coordinates.
+  const LabelLayout& lastLayout() const { return lastLayout_; }
 
  signals:
   void hovered(const QString& text);
@@ -37,8 +43,10 @@ class DiagramView : public QWidget {
   };
   virtual QString caption() const = 0;
   virtual std::vector<LegendEntry> legend(const Theme& theme) const = 0;
-  // Only called with a mapping present.
-  virtual void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) = 0;
+  // Only called with a mapping present. The view reserves its figure's rectangles in `labels`
+  // and places its labels there; render() draws those labels after the figure.
+  virtual void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                            LabelLayout& labels) = 0;
   virtual QString hoverText(const QRectF& area, QPointF pos) const = 0;
   virtual void clickAt(const QRectF& /*area*/, QPointF /*pos*/) {}
   virtual void zoomAt(QPointF /*pos*/, double /*factor*/) {}
@@ -58,12 +66,15 @@ class DiagramView : public QWidget {
  private:
   struct Frame {
     QRectF title, caption, diagram, legend;
+    QFont legendFont;
+    std::size_t legendEntries = 0;  // how many of the legend's entries fit
   };
   Frame frame(const QRectF& area, const Theme& theme) const;
   std::vector<LegendEntry> visibleLegend(const Theme& theme) const;
   QString visibleCaption() const;
 
   DiagramDocument* document_;
+  LabelLayout lastLayout_;
   QPointF pressPos_, lastDragPos_;
   bool dragging_ = false;
 };

@@ -11,19 +11,13 @@ namespace tilescope::ui {
 
 namespace {
 
-constexpr double kMinStrip = 8;       // thinnest a staged tile or panel is drawn, in pixels
-constexpr double kMaxCell = 48;       // largest an element is drawn, in pixels
-constexpr double kPanelShare = 0.35;  // most of the width (height) the A (B) panel may take
-constexpr double kMinGridCell = 10;   // element grid lines from this size up
+constexpr double kMinStrip = 8;      // thinnest a staged tile or panel is drawn, in pixels
+constexpr double kMaxCell = 48;      // largest an element is drawn, in pixels
+constexpr double kPanelShare = 0.3;  // most of the width (height) the A (B) panel may take
+constexpr double kMinGridCell = 10;  // element grid lines from this size up
 
 std::int64_t summedProducts(const Mapping& m, std::int64_t step) {
-  return std::min(m.kRange(step).end(), m.shape().k);
-}
-
-QColor mix(const QColor& from, const QColor& to, double t) {
-  return QColor::fromRgbF(float(from.redF() + (to.redF() - from.redF()) * t),
-                          float(from.greenF() + (to.greenF() - from.greenF()) * t),
-                          float(from.blueF() + (to.blueF() - from.blueF()) * t));
+  return kStepValues(m, step).end();
 }
 
 // "2 float4s of A (8 elements)", "one element of B", "2 16-byte vectors of A (16 elements)":
@@ -202,6 +196,14 @@ void drawElementGrid(QPainter& painter, const QRectF& rect, const AxisScale& x, 
 KStepView::KStepView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
 
 KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) const {
+  // The partial sums' bar goes under the C tile, or beside it where the view is wide and short:
+  // whichever leaves the tiles larger.
+  const Layout below = arrange(area, theme, false), beside = arrange(area, theme, true);
+  return beside.cols.pixelsPerUnit > below.cols.pixelsPerUnit ? beside : below;
+}
+
+KStepView::Layout KStepView::arrange(const QRectF& area, const Theme& theme,
+                                     bool progressBeside) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
@@ -211,12 +213,14 @@ KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) cons
   l.sharedA = m.regionA(sel.block, sel.step).shared;
   l.sharedB = m.regionB(sel.block, sel.step).shared;
   l.labelHeight = QFontMetricsF(theme.font(9, true)).height() + 4 * theme.fontScale;
-  const double gap = 26 * theme.fontScale;
-  const double gapDown = gap + l.labelHeight;
+  const double gap = 20 * theme.fontScale;
+  // Down the view an arrow needs less room than across it, and each gap holds a label line.
+  const double gapDown = 12 * theme.fontScale + l.labelHeight;
   const double progressHeight = 2.2 * l.labelHeight;
-  const double fixedWidth = gap * (l.sharedA ? 2 : 1);
-  const double fixedHeight =
-      l.labelHeight + gapDown * (l.sharedB ? 2 : 1) + progressHeight + 6 * theme.fontScale;
+  const double progressWidth = 220 * theme.fontScale;
+  const double fixedWidth = gap * (l.sharedA ? 2 : 1) + (progressBeside ? gap + progressWidth : 0);
+  const double fixedHeight = l.labelHeight + gapDown * (l.sharedB ? 2 : 1) +
+                             (progressBeside ? 0 : progressHeight + 6 * theme.fontScale);
   const double width = area.width() - fixedWidth, height = area.height() - fixedHeight;
   const double unitsWide = double(cols.count) + (l.sharedA ? kd : 0);
   const double unitsHigh = double(rows.count) + (l.sharedB ? kd : 0);
@@ -228,8 +232,12 @@ KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) cons
   for (int pass = 0; pass < 2; ++pass) {
     kWide = std::clamp(paddedK * scale, kMinStrip, kPanelShare * width);
     kHigh = std::clamp(paddedK * scale, kMinStrip, kPanelShare * height);
-    scale = std::min(
-        {(width - kWide) / unitsWide, (height - kHigh) / unitsHigh, kMaxCell * theme.fontScale});
+    // A staged tile is drawn at least kMinStrip thick, however thin its k-step is.
+    const double stripA = l.sharedA ? kMinStrip : 0, stripB = l.sharedB ? kMinStrip : 0;
+    scale = std::min({(width - kWide) / unitsWide, (height - kHigh) / unitsHigh,
+                      (width - kWide - stripA) / double(cols.count),
+                      (height - kHigh - stripB) / double(rows.count),
+                      largestCell(kMaxCell, area, theme)});
   }
   kWide = std::clamp(paddedK * scale, kMinStrip, kWide);
   kHigh = std::clamp(paddedK * scale, kMinStrip, kHigh);
@@ -263,25 +271,30 @@ KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) cons
   l.stagedA = l.sharedA ? spanRect(l.stagedK, l.rows, rows, kr) : QRectF();
   l.stagedB = l.sharedB ? spanRect(l.cols, l.stagedKDown, kr, cols) : QRectF();
   l.tile = spanRect(l.cols, l.rows, rows, cols);
-  l.progress = QRectF(l.tile.left(), l.tile.bottom() + 6 * theme.fontScale,
-                      std::max(l.tile.width(), 220 * theme.fontScale), progressHeight);
+  l.progress = progressBeside
+                   ? QRectF(l.tile.right() + gap, l.tile.center().y() - progressHeight / 2,
+                            progressWidth, progressHeight)
+                   : QRectF(l.tile.left(), l.tile.bottom() + 6 * theme.fontScale,
+                            std::clamp(progressWidth, l.tile.width(), area.right() - l.tile.left()),
+                            progressHeight);
   return l;
 }
 
 QString KStepView::caption() const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
-  const Range kr = m.kRange(sel.step);
+  const Range values = kStepValues(m, sel.step);
   const bool sharedA = m.regionA(sel.block, sel.step).shared;
   const bool sharedB = m.regionB(sel.block, sel.step).shared;
   const QString what = sharedA && sharedB ? QStringLiteral("A and B tiles staged in shared memory")
                        : sharedA ? QStringLiteral("A staged in shared memory, B read from global")
                                  : QStringLiteral("A and B read straight from global memory");
-  return QStringLiteral("K-step %1 of %2 (k = %3..%4) in block (%5,%6): %7; the partial sums grow.")
-      .arg(sel.step)
-      .arg(m.kSteps())
-      .arg(kr.begin)
-      .arg(std::min(kr.end(), m.shape().k) - 1)
+  QString step = QString::fromStdString(kStepText(m, sel.step));
+  step[0] = step[0].toUpper();
+  return QStringLiteral("%1 (k = %2..%3) in block (%4,%5): %6; the partial sums grow.")
+      .arg(step)
+      .arg(values.begin)
+      .arg(values.end() - 1)
       .arg(sel.block.x)
       .arg(sel.block.y)
       .arg(what);
@@ -299,7 +312,8 @@ std::vector<DiagramView::LegendEntry> KStepView::legend(const Theme& theme) cons
   return entries;
 }
 
-void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                             LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const Shape& s = m.shape();
   const DiagramSelection& sel = document()->selection();
@@ -379,7 +393,7 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   // The C tile: its colour deepens as the partial sums take in more of K.
   const std::int64_t summed = summedProducts(m, sel.step);
   const double progress = double(summed) / double(s.k);
-  painter.fillRect(l.tile, mix(theme.pending, theme.done, 0.25 + 0.75 * progress));
+  painter.fillRect(l.tile, blend(theme.pending, theme.done, 0.25 + 0.75 * progress));
   hatchPadding(painter, l.cols, l.rows, rows, cols, s.m, s.n, theme.padding);
   painter.setPen(QPen(theme.outline, 0));
   drawElementGrid(painter, l.tile, l.cols, l.rows, rows, cols);
@@ -396,50 +410,61 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme&
   painter.fillRect(QRectF(bar.left(), bar.top(), bar.width() * progress, bar.height()), theme.done);
   painter.setPen(QPen(theme.outline, 0));
   painter.drawRect(bar);
-  painter.setFont(theme.font(9));
-  painter.setPen(theme.text);
-  painter.drawText(
-      QRectF(bar.left(), bar.bottom(), area.right() - bar.left(), l.progress.height() - barHeight),
-      Qt::AlignLeft | Qt::AlignVCenter,
-      QStringLiteral("partial sums: %1 of %2 products (%3)")
-          .arg(summed)
-          .arg(s.k)
-          .arg(percentText(progress)));
 
-  // Labels.
-  painter.setFont(theme.font(9, true));
-  auto label = [&](const QRectF& over, const QString& text) {
-    painter.drawText(
-        QRectF(over.left(), over.top() - l.labelHeight, area.right() - over.left(), l.labelHeight),
-        Qt::AlignLeft | Qt::AlignVCenter, text);
-  };
+  for (const QRectF& figure : {l.panelA, l.panelB, l.stagedA, l.stagedB, l.tile, bar})
+    labels.reserveFigure(figure);
+  const QFont bold = theme.font(9, true), plain = theme.font(9), small = theme.font(8.5);
+  // Labels in order of importance: a later one gives way to an earlier one.
+  const QString aRows = QStringLiteral("A rows %1..%2").arg(rows.begin).arg(rows.end() - 1);
+  const QString bCols = QStringLiteral("B columns %1..%2").arg(cols.begin).arg(cols.end() - 1);
   const QString squeezed = l.kCompressed ? QStringLiteral(", K not to scale") : QString();
-  label(l.panelA,
-        QStringLiteral("A rows %1..%2%3").arg(rows.begin).arg(rows.end() - 1).arg(squeezed));
-  label(l.panelB,
-        QStringLiteral("B columns %1..%2%3").arg(cols.begin).arg(cols.end() - 1).arg(squeezed));
-  if (l.sharedA) label(l.stagedA, QStringLiteral("shared As"));
+  auto above = [&](const QRectF& over, double right) {
+    return LabelSpot{
+        QRectF(over.left(), over.top() - l.labelHeight, right - over.left() - 4, l.labelHeight)};
+  };
+  const double besideA = l.sharedA ? l.stagedA.left() : l.tile.left();
+  labels.place({aRows + squeezed, aRows, QStringLiteral("A")}, bold, theme.text,
+               {above(l.panelA, besideA)});
+  labels.place({bCols + squeezed, bCols, QStringLiteral("B")}, bold, theme.text,
+               {above(l.panelB, area.right())});
+  if (l.sharedA)
+    labels.place({QStringLiteral("shared As"), QStringLiteral("As")}, bold, theme.text,
+                 {above(l.stagedA, area.right())});
   if (l.sharedB)
-    painter.drawText(QRectF(l.stagedB.left() - 200 * theme.fontScale - 6, l.stagedB.top(),
-                            200 * theme.fontScale, l.stagedB.height()),
-                     Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("shared Bs"));
-  // The empty corner above the A panel explains the step in words.
+    labels.place({QStringLiteral("shared Bs"), QStringLiteral("Bs")}, bold, theme.text,
+                 {{QRectF(area.left(), l.stagedB.top(), l.stagedB.left() - area.left() - 6,
+                          l.stagedB.height()),
+                   Qt::AlignRight | Qt::AlignVCenter},
+                  above(l.stagedB, area.right())});
+  labels.place(
+      {QStringLiteral("partial sums: %1 of %2 products (%3)")
+           .arg(summed)
+           .arg(s.k)
+           .arg(percentText(progress)),
+       QStringLiteral("%1 of %2 products (%3)").arg(summed).arg(s.k).arg(percentText(progress)),
+       percentText(progress)},
+      plain, theme.text,
+      {{QRectF(bar.left(), bar.bottom(), area.right() - bar.left(),
+               l.progress.height() - barHeight)}});
+  if (!l.sharedA || !l.sharedB)
+    labels.place({QStringLiteral("arrows: read straight from global memory"),
+                  QStringLiteral("arrows: from global memory")},
+                 small, theme.muted,
+                 {{QRectF(area.left(), l.tile.bottom() + 6 * theme.fontScale,
+                          l.tile.left() - area.left() - 8, area.bottom() - l.tile.bottom()),
+                   Qt::AlignLeft | Qt::AlignTop}},
+                 true);
+  // The empty corner left of the B panel explains the step in words, where it fits.
   const QRectF corner(area.left(), area.top(), l.panelB.left() - area.left() - 16 * theme.fontScale,
                       l.panelA.top() - l.labelHeight - area.top() - 8 * theme.fontScale);
-  if (corner.width() >= 180 * theme.fontScale && corner.height() >= 60 * theme.fontScale) {
-    painter.setFont(theme.font(9));
-    painter.setPen(theme.text);
-    painter.drawText(corner, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                     stepRecipe(m, l.sharedA, l.sharedB));
-  }
-  if (!l.sharedA || !l.sharedB) {
-    painter.setFont(theme.font(8.5));
-    painter.setPen(theme.muted);
-    const QRectF note(l.panelA.left(), l.tile.bottom() + 6 * theme.fontScale,
-                      l.tile.left() - l.panelA.left() - 8, l.progress.height());
-    painter.drawText(note, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                     QStringLiteral("arrows: read straight from global memory"));
-  }
+  std::vector<LabelSpot> cornerSpots{{corner, Qt::AlignLeft | Qt::AlignTop}};
+  // Above "shared Bs" where that label took the corner's foot.
+  if (l.sharedB)
+    cornerSpots.push_back(
+        {QRectF(corner.left(), corner.top(), corner.width(), l.stagedB.top() - 4 - corner.top()),
+         Qt::AlignLeft | Qt::AlignTop});
+  if (corner.width() >= 180 * theme.fontScale)
+    labels.place({stepRecipe(m, l.sharedA, l.sharedB)}, plain, theme.text, cornerSpots, true);
 }
 
 QString KStepView::hoverText(const QRectF& area, QPointF pos) const {

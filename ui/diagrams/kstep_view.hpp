@@ -27,10 +27,14 @@ class KStepView : public DiagramView {
  protected:
   QString caption() const override;
   std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                    LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
   // Clicking a k-step in the A or B panel jumps there.
   void clickAt(const QRectF& area, QPointF pos) override;
+
+ private:
+  Layout arrange(const QRectF& area, const Theme& theme, bool progressBeside) const;
 };
 
 }  // namespace tilescope::ui

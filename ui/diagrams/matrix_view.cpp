@@ -103,7 +103,8 @@ std::vector<DiagramView::LegendEntry> MatrixView::legend(const Theme& theme) con
        QStringLiteral("padding past the matrix edge (edge tiles)")}};
 }
 
-void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) {
+void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                              LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const Layout l = layout(area, theme);
   const QRectF visible = area.adjusted(-2, -2, 2, 2);
@@ -150,18 +151,23 @@ void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Theme
   painter.drawRect(clip(tileC));
 
   const Shape& s = m.shape();
-  painter.setFont(theme.font(9, true));
-  painter.setPen(theme.text);
-  // A's label stops where C's begins; B's and C's may run on to the right edge.
-  auto label = [&](const QRectF& matrix, double right, const QString& text) {
-    const QRectF box(matrix.left(), matrix.top() - l.labelHeight, right - matrix.left() - 4,
-                     l.labelHeight);
-    painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(painter.font()).elidedText(text, Qt::ElideRight, box.width()));
+  for (const QRectF& padded :
+       {spanRect(l.k, l.rows, allRows, allK), spanRect(l.cols, l.kDown, allK, allCols),
+        spanRect(l.cols, l.rows, allRows, allCols)})
+    labels.reserveFigure(clip(padded));
+  // Each name above its matrix, A's stopping where C's begins; shorter where that is narrow.
+  const QFont font = theme.font(9, true);
+  auto name = [&](const QRectF& matrix, double right, const QString& letter, const QString& axes,
+                  std::int64_t rows, std::int64_t cols) {
+    const QRectF above(matrix.left(), matrix.top() - l.labelHeight, right - matrix.left() - 4,
+                       l.labelHeight);
+    labels.place({QStringLiteral("%1  (%2 = %3)").arg(letter, axes, dims(rows, cols)),
+                  QStringLiteral("%1  %2").arg(letter, dims(rows, cols)), letter},
+                 font, theme.text, {{above}});
   };
-  label(l.b, area.right(), QStringLiteral("B  (K × N = %1)").arg(dims(s.k, s.n)));
-  label(l.a, l.c.left(), QStringLiteral("A  (M × K = %1)").arg(dims(s.m, s.k)));
-  label(l.c, area.right(), QStringLiteral("C  (M × N = %1)").arg(dims(s.m, s.n)));
+  name(l.b, area.right(), QStringLiteral("B"), QStringLiteral("K × N"), s.k, s.n);
+  name(l.a, l.c.left(), QStringLiteral("A"), QStringLiteral("M × K"), s.m, s.k);
+  name(l.c, area.right(), QStringLiteral("C"), QStringLiteral("M × N"), s.m, s.n);
 }
 
 void MatrixView::paintTiles(QPainter& painter, const QRectF& area, const Layout& l,
@@ -175,12 +181,16 @@ void MatrixView::paintTiles(QPainter& painter, const QRectF& area, const Layout&
   const TileBands bands = tileBands(m, rows, cols, std::int64_t(area.height() / kMinTilePixels) + 2,
                                     std::int64_t(area.width() / kMinTilePixels) + 2);
   if (!bands.complete) {
+    // Said inside C, and only where it fits there whole.
     painter.setFont(theme.font(9));
     painter.setPen(theme.muted);
-    painter.drawText(visibleC.adjusted(6, 6, -6, -6), Qt::AlignCenter | Qt::TextWordWrap,
-                     QStringLiteral("%1 blocks, each under %2 pixels here:\nscroll to zoom in")
-                         .arg(m.blockCount())
-                         .arg(kMinTilePixels));
+    const QRectF inside = visibleC.adjusted(6, 6, -6, -6);
+    const QString note = QStringLiteral("%1 blocks, each under %2 pixels here:\nscroll to zoom in")
+                             .arg(m.blockCount())
+                             .arg(kMinTilePixels);
+    const int flags = Qt::AlignCenter | Qt::TextWordWrap;
+    const QRectF needed = painter.fontMetrics().boundingRect(inside.toRect(), flags, note);
+    if (inside.contains(needed)) painter.drawText(inside, flags, note);
     return;
   }
   const QRectF visible = area.adjusted(-2, -2, 2, 2);

@@ -25,7 +25,8 @@ class MatrixView : public DiagramView {
  protected:
   QString caption() const override;
   std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme) override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+                    LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
   void clickAt(const QRectF& area, QPointF pos) override;
   void zoomAt(QPointF pos, double factor) override;

@@ -61,7 +61,7 @@ struct WarpSharedAccess {
 using ThreadMap =
     std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
                  maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
-                 maps::Warptile, maps::Pipelined, maps::TensorCore, maps::Wgmma>;
+                 maps::Warptile, maps::Pipelined, maps::Prefetched, maps::TensorCore, maps::Wgmma>;
 
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.

@@ -486,6 +486,37 @@ struct Pipelined : WarpGrid<Pipelined> {
   constexpr TilingRule check() const { return checkWarps(); }
 };
 
+// prefetched (plan b of issue 13: CUTLASS's SIMT GEMM and Liu-xiandong's sgemm_v3 on Hopper):
+// the warp grid with TM = TN = 4 pieces, so a thread's values of A (transposed) and of B are
+// whole float4s 16 and 32 words apart: two 128-bit shared reads each per inner index. Each
+// thread loads its share of tile s + 1 from global memory into registers while the block
+// multiplies tile s, then stores it into the second of two shared buffers: one barrier per
+// k-step. The fragments of A and B are double-buffered in registers (those of inner index kk + 1
+// are read while kk is multiplied), and a thread of 64 outputs keeps to 128 registers so that
+// 16 warps share an SM.
+struct Prefetched : WarpGrid<Prefetched> {
+  static constexpr int kCopyWidth = 4, kAPad = 4;
+  static constexpr bool kATransposed = true, kAVectorCopies = true;
+  static constexpr std::array<ParamAxis, 7> kAxes = {{{"BM", {64, 128}, 2},
+                                                      {"BN", {64, 128}, 2},
+                                                      {"BK", {8, 16}, 2},
+                                                      {"WM", {32, 64}, 2},
+                                                      {"WN", {32, 64}, 2},
+                                                      {"TM", {4}, 1},
+                                                      {"TN", {4}, 1}}};
+  static constexpr Prefetched fromValues(const std::array<int, 7>& v) {
+    return {{{v[0], v[1], v[2]}, v[3], v[4], v[5], v[6]}};
+  }
+  constexpr std::array<int, 7> values() const { return {bm, bn, bk, wm, wn, tm, tn}; }
+  TS_HDC int buffers() const { return 2; }
+  // Blocks per SM the kernel is compiled for: 16 warps (at most 128 registers a thread) when a
+  // thread's outputs leave room, else one block.
+  TS_HDC int minBlocksPerSm() const {
+    return rowsPerThread() * colsPerThread() <= 64 ? 512 / threads() : 1;
+  }
+  constexpr TilingRule check() const { return checkWarps(); }
+};
+
 // ---- Tensor cores -----------------------------------------------------------------------------
 //
 // mma.sync (sm_80 and up): a warp multiplies a 16 x kInstrK fragment of A by a kInstrK x 8

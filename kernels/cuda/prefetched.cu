@@ -1,0 +1,96 @@
+// prefetched (issue 13's FP32 SIMT rung): the warp grid with 4 x 4 lane pieces, the next k-step
+// prefetched through registers into a second shared buffer, two blocks per SM.
+#include <utility>
+
+#include "ladder_device.cuh"
+
+namespace tilescope::cuda {
+
+namespace {
+
+using Map = maps::Prefetched;
+
+// Two shared buffers, filled through registers one k-step ahead. While the block multiplies
+// tile s from one buffer, each thread holds its float4s of tile s + 1, loaded from global memory
+// before the multiply-adds, and stores them into the other buffer after; one barrier then makes
+// tile s + 1 whole and frees tile s's buffer for s + 2. The inner loop is fully unrolled, so the
+// compiler reads the fragments of inner index kk + 1 while kk is multiplied (register double
+// buffering; written out by hand it only added spills). kVector: both operands' rows are 16-byte
+// aligned, and every copy is one float4 load; otherwise element by element. Two instantiations,
+// because one kernel holding both paths no longer fits in 128 registers.
+template <int kIndex, bool kVector>
+__global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
+                                  kConfig<Map, kIndex>.minBlocksPerSm())
+    prefetchedKernel(ProductArgs args) {
+  constexpr Map kMap = kConfig<Map, kIndex>, map = kMap;
+  constexpr maps::TileCopy aCopy = map.aCopy(), bCopy = map.bCopy();
+  static_assert(aCopy.width == 4 && Map::kATransposed, "float4 copies, A transposed");
+  __shared__ __align__(16) float shared[2 * map.stageWords()];
+  const Dim2 block = blockCoord();
+  const int t = int(threadIdx.x);
+  const Dim2 thread{t, 0};
+
+  float4 aNext[aCopy.copiesPerThread()], bNext[bCopy.copiesPerThread()];
+  const auto load = [&](std::int64_t s) {
+#pragma unroll
+    for (int i = 0; i < aCopy.copiesPerThread(); ++i)
+      aNext[i] =
+          loadFour(args.aAs<float>(), args.m, args.k, map.aLoad(block, thread, s, i), kVector);
+#pragma unroll
+    for (int i = 0; i < bCopy.copiesPerThread(); ++i)
+      bNext[i] =
+          loadFour(args.bAs<float>(), args.k, args.n, map.bLoad(block, thread, s, i), kVector);
+  };
+  const auto store = [&](float* stage) {
+    float* aTile = stage;
+    float* bTile = stage + map.aLayout().words();
+#pragma unroll
+    for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
+      const Cell at = aCopy.at(t, i);
+      const int row = int(at.row), col = int(at.col);
+      aTile[map.aWord(row, col)] = aNext[i].x;
+      aTile[map.aWord(row, col + 1)] = aNext[i].y;
+      aTile[map.aWord(row, col + 2)] = aNext[i].z;
+      aTile[map.aWord(row, col + 3)] = aNext[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
+      const Cell at = bCopy.at(t, i);
+      *reinterpret_cast<float4*>(&bTile[map.bWord(int(at.row), int(at.col))]) = bNext[i];
+    }
+  };
+  const auto stageOf = [&](std::int64_t s) { return shared + int(s % 2) * map.stageWords(); };
+
+  float sum[kRowsOf<kMap>][kColsOf<kMap>] = {};
+  const std::int64_t steps = ceilDiv(args.k, map.kDepth());
+  load(0);
+  store(stageOf(0));
+  __syncthreads();
+  for (std::int64_t s = 0; s < steps; ++s) {
+    const bool more = s + 1 < steps;
+    if (more) load(s + 1);
+    multiplyTiles<kMap>(stageOf(s), stageOf(s) + map.aLayout().words(), t, sum);
+    if (more) store(stageOf(s + 1));
+    __syncthreads();
+  }
+  storeTile<kMap>(args, block, t, sum);
+}
+
+template <bool kVector, int... kIndex>
+constexpr auto makeTable(std::integer_sequence<int, kIndex...>) {
+  return LadderTable<Map, sizeof...(kIndex)>{kConfigs<Map>, {prefetchedKernel<kIndex, kVector>...}};
+}
+
+constexpr auto kIndices = std::make_integer_sequence<int, maps::validCount<Map>()>{};
+constexpr auto kVectorKernels = makeTable<true>(kIndices);
+constexpr auto kScalarKernels = makeTable<false>(kIndices);
+
+}  // namespace
+
+void launchPrefetched(const maps::Prefetched& map, const ProductArgs& args) {
+  const bool vector = map.aVectorCopies(args.k) && map.bVectorCopies(args.n);
+  launchLadder((vector ? kVectorKernels : kScalarKernels).pick(map, "prefetched"), "prefetched",
+               map, args);
+}
+
+}  // namespace tilescope::cuda

@@ -1,0 +1,296 @@
+// The layout pass, checked on what every view really placed: every view of every kernel family,
+// docked (a 460-pixel dock), in a window and full screen in presentation mode, on screens from
+// 460x400 to 3840x2160 at QT_SCALE_FACTOR 1, 1.5 and 2. No label may overlap another label or the
+// figure or leave the view, and the figure keeps its share of the view. Also: the views that once
+// piled their labels up keep them, and the k-step and block views name a step's k alike.
+#include <QtTest>
+
+#include <QImage>
+#include <QPainter>
+#include <algorithm>
+#include <map>
+
+#include "diagram_document.hpp"
+#include "diagram_model.hpp"
+#include "diagram_panel.hpp"
+#include "diagram_view.hpp"
+#include "kstep_view.hpp"
+
+using namespace tilescope;
+using namespace tilescope::ui;
+
+namespace {
+
+// The figure's bounding box reaches across at least this share of the view's width or height,
+// whatever the size and scale. (Along its limiting side: a figure keeps its aspect, so a tall
+// matrix in a wide view, or the few lines of memory a warp touches, cannot fill the area.)
+constexpr double kMinFigureSpan = 0.5;
+// What the main window around a dock takes of the screen's height (menus, tool and status bars).
+constexpr int kWindowChrome = 80;
+// The smallest window the app is used in, in logical pixels.
+constexpr QSize kSmallestWindow{460, 400};
+
+struct Setting {
+  QString name;
+  QSize view;  // the diagram view's size, logical pixels
+  double fontScale = 1;
+};
+
+QSize logical(QSize screen, double scale) {
+  return QSize(int(screen.width() / scale), int(screen.height() / scale))
+      .expandedTo(kSmallestWindow);
+}
+
+// QT_SCALE_FACTOR s shows a screen of S device pixels as S/s logical pixels with text of the
+// same logical size: the panel is laid out at S/s, and the view gets what the panel leaves it.
+QSize viewSizeIn(DiagramPanel& panel, QWidget& window, QSize size) {
+  window.setWindowState(Qt::WindowNoState);  // the offscreen screen is smaller than most here
+  window.resize(size);
+  window.show();
+  QCoreApplication::processEvents();
+  return panel.currentView()->size();
+}
+
+// Each distinct view size and text scale once (small screens at a large scale all come to the
+// smallest window).
+std::vector<Setting> settings() {
+  std::vector<Setting> all;
+  auto add = [&](const Setting& setting) {
+    if (std::ranges::none_of(all, [&](const Setting& other) {
+          return other.view == setting.view && other.fontScale == setting.fontScale;
+        }))
+      all.push_back(setting);
+  };
+  for (const QSize screen :
+       {QSize(460, 400), QSize(1280, 720), QSize(1920, 1080), QSize(3840, 2160)})
+    for (const double scale : {1.0, 1.5, 2.0}) {
+      const QSize size = logical(screen, scale);
+      const QString at =
+          QStringLiteral("%1x%2@%3").arg(screen.width()).arg(screen.height()).arg(scale);
+      {
+        DiagramPanel panel;
+        const QSize dock(kSmallestWindow.width(),
+                         std::max(size.height() - kWindowChrome, kSmallestWindow.height()));
+        add({QStringLiteral("docked ") + at, viewSizeIn(panel, panel, dock), 1.0});
+        add({QStringLiteral("window ") + at, viewSizeIn(panel, panel, size), 1.0});
+      }
+      DiagramPanel panel;
+      panel.setPresentationMode(true);
+      const QSize view = viewSizeIn(panel, *panel.presentationWindow(), size);
+      add({QStringLiteral("presentation ") + at, view, panel.document()->fontScale()});
+    }
+  return all;
+}
+
+// The first kernel of each family that has a picture, with its default parameters.
+std::vector<KernelConfig> oneKernelPerFamily() {
+  std::vector<KernelConfig> configs;
+  std::vector<Family> seen;
+  for (const KernelInfo& info : catalogue()) {
+    if (!info.hasMapping || std::ranges::find(seen, info.family) != seen.end()) continue;
+    seen.push_back(info.family);
+    configs.push_back({info.id, {}});
+  }
+  return configs;
+}
+
+QRectF boundingBox(const std::vector<QRectF>& rects) {
+  QRectF box;
+  for (const QRectF& rect : rects) box = box.united(rect);
+  return box;
+}
+
+QString describe(const QRectF& r) {
+  return QStringLiteral("(%1,%2 %3x%4)")
+      .arg(r.x(), 0, 'f', 1)
+      .arg(r.y(), 0, 'f', 1)
+      .arg(r.width(), 0, 'f', 1)
+      .arg(r.height(), 0, 'f', 1);
+}
+
+// Overlap of more than rounding.
+bool overlaps(const QRectF& a, const QRectF& b) {
+  return a.adjusted(0.5, 0.5, -0.5, -0.5).intersects(b);
+}
+
+// Renders `view` at `size` and returns what is wrong with what it placed; empty when all is well.
+QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
+  QImage image(1, 1, QImage::Format_ARGB32_Premultiplied);  // the layout, not the pixels
+  QPainter painter(&image);
+  const QRectF area(QPointF(0, 0), QSizeF(size));
+  view.render(painter, area, Theme::light(view.document()->fontScale()));
+  painter.end();
+  const LabelLayout& placed = view.lastLayout();
+  const std::vector<PlacedLabel>& labels = placed.labels();
+  const std::vector<QRectF>& figures = placed.figures();
+  const QRectF inside = area.adjusted(-0.5, -0.5, 0.5, 0.5);
+  if (figures.empty()) return QStringLiteral("no figure");
+  if (labels.empty()) return QStringLiteral("no label");
+  for (std::size_t a = 0; a < labels.size(); ++a) {
+    if (!inside.contains(labels[a].rect))
+      return QStringLiteral("'%1' %2 leaves the view")
+          .arg(labels[a].text, describe(labels[a].rect));
+    for (std::size_t b = a + 1; b < labels.size(); ++b)
+      if (overlaps(labels[a].rect, labels[b].rect))
+        return QStringLiteral("'%1' overlaps '%2'").arg(labels[a].text, labels[b].text);
+    for (const QRectF& figure : figures)
+      if (overlaps(labels[a].rect, figure))
+        return QStringLiteral("'%1' %2 overlaps the figure %3")
+            .arg(labels[a].text, describe(labels[a].rect), describe(figure));
+  }
+  // The figure stays in its own room, between the title and caption above and the legend below.
+  const QRectF room = view.diagramArea(area, Theme::light(view.document()->fontScale()))
+                          .adjusted(-0.5, -0.5, 0.5, 0.5);
+  for (const QRectF& figure : figures)
+    if (!room.contains(figure))
+      return QStringLiteral("figure %1 leaves its room %2").arg(describe(figure), describe(room));
+  const QRectF box = boundingBox(figures);
+  *figureShare = std::max(box.width() / area.width(), box.height() / area.height());
+  if (*figureShare < kMinFigureSpan)
+    return QStringLiteral("the figure %1 spans only %2 of the view")
+        .arg(describe(box))
+        .arg(*figureShare, 0, 'f', 2);
+  return {};
+}
+
+const PlacedLabel* labelStarting(const DiagramView& view, const QString& prefix) {
+  const auto& labels = view.lastLayout().labels();
+  const auto found = std::ranges::find_if(
+      labels, [&](const PlacedLabel& label) { return label.text.startsWith(prefix); });
+  return found == labels.end() ? nullptr : &*found;
+}
+
+void renderAt(DiagramView& view, QSize size) {
+  QImage image(1, 1, QImage::Format_ARGB32_Premultiplied);
+  QPainter painter(&image);
+  view.render(painter, QRectF(QPointF(0, 0), QSizeF(size)),
+              Theme::light(view.document()->fontScale()));
+}
+
+// The presentation view's size and text scale on a 1280x720 projector at scale 1.
+Setting projector() {
+  DiagramPanel panel;
+  panel.setPresentationMode(true);
+  const QSize view = viewSizeIn(panel, *panel.presentationWindow(), {1280, 720});
+  return {QStringLiteral("presentation 1280x720"), view, panel.document()->fontScale()};
+}
+
+}  // namespace
+
+class TestDiagramLayout : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void everyViewFitsEverySizeAndScale();
+  void kstepKeepsItsLabelsOnAProjector();
+  void accessViewKeepsMemoryAndBanksOnAProjector();
+  void blockAndKStepNameTheSameKRange();
+};
+
+void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
+  QElapsedTimer timer;
+  timer.start();
+  const std::vector<Setting> all = settings();
+  std::map<QString, double> smallestShare;
+  int checked = 0;
+  QStringList problems;
+  for (const KernelConfig& config : oneKernelPerFamily()) {
+    DiagramDocument document;
+    // Edges that fall inside tiles, so that padding and a short last k-step are drawn too.
+    document.setConfiguration(config, {250, 190, 150});
+    QVERIFY2(document.mapping(), config.kernel.c_str());
+    DiagramSelection last = document.selection();
+    last.step = document.mapping()->kSteps() - 1;
+    document.setSelection(last);
+    for (const DiagramKind kind : kDiagramKinds) {
+      const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+      for (const Setting& setting : all) {
+        document.setFontScale(setting.fontScale);
+        double share = 0;
+        const QString problem = layoutProblems(*view, setting.view, &share);
+        if (!problem.isEmpty())
+          problems << QStringLiteral("%1 view of %2, %3 (%4x%5): %6")
+                          .arg(diagramKindName(kind))
+                          .arg(QString::fromStdString(config.kernel))
+                          .arg(setting.name)
+                          .arg(setting.view.width())
+                          .arg(setting.view.height())
+                          .arg(problem);
+        auto [at, inserted] = smallestShare.emplace(diagramKindName(kind), share);
+        if (!inserted) at->second = std::min(at->second, share);
+        ++checked;
+      }
+    }
+  }
+  for (const auto& [kind, share] : smallestShare)
+    qInfo("%s: the figure spans at least %.2f of the view", qPrintable(kind), share);
+  qInfo("%d layouts checked in %lld ms", checked, timer.elapsed());
+  for (const QString& problem : problems) qInfo("%s", qPrintable(problem));
+  QVERIFY2(problems.isEmpty(),
+           qPrintable(QStringLiteral("%1 of %2 layouts fail:\n").arg(problems.size()).arg(checked) +
+                      problems.mid(0, 40).join(QLatin1Char('\n'))));
+}
+
+void TestDiagramLayout::kstepKeepsItsLabelsOnAProjector() {
+  // Where the labels once piled up: "A rows .., K not to scale" over "shared As", "shared Bs"
+  // over the step list, tiles shrunk to about 40 pixels.
+  const Setting setting = projector();
+  DiagramDocument document;
+  document.setConfiguration({"shared-tiled", {{"tile", 8}}}, {64, 64, 512});
+  document.setFontScale(setting.fontScale);
+  const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::KStep, &document));
+  renderAt(*view, setting.view);
+  for (const QString& name :
+       {QStringLiteral("A rows"), QStringLiteral("B columns"), QStringLiteral("shared As"),
+        QStringLiteral("shared Bs"), QStringLiteral("partial sums")})
+    QVERIFY2(labelStarting(*view, name), qPrintable(name));
+  // The C tile is more than a speck.
+  const QRectF area =
+      view->diagramArea(QRectF(QPointF(0, 0), QSizeF(setting.view)), view->widgetTheme());
+  const QRectF tile = static_cast<KStepView&>(*view).layout(area, view->widgetTheme()).tile;
+  QVERIFY2(std::min(tile.width(), tile.height()) >= 120, qPrintable(describe(tile)));
+}
+
+void TestDiagramLayout::accessViewKeepsMemoryAndBanksOnAProjector() {
+  // Where the memory rows and sectors once vanished and the bank row was clipped.
+  const Setting setting = projector();
+  DiagramDocument document;
+  document.setConfiguration({"shared-tiled", {{"tile", 16}}}, {256, 256, 256});
+  document.setFontScale(setting.fontScale);
+  const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::Access, &document));
+  renderAt(*view, setting.view);
+  const auto& figures = view->lastLayout().figures();
+  QCOMPARE(figures.size(), std::size_t(2));  // lanes over memory, and the banks
+  const QRectF memory = figures[0], banks = figures[1];
+  QVERIFY2(memory.height() >= 80, qPrintable(describe(memory)));
+  QVERIFY2(banks.height() >= 20, qPrintable(describe(banks)));
+  QVERIFY(QRectF(QPointF(0, 0), QSizeF(setting.view)).contains(banks));
+}
+
+void TestDiagramLayout::blockAndKStepNameTheSameKRange() {
+  // K = 20 in steps of 7: the last step sums k = 14..19; its tile reaches on to 20 in padding.
+  DiagramDocument document;
+  document.setConfiguration({"shared-tiled", {{"tile", 7}}}, {21, 21, 20});
+  QVERIFY(document.mapping());
+  DiagramSelection s = document.selection();
+  s.step = 2;
+  document.setSelection(s);
+  const Range values = kStepValues(*document.mapping(), 2);
+  QCOMPARE(values.begin, std::int64_t(14));
+  QCOMPARE(values.end(), std::int64_t(20));
+  QCOMPARE(kStepText(*document.mapping(), 2), std::string("k-step 2 of 3"));
+  const QString named = QStringLiteral("k-step 2 of 3 (k = 14..19)");
+  for (const DiagramKind kind : {DiagramKind::KStep, DiagramKind::Block}) {
+    const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+    renderAt(*view, {1200, 800});
+    const auto& labels = view->lastLayout().labels();
+    QVERIFY2(std::ranges::any_of(labels,
+                                 [&](const PlacedLabel& label) {
+                                   return label.text.contains(named, Qt::CaseInsensitive);
+                                 }),
+             qPrintable(diagramKindName(kind)));
+  }
+}
+
+QTEST_MAIN(TestDiagramLayout)
+#include "tst_diagram_layout.moc"

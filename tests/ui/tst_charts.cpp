@@ -1,0 +1,432 @@
+// Charts with many series: one palette for every chart, legends one entry per kernel, category
+// labels that never overlap, roofline labels kept apart, exports that clip nothing, a hint in
+// place of every chart that would mean nothing, and the themes.
+#include <QtTest>
+
+#include <QApplication>
+#include <QSet>
+#include <QToolTip>
+
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "series_style.hpp"
+#include "session.hpp"
+#include "test_results.hpp"
+#include "theme.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+using tilescope::ui::ChartPanel;
+using tilescope::ui::ChartView;
+
+namespace {
+
+// A tile sweep of shared-tiled over every tile 1..32 at `size`.
+std::vector<RunResult> tileSweep(std::int64_t size) {
+  std::vector<RunResult> results;
+  for (int tile = 1; tile <= 32; ++tile)
+    results.push_back(test::madeUpResult("shared-tiled", {{"tile", tile}}, size, 1.0 + tile % 7));
+  return results;
+}
+
+// Forty runs of the ladder with their copy and kernel times, as a GPU session holds them.
+std::vector<RunResult> fortyPhasedRuns() {
+  const char* kernels[] = {"naive", "shared-tiled", "register-tiled", "library"};
+  std::vector<RunResult> results;
+  for (int i = 0; i < 40; ++i) {
+    RunResult result = test::madeUpResult(kernels[i % 4], {}, 128 << (i % 5), 1.0 + i);
+    result.phases = Phases{0.5, 1.0 + i, 0.25};
+    results.push_back(result);
+  }
+  return results;
+}
+
+// The pointer resting on `point` of `view` (a move event, as the window system sends it).
+void hover(QWidget* view, QPoint point) {
+  QMouseEvent move(QEvent::MouseMove, point, view->mapToGlobal(point), Qt::NoButton, Qt::NoButton,
+                   Qt::NoModifier);
+  QApplication::sendEvent(view, &move);
+}
+
+QString sessionPath(const char* name) {
+  return QStringLiteral(TILESCOPE_SESSIONS_DIR "/%1.json").arg(QLatin1String(name));
+}
+
+std::optional<Session> shippedSession(const char* name) {
+  QString error;
+  std::optional<Session> session = loadSession(sessionPath(name), &error);
+  if (!session) qWarning("%s", qPrintable(error));
+  return session;
+}
+
+// Where QCustomPlot draws a category label: centred under its tick, turned with the axis.
+QRectF labelRect(ChartView* view, double key, const QString& text) {
+  const QFontMetrics metrics(view->xAxis->tickLabelFont());
+  QSizeF size = metrics.boundingRect(QRect(), Qt::TextDontClip | Qt::AlignCenter, text).size();
+  if (std::abs(view->xAxis->tickLabelRotation()) > 45) size.transpose();
+  const double x = view->xAxis->coordToPixel(key);
+  return {x - size.width() / 2, double(view->axisRect()->bottom()), size.width(), size.height()};
+}
+
+// Every pair of category labels drawn apart; a shortened label's full text is its tooltip.
+void checkCategoryLabels(ChartView* view) {
+  const auto ticker = view->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  QVERIFY(ticker);
+  const QMap<double, QString> ticks = ticker->ticks();
+  QCOMPARE(ticks.size(), view->categories().size());
+  std::vector<QRectF> drawn;
+  for (auto tick = ticks.cbegin(); tick != ticks.cend(); ++tick) {
+    if (tick.value().isEmpty()) continue;
+    const QRectF rect = labelRect(view, tick.key(), tick.value());
+    for (const QRectF& other : drawn)
+      QVERIFY2(!rect.intersects(other),
+               qPrintable(QStringLiteral("label %1 overlaps").arg(tick.key())));
+    drawn.push_back(rect);
+    const QString full = view->categories().at(int(tick.key()) - 1);
+    QString plain = tick.value();
+    plain.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    QString fullPlain = full;
+    fullPlain.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    if (plain == fullPlain) continue;
+    // Shortened: hovering the label shows the full text.
+    const QPoint under(int(view->xAxis->coordToPixel(tick.key())), view->axisRect()->bottom() + 8);
+    hover(view, under);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QCOMPARE(QToolTip::text(), full.toHtmlEscaped().replace(QLatin1Char('\n'), "<br>"));
+  }
+  QVERIFY(!drawn.empty());
+}
+
+// The rectangles of the chart's text items (the roofline's labels), as laid out last.
+std::vector<std::pair<QString, QRectF>> textRects(ChartView* view) {
+  std::vector<std::pair<QString, QRectF>> rects;
+  for (int i = 0; i < view->itemCount(); ++i) {
+    auto* text = qobject_cast<QCPItemText*>(view->item(i));
+    if (!text || text->text().isEmpty()) continue;
+    rects.emplace_back(
+        text->text(),
+        QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized());
+  }
+  return rects;
+}
+
+}  // namespace
+
+class TestCharts : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+  static void showPanel(ChartPanel& panel, QSize size) {
+    panel.resize(size);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_charts"));
+    QVERIFY(dir_.isValid());
+  }
+
+  void noTwoSeriesShareColourAndMarker() {
+    // 24 series: every kernel of the catalogue, the rest variants of a few of them.
+    std::vector<ui::SeriesId> series;
+    for (const KernelInfo& info : catalogue())
+      series.push_back({QString::fromStdString(info.id), QString::fromStdString(info.id), info.id});
+    for (int tile : {1, 2, 4, 8, 16}) {
+      for (const char* kernel : {"shared-tiled", "naive"}) {
+        const QString name = QStringLiteral("%1 tile=%2").arg(kernel).arg(tile);
+        series.push_back({name, QString::fromLatin1(kernel), kernel});
+      }
+    }
+    QVERIFY(series.size() >= 24);
+    // And one kernel swept over 32 tiles.
+    std::vector<ui::SeriesId> sweep;
+    for (int tile = 1; tile <= 32; ++tile)
+      sweep.push_back(
+          {QStringLiteral("shared-tiled tile=%1").arg(tile), "shared-tiled", "shared-tiled"});
+    for (const auto& chart : {series, sweep}) {
+      for (ui::Contrast contrast : {ui::Contrast::Light, ui::Contrast::Dark, ui::Contrast::High}) {
+        const std::vector<ui::SeriesStyle> styles = ui::seriesStyles(chart, contrast);
+        QCOMPARE(styles.size(), chart.size());
+        QSet<QPair<QRgb, int>> seen;
+        for (const ui::SeriesStyle& style : styles) seen.insert({style.color.rgb(), style.shape});
+        QCOMPARE(seen.size(), int(chart.size()));
+      }
+    }
+    // Every kernel of the catalogue has its own colour: tensor-mma is not naive, tensor-wgmma not
+    // shared-tiled.
+    const std::vector<ui::SeriesStyle> kernels = ui::seriesStyles(
+        {series.begin(), series.begin() + catalogue().size()}, ui::Contrast::Light);
+    QSet<QRgb> colours;
+    for (const ui::SeriesStyle& style : kernels) colours.insert(style.color.rgb());
+    QCOMPARE(colours.size(), int(catalogue().size()));
+  }
+
+  void aKernelKeepsItsColourInEveryChartAndSession() {
+    // Session one: shared-tiled alone; session two: other kernels first.
+    ResultsModel alone;
+    alone.setResults({test::madeUpResult("shared-tiled", {{"tile", 16}}, 128, 1.0),
+                      test::madeUpResult("shared-tiled", {{"tile", 16}}, 256, 4.0)});
+    ResultsModel crowded;
+    std::vector<RunResult> results;
+    for (const char* kernel : {"naive", "library", "register-tiled", "shared-tiled"}) {
+      for (std::int64_t size : {128, 256})
+        results.push_back(test::madeUpResult(
+            kernel, kernel == std::string("library") ? Params{} : Params{{"tile", 16}}, size, 1.0));
+    }
+    crowded.setResults(results);
+    ChartPanel first(&alone), second(&crowded);
+    first.refresh();
+    second.refresh();
+    const auto colourOf = [](ChartView* view, const QString& name) {
+      for (int i = 0; i < view->graphCount(); ++i)
+        if (view->graph(i)->name() == name) return view->graph(i)->pen().color();
+      return QColor();
+    };
+    const QColor time = colourOf(first.chart(ChartKind::Time), "shared-tiled tile=16");
+    QVERIFY(time.isValid());
+    QCOMPARE(colourOf(second.chart(ChartKind::Time), "shared-tiled tile=16"), time);
+    QCOMPARE(colourOf(second.chart(ChartKind::Rate), "shared-tiled tile=16"), time);
+    QVERIFY(colourOf(second.chart(ChartKind::Time), "naive tile=16") != time);
+    // The roofline's point of the kernel too.
+    second.showChart(ChartKind::Roofline);
+    second.refresh();
+    QCOMPARE(colourOf(second.chart(ChartKind::Roofline), "shared-tiled"), time);
+  }
+
+  void aTileSweepsLegendStaysSmall() {
+    for (bool twoSizes : {false, true}) {
+      ResultsModel model;
+      std::vector<RunResult> results = tileSweep(512);
+      if (twoSizes) {
+        for (RunResult& result : tileSweep(1024)) results.push_back(result);
+      }
+      model.setResults(results);
+      ChartPanel panel(&model);
+      showPanel(panel, {900, 600});
+      panel.showChart(ChartKind::Rate);
+      panel.refresh();
+      ChartView* rate = panel.chart(ChartKind::Rate);
+      rate->replot();
+      // One entry for the kernel, its 32 series on hover.
+      QCOMPARE(rate->legend->itemCount(), 1);
+      QVERIFY(rate->legend->visible());
+      QVERIFY2(rate->legend->outerRect().height() < rate->height() / 8,
+               qPrintable(QString::number(rate->legend->outerRect().height())));
+      QVERIFY(rate->axisRect()->height() > rate->height() / 2);
+      QVERIFY(rate->axisRect()->width() > rate->width() * 3 / 4);
+      hover(rate, rate->legend->item(0)->outerRect().center());
+      QTRY_VERIFY(QToolTip::isVisible());
+      QVERIFY2(QToolTip::text().contains("shared-tiled tile=32"), qPrintable(QToolTip::text()));
+    }
+  }
+
+  void kernelsAtOneSizeAreComparedAsBars() {
+    ResultsModel model;
+    std::vector<RunResult> results;
+    for (const char* kernel : {"naive", "shared-tiled", "register-tiled"})
+      results.push_back(test::madeUpResult(kernel, {{"tile", 8}}, 512, 2.0));
+    results.push_back(test::madeUpResult("library", {}, 512, 0.5));
+    model.setResults(results);
+    ChartPanel panel(&model);
+    showPanel(panel, {900, 600});
+    panel.showChart(ChartKind::Rate);
+    panel.refresh();
+    ChartView* rate = panel.chart(ChartKind::Rate);
+    rate->replot();
+    QCOMPARE(rate->graphCount(), 0);
+    QCOMPARE(rate->plottableCount(), 4);
+    auto* library = qobject_cast<QCPBars*>(rate->plottable(3));
+    QVERIFY(library);
+    QCOMPARE(library->name(), QStringLiteral("library"));
+    QCOMPARE(library->data()->at(0)->key, 4.0);
+    QCOMPARE(library->data()->at(0)->value, results[3].gflops);
+    QCOMPARE(rate->categories().at(3), QStringLiteral("library"));
+    checkCategoryLabels(rate);
+  }
+
+  void fortyRunsPhasesLabelsDoNotOverlap() {
+    ResultsModel model;
+    model.setResults(fortyPhasedRuns());
+    ChartPanel panel(&model);
+    for (QSize size : {QSize(1600, 800), QSize(900, 600), QSize(500, 400)}) {
+      showPanel(panel, size);
+      panel.showChart(ChartKind::Phases);
+      panel.refresh();
+      ChartView* phases = panel.chart(ChartKind::Phases);
+      phases->replot();
+      QCOMPARE(phases->categories().size(), 40);
+      checkCategoryLabels(phases);
+      // The plot keeps most of the height.
+      QVERIFY(phases->axisRect()->height() > phases->height() / 3);
+    }
+  }
+
+  void rooflineLabelsDoNotOverlap() {
+    const std::optional<Session> session = shippedSession("h200-roofline");
+    QVERIFY(session);
+    ResultsModel model;
+    model.setResults(session->results);
+    model.setCeilings(session->ceilings);
+    ChartPanel panel(&model);
+    for (QSize size : {QSize(1400, 900), QSize(900, 600), QSize(640, 480)}) {
+      showPanel(panel, size);
+      panel.showChart(ChartKind::Roofline);
+      panel.refresh();
+      ChartView* roofline = panel.chart(ChartKind::Roofline);
+      roofline->replot();
+      const auto rects = textRects(roofline);
+      QVERIFY(rects.size() >= 4);
+      for (std::size_t i = 0; i < rects.size(); ++i) {
+        for (std::size_t j = i + 1; j < rects.size(); ++j) {
+          QVERIFY2(!rects[i].second.intersects(rects[j].second),
+                   qPrintable(rects[i].first + " / " + rects[j].first));
+        }
+      }
+      // Every series in its own colour and marker.
+      QSet<QPair<QRgb, int>> styles;
+      int points = 0;
+      for (int i = 0; i < roofline->graphCount(); ++i) {
+        QCPGraph* graph = roofline->graph(i);
+        if (graph->lineStyle() != QCPGraph::lsNone) continue;
+        styles.insert({graph->pen().color().rgb(), graph->scatterStyle().shape()});
+        ++points;
+      }
+      QCOMPARE(styles.size(), points);
+    }
+  }
+
+  void exportsClipNothing() {
+    const std::optional<Session> session = shippedSession("h200-roofline");
+    QVERIFY(session);
+    ResultsModel model;
+    model.setResults(session->results);
+    model.setCeilings(session->ceilings);
+    ChartPanel panel(&model);
+    showPanel(panel, {700, 500});
+    for (ChartKind kind : {ChartKind::Roofline, ChartKind::Rate, ChartKind::Phases}) {
+      for (QSize size : {QSize(1200, 800), QSize(800, 500)}) {
+        const QString path = dir_.filePath(QStringLiteral("%1.png").arg(chartId(kind)));
+        QString error;
+        QVERIFY2(panel.exportChart(kind, path, size, &error), qPrintable(error));
+        QCOMPARE(QImage(path).size(), size);
+        // The layout of the export stays until the next replot: every legend entry lies inside
+        // the legend, and the legend inside the image.
+        ChartView* view = panel.chart(kind);
+        const QRect image(QPoint(0, 0), size);
+        QVERIFY(view->legend->visible());
+        QVERIFY2(image.contains(view->legend->outerRect()), qPrintable(chartId(kind)));
+        for (int i = 0; i < view->legend->itemCount(); ++i) {
+          if (!view->legend->item(i)) continue;  // an empty cell of the grid
+          const QRect entry = view->legend->item(i)->outerRect();
+          QVERIFY2(view->legend->outerRect().contains(entry),
+                   qPrintable(QStringLiteral("%1: entry %2").arg(chartId(kind)).arg(i)));
+        }
+        QVERIFY(image.contains(view->axisRect()->outerRect()));
+      }
+    }
+  }
+
+  void everyTabSaysWhatWouldFillIt_data() {
+    QTest::addColumn<int>("kind");
+    for (ChartKind kind : kAllCharts) QTest::newRow(qPrintable(chartId(kind))) << int(kind);
+  }
+
+  void everyTabSaysWhatWouldFillIt() {
+    QFETCH(int, kind);
+    ResultsModel model;
+    ChartPanel panel(&model);
+    showPanel(panel, {900, 600});
+    panel.showChart(ChartKind(kind));
+    panel.refresh();
+    ChartView* view = panel.chart(ChartKind(kind));
+    view->replot();
+    QVERIFY(view->hasPlaceholder());
+    QCOMPARE(view->plottableCount(), 0);
+    QVERIFY(!view->legend->visible());
+    // A full-size empty chart, not a strip, with its hint inside the plot.
+    QVERIFY(view->axisRect()->height() > view->height() / 2);
+    QVERIFY(view->axisRect()->width() > view->width() * 3 / 4);
+    for (int i = 0; i < view->itemCount(); ++i) {
+      auto* hint = qobject_cast<QCPItemText*>(view->item(i));
+      QVERIFY(hint);
+      const QRectF rect(hint->topLeft->pixelPosition(), hint->bottomRight->pixelPosition());
+      QVERIFY2(QRectF(view->axisRect()->rect()).contains(rect),
+               qPrintable(QStringLiteral("%1: %2 in %3")
+                              .arg(hint->text())
+                              .arg(QString(QDebug::toString(rect)))
+                              .arg(QString(QDebug::toString(view->axisRect()->rect())))));
+    }
+  }
+
+  void sessionsWithoutASweepDrawNoSweepOrLandscape() {
+    // The ladder session: fixed tiles, no tile sweep; its latest kernel was run at one
+    // configuration only.
+    const std::optional<Session> session = shippedSession("h200-ladder");
+    QVERIFY(session);
+    ResultsModel model;
+    model.setResults(session->results);
+    ChartPanel panel(&model);
+    panel.refresh();
+    ChartView* tiles = panel.chart(ChartKind::TileSweep);
+    QVERIFY(tiles->hasPlaceholder());
+    QCOMPARE(tiles->plottableCount(), 0);
+    ChartView* landscape = panel.chart(ChartKind::Landscape);
+    QVERIFY(landscape->hasPlaceholder());
+    QCOMPARE(landscape->plottableCount(), 0);
+    // A real tile sweep fills the first, a two-configuration autotune the second.
+    model.setResults(tileSweep(256));
+    panel.refresh();
+    QVERIFY(!tiles->hasPlaceholder());
+    QCOMPARE(tiles->graphCount(), 1);
+    QCOMPARE(tiles->graph(0)->dataCount(), 32);
+    QVERIFY(!landscape->hasPlaceholder());
+    QCOMPARE(landscape->categories().size(), 32);
+  }
+
+  void themesReskinEveryChart() {
+    ResultsModel model;
+    model.setResults(tileSweep(256));
+    ChartPanel panel(&model);
+    showPanel(panel, {900, 600});
+    panel.refresh();
+    ChartView* tiles = panel.chart(ChartKind::TileSweep);
+    const auto expectedColour = [&] {
+      return ui::seriesStyles({{"", "", "shared-tiled"}}, tiles->contrast()).front().color;
+    };
+    for (ui::Theme theme :
+         {ui::Theme::Dark, ui::Theme::HighContrast, ui::Theme::Light, ui::Theme::System}) {
+      ui::applyTheme(theme);
+      QCOMPARE(ui::currentTheme(), theme);
+      const QColor base = QApplication::palette().color(QPalette::Base);
+      const QColor text = QApplication::palette().color(QPalette::Text);
+      QTRY_COMPARE(tiles->axisRect()->backgroundBrush().color(), base);
+      QCOMPARE(tiles->xAxis->tickLabelColor(), text);
+      // Text reads on the background, and the series are rebuilt in the theme's colours.
+      QVERIFY(std::abs(base.lightness() - text.lightness()) > 120);
+      QTRY_COMPARE(tiles->graph(0)->pen().color(), expectedColour());
+      const QColor series = tiles->graph(0)->pen().color();
+      QVERIFY2(std::abs(series.lightness() - base.lightness()) > 50,
+               qPrintable(ui::themeId(theme)));
+    }
+    QCOMPARE(ui::contrastOf(QApplication::palette()), ui::Contrast::Light);
+    ui::applyTheme(ui::Theme::HighContrast);
+    QTRY_COMPARE(tiles->contrast(), ui::Contrast::High);
+    QTRY_COMPARE(tiles->graph(0)->pen().widthF(), 3.0);
+    ui::applyTheme(ui::Theme::System);
+
+    // Kept in QSettings.
+    ui::saveTheme(ui::Theme::Dark);
+    QCOMPARE(ui::savedTheme(), ui::Theme::Dark);
+    QSettings().setValue("view/theme", "no-such-theme");
+    QCOMPARE(ui::savedTheme(), ui::Theme::System);
+    QSettings().remove("view/theme");
+  }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

@@ -1,0 +1,32 @@
+#pragma once
+// View > Theme: the app's palette, system, light, dark or high contrast, kept in QSettings. It is
+// set on the application, so every widget gets QEvent::PaletteChange and re-skins itself (the
+// charts through ChartView, the diagrams through their own style).
+#include <QMenu>
+#include <QString>
+#include <optional>
+
+namespace tilescope::ui {
+
+enum class Theme { System, Light, Dark, HighContrast };
+
+inline constexpr Theme kAllThemes[] = {Theme::System, Theme::Light, Theme::Dark,
+                                       Theme::HighContrast};
+
+// "system", "light", "dark", "high-contrast".
+QString themeId(Theme theme);
+std::optional<Theme> themeFromId(const QString& id);
+
+// Applies `theme` to the whole application: the chosen themes use the Fusion style, which follows
+// the palette on every platform; System puts back the style and palette the app started with.
+void applyTheme(Theme theme);
+Theme currentTheme();
+
+// The theme remembered in QSettings (System when none or unknown), and remembering one.
+Theme savedTheme();
+void saveTheme(Theme theme);
+
+// The View > Theme menu: one checkable action per theme; choosing one applies and remembers it.
+QMenu* createThemeMenu(QWidget* parent);
+
+}  // namespace tilescope::ui

@@ -43,6 +43,7 @@ ServerDialog::ServerDialog(const app::ServerSettings& settings, QWidget* parent)
   list_->setStatusTip(tr("The servers TileScope knows"));
   layout->addWidget(list_);
   remove_ = new QPushButton(tr("&Remove"), this);
+  remove_->setObjectName(QStringLiteral("remove"));
   remove_->setStatusTip(tr("Forget the selected server"));
   connect(remove_, &QPushButton::clicked, this, &ServerDialog::removeServer);
   connect(list_, &QListWidget::currentRowChanged, this,

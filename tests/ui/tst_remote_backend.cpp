@@ -169,6 +169,41 @@ class TestRemoteBackend : public QObject {
     QCOMPARE(finished.front().front().value<QueueSummary>().completed, 1);
   }
 
+  void aStickyFaultFailsTheRunAndTheNextRunStartsANewServer() {
+    // A fake server that greets, then answers the first run (echoing its id) with a sticky
+    // fault; each start leaves a line in a file.
+    QTemporaryDir dir;
+    const QString starts = dir.filePath(QStringLiteral("starts"));
+    const QString fake =
+        QStringLiteral(
+            "echo started >> '%1'; read hello; echo '{\"reply\":\"hello\",\"id\":0,"
+            "\"protocol\":1,\"program\":\"fake\",\"backends\":[{\"id\":\"cpu\","
+            "\"available\":true,\"devices\":[{\"format_version\":1,\"index\":0,"
+            "\"name\":\"Fake GPU\",\"facts\":[]}]}]}'; read run; "
+            "id=$(echo \"$run\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/'); "
+            "echo '{\"reply\":\"error\",\"id\":'$id',\"kind\":\"device-lost\",\"message\":\"an "
+            "illegal memory access was "
+            "encountered\",\"restart\":true}'; cat >/dev/null")
+            .arg(starts);
+    RunController controller(nullptr, server(fake));
+    QVERIFY(connected(controller) && connected(controller)->available());
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failures.size(), 1);
+    const QString message = failures.front().at(1).value<RunFailure>().message;
+    QVERIFY2(message.contains(QStringLiteral("illegal memory access")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("restarted for the next run")), qPrintable(message));
+    // The backend is not given up: the next run starts a new server, which faults again.
+    controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failures.size(), 2);
+    QFile file(starts);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().count("started"), 2);
+  }
+
   void aServerThatPrintsGarbageIsNamedWithWhatItWrote() {
     RunController controller(
         nullptr, server(QStringLiteral("echo 'Welcome to gpu1, last login: Mon'; cat >/dev/null")));

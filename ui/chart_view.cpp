@@ -193,8 +193,11 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
 }
 
 QCPScatterStyle ChartView::scatterOf(const SeriesStyle& style, double size) {
+  // A light fill, so the crosses and pluses inside a marker stay visible.
+  QColor fill = style.color;
+  fill.setAlphaF(0.45);
   return QCPScatterStyle(style.shape, QPen(style.color, 1.5),
-                         style.overlaid ? QBrush(Qt::NoBrush) : QBrush(style.color), size);
+                         style.overlaid ? QBrush(Qt::NoBrush) : QBrush(fill), size);
 }
 
 QPen ChartView::lineOf(const SeriesStyle& style) {
@@ -242,6 +245,9 @@ std::vector<LegendEntry> ChartView::groupedLegend(const std::vector<SeriesId>& s
 void ChartView::setLegendWanted(bool wanted) {
   legendWanted_ = wanted;
   legend->setVisible(wanted && legend->itemCount() > 0);
+  // A hidden legend keeps no room (the layout still counts an invisible element's minimum);
+  // shown again, fitLegendColumns asks for its rows.
+  legend->setMinimumSize(0, 0);
   replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -201,7 +201,9 @@ void MainWindow::createActions() {
 
   quitAction_ =
       new QAction(themeIcon("application-exit", QStyle::SP_DialogCloseButton), tr("&Quit"), this);
-  quitAction_->setShortcut(QKeySequence::Quit);
+  quitAction_->setObjectName(QStringLiteral("quitAction"));
+  // The platform's Quit key is empty on some platforms (Windows, offscreen): Ctrl+Q everywhere.
+  quitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
   quitAction_->setStatusTip(tr("Stop any run and quit TileScope"));
   connect(quitAction_, &QAction::triggered, this, &QWidget::close);
 }

@@ -13,28 +13,38 @@ namespace {
 
 // One hue per catalogue kernel, in catalogue order (serial, row-per-thread, naive, shared-a,
 // shared-tiled, register-tiled, blocktile-1d, blocktile-2d, vectorized, warptile, pipelined,
-// tensor-mma, tensor-wgmma, library), neighbours far apart; the Okabe-Ito colours where they
-// fit. Deeper on light backgrounds, lighter on dark ones.
+// prefetched, tensor-mma, tensor-wgmma), neighbours far apart, the Okabe-Ito colours where they
+// fit; the last one is the library's (kLibraryIndex). Deeper on light backgrounds, lighter on
+// dark ones.
 const QColor kLightHues[] = {"#8c564b", "#cc79a7", "#d55e00", "#b08000", "#009e73", "#0072b2",
-                             "#7f3c8d", "#1b9aaa", "#e6007e", "#5a8f00", "#3d4fc4", "#a01a58",
-                             "#e69f00", "#303030", "#6a9fd8", "#999933"};
+                             "#7f3c8d", "#1b9aaa", "#e6007e", "#5a8f00", "#3d4fc4", "#999933",
+                             "#a01a58", "#e69f00", "#6a9fd8", "#303030"};
 const QColor kDarkHues[] = {"#d2a58f", "#eba2d0", "#ff6f4a", "#f0d23c", "#35d0a5", "#56b4e9",
-                            "#c9a2ff", "#4fe0e8", "#ff5fb8", "#a6d854", "#8c9eff", "#ff9e9e",
-                            "#ffa640", "#e0e0e0", "#b0b070", "#70b0b0"};
+                            "#c9a2ff", "#4fe0e8", "#ff5fb8", "#a6d854", "#8c9eff", "#b0b070",
+                            "#ff9e9e", "#ffa640", "#70b0b0", "#e0e0e0"};
 constexpr int kHueCount = int(std::size(kLightHues));
 static_assert(std::size(kDarkHues) == std::size(kLightHues));
 
-// Markers, each readable at 7-9 px; a kernel's own marker is the one at its catalogue index (the
-// library's diamond says, on the roofline, that it sits at the compulsory intensity).
-constexpr QCPScatterStyle::ScatterShape kShapes[] = {
-    QCPScatterStyle::ssCircle,      QCPScatterStyle::ssSquare,
-    QCPScatterStyle::ssTriangle,    QCPScatterStyle::ssTriangleInverted,
-    QCPScatterStyle::ssCrossSquare, QCPScatterStyle::ssPlusCircle,
-    QCPScatterStyle::ssStar,        QCPScatterStyle::ssCross,
-    QCPScatterStyle::ssPlus,        QCPScatterStyle::ssCrossCircle,
-    QCPScatterStyle::ssPlusSquare,  QCPScatterStyle::ssDisc,
-    QCPScatterStyle::ssPeace,       QCPScatterStyle::ssDiamond};
+// Markers, each readable at 7-9 px; a kernel's own marker is the one at its index (the library's
+// diamond says, on the roofline, that it sits at the compulsory intensity).
+constexpr QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle,
+                                                     QCPScatterStyle::ssDiamond,
+                                                     QCPScatterStyle::ssSquare,
+                                                     QCPScatterStyle::ssTriangle,
+                                                     QCPScatterStyle::ssTriangleInverted,
+                                                     QCPScatterStyle::ssCrossSquare,
+                                                     QCPScatterStyle::ssPlusCircle,
+                                                     QCPScatterStyle::ssStar,
+                                                     QCPScatterStyle::ssCross,
+                                                     QCPScatterStyle::ssPlus,
+                                                     QCPScatterStyle::ssCrossCircle,
+                                                     QCPScatterStyle::ssPlusSquare,
+                                                     QCPScatterStyle::ssDisc,
+                                                     QCPScatterStyle::ssPeace};
 constexpr int kShapeCount = int(std::size(kShapes));
+// The library keeps the last hue (a neutral grey) and, with it, the diamond.
+constexpr int kLibraryIndex = kHueCount - 1;
+static_assert(kLibraryIndex % kShapeCount == 1);
 
 // Lightness steps of a hue's shades: the kernel's own colour first, then darker and lighter.
 constexpr int kShadeSteps[] = {0, -40, 40, -70, 70, -95, 95};
@@ -42,6 +52,7 @@ constexpr int kShadeSteps[] = {0, -40, 40, -70, 70, -95, 95};
 // The kernel's place in the catalogue; kernels this build does not know (a session from another
 // build) come after it, at a place their id picks.
 int kernelIndex(const std::string& kernel) {
+  if (kernel == app::kLibraryKernel) return kLibraryIndex;
   const std::vector<KernelInfo>& kernels = catalogue();
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     if (kernels[i].id == kernel) return int(i);
@@ -100,7 +111,8 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
     const int kernel = kernelIndex(series[i].kernel);
     // Kernels past the hue list share hues with earlier ones, in shades no earlier kernel uses:
     // same colour then means same kernel, and within a kernel the marker differs.
-    const int hueRounds = (int(catalogue().size()) + 2 * kHueCount - 1) / kHueCount;
+    const int hueRounds =
+        (std::max(int(catalogue().size()), kHueCount) + 2 * kHueCount - 1) / kHueCount;
     const int shade = kernel / kHueCount + hueRounds * (variant[i] / kShapeCount);
     SeriesStyle style;
     style.color = shaded(hues[kernel % kHueCount], shade);

@@ -36,6 +36,11 @@ KernelResources resourcesOf(const LaunchPlan& plan) {
   cudaFuncAttributes attributes{};
   TS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, plan.kernel));
   const int threads = plan.block.x * plan.block.y;
+  // The launch raises the kernel's dynamic shared-memory limit past the 48 KiB default; raised
+  // here too, the occupancy of a kernel not launched yet in this process is the launch's.
+  if (plan.dynamicSharedBytes > 0)
+    TS_CUDA_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(plan.dynamicSharedBytes)));
   int blocks = 0;
   TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, plan.kernel, threads,
                                                               plan.dynamicSharedBytes));

@@ -123,6 +123,16 @@ class TestCharts : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
   }
 
+  // The panel shown at `size` on the chart of `kind`, built and laid out.
+  static ChartView* showChart(ChartPanel& panel, ChartKind kind, QSize size) {
+    showPanel(panel, size);
+    panel.showChart(kind);
+    panel.refresh();
+    ChartView* view = panel.chart(kind);
+    view->replot();
+    return view;
+  }
+
  private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
@@ -207,11 +217,7 @@ class TestCharts : public QObject {
       }
       model.setResults(results);
       ChartPanel panel(&model);
-      showPanel(panel, {900, 600});
-      panel.showChart(ChartKind::Rate);
-      panel.refresh();
-      ChartView* rate = panel.chart(ChartKind::Rate);
-      rate->replot();
+      ChartView* rate = showChart(panel, ChartKind::Rate, {900, 600});
       // One entry for the kernel, its 32 series on hover.
       QCOMPARE(rate->legend->itemCount(), 1);
       QVERIFY(rate->legend->visible());
@@ -222,6 +228,20 @@ class TestCharts : public QObject {
       hover(rate, rate->legend->item(0)->outerRect().center());
       QTRY_VERIFY(QToolTip::isVisible());
       QVERIFY2(QToolTip::text().contains("shared-tiled tile=32"), qPrintable(QToolTip::text()));
+      // Hidden from the context menu, the legend stays hidden as the chart is rebuilt, and the
+      // plot takes its room.
+      const int plotHeight = rate->axisRect()->height();
+      rate->setLegendWanted(false);
+      rate->replot();
+      QVERIFY(!rate->legend->visible());
+      QVERIFY(rate->axisRect()->height() > plotHeight);
+      panel.refresh();
+      rate->replot();
+      QVERIFY(!rate->legend->visible());
+      rate->setLegendWanted(true);
+      rate->replot();
+      QVERIFY(rate->legend->visible());
+      QCOMPARE(rate->axisRect()->height(), plotHeight);
     }
   }
 
@@ -233,11 +253,7 @@ class TestCharts : public QObject {
     results.push_back(test::madeUpResult("library", {}, 512, 0.5));
     model.setResults(results);
     ChartPanel panel(&model);
-    showPanel(panel, {900, 600});
-    panel.showChart(ChartKind::Rate);
-    panel.refresh();
-    ChartView* rate = panel.chart(ChartKind::Rate);
-    rate->replot();
+    ChartView* rate = showChart(panel, ChartKind::Rate, {900, 600});
     QCOMPARE(rate->graphCount(), 0);
     QCOMPARE(rate->plottableCount(), 4);
     auto* library = qobject_cast<QCPBars*>(rate->plottable(3));
@@ -254,11 +270,7 @@ class TestCharts : public QObject {
     model.setResults(fortyPhasedRuns());
     ChartPanel panel(&model);
     for (QSize size : {QSize(1600, 800), QSize(900, 600), QSize(500, 400)}) {
-      showPanel(panel, size);
-      panel.showChart(ChartKind::Phases);
-      panel.refresh();
-      ChartView* phases = panel.chart(ChartKind::Phases);
-      phases->replot();
+      ChartView* phases = showChart(panel, ChartKind::Phases, size);
       QCOMPARE(phases->categories().size(), 40);
       checkCategoryLabels(phases);
       // The plot keeps most of the height.
@@ -274,11 +286,7 @@ class TestCharts : public QObject {
     model.setCeilings(session->ceilings);
     ChartPanel panel(&model);
     for (QSize size : {QSize(1400, 900), QSize(900, 600), QSize(640, 480)}) {
-      showPanel(panel, size);
-      panel.showChart(ChartKind::Roofline);
-      panel.refresh();
-      ChartView* roofline = panel.chart(ChartKind::Roofline);
-      roofline->replot();
+      ChartView* roofline = showChart(panel, ChartKind::Roofline, size);
       const auto rects = textRects(roofline);
       QVERIFY(rects.size() >= 4);
       for (std::size_t i = 0; i < rects.size(); ++i) {
@@ -340,11 +348,7 @@ class TestCharts : public QObject {
     QFETCH(int, kind);
     ResultsModel model;
     ChartPanel panel(&model);
-    showPanel(panel, {900, 600});
-    panel.showChart(ChartKind(kind));
-    panel.refresh();
-    ChartView* view = panel.chart(ChartKind(kind));
-    view->replot();
+    ChartView* view = showChart(panel, ChartKind(kind), {900, 600});
     QVERIFY(view->hasPlaceholder());
     QCOMPARE(view->plottableCount(), 0);
     QVERIFY(!view->legend->visible());

@@ -29,6 +29,13 @@ void deliver(MainWindow& window, const std::string& kernel, double ms) {
   emit window.controller()->resultReady(test::madeUpResult(kernel, {}, 64, ms));
 }
 
+QAction* actionWithShortcut(MainWindow& window, QKeySequence::StandardKey key) {
+  for (QAction* action : window.findChildren<QAction*>()) {
+    if (action->shortcut() == QKeySequence(key)) return action;
+  }
+  return nullptr;
+}
+
 QAction* sampleAction(MainWindow& window, const QString& fileName) {
   for (QAction* action : window.sampleMenu()->actions()) {
     if (QFileInfo(action->data().toString()).fileName() == fileName) return action;
@@ -82,6 +89,8 @@ class TestFiles : public QObject {
     for (QAction* action : window.sampleMenu()->actions()) {
       listed << QFileInfo(action->data().toString()).fileName();
       QVERIFY(!action->statusTip().isEmpty());
+      QVERIFY2(action->text().contains(QStringLiteral("NVIDIA H200, ")),
+               qPrintable(action->text()));
     }
     QCOMPARE(listed, onDisk);
   }
@@ -96,6 +105,10 @@ class TestFiles : public QObject {
     QVERIFY(!window.hasUnsavedResults());
     QVERIFY2(window.windowTitle().contains(QStringLiteral("read-only")),
              qPrintable(window.windowTitle()));
+    // Save becomes Save As.
+    QAction* save = actionWithShortcut(window, QKeySequence::Save);
+    QVERIFY(save);
+    QVERIFY2(save->text().contains(QStringLiteral("As")), qPrintable(save->text()));
     // The source tree's copy of a sample is a sample too; any other session is not.
     QVERIFY(isShippedSample(QStringLiteral(TILESCOPE_SESSIONS "/h200-ladder.json")));
     QVERIFY(!isShippedSample(dir_.filePath(QStringLiteral("nothing.json"))));
@@ -139,6 +152,7 @@ class TestFiles : public QObject {
     QVERIFY(!window.sessionReadOnly());
     QVERIFY(!window.hasUnsavedResults());
     QCOMPARE(window.sessionPath(), QFileInfo(mine).absoluteFilePath());
+    QVERIFY(!actionWithShortcut(window, QKeySequence::Save)->text().contains(QStringLiteral("As")));
     std::optional<Session> saved = loadSession(mine, &error);
     QVERIFY2(saved, qPrintable(error));
     QCOMPARE(int(saved->results.size()), window.results()->rowCount());
@@ -164,6 +178,25 @@ class TestFiles : public QObject {
     QVERIFY(window.close());
     QCOMPARE(log.asked.size(), 2);
     QVERIFY(QFileInfo(path).isFile());
+  }
+
+  void quitWithUnsavedResultsAsks() {
+    PromptLog log;
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.show();
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    deliver(window, "naive", 2.0);
+    auto* quit = window.findChild<QAction*>(QStringLiteral("quitAction"));
+    QVERIFY(quit);
+    QCOMPARE(quit->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->trigger();
+    QCOMPARE(log.asked.size(), 1);
+    QVERIFY(window.isVisible());
+    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
+    quit->trigger();
+    QCOMPARE(log.asked.size(), 2);
+    QVERIFY(!window.isVisible());
   }
 
   void discardLetsTheWindowClose() {

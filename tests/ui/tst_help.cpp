@@ -59,6 +59,20 @@ class TestHelp : public QObject {
     QCoreApplication::setApplicationName(QStringLiteral("tst_help"));
   }
 
+  // A chart or view added later without its help text fails here.
+  void everyChartAndViewHasAHelpText() {
+    for (app::ChartKind kind : app::kAllCharts)
+      QVERIFY2(!ui::helpText(ui::chartHelpTopic(app::chartId(kind))).isEmpty(),
+               qPrintable(app::chartId(kind)));
+    QCOMPARE(std::size(kChartHeadings), std::size(app::kAllCharts));
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+    for (ui::DiagramKind kind : ui::kDiagramKinds)
+      QVERIFY2(!ui::helpText(ui::diagramHelpTopic(ui::diagramKindName(kind))).isEmpty(),
+               qPrintable(ui::diagramKindName(kind)));
+    QCOMPARE(std::size(kViewHeadings), std::size(ui::kDiagramKinds));
+#endif
+  }
+
   // What is drawn, how to read it and the seed, for every chart and view, and nothing shared.
   void everyTopicSaysWhatHowAndWhichSeed() {
     QStringList topics;

@@ -25,7 +25,7 @@ constexpr double kMinCopyOutline = 12;
 
 using WarpLaneColors = std::array<QRgb, kWarpSize * kWarpSize>;
 
-WarpLaneColors colorTable(const Theme& theme) {
+WarpLaneColors colorTable(const DiagramTheme& theme) {
   WarpLaneColors table{};
   for (int warp = 0; warp < kWarpSize; ++warp)
     for (int lane = 0; lane < kWarpSize; ++lane)
@@ -97,7 +97,7 @@ std::vector<CopyRun> copyRuns(const std::vector<StagedElement>& elements) {
 
 BlockView::BlockView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
 
-BlockView::Layout BlockView::layout(const QRectF& area, const Theme& theme) const {
+BlockView::Layout BlockView::layout(const QRectF& area, const DiagramTheme& theme) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
@@ -158,7 +158,7 @@ BlockView::Layout BlockView::layout(const QRectF& area, const Theme& theme) cons
   return l;
 }
 
-const BlockView::Cache& BlockView::cached(const Theme& theme, const Layout& l) {
+const BlockView::Cache& BlockView::cached(const DiagramTheme& theme, const Layout& l) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const bool dark = theme.background.lightness() < 128;
@@ -236,7 +236,7 @@ QString BlockView::caption() const {
       .arg(shared ? QStringLiteral(", or loading it into shared memory") : QString());
 }
 
-std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) const {
+std::vector<DiagramView::LegendEntry> BlockView::legend(const DiagramTheme& theme) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   std::vector<LegendEntry> entries;
@@ -280,7 +280,7 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) cons
   return entries;
 }
 
-void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme,
+void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme& theme,
                           const Cache& cache) {
   const Shape& s = document()->mapping()->shape();
   const Range rows = l.rowWindow, cols = l.colWindow;
@@ -314,6 +314,24 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
       const double w = sampleRect.width(), h = sampleRect.height();
       if ((length <= w && thickness <= h) || (length <= h && thickness <= w)) break;
     }
+    // Each warp's name in its tile's corner, where the tile has room for it; the threads' and
+    // lanes' names under a tag are left out rather than drawn beneath it.
+    const QFont tagFont = theme.font(8, true);
+    const QFontMetricsF tagMetrics(tagFont);
+    std::vector<std::pair<QRectF, QString>> tags;
+    for (const WarpTile& warp : cache.warps) {
+      if (!warp.box || m.threadsPerBlock() == 1) continue;
+      const QRectF box = spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols);
+      const QString name = QStringLiteral("warp %1").arg(warp.warp);
+      const QRectF tag(box.left() + 2, box.top() + 2, tagMetrics.horizontalAdvance(name) + 6,
+                       tagMetrics.height());
+      if (tag.width() < box.width() - 4 && tag.height() < box.height() - 4 &&
+          tag.intersects(visible))
+        tags.emplace_back(tag, name);
+    }
+    auto underATag = [&](const QRectF& rect) {
+      return std::ranges::any_of(tags, [&](const auto& tag) { return tag.first.intersects(rect); });
+    };
     for (const ThreadOutputs& thread : *cache.outputs) {
       for (const CellBox& piece : thread.pieces) {
         const QRectF rect = spanRect(l.cols, l.rows, piece.rows, piece.cols);
@@ -323,7 +341,8 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
         painter.setPen(QPen(theme.outline, 0.8));
         painter.drawRect(rect);
         painter.setPen(theme.text);
-        drawUniformLabel(painter, rect, threadLabel(m, thread.thread.thread), widest);
+        if (!underATag(rect))
+          drawUniformLabel(painter, rect, threadLabel(m, thread.thread.thread), widest);
       }
       // Threads owning single elements: each element shows its lane.
       const bool single = std::ranges::all_of(thread.pieces, [](const CellBox& piece) {
@@ -331,11 +350,13 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
       });
       if (cell < kLabelCell * theme.fontScale || !single) continue;
       painter.setPen(theme.text);
-      for (const Cell& c : thread.cells)
-        if (inside(rows, c.row) && inside(cols, c.col))
-          drawFittedText(painter, spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1}),
+      for (const Cell& c : thread.cells) {
+        const QRectF rect = spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1});
+        if (inside(rows, c.row) && inside(cols, c.col) && !underATag(rect))
+          drawFittedText(painter, rect,
                          oneDimensionalBlock(m) ? threadLabel(m, thread.thread.thread)
                                                 : QString::number(thread.thread.lane));
+      }
     }
     // The warps' tiles over the threads' pieces, their sub-iterations dashed.
     for (const WarpTile& warp : cache.warps) {
@@ -343,21 +364,15 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
       painter.setPen(QPen(theme.text, 1.5, Qt::DashLine));
       for (const CellBox& sub : warp.subTiles)
         painter.drawRect(spanRect(l.cols, l.rows, sub.rows, sub.cols));
-      const QRectF box = spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols);
       painter.setPen(QPen(theme.text, 2));
-      painter.drawRect(box);
-      painter.setFont(theme.font(8, true));
-      const QString name = QStringLiteral("warp %1").arg(warp.warp);
-      const QFontMetricsF metrics(painter.font());
-      const QRectF tag(box.left() + 2, box.top() + 2, metrics.horizontalAdvance(name) + 6,
-                       metrics.height());
-      if (tag.width() < box.width() - 4 && tag.height() < box.height() - 4 &&
-          tag.intersects(visible)) {
-        QColor back = theme.background;
-        back.setAlpha(200);
-        painter.fillRect(tag, back);
-        painter.drawText(tag, Qt::AlignCenter, name);
-      }
+      painter.drawRect(spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols));
+    }
+    painter.setFont(tagFont);
+    QColor back = theme.background;
+    back.setAlpha(200);
+    for (const auto& [tag, name] : tags) {
+      painter.fillRect(tag, back);
+      painter.drawText(tag, Qt::AlignCenter, name);
     }
   }
   painter.restore();
@@ -366,7 +381,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
   painter.drawRect(l.tile);
 }
 
-void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& theme,
+void BlockView::paintStaged(QPainter& painter, const Layout& l, const DiagramTheme& theme,
                             const std::vector<StagedElement>& elements, Operand operand) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
@@ -426,7 +441,7 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& the
   painter.drawRect(strip);
 }
 
-void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                              LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();

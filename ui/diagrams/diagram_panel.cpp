@@ -30,7 +30,7 @@ namespace {
 constexpr QSize kPresentationBase{1000, 600};
 constexpr double kMaxPresentationFontScale = 3.0;
 // The controls grow more slowly than the diagrams' text: they must not eat the figure's height.
-constexpr double kControlsShare = 0.75, kMaxControlsScale = 1.6;
+constexpr double kControlsShare = 0.75, kMaxControlsScale = 2.5;
 const int kStepsPerSecond[] = {1, 2, 4, 8, 16, 32};
 
 QString tabTitle(DiagramKind kind) {

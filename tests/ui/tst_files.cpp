@@ -89,6 +89,8 @@ class TestFiles : public QObject {
     for (QAction* action : window.sampleMenu()->actions()) {
       listed << QFileInfo(action->data().toString()).fileName();
       QVERIFY(!action->statusTip().isEmpty());
+      QVERIFY2(action->text().contains(QStringLiteral("NVIDIA H200, ")),
+               qPrintable(action->text()));
     }
     QCOMPARE(listed, onDisk);
   }

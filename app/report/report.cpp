@@ -476,6 +476,98 @@ RunResult resultFromJson(const nlohmann::json& json) {
   return r;
 }
 
+namespace {
+
+// An integer field in [low, high]; a float, an integer beyond 64 bits or one out of range is
+// refused with the range, as the command line refuses --reps 0.
+std::int64_t boundedInteger(const json& value, const std::string& what, std::int64_t low,
+                            std::int64_t high) {
+  const std::string range = std::to_string(low) + ".." + std::to_string(high);
+  if (!value.is_number_integer()) fail(what + " is not an integer");
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() > std::uint64_t(high))
+    fail(what + " is out of range " + range);
+  const std::int64_t number = value.get<std::int64_t>();
+  if (number < low || number > high)
+    fail(what + " = " + std::to_string(number) + " is out of range " + range);
+  return number;
+}
+
+}  // namespace
+
+nlohmann::json toJson(const RunRequest& request) {
+  json params = json::object();
+  for (const auto& [name, value] : request.kernel.params) params[name] = value;
+  return {{"kernel", request.kernel.kernel},
+          {"params", std::move(params)},
+          {"m", request.shape.m},
+          {"n", request.shape.n},
+          {"k", request.shape.k},
+          {"element", toString(request.element)},
+          {"device", request.device},
+          {"fill", request.fill == Fill::Integer ? "integer" : "random"},
+          {"seed", request.seed},
+          {"reps", request.sampling.fixedReps ? json(*request.sampling.fixedReps) : json(nullptr)},
+          {"budget_ms", request.sampling.budgetMs},
+          {"verify", request.verify},
+          {"allow_long_runs", request.allowLongRuns}};
+}
+
+RunRequest requestFromJson(const nlohmann::json& json) {
+  const std::string where = "request";
+  if (!json.is_object()) fail("the request is not a JSON object");
+  // A misspelt member would silently run the default: refuse it, as the command line does.
+  static const char* const kMembers[] = {
+      "kernel", "params", "m",    "n",         "k",      "element",        "device",
+      "fill",   "seed",   "reps", "budget_ms", "verify", "allow_long_runs"};
+  for (const auto& [name, value] : json.items()) {
+    if (std::none_of(std::begin(kMembers), std::end(kMembers),
+                     [&](const char* member) { return name == member; }))
+      fail("the request has an unknown member '" + name + "'");
+  }
+  RunRequest request;
+  request.kernel.kernel = stringField(json, "kernel", where);
+  if (const auto params = json.find("params"); params != json.end() && !params->is_null()) {
+    if (!params->is_object()) fail("request.params is not a JSON object");
+    for (const auto& [name, value] : params->items())
+      request.kernel.params[name] =
+          int(boundedInteger(value, "request.params." + name, std::numeric_limits<int>::min(),
+                             std::numeric_limits<int>::max()));
+  }
+  const auto dimension = [&](const char* name) {
+    return boundedInteger(field(json, name, where), where + "." + name, 1, kMaxDimension);
+  };
+  request.shape = {dimension("m"), dimension("n"), dimension("k")};
+  const auto optional = [&](const char* name) -> const nlohmann::json* {
+    const auto it = json.find(name);
+    return it == json.end() || it->is_null() ? nullptr : &*it;
+  };
+  if (optional("element"))
+    request.element = elementField(stringField(json, "element", where), "request.element");
+  if (const nlohmann::json* device = optional("device"))
+    request.device =
+        int(boundedInteger(*device, "request.device", 0, std::numeric_limits<int>::max()));
+  if (optional("fill")) {
+    const std::string fill = stringField(json, "fill", where);
+    if (fill != "random" && fill != "integer")
+      fail("request.fill '" + fill + "' is neither random nor integer");
+    request.fill = fill == "integer" ? Fill::Integer : Fill::Random;
+  }
+  if (const nlohmann::json* seed = optional("seed"))
+    request.seed = std::uint64_t(
+        boundedInteger(*seed, "request.seed", 0, std::numeric_limits<std::int64_t>::max()));
+  if (const nlohmann::json* reps = optional("reps"))
+    request.sampling.fixedReps = int(boundedInteger(*reps, "request.reps", 1, kMaxFixedReps));
+  if (optional("budget_ms")) {
+    const double budget = numberField(json, "budget_ms", where);
+    if (!std::isfinite(budget) || budget <= 0) fail("request.budget_ms must be above 0");
+    request.sampling.budgetMs = budget;
+  }
+  if (optional("verify")) request.verify = boolField(json, "verify", where);
+  if (optional("allow_long_runs"))
+    request.allowLongRuns = boolField(json, "allow_long_runs", where);
+  return request;
+}
+
 nlohmann::json toJson(const DeviceInfo& device) {
   json facts = json::array();
   for (const auto& [name, value] : device.facts)

@@ -134,7 +134,7 @@ bool MainWindow::startLesson(const std::string& id, QString* problem) {
   controls_->setChoices(choices);
   lessonBar_->showLesson(lesson->title, app::lessonText(*lesson, choices.backend));
   // On the CPU the GPU's side of the lesson comes from the sample measured on an H200.
-  if (choices.backend == "cpu" && !lesson->sample.isEmpty()) {
+  if (app::onTheCpu(choices.backend) && !lesson->sample.isEmpty()) {
     QString error;
     if (!openOverlay(app::shippedSample(lesson->sample), &error)) showProblem(error);
   }

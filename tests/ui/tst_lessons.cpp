@@ -117,6 +117,9 @@ class TestLessons : public QObject {
       QVERIFY2(cpu != cuda, each.id.c_str());
       QVERIFY(cpu.startsWith(each.text));
       QCOMPARE(cuda, each.text);
+      // A run server's backends speak as the backend they stand for.
+      QCOMPARE(lessonText(each, "cpu@laptop"), cpu);
+      QCOMPARE(lessonText(each, "cuda@gpu1"), cuda);
       QVERIFY2(!each.gpuEffects.isEmpty(), each.id.c_str());
       QVERIFY(cpu.contains(QStringLiteral("This run is on the CPU. ") + each.gpuEffects));
       QVERIFY(!cuda.contains(each.gpuEffects));

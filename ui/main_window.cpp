@@ -651,7 +651,7 @@ app::Session MainWindow::currentSession() const {
 }
 
 bool MainWindow::openSession(const QString& path, QString* error) {
-  std::optional<app::Session> session = app::loadSession(path, error);
+  std::optional<app::Session> session = app::loadSessionOrSample(path, error);
   if (!session) return false;
   model_.setDevices(session->devices);
   model_.setResults(std::move(session->results));

@@ -70,7 +70,7 @@ void MainWindow::fillSampleMenu() {
   for (const QString& sample : app::shippedSamples()) {
     // Each entry says what the sample holds: its device and how many results.
     QString text = QFileInfo(sample).completeBaseName();
-    if (const std::optional<app::Session> session = app::loadSession(sample, nullptr);
+    if (const std::optional<app::Session> session = app::loadSessionOrSample(sample, nullptr);
         session && !session->results.empty()) {
       text += tr(" \u2014 %1, %2 results")
                   .arg(QString::fromStdString(session->results.front().device))

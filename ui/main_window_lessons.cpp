@@ -72,7 +72,7 @@ void MainWindow::createOverlayMenu(QMenu* file) {
 }
 
 bool MainWindow::openOverlay(const QString& path, QString* error) {
-  std::optional<app::Session> session = app::loadSession(path, error);
+  std::optional<app::Session> session = app::loadSessionOrSample(path, error);
   if (!session) return false;
   const QString label = overlayLabel(path, *session);
   const std::size_t count = session->results.size();

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QMenu>
 #include <QSet>
 #include <QToolTip>
 
@@ -422,6 +423,22 @@ class TestCharts : public QObject {
     QTRY_COMPARE(tiles->contrast(), ui::Contrast::High);
     QTRY_COMPARE(tiles->graph(0)->pen().widthF(), 3.0);
     ui::applyTheme(ui::Theme::System);
+
+    // View > Theme: one checkable action per theme; choosing one applies and remembers it.
+    std::unique_ptr<QMenu> menu(ui::createThemeMenu(nullptr));
+    QCOMPARE(menu->actions().size(), int(std::size(ui::kAllThemes)));
+    auto* dark = menu->findChild<QAction*>(QStringLiteral("theme-dark"));
+    QVERIFY(dark);
+    dark->trigger();
+    QCOMPARE(ui::currentTheme(), ui::Theme::Dark);
+    QCOMPARE(ui::savedTheme(), ui::Theme::Dark);
+    QTRY_COMPARE(tiles->contrast(), ui::Contrast::Dark);
+    emit menu->aboutToShow();
+    QVERIFY(dark->isChecked());
+    ui::applyTheme(ui::Theme::System);
+    emit menu->aboutToShow();
+    QVERIFY(!dark->isChecked());
+    QVERIFY(menu->findChild<QAction*>(QStringLiteral("theme-system"))->isChecked());
 
     // Kept in QSettings.
     ui::saveTheme(ui::Theme::Dark);

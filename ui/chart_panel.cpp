@@ -506,9 +506,8 @@ void ChartPanel::buildRooflineIfStale() {
   rooflineStale_ = false;
   ChartView* view = chart(ChartKind::Roofline);
   view->reset();
-  const std::vector<RunResult>& results = model_->results();
-  view->setTitle(titleFor(ChartKind::Roofline, results));
-  drawRoofline(view, results, model_->ceilings(), intensities_);
+  view->setTitle(titleFor(ChartKind::Roofline, model_->results()));
+  drawRoofline(view, drawn_, model_->ceilings(), intensities_, drawnOverlay_);
 }
 
 }  // namespace tilescope::ui

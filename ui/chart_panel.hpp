@@ -31,7 +31,8 @@ class ChartPanel : public QTabWidget {
   void resetView();
 
   // Second sessions laid over the charts, read-only: their results join the time, GFLOP/s,
-  // vs library and tile sweep charts as dashed series marked with `label` ("H200 sample").
+  // vs library, tile sweep and roofline charts as dashed or hollow series marked with `label`
+  // ("H200 sample"); the roofline adds the datasheet roofs of their devices.
   // Adding a label again replaces that overlay.
   void addOverlay(const QString& label, std::vector<RunResult> results);
   void removeOverlay(const QString& label);

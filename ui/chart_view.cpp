@@ -245,6 +245,9 @@ std::vector<LegendEntry> ChartView::groupedLegend(const std::vector<SeriesId>& s
 void ChartView::setLegendWanted(bool wanted) {
   legendWanted_ = wanted;
   legend->setVisible(wanted && legend->itemCount() > 0);
+  // A hidden legend keeps no room (the layout still counts an invisible element's minimum);
+  // shown again, fitLegendColumns asks for its rows.
+  legend->setMinimumSize(0, 0);
   replot(QCustomPlot::rpQueuedReplot);
 }
 

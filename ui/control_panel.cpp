@@ -126,7 +126,9 @@ QWidget* ControlPanel::buildBackendGroup() {
   auto* form = new QFormLayout(box);
   backend_ = new QComboBox(box);
   for (const std::string& id : backendIds()) backend_->addItem(text(id), text(id));
-  backend_->setStatusTip(tr("Where the kernels run: cpu (threads, OpenBLAS) or cuda (a GPU)"));
+  backend_->setStatusTip(
+      tr("Where the kernels run: cpu (threads, OpenBLAS), cuda (a GPU), or a "
+         "run server's backend such as cuda@gpu1 (Backend > GPU Server...)"));
   device_ = new QComboBox(box);
   device_->setStatusTip(tr("The device of the backend to run on"));
   deviceFacts_ = new QLabel(box);
@@ -400,6 +402,17 @@ void ControlPanel::setBackends(const std::vector<app::BackendSummary>& backends)
   if (!backendsKnown_) current.device = wantedDevice_;
   backends_ = backends;
   backendsKnown_ = true;
+  {
+    // The run servers (Backend > GPU Server...) come and go: list what the worker has.
+    const QSignalBlocker blocker(backend_);
+    backend_->clear();
+    for (const app::BackendSummary& summary : backends_) {
+      backend_->addItem(text(summary.id), text(summary.id));
+      if (!summary.available())
+        backend_->setItemData(backend_->count() - 1, text(*summary.unavailableReason),
+                              Qt::ToolTipRole);
+    }
+  }
   setChoices(current);
 }
 
@@ -529,7 +542,12 @@ void ControlPanel::setChoices(const app::Choices& choices) {
   wantedDevice_ = choices.device;
   {
     const QSignalBlocker blockBackend(backend_), blockKernel(kernel_), blockType(type_);
-    const int backend = backend_->findData(text(choices.backend));
+    int backend = backend_->findData(text(choices.backend));
+    // A run server's backend chosen last time is listed before its server has answered.
+    if (backend < 0 && !backendsKnown_ && !choices.backend.empty()) {
+      backend_->addItem(text(choices.backend), text(choices.backend));
+      backend = backend_->count() - 1;
+    }
     if (backend >= 0) backend_->setCurrentIndex(backend);
     fillDevices();
     const int device = device_->findData(choices.device);
@@ -580,7 +598,7 @@ std::optional<QString> ControlPanel::backendProblem(const std::vector<app::RunJo
   for (const app::RunJob& job : jobs) {
     if (const auto why = summary->elementRefusal(job.request.element)) return text(*why);
     const KernelInfo& info = kernelInfo(job.request.kernel.kernel);
-    if (std::find(info.backends.begin(), info.backends.end(), id) == info.backends.end()) {
+    if (!implements(info, id)) {
       return tr("%1 is not implemented on the %2 backend").arg(text(info.displayName), text(id));
     }
     if (const auto why = workLimitRefusal(info, id, job.request.shape)) return text(*why);

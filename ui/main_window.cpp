@@ -29,6 +29,7 @@
 #include "result_analysis.hpp"
 #include "results_view.hpp"
 #include "samples.hpp"
+#include "server_dialog.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
 #include "tilescope/catalogue.hpp"
@@ -281,6 +282,8 @@ void MainWindow::createMenus() {
   run->addSeparator();
   createLessonMenu(run);
 
+  createBackendMenu();
+
   QMenu* view = menuBar()->addMenu(tr("&View"));
   for (QDockWidget* dock : findChildren<QDockWidget*>()) {
     QAction* toggle = dock->toggleViewAction();
@@ -312,6 +315,22 @@ void MainWindow::createMenus() {
   about->setStatusTip(tr("What TileScope is"));
   auto* aboutQt = help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   aboutQt->setStatusTip(tr("The Qt version TileScope uses"));
+}
+
+void MainWindow::createBackendMenu() {
+  QMenu* backend = menuBar()->addMenu(tr("&Backend"));
+  QAction* servers = backend->addAction(tr("GPU &Server\u2026"), this, &MainWindow::editServers);
+  servers->setObjectName(QStringLiteral("gpuServersAction"));
+  servers->setStatusTip(
+      tr("Run on a GPU server over SSH or Slurm, or the local CUDA backend in a child process"));
+}
+
+void MainWindow::editServers() {
+  ServerDialog dialog(app::loadServerSettings(), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  app::saveServerSettings(dialog.settings());
+  controller_.setServers(app::remoteBackends(dialog.settings()));
+  statusBar()->showMessage(tr("Connecting to the servers\u2026"));
 }
 
 void MainWindow::createToolBar() {
@@ -637,7 +656,7 @@ app::Session MainWindow::currentSession() const {
 }
 
 bool MainWindow::openSession(const QString& path, QString* error) {
-  std::optional<app::Session> session = app::loadSession(path, error);
+  std::optional<app::Session> session = app::loadSessionOrSample(path, error);
   if (!session) return false;
   sessionWarnings_.clear();
   for (const std::string& warning : session->warnings)

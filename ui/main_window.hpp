@@ -12,6 +12,7 @@
 #include "lessons.hpp"
 #include "results_model.hpp"
 #include "run_controller.hpp"
+#include "servers.hpp"
 #include "session.hpp"
 
 class QAction;
@@ -125,6 +126,9 @@ class MainWindow : public QMainWindow {
   QIcon themeIcon(const char* name, QStyle::StandardPixmap fallback) const;
   void createActions();
   void createMenus();
+  // Backend > GPU Server...: the run servers and the isolated CUDA backend.
+  void createBackendMenu();
+  void editServers();
   void createToolBar();
   void createDocks();
   void createStatusBar();
@@ -166,7 +170,7 @@ class MainWindow : public QMainWindow {
 
   app::ResultsModel model_;
   // Declared after the model: destroyed first, so its thread stops before the model goes.
-  app::RunController controller_;
+  app::RunController controller_{nullptr, app::remoteBackends(app::loadServerSettings())};
   ControlPanel* controls_ = nullptr;
   ChartPanel* charts_ = nullptr;
   ResultsView* table_ = nullptr;

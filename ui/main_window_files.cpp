@@ -68,7 +68,15 @@ void MainWindow::createFileTrust() {
 
 void MainWindow::fillSampleMenu() {
   for (const QString& sample : app::shippedSamples()) {
-    QAction* open = sampleMenu_->addAction(QFileInfo(sample).completeBaseName());
+    // Each entry says what the sample holds: its device and how many results.
+    QString text = QFileInfo(sample).completeBaseName();
+    if (const std::optional<app::Session> session = app::loadSessionOrSample(sample, nullptr);
+        session && !session->results.empty()) {
+      text += tr(" \u2014 %1, %2 results")
+                  .arg(QString::fromStdString(session->results.front().device))
+                  .arg(session->results.size());
+    }
+    QAction* open = sampleMenu_->addAction(text);
     open->setData(sample);
     open->setStatusTip(tr("Open the sample %1 (read-only: Save asks for a new name)")
                            .arg(QFileInfo(sample).fileName()));

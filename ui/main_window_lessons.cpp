@@ -72,7 +72,7 @@ void MainWindow::createOverlayMenu(QMenu* file) {
 }
 
 bool MainWindow::openOverlay(const QString& path, QString* error) {
-  std::optional<app::Session> session = app::loadSession(path, error);
+  std::optional<app::Session> session = app::loadSessionOrSample(path, error);
   if (!session) return false;
   const QString label = overlayLabel(path, *session);
   const std::size_t count = session->results.size();
@@ -134,7 +134,7 @@ bool MainWindow::startLesson(const std::string& id, QString* problem) {
   controls_->setChoices(choices);
   lessonBar_->showLesson(lesson->title, app::lessonText(*lesson, choices.backend));
   // On the CPU the GPU's side of the lesson comes from the sample measured on an H200.
-  if (choices.backend == "cpu" && !lesson->sample.isEmpty()) {
+  if (app::onTheCpu(choices.backend) && !lesson->sample.isEmpty()) {
     QString error;
     if (!openOverlay(app::shippedSample(lesson->sample), &error)) showProblem(error);
   }

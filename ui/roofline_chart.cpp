@@ -211,10 +211,18 @@ std::vector<QCPItemText*> drawDeviceRoofline(ChartView* view, const Roofline& li
 }  // namespace
 
 void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
-                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities) {
-  // The points, one series per kernel and element type (and device, when the results mix
-  // devices), ordered by intensity as the graph stores them, so the tips line up with the points.
-  const bool mixed = app::mixesDevices(results);
+                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
+                  const std::vector<QString>& overlays) {
+  const auto overlayOf = [&](std::size_t i) {
+    return i < overlays.size() ? overlays[i] : QString();
+  };
+  // The points, one series per kernel and element type (and device, when the session's results
+  // mix devices; an overlay's label names its own), ordered by intensity as the graph stores
+  // them, so the tips line up with the points.
+  std::vector<RunResult> own;
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (overlayOf(i).isEmpty()) own.push_back(results[i]);
+  const bool mixed = app::mixesDevices(own);
   std::vector<SeriesId> order;
   QHash<QString, std::vector<std::pair<double, std::size_t>>> series;
   QHash<QString, bool> compulsory;
@@ -225,7 +233,8 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     if (!intensity || !usable(intensity->flopsPerByte) || !usable(results[i].gflops)) continue;
     RunResult kernelOnly = results[i];
     kernelOnly.kernel.params.clear();
-    const SeriesId id = seriesOf(kernelOnly, mixed);
+    const QString overlay = overlayOf(i);
+    const SeriesId id = seriesOf(kernelOnly, mixed && overlay.isEmpty(), overlay);
     const QString& name = id.name;
     if (!series.contains(name)) order.push_back(id);
     series[name].emplace_back(intensity->flopsPerByte, i);

@@ -14,7 +14,10 @@ class ChartView;
 // Rebuilds `view` (already reset, axes logarithmic) from the results and the measured ceilings.
 // Devices the results come from that have no measured ceilings still get their datasheet roofs
 // when the datasheet table knows them. The labels of roofs and slopes never overlap.
+// `overlays` gives each result's overlay label (a second session laid over the charts); a result
+// without one belongs to the session itself.
 void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
-                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities);
+                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
+                  const std::vector<QString>& overlays = {});
 
 }  // namespace tilescope::ui

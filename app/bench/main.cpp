@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -21,6 +22,8 @@
 #include "plan/autotune.hpp"
 #include "plan/sweep.hpp"
 #include "plan/tuned_store.hpp"
+#include "remote/remote_backend.hpp"
+#include "remote/server.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
 
@@ -52,6 +55,10 @@ or cuBLAS in fp32, tf32, fp16 and bf16; memory bandwidth through a large copy) a
 them beside the datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are
 measured after the runs and written with them (table or json; csv takes one of the two).
 
+Run server: --serve answers run requests as JSON lines on stdin and stdout (docs/remote.md);
+--via COMMAND runs any job on the server COMMAND starts, e.g. over ssh or through Slurm's srun.
+The results are the same as a local run's; the server's stderr comes with every error.
+
 Exit status: 0 every run finished and passed verification (or ran with --no-verify);
 1 a run failed verification (all results are still written); 2 bad input or an
 error (one line on stderr; results measured before the error are still written);
@@ -66,7 +73,9 @@ Examples:
   tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv
   tilescope-bench --backend cuda --autotune warptile --size 4096
   tilescope-bench --backend cuda --type bf16 --sweep kernel=tensor-mma,library --size 4096
-  tilescope-bench --backend cuda --ceilings --format json -o ceilings.json)";
+  tilescope-bench --backend cuda --ceilings --format json -o ceilings.json
+  tilescope-bench --via "ssh gpu1 srun --gres=gpu:1 tilescope-bench --serve" --backend cuda
+                  --kernel warptile --size 4096)";
 
 // Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
 // between repetitions.
@@ -144,11 +153,12 @@ std::string formatResults(const std::string& format, const Backend& backend,
 
 // The options as typed. Numbers stay text until validated, so errors can quote them.
 struct CommandLine {
+  bool serve = false;
   bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false,
        ceilings = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
-  std::optional<std::string> output, reps, budgetMs, seed, device;
+  std::optional<std::string> output, reps, budgetMs, seed, device, via;
   bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
 };
 
@@ -157,7 +167,14 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   app.footer(kFooter);
   app.set_version_flag("--version", "tilescope-bench " TILESCOPE_VERSION);
   const auto* list = app.add_flag("--list", cl.list, "List the kernels and backends, then exit");
+  app.add_flag("--serve", cl.serve,
+               "Answer run requests as JSON lines on stdin and stdout until 'bye' or the end of "
+               "stdin (docs/remote.md); takes no other option");
   app.add_option("--backend", cl.backend, "cpu or cuda")->type_name("ID")->capture_default_str();
+  app.add_option("--via", cl.via,
+                 "Run on the server this command starts, e.g. \"ssh HOST tilescope-bench --serve\" "
+                 "(docs/remote.md); --backend names the server's backend")
+      ->type_name("COMMAND");
   auto* kernel =
       app.add_option("--kernel", cl.plan.kernel, "Kernel id (see --list)")->type_name("ID");
   auto* autotune = app.add_option("--autotune", cl.autotune,
@@ -240,7 +257,7 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
     base.seed = std::uint64_t(value);
   }
   if (cl.reps) {
-    base.sampling.fixedReps = int(plan::parseIntegerIn(*cl.reps, "--reps", 1, plan::kMaxReps));
+    base.sampling.fixedReps = int(plan::parseIntegerIn(*cl.reps, "--reps", 1, kMaxFixedReps));
   }
   if (cl.budgetMs) base.sampling.budgetMs = plan::parsePositiveNumber(*cl.budgetMs, "--budget-ms");
   base.verify = !cl.noVerify;
@@ -430,6 +447,17 @@ int runBench(int argc, char** argv) {
     return kExitError;
   }
 
+  if (cl.serve) {
+    for (const CLI::Option* option : app.get_options()) {
+      if (option->get_name() != "--serve" && option->count() > 0)
+        throw Error(ErrorKind::InvalidArgument,
+                    "--serve takes no other options (got " + option->get_name() + ")");
+    }
+    // A client that goes away mid-reply must not kill the server with SIGPIPE.
+    ::signal(SIGPIPE, SIG_IGN);
+    return remote::serve(STDIN_FILENO, STDOUT_FILENO, "tilescope-bench " TILESCOPE_VERSION);
+  }
+
   if (cl.list) {
     for (const CLI::Option* option : app.get_options()) {
       if (option != list && option->count() > 0)
@@ -443,7 +471,10 @@ int runBench(int argc, char** argv) {
   }
 
   // Validate everything before the first run.
-  const std::unique_ptr<Backend> backend = makeBackend(cl.backend);
+  const std::unique_ptr<Backend> backend =
+      cl.via
+          ? std::make_unique<remote::RemoteBackend>(remote::ServerAddress{"", *cl.via, cl.backend})
+          : makeBackend(cl.backend);
   if (const auto why = backend->unavailableReason())
     throw Error(ErrorKind::Unavailable, "--backend " + cl.backend + " is unavailable: " + *why);
   const std::vector<DeviceInfo> devices = backend->devices();

@@ -106,9 +106,8 @@ std::vector<std::string> repairChoices(Choices& choices) {
     choices.shape = defaults.shape;
     choices.square = true;
   }
-  if (choices.fixedReps && (*choices.fixedReps < 1 || *choices.fixedReps > plan::kMaxReps)) {
-    note("reps",
-         std::to_string(*choices.fixedReps) + " is not 1.." + std::to_string(plan::kMaxReps),
+  if (choices.fixedReps && (*choices.fixedReps < 1 || *choices.fixedReps > kMaxFixedReps)) {
+    note("reps", std::to_string(*choices.fixedReps) + " is not 1.." + std::to_string(kMaxFixedReps),
          "repetitions until the spread is small");
     choices.fixedReps.reset();
   }

@@ -277,7 +277,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
 
     if (parser.isSet(repsOption)) {
       choices.fixedReps =
-          int(plan::parseIntegerIn(valueOf(parser, repsOption), "--reps", 1, plan::kMaxReps));
+          int(plan::parseIntegerIn(valueOf(parser, repsOption), "--reps", 1, kMaxFixedReps));
     }
     if (parser.isSet(budgetOption)) {
       if (parser.isSet(repsOption)) {

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFile>
 
+#include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 
 namespace tilescope::app {
@@ -48,6 +49,10 @@ std::vector<Lesson> seedLessons() {
   return lessons;
 }
 
+bool onTheCpu(const std::string& backend) {
+  return implementationOf(backend) == "cpu";
+}
+
 const Lesson* findLesson(const std::vector<Lesson>& lessons, const std::string& id) {
   for (const Lesson& lesson : lessons) {
     if (lesson.id == id) return &lesson;
@@ -67,7 +72,7 @@ std::vector<RunJob> lessonJobs(const Lesson& lesson, const Choices& choices) {
 }
 
 QString lessonText(const Lesson& lesson, const std::string& backend) {
-  if (backend != "cpu" || lesson.gpuEffects.isEmpty()) return lesson.text;
+  if (!onTheCpu(backend) || lesson.gpuEffects.isEmpty()) return lesson.text;
   QString text =
       lesson.text + QStringLiteral("\n\n") +
       QCoreApplication::translate("Lesson", "This run is on the CPU. %1").arg(lesson.gpuEffects);

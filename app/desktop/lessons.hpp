@@ -32,6 +32,8 @@ const Lesson* findLesson(const std::vector<Lesson>& lessons, const std::string& 
 Choices lessonChoices(const Lesson& lesson, const Choices& current);
 // Every run the lesson's name promises, on the choices' backend. Throws Error(InvalidArgument).
 std::vector<RunJob> lessonJobs(const Lesson& lesson, const Choices& choices);
+// Whether `backend` runs on a CPU: "cpu", or a run server's CPU backend ("cpu@laptop").
+bool onTheCpu(const std::string& backend);
 // The lesson's text for `backend`: on the CPU it says which effects are GPU effects and names
 // the H200 sample opened beside the run.
 QString lessonText(const Lesson& lesson, const std::string& backend);

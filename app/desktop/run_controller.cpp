@@ -23,7 +23,8 @@ constexpr double kMinSecondsForEstimate = 0.25;
 
 }  // namespace
 
-RunController::RunController(QObject* parent) : QObject(parent) {
+RunController::RunController(QObject* parent, std::vector<remote::ServerAddress> servers)
+    : QObject(parent) {
   registerMetaTypes();
   qRegisterMetaType<QueueProgress>();
   qRegisterMetaType<QueueSummary>();
@@ -37,7 +38,15 @@ RunController::RunController(QObject* parent) : QObject(parent) {
   connect(worker_, &RunWorker::ceilingsMeasured, this, &RunController::onCeilingsMeasured);
   connect(worker_, &RunWorker::failed, this, &RunController::onFailed);
   thread_.start();
-  QMetaObject::invokeMethod(worker_, &RunWorker::probe, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      worker_, [worker = worker_, servers = std::move(servers)] { worker->probe(servers); },
+      Qt::QueuedConnection);
+}
+
+void RunController::setServers(const std::vector<remote::ServerAddress>& servers) {
+  if (shutDown_) return;
+  QMetaObject::invokeMethod(
+      worker_, [worker = worker_, servers] { worker->setServers(servers); }, Qt::QueuedConnection);
 }
 
 RunController::~RunController() {

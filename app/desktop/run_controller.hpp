@@ -8,6 +8,7 @@
 #include <deque>
 #include <optional>
 
+#include "remote/remote_backend.hpp"
 #include "run_job.hpp"
 
 namespace tilescope::app {
@@ -33,12 +34,16 @@ class RunController : public QObject {
   Q_OBJECT
 
  public:
-  explicit RunController(QObject* parent = nullptr);
+  // `servers`: the run servers whose backends join the local ones (app::remoteBackends).
+  explicit RunController(QObject* parent = nullptr,
+                         std::vector<remote::ServerAddress> servers = {});
   // Shuts down: a run in progress is cancelled and waited for.
   ~RunController() override;
 
   // Appends to the queue and starts it when idle.
   void enqueue(const std::vector<RunJob>& jobs);
+  // Replaces the run servers' backends (after the run in progress); backendsChanged follows.
+  void setServers(const std::vector<remote::ServerAddress>& servers);
   // Drops the waiting runs; the one in progress stops when its current launch ends.
   void cancel();
   // Cancels, stops the worker thread and waits for it. Idempotent; nothing runs afterwards.

@@ -1,5 +1,6 @@
 #include "run_worker.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include "result_analysis.hpp"
@@ -17,23 +18,52 @@ RunWorker::RunWorker(const std::atomic<bool>* cancel) : cancel_(cancel) {}
 
 RunWorker::~RunWorker() = default;
 
-void RunWorker::probe() {
+void RunWorker::probe(const std::vector<remote::ServerAddress>& servers) {
+  const auto replaced = [&](const std::string& id) {
+    return std::any_of(servers.begin(), servers.end(), [&](const remote::ServerAddress& s) {
+      return remote::backendIdOf(s) == id;
+    });
+  };
   for (const std::string& id : backendIds()) {
+    if (replaced(id)) continue;  // runs in a child server instead
+    order_.push_back(id);
     try {
       backends_[id] = makeBackend(id);
     } catch (const Error& error) {
       lostReasons_[id] = error.what();
     }
   }
+  setServers(servers);
+}
+
+void RunWorker::setServers(const std::vector<remote::ServerAddress>& servers) {
+  for (const std::string& id : serverIds_) {
+    backends_.erase(id);
+    lostReasons_.erase(id);
+    order_.erase(std::find(order_.begin(), order_.end(), id));
+  }
+  serverIds_.clear();
+  for (const remote::ServerAddress& server : servers) {
+    const std::string id = remote::backendIdOf(server);
+    if (backends_.count(id)) continue;  // an in-process backend of that id was kept
+    backends_[id] = std::make_unique<remote::RemoteBackend>(server);
+    serverIds_.push_back(id);
+    order_.push_back(id);
+  }
+  // The local backends are ready now; a server may take a while to answer.
+  if (!serverIds_.empty()) emit backendsProbed(summaries(false));
   emit backendsProbed(summaries());
 }
 
-std::vector<BackendSummary> RunWorker::summaries() const {
+std::vector<BackendSummary> RunWorker::summaries(bool connectServers) const {
   std::vector<BackendSummary> list;
-  for (const std::string& id : backendIds()) {
+  for (const std::string& id : order_) {
     BackendSummary summary{id, std::nullopt, {}};
+    const bool server = std::find(serverIds_.begin(), serverIds_.end(), id) != serverIds_.end();
     if (const auto lost = lostReasons_.find(id); lost != lostReasons_.end()) {
       summary.unavailableReason = lost->second;
+    } else if (server && !connectServers) {
+      summary.unavailableReason = "connecting to the server\u2026";
     } else if (const auto found = backends_.find(id); found != backends_.end()) {
       const Backend& backend = *found->second;
       summary.unavailableReason = backend.unavailableReason();

@@ -1,14 +1,16 @@
 #pragma once
 // The worker object that lives on the one long-lived worker thread. It creates and owns every
-// backend, so all device state (a CUDA context, buffers, handles) stays on that thread; it is
-// deleted there too, when the thread finishes.
+// backend, so all device state (a CUDA context, buffers, handles, the run servers' processes)
+// stays on that thread; it is deleted there too, when the thread finishes.
 #include <QElapsedTimer>
 #include <QObject>
 #include <atomic>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "remote/remote_backend.hpp"
 #include "run_job.hpp"
 
 namespace tilescope::app {
@@ -22,8 +24,12 @@ class RunWorker : public QObject {
   ~RunWorker() override;
 
  public slots:
-  // Creates every backend and reports what each one offers.
-  void probe();
+  // Creates every backend and reports what each one offers: the local ones, then the run
+  // servers' (remote::RemoteBackend), which connect here. An unnamed server replaces the local
+  // backend it stands for (the CUDA backend isolated in a child process).
+  void probe(const std::vector<tilescope::remote::ServerAddress>& servers);
+  // Replaces the run servers' backends with these and reports again.
+  void setServers(const std::vector<tilescope::remote::ServerAddress>& servers);
   void execute(quint64 ticket, const tilescope::app::RunJob& job);
 
  signals:
@@ -39,10 +45,14 @@ class RunWorker : public QObject {
   DeviceCeilings measureOn(Backend& backend, quint64 ticket, const RunJob& job);
   // Forwards the backend's progress for `ticket`, a few times a second at most.
   ProgressFn progressFor(quint64 ticket);
-  std::vector<BackendSummary> summaries() const;
+  // With `connectServers` false, the run servers' backends read "connecting" instead of being
+  // asked (which starts their servers).
+  std::vector<BackendSummary> summaries(bool connectServers = true) const;
 
   const std::atomic<bool>* cancel_;
   std::map<std::string, std::unique_ptr<Backend>> backends_;
+  std::vector<std::string> order_;      // the backend ids as the picker lists them
+  std::vector<std::string> serverIds_;  // those of run servers
   // Backends that failed to come up, or lost their device: the reason replaces the backend.
   std::map<std::string, std::string> lostReasons_;
   QElapsedTimer sinceProgress_;

@@ -37,4 +37,20 @@ bool isShippedSample(const QString& path) {
   return contents(path) == contents(sample);
 }
 
+std::optional<Session> loadSessionOrSample(const QString& path, QString* error) {
+  if (!path.startsWith(kSampleFolder + QLatin1Char('/'))) return loadSession(path, error);
+  QFile sample(path);
+  if (!sample.open(QIODevice::ReadOnly)) {
+    if (error) *error = QStringLiteral("%1 is not a sample of this build").arg(path);
+    return std::nullopt;
+  }
+  try {
+    return sessionFromJson(nlohmann::json::parse(sample.readAll().toStdString()));
+  } catch (const std::exception& broken) {
+    // Every sample is tested to open; this is a build with a damaged one.
+    if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromUtf8(broken.what()));
+    return std::nullopt;
+  }
+}
+
 }  // namespace tilescope::app

@@ -3,6 +3,9 @@
 // sample is teaching material, and saving over it would lose the measurement it documents.
 #include <QString>
 #include <QStringList>
+#include <optional>
+
+#include "session.hpp"
 
 namespace tilescope::app {
 
@@ -15,5 +18,10 @@ QString shippedSample(const QString& fileName);
 // True for a sample's resource path, and for a file holding a sample's exact bytes under its
 // name (the copy in the source tree or in an installed share folder), wherever it lies.
 bool isShippedSample(const QString& path);
+
+// A session from a file (loadSession), or a sample from inside the app by its resource path: the
+// file reader reads regular files on disk only. On failure returns nullopt with the reason in
+// `error`.
+std::optional<Session> loadSessionOrSample(const QString& path, QString* error);
 
 }  // namespace tilescope::app

@@ -263,9 +263,7 @@ std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::str
     kernels = {&kernelInfo(kernel)};
   } else if (kernelAxis->all()) {
     for (const KernelInfo& info : catalogue()) {
-      if (std::find(info.backends.begin(), info.backends.end(), backend) != info.backends.end() &&
-          !elementRefusal(info, element))
-        kernels.push_back(&info);
+      if (implements(info, backend) && !elementRefusal(info, element)) kernels.push_back(&info);
     }
   } else {
     for (const std::string& id : kernelAxis->values) kernels.push_back(&kernelInfo(id));

@@ -28,8 +28,6 @@ std::int64_t parseDimension(const std::string& text, const std::string& what);
 int parseParameterValue(const std::string& text, const std::string& what);
 // The parameters of --param K=V,...: at least one, each whole (see parseParams).
 Params parseParamsOption(const std::string& text, const std::string& what);
-// The most timed repetitions a run may ask for (--reps).
-inline constexpr int kMaxReps = 100000;
 // A finite number above 0 (no "inf", no "nan").
 double parsePositiveNumber(const std::string& text, const std::string& what);
 

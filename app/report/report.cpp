@@ -480,6 +480,77 @@ RunResult resultFromJson(const nlohmann::json& json, const std::string& path) {
   return r;
 }
 
+nlohmann::json toJson(const RunRequest& request) {
+  json params = json::object();
+  for (const auto& [name, value] : request.kernel.params) params[name] = value;
+  return {{"kernel", request.kernel.kernel},
+          {"params", std::move(params)},
+          {"m", request.shape.m},
+          {"n", request.shape.n},
+          {"k", request.shape.k},
+          {"element", toString(request.element)},
+          {"device", request.device},
+          {"fill", request.fill == Fill::Integer ? "integer" : "random"},
+          {"seed", request.seed},
+          {"reps", request.sampling.fixedReps ? json(*request.sampling.fixedReps) : json(nullptr)},
+          {"budget_ms", request.sampling.budgetMs},
+          {"verify", request.verify},
+          {"allow_long_runs", request.allowLongRuns}};
+}
+
+RunRequest requestFromJson(const nlohmann::json& json) {
+  const std::string where = "request";
+  io::objectAt(json, where);
+  // A misspelt member would silently run the default: refuse it, as the command line does.
+  static const char* const kMembers[] = {
+      "kernel", "params", "m",    "n",         "k",      "element",        "device",
+      "fill",   "seed",   "reps", "budget_ms", "verify", "allow_long_runs"};
+  for (const auto& [name, value] : json.items()) {
+    if (std::none_of(std::begin(kMembers), std::end(kMembers),
+                     [&](const char* member) { return name == member; }))
+      fail("the request has an unknown member " + quoteValue(name));
+  }
+  RunRequest request;
+  request.kernel.kernel = io::stringField(json, "kernel", where);
+  if (const nlohmann::json* params = io::optionalField(json, "params")) {
+    const std::string at = io::memberPath(where, "params");
+    io::objectAt(*params, at);
+    for (const auto& [name, value] : params->items())
+      request.kernel.params[name] =
+          int(io::integerField(*params, name.c_str(), at, std::numeric_limits<int>::min(),
+                               std::numeric_limits<int>::max(), "parameter value"));
+  }
+  const auto dimension = [&](const char* name) {
+    return io::integerField(json, name, where, 1, kMaxDimension, "size");
+  };
+  request.shape = {dimension("m"), dimension("n"), dimension("k")};
+  if (io::optionalField(json, "element")) request.element = elementField(json, where);
+  if (io::optionalField(json, "device"))
+    request.device = intField(json, "device", where, "device index");
+  if (io::optionalField(json, "fill")) {
+    const std::string fill = io::stringField(json, "fill", where);
+    if (fill != "random" && fill != "integer")
+      io::refuseAt("request.fill", quoteValue(fill) + " is neither random nor integer");
+    request.fill = fill == "integer" ? Fill::Integer : Fill::Random;
+  }
+  if (io::optionalField(json, "seed"))
+    request.seed = std::uint64_t(
+        io::integerField(json, "seed", where, 0, std::numeric_limits<std::int64_t>::max(), "seed"));
+  if (io::optionalField(json, "reps"))
+    request.sampling.fixedReps = intField(json, "reps", where, "repetition count", 1);
+  if (request.sampling.fixedReps && *request.sampling.fixedReps > kMaxFixedReps)
+    io::refuseAt("request.reps", std::to_string(*request.sampling.fixedReps) +
+                                     " is not a valid repetition count (a whole number from 1 "
+                                     "to " +
+                                     std::to_string(kMaxFixedReps) + ")");
+  if (io::optionalField(json, "budget_ms"))
+    request.sampling.budgetMs = io::numberField(json, "budget_ms", where, Sign::Positive);
+  if (io::optionalField(json, "verify")) request.verify = io::booleanField(json, "verify", where);
+  if (io::optionalField(json, "allow_long_runs"))
+    request.allowLongRuns = io::booleanField(json, "allow_long_runs", where);
+  return request;
+}
+
 nlohmann::json toJson(const DeviceInfo& device) {
   json facts = json::array();
   for (const auto& [name, value] : device.facts)

@@ -26,6 +26,15 @@ RunResult resultFromJson(const nlohmann::json& json, const std::string& path = "
 std::vector<RunResult> resultsFromJson(const nlohmann::json& json, const std::string& path,
                                        std::vector<std::string>* warnings);
 
+// A run request as the results document spells a result's kernel, params, m, n, k and element,
+// plus how to run it: {kernel, params, m, n, k, element, device, fill, seed, reps (or null),
+// budget_ms, verify, allow_long_runs}. Written by remote clients, read by tilescope-bench --serve.
+nlohmann::json toJson(const RunRequest& request);
+// Checks every field as tilescope-bench checks its options (sizes 1..kMaxDimension, reps
+// 1..kMaxFixedReps, a budget above 0, a seed from 0); fields other than kernel, m, n and k may be
+// left out for their defaults. Throws tilescope::Error(InvalidArgument) naming the field.
+RunRequest requestFromJson(const nlohmann::json& json);
+
 nlohmann::json toJson(const DeviceInfo& device);
 DeviceInfo deviceFromJson(const nlohmann::json& json, const std::string& path = "device");
 

@@ -540,9 +540,18 @@ std::optional<std::string> elementRefusal(const KernelInfo& kernel, ElementType 
          " is multiplied by " + (others.empty() ? "no kernel" : others);
 }
 
+std::string implementationOf(const std::string& backendId) {
+  return backendId.substr(0, backendId.find('@'));
+}
+
+bool implements(const KernelInfo& kernel, const std::string& backendId) {
+  const std::string id = implementationOf(backendId);
+  return std::find(kernel.backends.begin(), kernel.backends.end(), id) != kernel.backends.end();
+}
+
 std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std::string& backendId,
                                             const Shape& shape) {
-  const auto bound = kernel.maxWork.find(backendId);
+  const auto bound = kernel.maxWork.find(implementationOf(backendId));
   const double work = double(shape.m) * double(shape.n) * double(shape.k);
   if (bound == kernel.maxWork.end() || bound->second <= 0 || work <= bound->second)
     return std::nullopt;

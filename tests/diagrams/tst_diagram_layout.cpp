@@ -118,7 +118,7 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
   QImage image(1, 1, QImage::Format_ARGB32_Premultiplied);  // the layout, not the pixels
   QPainter painter(&image);
   const QRectF area(QPointF(0, 0), QSizeF(size));
-  view.render(painter, area, Theme::light(view.document()->fontScale()));
+  view.render(painter, area, DiagramTheme::light(view.document()->fontScale()));
   painter.end();
   const LabelLayout& placed = view.lastLayout();
   const std::vector<PlacedLabel>& labels = placed.labels();
@@ -139,7 +139,7 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
             .arg(labels[a].text, describe(labels[a].rect), describe(figure));
   }
   // The figure stays in its own room, between the title and caption above and the legend below.
-  const QRectF room = view.diagramArea(area, Theme::light(view.document()->fontScale()))
+  const QRectF room = view.diagramArea(area, DiagramTheme::light(view.document()->fontScale()))
                           .adjusted(-0.5, -0.5, 0.5, 0.5);
   for (const QRectF& figure : figures)
     if (!room.contains(figure))
@@ -164,7 +164,7 @@ void renderAt(DiagramView& view, QSize size) {
   QImage image(1, 1, QImage::Format_ARGB32_Premultiplied);
   QPainter painter(&image);
   view.render(painter, QRectF(QPointF(0, 0), QSizeF(size)),
-              Theme::light(view.document()->fontScale()));
+              DiagramTheme::light(view.document()->fontScale()));
 }
 
 // The presentation view's size and text scale on a 1280x720 projector at scale 1.

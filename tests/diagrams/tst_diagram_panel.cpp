@@ -121,7 +121,7 @@ void TestDiagramPanel::sliderAndCaptionNameTheStepAlike() {
     QCOMPARE(label->text(), name);
     QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
     QPainter painter(&image);
-    panel.currentView()->render(painter, QRectF(image.rect()), Theme::light());
+    panel.currentView()->render(painter, QRectF(image.rect()), DiagramTheme::light());
     painter.end();
     const auto& labels = panel.currentView()->lastLayout().labels();
     QVERIFY2(std::ranges::any_of(labels,

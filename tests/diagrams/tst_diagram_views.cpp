@@ -141,7 +141,7 @@ void TestDiagramViews::blockClickSelectsTheWarp() {
   document.setConfiguration({"naive", {{"tile", 16}}}, {32, 32, 8});
   BlockView view(&document);
   view.resize(800, 600);
-  const Theme theme = view.widgetTheme();
+  const DiagramTheme theme = view.widgetTheme();
   const BlockView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
   // Thread (3,9) of a 16 x 16 block is linear 147: warp 4.
   QTest::mouseClick(&view, Qt::LeftButton, {}, centre(l.cols, l.rows, 9, 3).toPoint());
@@ -153,7 +153,7 @@ void TestDiagramViews::rowPerThreadBlockShowsAWindowThatMoves() {
   document.setConfiguration({"row-per-thread", {{"tile", 32}}}, {64, 4096, 8});
   BlockView view(&document);
   view.resize(900, 600);
-  const Theme theme = view.widgetTheme();
+  const DiagramTheme theme = view.widgetTheme();
   const QRectF area = view.diagramArea(QRectF(view.rect()), theme);
   const BlockView::Layout before = view.layout(area, theme);
   QVERIFY(before.windowed);
@@ -185,7 +185,7 @@ void TestDiagramViews::blockHoverNamesOwnerAndLoader() {
   document.setSelection(selection);
   BlockView view(&document);
   view.resize(800, 600);
-  const Theme theme = view.widgetTheme();
+  const DiagramTheme theme = view.widgetTheme();
   const BlockView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
   QCOMPARE(view.hoverTextAt(centre(l.cols, l.rows, 9, 8)),
            QString::fromStdString(ownerText(*document.mapping(), 9, 8)));
@@ -224,7 +224,7 @@ void TestDiagramViews::blockHoverNamesTheFloat4CopyOfALadderThread() {
   document.setConfiguration({"vectorized", {}}, {64, 128, 64});
   BlockView view(&document);
   view.resize(1000, 700);
-  const Theme theme = view.widgetTheme();
+  const DiagramTheme theme = view.widgetTheme();
   const BlockView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
   const QString staged = view.hoverTextAt(centre(l.stagedK, l.rows, 1, 10));
   QVERIFY2(staged.endsWith(QStringLiteral("loaded by thread 6, warp 0, lane 6: a float4 of "
@@ -262,7 +262,7 @@ void TestDiagramViews::kstepPipelineShowsItsTilesInFlight() {
   document.setConfiguration({"pipelined", {{"stages", 3}}}, {128, 256, 256});
   KStepView view(&document);
   view.resize(1000, 700);
-  const Theme theme = view.widgetTheme();
+  const DiagramTheme theme = view.widgetTheme();
   const KStepView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
   const QString flying = view.hoverTextAt(centre(l.panelK, l.rows, 3, 70));
   QVERIFY2(flying.startsWith(QStringLiteral("A[3][70]: used in k-step 2 (on its way")),
@@ -316,7 +316,7 @@ void TestDiagramViews::everyKernelDrawsEveryView() {
           const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
           image.fill(Qt::black);
           QPainter painter(&image);
-          view->render(painter, QRectF(image.rect()), Theme::light());
+          view->render(painter, QRectF(image.rect()), DiagramTheme::light());
           painter.end();
           QVERIFY2(distinctColours(image) > 8,
                    qPrintable(QStringLiteral("%1 %2 %3")
@@ -338,7 +338,7 @@ void TestDiagramViews::closedLibraryExplainsItself() {
   QVERIFY(view.hoverTextAt(QPointF(300, 200)).isEmpty());
   QImage image(600, 400, QImage::Format_ARGB32_Premultiplied);
   QPainter painter(&image);
-  view.render(painter, QRectF(image.rect()), Theme::light());
+  view.render(painter, QRectF(image.rect()), DiagramTheme::light());
   painter.end();
   QVERIFY(distinctColours(image) > 2);  // the message is drawn, not a blank
 }

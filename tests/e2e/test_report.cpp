@@ -534,3 +534,65 @@ TEST(ReportDocument, ShippedSessionsOpen) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ReportRequestJson, RoundTripKeepsEveryField) {
+  tilescope::RunRequest request;
+  request.kernel = {"blocktile-2d", {{"BM", 64}, {"TM", 8}}};
+  request.shape = {512, 256, 128};
+  request.element = tilescope::ElementType::F32;
+  request.device = 1;
+  request.fill = tilescope::Fill::Integer;
+  request.seed = 7;
+  request.sampling.fixedReps = 12;
+  request.sampling.budgetMs = 750;
+  request.verify = false;
+  request.allowLongRuns = true;
+  const tilescope::RunRequest back = report::requestFromJson(report::toJson(request));
+  EXPECT_EQ(back.kernel.kernel, "blocktile-2d");
+  EXPECT_EQ(back.kernel.params, request.kernel.params);
+  EXPECT_EQ(back.shape.m, 512);
+  EXPECT_EQ(back.shape.n, 256);
+  EXPECT_EQ(back.shape.k, 128);
+  EXPECT_EQ(back.device, 1);
+  EXPECT_EQ(back.fill, tilescope::Fill::Integer);
+  EXPECT_EQ(back.seed, 7u);
+  EXPECT_EQ(back.sampling.fixedReps, 12);
+  EXPECT_EQ(back.sampling.budgetMs, 750);
+  EXPECT_FALSE(back.verify);
+  EXPECT_TRUE(back.allowLongRuns);
+}
+
+TEST(ReportRequestJson, RefusesWhatTheCommandLineRefusesNamingTheField) {
+  const auto refusal = [](nlohmann::json changes) {
+    nlohmann::json request = {{"kernel", "naive"}, {"m", 8}, {"n", 8}, {"k", 8}};
+    request.update(changes);
+    try {
+      report::requestFromJson(request);
+    } catch (const tilescope::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal({{"m", 0}}).find("request.m"), std::string::npos);
+  EXPECT_NE(refusal({{"n", 1048577}})
+                .find("request.n: 1048577 is not a valid size (a whole "
+                      "number from 1 to 1048576)"),
+            std::string::npos);
+  EXPECT_NE(refusal({{"k", 8.5}}).find("request.k: 8.5 is not a whole number"), std::string::npos);
+  EXPECT_NE(refusal({{"reps", 0}}).find("request.reps"), std::string::npos);
+  EXPECT_NE(refusal({{"reps", 100001}}).find("request.reps"), std::string::npos);
+  EXPECT_NE(refusal({{"seed", -1}}).find("request.seed"), std::string::npos);
+  EXPECT_NE(refusal({{"seed", 18446744073709551615ull}}).find("request.seed"), std::string::npos);
+  EXPECT_NE(refusal({{"budget_ms", 0}}).find("budget_ms"), std::string::npos);
+  EXPECT_NE(refusal({{"fill", "zeros"}}).find("request.fill"), std::string::npos);
+  EXPECT_NE(refusal({{"element", "fp64"}}).find("request.element"), std::string::npos);
+  EXPECT_NE(refusal({{"params", {{"tile", 4294967296LL}}}}).find("request.params.tile"),
+            std::string::npos);
+  EXPECT_NE(refusal({{"verify", "yes"}}).find("request.verify"), std::string::npos);
+  EXPECT_NE(refusal({{"repetitions", 3}}).find("unknown member 'repetitions'"), std::string::npos);
+  EXPECT_EQ(refusal({{"reps", nullptr}, {"seed", 0}}), "accepted");
+}
+
+}  // namespace

@@ -61,6 +61,16 @@ TEST(Catalogue, EveryEntryIsComplete) {
   EXPECT_TRUE(kernelInfo("shared-tiled").hasMapping);
 }
 
+TEST(Catalogue, ARunServersBackendRunsTheKernelsOfTheBackendItStandsFor) {
+  EXPECT_EQ(implementationOf("cuda"), "cuda");
+  EXPECT_EQ(implementationOf("cuda@gpu1"), "cuda");
+  EXPECT_TRUE(implements(kernelInfo("naive"), "cpu@lab"));
+  EXPECT_FALSE(implements(kernelInfo("tensor-mma"), "cpu@lab"));
+  EXPECT_TRUE(implements(kernelInfo("tensor-mma"), "cuda@gpu1"));
+  // The work bound of the backend it stands for applies.
+  EXPECT_TRUE(workLimitRefusal(kernelInfo("serial"), "cpu@lab", {4096, 4096, 4096}).has_value());
+}
+
 TEST(Catalogue, TileRangesMatchTheKernels) {
   const std::vector<int> oneTo32 = [] {
     std::vector<int> values(32);

@@ -187,8 +187,8 @@ TEST(SweepPlan, ASweepIsCountedBeforeItIsBuilt) {
 }
 
 TEST(SweepPlan, NumbersAreRangeCheckedNeverTruncated) {
-  EXPECT_EQ(parseIntegerIn("7", "--reps", 1, kMaxReps), 7);
-  EXPECT_EQ(refusalOf([] { parseIntegerIn("4294967297", "--reps", 1, kMaxReps); }),
+  EXPECT_EQ(parseIntegerIn("7", "--reps", 1, kMaxFixedReps), 7);
+  EXPECT_EQ(refusalOf([] { parseIntegerIn("4294967297", "--reps", 1, kMaxFixedReps); }),
             "--reps = 4294967297 is out of range: a whole number from 1 to 100000");
   EXPECT_EQ(parsePositiveNumber("2.5", "--budget"), 2.5);
   for (const char* text : {"inf", "-inf", "nan", "0", "-1", "1e999"})

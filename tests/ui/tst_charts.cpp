@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QMenu>
 #include <QSet>
 #include <QToolTip>
 
@@ -228,6 +229,20 @@ class TestCharts : public QObject {
       hover(rate, rate->legend->item(0)->outerRect().center());
       QTRY_VERIFY(QToolTip::isVisible());
       QVERIFY2(QToolTip::text().contains("shared-tiled tile=32"), qPrintable(QToolTip::text()));
+      // Hidden from the context menu, the legend stays hidden as the chart is rebuilt, and the
+      // plot takes its room.
+      const int plotHeight = rate->axisRect()->height();
+      rate->setLegendWanted(false);
+      rate->replot();
+      QVERIFY(!rate->legend->visible());
+      QVERIFY(rate->axisRect()->height() > plotHeight);
+      panel.refresh();
+      rate->replot();
+      QVERIFY(!rate->legend->visible());
+      rate->setLegendWanted(true);
+      rate->replot();
+      QVERIFY(rate->legend->visible());
+      QCOMPARE(rate->axisRect()->height(), plotHeight);
     }
   }
 
@@ -408,6 +423,22 @@ class TestCharts : public QObject {
     QTRY_COMPARE(tiles->contrast(), ui::Contrast::High);
     QTRY_COMPARE(tiles->graph(0)->pen().widthF(), 3.0);
     ui::applyTheme(ui::Theme::System);
+
+    // View > Theme: one checkable action per theme; choosing one applies and remembers it.
+    std::unique_ptr<QMenu> menu(ui::createThemeMenu(nullptr));
+    QCOMPARE(menu->actions().size(), int(std::size(ui::kAllThemes)));
+    auto* dark = menu->findChild<QAction*>(QStringLiteral("theme-dark"));
+    QVERIFY(dark);
+    dark->trigger();
+    QCOMPARE(ui::currentTheme(), ui::Theme::Dark);
+    QCOMPARE(ui::savedTheme(), ui::Theme::Dark);
+    QTRY_COMPARE(tiles->contrast(), ui::Contrast::Dark);
+    emit menu->aboutToShow();
+    QVERIFY(dark->isChecked());
+    ui::applyTheme(ui::Theme::System);
+    emit menu->aboutToShow();
+    QVERIFY(!dark->isChecked());
+    QVERIFY(menu->findChild<QAction*>(QStringLiteral("theme-system"))->isChecked());
 
     // Kept in QSettings.
     ui::saveTheme(ui::Theme::Dark);

@@ -89,8 +89,24 @@ class TestFiles : public QObject {
     for (QAction* action : window.sampleMenu()->actions()) {
       listed << QFileInfo(action->data().toString()).fileName();
       QVERIFY(!action->statusTip().isEmpty());
+      QVERIFY2(action->text().contains(QStringLiteral("NVIDIA H200, ")),
+               qPrintable(action->text()));
     }
     QCOMPARE(listed, onDisk);
+  }
+
+  // Samples are read from inside the app, not through the reader of files on disk.
+  void everySampleLoadsFromInsideTheApp() {
+    for (const QString& sample : shippedSamples()) {
+      QString error;
+      const std::optional<Session> session = loadSessionOrSample(sample, &error);
+      QVERIFY2(session, qPrintable(error));
+      QVERIFY(!session->results.empty());
+      QCOMPARE(session->results.front().device, std::string("NVIDIA H200"));
+    }
+    QString error;
+    QVERIFY(!loadSessionOrSample(QStringLiteral(":/sessions/none.json"), &error));
+    QVERIFY2(error.contains(QStringLiteral("none.json")), qPrintable(error));
   }
 
   void aSampleOpensReadOnly() {

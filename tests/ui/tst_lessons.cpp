@@ -117,6 +117,9 @@ class TestLessons : public QObject {
       QVERIFY2(cpu != cuda, each.id.c_str());
       QVERIFY(cpu.startsWith(each.text));
       QCOMPARE(cuda, each.text);
+      // A run server's backends speak as the backend they stand for.
+      QCOMPARE(lessonText(each, "cpu@laptop"), cpu);
+      QCOMPARE(lessonText(each, "cuda@gpu1"), cuda);
       QVERIFY2(!each.gpuEffects.isEmpty(), each.id.c_str());
       QVERIFY(cpu.contains(QStringLiteral("This run is on the CPU. ") + each.gpuEffects));
       QVERIFY(!cuda.contains(each.gpuEffects));
@@ -153,6 +156,22 @@ class TestLessons : public QObject {
       const bool overlaid = rate->graph(i)->name().endsWith(QStringLiteral("H200 sample"));
       QCOMPARE(rate->graph(i)->pen().style(), overlaid ? Qt::DashLine : Qt::SolidLine);
     }
+    // On the roofline the sample's points are marked and bring the H200's datasheet roofs.
+    window.charts()->showChart(ChartKind::Roofline);
+    window.charts()->refresh();
+    ui::ChartView* roofline = window.charts()->chart(ChartKind::Roofline);
+    const QStringList points = seriesNames(roofline);
+    QVERIFY2(points.contains(QStringLiteral("naive")), qPrintable(points.join('|')));
+    QVERIFY2(points.contains(QStringLiteral("naive \u00b7 H200 sample")),
+             qPrintable(points.join('|')));
+    QVERIFY2(!points.contains(QStringLiteral("naive (cpu: Test CPU)")),
+             qPrintable(points.join('|')));
+    QStringList roofLabels;
+    for (int i = 0; i < roofline->itemCount(); ++i) {
+      if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) roofLabels << text->text();
+    }
+    QVERIFY2(roofLabels.contains(QStringLiteral("FP32 66.9 TFLOP/s (datasheet)")),
+             qPrintable(roofLabels.join('|')));
     // Read-only: the overlay is not part of the session, and changes nothing to save.
     QCOMPARE(window.results()->rowCount(), 1);
     QCOMPARE(int(window.currentSession().results.size()), 1);

@@ -248,7 +248,7 @@ QString AccessView::caption() const {
       "waste bandwidth.");
 }
 
-std::vector<DiagramView::LegendEntry> AccessView::legend(const Theme& theme) const {
+std::vector<DiagramView::LegendEntry> AccessView::legend(const DiagramTheme& theme) const {
   QLinearGradient lanes(0, 0, 13 * theme.fontScale, 0);
   lanes.setColorAt(0, theme.laneColor(0));
   lanes.setColorAt(0.5, theme.laneColor(16));
@@ -280,7 +280,7 @@ std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count
 }
 
 AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel& panel,
-                                                const Theme& theme) const {
+                                                const DiagramTheme& theme) const {
   const double scale = theme.fontScale;
   const double gap = 8 * scale;
   PanelLayout l;
@@ -381,7 +381,7 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   return l;
 }
 
-void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                               LabelLayout& labels) {
   const std::vector<Panel> all = panels();
   const std::vector<QRectF> rects = panelRects(area, all.size());
@@ -394,7 +394,7 @@ void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const Theme
 }
 
 void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel,
-                            const Theme& theme, LabelLayout& labels) {
+                            const DiagramTheme& theme, LabelLayout& labels) {
   const PanelLayout l = panelLayout(rect, panel, theme);
   const AccessPicture& picture = panel.picture;
   const Shape& shape = panel.mapping->shape();
@@ -590,7 +590,7 @@ QString AccessView::hoverText(const QRectF& area, QPointF pos) const {
 }
 
 QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF pos) const {
-  const Theme theme = widgetTheme();
+  const DiagramTheme theme = widgetTheme();
   const PanelLayout l = panelLayout(rect, panel, theme);
   const AccessPicture& picture = panel.picture;
   const Mapping& m = *panel.mapping;

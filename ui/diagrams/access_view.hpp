@@ -32,8 +32,8 @@ class AccessView : public DiagramView {
 
  protected:
   QString caption() const override;
-  std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+  std::vector<LegendEntry> legend(const DiagramTheme& theme) const override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                     LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
 
@@ -52,10 +52,10 @@ class AccessView : public DiagramView {
     double bankTextHeight = 0, bankIndexHeight = 0;
     QFont textFont;  // of the words around the figure: smaller where the panel is short
   };
-  PanelLayout panelLayout(const QRectF& rect, const Panel& panel, const Theme& theme) const;
+  PanelLayout panelLayout(const QRectF& rect, const Panel& panel, const DiagramTheme& theme) const;
   std::vector<QRectF> panelRects(const QRectF& area, std::size_t count) const;
-  void paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel, const Theme& theme,
-                  LabelLayout& labels);
+  void paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel,
+                  const DiagramTheme& theme, LabelLayout& labels);
   QString panelHover(const QRectF& rect, const Panel& panel, QPointF pos) const;
   const KernelTraffic* compareTraffic(const Mapping& compare) const;
 

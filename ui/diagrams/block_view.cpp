@@ -25,7 +25,7 @@ constexpr double kMinCopyOutline = 12;
 
 using WarpLaneColors = std::array<QRgb, kWarpSize * kWarpSize>;
 
-WarpLaneColors colorTable(const Theme& theme) {
+WarpLaneColors colorTable(const DiagramTheme& theme) {
   WarpLaneColors table{};
   for (int warp = 0; warp < kWarpSize; ++warp)
     for (int lane = 0; lane < kWarpSize; ++lane)
@@ -97,7 +97,7 @@ std::vector<CopyRun> copyRuns(const std::vector<StagedElement>& elements) {
 
 BlockView::BlockView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
 
-BlockView::Layout BlockView::layout(const QRectF& area, const Theme& theme) const {
+BlockView::Layout BlockView::layout(const QRectF& area, const DiagramTheme& theme) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
@@ -158,7 +158,7 @@ BlockView::Layout BlockView::layout(const QRectF& area, const Theme& theme) cons
   return l;
 }
 
-const BlockView::Cache& BlockView::cached(const Theme& theme, const Layout& l) {
+const BlockView::Cache& BlockView::cached(const DiagramTheme& theme, const Layout& l) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const bool dark = theme.background.lightness() < 128;
@@ -236,7 +236,7 @@ QString BlockView::caption() const {
       .arg(shared ? QStringLiteral(", or loading it into shared memory") : QString());
 }
 
-std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) const {
+std::vector<DiagramView::LegendEntry> BlockView::legend(const DiagramTheme& theme) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   std::vector<LegendEntry> entries;
@@ -280,7 +280,7 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const Theme& theme) cons
   return entries;
 }
 
-void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme,
+void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme& theme,
                           const Cache& cache) {
   const Shape& s = document()->mapping()->shape();
   const Range rows = l.rowWindow, cols = l.colWindow;
@@ -381,7 +381,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const Theme& theme
   painter.drawRect(l.tile);
 }
 
-void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& theme,
+void BlockView::paintStaged(QPainter& painter, const Layout& l, const DiagramTheme& theme,
                             const std::vector<StagedElement>& elements, Operand operand) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
@@ -441,7 +441,7 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const Theme& the
   painter.drawRect(strip);
 }
 
-void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                              LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();

@@ -26,12 +26,12 @@ class BlockView : public DiagramView {
     QRectF stagedA, stagedB, tile;  // tile: the drawn window of the block's C tile
     double labelHeight = 0;
   };
-  Layout layout(const QRectF& area, const Theme& theme) const;
+  Layout layout(const QRectF& area, const DiagramTheme& theme) const;
 
  protected:
   QString caption() const override;
-  std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+  std::vector<LegendEntry> legend(const DiagramTheme& theme) const override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                     LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
   // Clicking an element selects the warp computing it (for the memory-access view).
@@ -55,9 +55,9 @@ class BlockView : public DiagramView {
     std::vector<WarpTile> warps;  // of the listed outputs
     std::vector<StagedElement> stagedA, stagedB;
   };
-  const Cache& cached(const Theme& theme, const Layout& l);
-  void paintTile(QPainter& painter, const Layout& l, const Theme& theme, const Cache& cache);
-  void paintStaged(QPainter& painter, const Layout& l, const Theme& theme,
+  const Cache& cached(const DiagramTheme& theme, const Layout& l);
+  void paintTile(QPainter& painter, const Layout& l, const DiagramTheme& theme, const Cache& cache);
+  void paintStaged(QPainter& painter, const Layout& l, const DiagramTheme& theme,
                    const std::vector<StagedElement>& elements, Operand operand);
 
   Cache cache_;

@@ -30,7 +30,7 @@ double drawOnce(DiagramView& view, QImage& image) {
   QElapsedTimer clock;
   clock.start();
   QPainter painter(&image);
-  view.render(painter, QRectF(image.rect()), tilescope::ui::Theme::light());
+  view.render(painter, QRectF(image.rect()), tilescope::ui::DiagramTheme::light());
   painter.end();
   return double(clock.nsecsElapsed()) / 1e6;
 }

@@ -15,10 +15,10 @@ QColor blend(const QColor& from, const QColor& to, double t) {
                           float(from.blueF() + (to.blueF() - from.blueF()) * t));
 }
 
-Theme Theme::fromPalette(const QPalette& palette, double fontScale) {
+DiagramTheme DiagramTheme::fromPalette(const QPalette& palette, double fontScale) {
   const QColor base = palette.color(QPalette::Base), text = palette.color(QPalette::Text);
   // Qt 6.4 has no colorScheme(): a dark base means a dark theme.
-  Theme theme = base.lightness() >= 128 ? light(fontScale) : Theme{};
+  DiagramTheme theme = base.lightness() >= 128 ? light(fontScale) : DiagramTheme{};
   if (base.lightness() < 128) {
     theme.dark_ = true;
     theme.fontScale = fontScale;
@@ -38,8 +38,8 @@ Theme Theme::fromPalette(const QPalette& palette, double fontScale) {
   return theme;
 }
 
-Theme Theme::light(double fontScale) {
-  Theme theme;
+DiagramTheme DiagramTheme::light(double fontScale) {
+  DiagramTheme theme;
   theme.fontScale = fontScale;
   theme.background = Qt::white;
   theme.text = QColor(30, 30, 35);
@@ -55,7 +55,7 @@ Theme Theme::light(double fontScale) {
   return theme;
 }
 
-QColor Theme::warpColor(int warp, int lane) const {
+QColor DiagramTheme::warpColor(int warp, int lane) const {
   // Golden-ratio hue steps keep neighbouring warps far apart on the colour wheel.
   const double hue = std::fmod(0.08 + warp * 0.618033988749895, 1.0);
   const double lighten = lane / double(kWarpSize) * (dark_ ? 0.25 : 0.35);
@@ -64,19 +64,19 @@ QColor Theme::warpColor(int warp, int lane) const {
   return QColor::fromHsvF(float(hue), float(saturation), float(std::min(value, 1.0)));
 }
 
-QColor Theme::laneColor(int lane) const {
+QColor DiagramTheme::laneColor(int lane) const {
   return QColor::fromHsvF(float(lane / double(kWarpSize) * 0.85), dark_ ? 0.55f : 0.7f,
                           dark_ ? 0.9f : 0.85f);
 }
 
-QFont Theme::font(double points, bool bold) const {
+QFont DiagramTheme::font(double points, bool bold) const {
   QFont font(QStringLiteral("DejaVu Sans"));
   font.setPointSizeF(points * fontScale);
   font.setBold(bold);
   return font;
 }
 
-double largestCell(double base, const QRectF& area, const Theme& theme) {
+double largestCell(double base, const QRectF& area, const DiagramTheme& theme) {
   // Views up to this size keep `base`; larger ones grow it in step with their shorter side.
   constexpr double kPlainSide = 1000;
   return base * std::max(theme.fontScale, std::min(area.width(), area.height()) / kPlainSide);

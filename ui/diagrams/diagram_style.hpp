@@ -15,14 +15,14 @@ namespace tilescope::ui {
 // `from` moved the fraction `t` of the way to `to`.
 QColor blend(const QColor& from, const QColor& to, double t);
 
-struct Theme {
+struct DiagramTheme {
   QColor background, text, muted, outline, matrix, padding, accent, accentFill, done, pending, idle;
   double fontScale = 1.0;
 
   // Follows the widget palette: its base and text colours (light, dark or high contrast), the
   // figure's fills chosen for a light or a dark base; exports always use light().
-  static Theme fromPalette(const QPalette& palette, double fontScale);
-  static Theme light(double fontScale = 1.0);
+  static DiagramTheme fromPalette(const QPalette& palette, double fontScale);
+  static DiagramTheme light(double fontScale = 1.0);
 
   // Well separated hues for up to 32 warps; lighter for higher lanes when `lane` is given.
   QColor warpColor(int warp, int lane = 0) const;
@@ -43,7 +43,7 @@ struct AxisScale {
 
 // The largest an element of a matrix is drawn: `base` pixels at the theme's text scale, more on
 // a large view, so that a small block still fills a 4K screen.
-double largestCell(double base, const QRectF& area, const Theme& theme);
+double largestCell(double base, const QRectF& area, const DiagramTheme& theme);
 
 // The rectangle rows x cols covers on screen, x along columns and y along rows.
 QRectF spanRect(const AxisScale& x, const AxisScale& y, Range rows, Range cols);

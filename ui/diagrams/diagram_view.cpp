@@ -81,15 +81,15 @@ DiagramView::DiagramView(DiagramDocument* document, QWidget* parent)
   connect(document_, &DiagramDocument::appearanceChanged, this, repaint);
 }
 
-Theme DiagramView::widgetTheme() const {
-  return Theme::fromPalette(palette(), document_->fontScale());
+DiagramTheme DiagramView::widgetTheme() const {
+  return DiagramTheme::fromPalette(palette(), document_->fontScale());
 }
 
 QString DiagramView::visibleCaption() const {
   return document_->mapping() ? caption() : QString();
 }
 
-std::vector<DiagramView::LegendEntry> DiagramView::visibleLegend(const Theme& theme) const {
+std::vector<DiagramView::LegendEntry> DiagramView::visibleLegend(const DiagramTheme& theme) const {
   return document_->mapping() ? legend(theme) : std::vector<LegendEntry>{};
 }
 
@@ -97,7 +97,7 @@ QString DiagramView::title() const {
   return viewTitle(kind());
 }
 
-DiagramView::Frame DiagramView::frame(const QRectF& area, const Theme& theme) const {
+DiagramView::Frame DiagramView::frame(const QRectF& area, const DiagramTheme& theme) const {
   const double scale = theme.fontScale;
   const double margin = std::min(kMargin * scale, 0.02 * std::min(area.width(), area.height()) + 4);
   const QRectF inner = area.adjusted(margin, margin, -margin, -margin);
@@ -131,11 +131,11 @@ DiagramView::Frame DiagramView::frame(const QRectF& area, const Theme& theme) co
   return f;
 }
 
-QRectF DiagramView::diagramArea(const QRectF& area, const Theme& theme) const {
+QRectF DiagramView::diagramArea(const QRectF& area, const DiagramTheme& theme) const {
   return frame(area, theme).diagram;
 }
 
-void DiagramView::render(QPainter& painter, const QRectF& area, const Theme& theme) {
+void DiagramView::render(QPainter& painter, const QRectF& area, const DiagramTheme& theme) {
   const Frame f = frame(area, theme);
   LabelLayout labels(area);
   painter.save();
@@ -209,7 +209,7 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const Theme& the
 
 QString DiagramView::hoverTextAt(QPointF pos) const {
   if (!document_->mapping()) return {};
-  const Theme theme = widgetTheme();
+  const DiagramTheme theme = widgetTheme();
   const QRectF area = diagramArea(QRectF(rect()), theme);
   if (!area.contains(pos)) return {};
   return hoverText(area, pos);
@@ -315,7 +315,7 @@ bool saveDiagram(DiagramView& view, const QString& path, QSize size, QString* er
     return fail(QStringLiteral("%1: the diagram file must end in .png or .svg").arg(path));
   QBuffer file;
   file.open(QIODevice::WriteOnly);
-  const Theme theme = Theme::light(view.document()->fontScale());
+  const DiagramTheme theme = DiagramTheme::light(view.document()->fontScale());
   const QRectF area(QPointF(0, 0), QSizeF(size));
   if (suffix == QLatin1String("png")) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);

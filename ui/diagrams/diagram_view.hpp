@@ -24,12 +24,12 @@ class DiagramView : public QWidget {
   // diagramKindName(kind()) is its stable id, also the widget's objectName.
   QString title() const;
 
-  void render(QPainter& painter, const QRectF& area, const Theme& theme);
+  void render(QPainter& painter, const QRectF& area, const DiagramTheme& theme);
   // What hovering `pos` (widget coordinates) explains; empty over nothing.
   QString hoverTextAt(QPointF pos) const;
   // The rectangle the diagram occupies inside `area` (below title and caption, above legend).
-  QRectF diagramArea(const QRectF& area, const Theme& theme) const;
-  Theme widgetTheme() const;
+  QRectF diagramArea(const QRectF& area, const DiagramTheme& theme) const;
+  DiagramTheme widgetTheme() const;
   // Where the last render() put the figure and every label, in its area's coordinates.
   const LabelLayout& lastLayout() const { return lastLayout_; }
 
@@ -42,10 +42,10 @@ class DiagramView : public QWidget {
     QString text;
   };
   virtual QString caption() const = 0;
-  virtual std::vector<LegendEntry> legend(const Theme& theme) const = 0;
+  virtual std::vector<LegendEntry> legend(const DiagramTheme& theme) const = 0;
   // Only called with a mapping present. The view reserves its figure's rectangles in `labels`
   // and places its labels there; render() draws those labels after the figure.
-  virtual void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+  virtual void paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                             LabelLayout& labels) = 0;
   virtual QString hoverText(const QRectF& area, QPointF pos) const = 0;
   virtual void clickAt(const QRectF& /*area*/, QPointF /*pos*/) {}
@@ -69,8 +69,8 @@ class DiagramView : public QWidget {
     QFont legendFont;
     std::size_t legendEntries = 0;  // how many of the legend's entries fit
   };
-  Frame frame(const QRectF& area, const Theme& theme) const;
-  std::vector<LegendEntry> visibleLegend(const Theme& theme) const;
+  Frame frame(const QRectF& area, const DiagramTheme& theme) const;
+  std::vector<LegendEntry> visibleLegend(const DiagramTheme& theme) const;
   QString visibleCaption() const;
 
   DiagramDocument* document_;

@@ -144,7 +144,7 @@ Range inFlight(const Mapping& m, std::int64_t step) {
   return {(step + 1) * m.kDepth(), std::max<std::int64_t>(ahead, 0) * m.kDepth()};
 }
 
-QBrush inFlightBrush(const Theme& theme) {
+QBrush inFlightBrush(const DiagramTheme& theme) {
   return QBrush(theme.accent, Qt::Dense6Pattern);
 }
 
@@ -152,7 +152,7 @@ QBrush inFlightBrush(const Theme& theme) {
 // ("load 1", or "loads 4–7" where scalar copies of a vector take one instruction per element).
 void paintLoads(QPainter& painter, const AxisScale& x, const AxisScale& y,
                 const std::vector<StagedElement>& elements, std::int64_t regionCols,
-                const Theme& theme) {
+                const DiagramTheme& theme) {
   drawLoadBoundaries(painter, x, y, elements, regionCols, theme.outline);
   const auto width = std::size_t(regionCols);
   painter.setFont(theme.font(8));
@@ -195,14 +195,14 @@ void drawElementGrid(QPainter& painter, const QRectF& rect, const AxisScale& x, 
 
 KStepView::KStepView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
 
-KStepView::Layout KStepView::layout(const QRectF& area, const Theme& theme) const {
+KStepView::Layout KStepView::layout(const QRectF& area, const DiagramTheme& theme) const {
   // The partial sums' bar goes under the C tile, or beside it where the view is wide and short:
   // whichever leaves the tiles larger.
   const Layout below = arrange(area, theme, false), beside = arrange(area, theme, true);
   return beside.cols.pixelsPerUnit > below.cols.pixelsPerUnit ? beside : below;
 }
 
-KStepView::Layout KStepView::arrange(const QRectF& area, const Theme& theme,
+KStepView::Layout KStepView::arrange(const QRectF& area, const DiagramTheme& theme,
                                      bool progressBeside) const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
@@ -300,7 +300,7 @@ QString KStepView::caption() const {
       .arg(what);
 }
 
-std::vector<DiagramView::LegendEntry> KStepView::legend(const Theme& theme) const {
+std::vector<DiagramView::LegendEntry> KStepView::legend(const DiagramTheme& theme) const {
   std::vector<LegendEntry> entries{
       {theme.done, QStringLiteral("k-steps already summed")},
       {theme.accentFill, QStringLiteral("this k-step's slices of A and B")}};
@@ -312,7 +312,7 @@ std::vector<DiagramView::LegendEntry> KStepView::legend(const Theme& theme) cons
   return entries;
 }
 
-void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                              LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const Shape& s = m.shape();

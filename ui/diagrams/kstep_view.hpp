@@ -22,19 +22,19 @@ class KStepView : public DiagramView {
     bool kCompressed = false;  // the panels' k axis is shorter than to scale
     double labelHeight = 0;
   };
-  Layout layout(const QRectF& area, const Theme& theme) const;
+  Layout layout(const QRectF& area, const DiagramTheme& theme) const;
 
  protected:
   QString caption() const override;
-  std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+  std::vector<LegendEntry> legend(const DiagramTheme& theme) const override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                     LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
   // Clicking a k-step in the A or B panel jumps there.
   void clickAt(const QRectF& area, QPointF pos) override;
 
  private:
-  Layout arrange(const QRectF& area, const Theme& theme, bool progressBeside) const;
+  Layout arrange(const QRectF& area, const DiagramTheme& theme, bool progressBeside) const;
 };
 
 }  // namespace tilescope::ui

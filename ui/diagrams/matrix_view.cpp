@@ -36,7 +36,7 @@ QString dims(std::int64_t rows, std::int64_t cols) {
 MatrixView::MatrixView(DiagramDocument* document, QWidget* parent)
     : DiagramView(document, parent) {}
 
-MatrixView::Layout MatrixView::layout(const QRectF& area, const Theme& theme) const {
+MatrixView::Layout MatrixView::layout(const QRectF& area, const DiagramTheme& theme) const {
   const Mapping& m = *document()->mapping();
   const Shape& s = m.shape();
   Layout l;
@@ -94,7 +94,7 @@ QString MatrixView::caption() const {
       .arg(block.y);
 }
 
-std::vector<DiagramView::LegendEntry> MatrixView::legend(const Theme& theme) const {
+std::vector<DiagramView::LegendEntry> MatrixView::legend(const DiagramTheme& theme) const {
   return {
       {theme.matrix, QStringLiteral("A, B and C in global memory")},
       {theme.matrix.darker(112), QStringLiteral("thread-block tiles of C (alternate shades)")},
@@ -103,7 +103,7 @@ std::vector<DiagramView::LegendEntry> MatrixView::legend(const Theme& theme) con
        QStringLiteral("padding past the matrix edge (edge tiles)")}};
 }
 
-void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                               LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const Layout l = layout(area, theme);
@@ -171,7 +171,7 @@ void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Theme
 }
 
 void MatrixView::paintTiles(QPainter& painter, const QRectF& area, const Layout& l,
-                            const Theme& theme) {
+                            const DiagramTheme& theme) {
   const Mapping& m = *document()->mapping();
   const Range rows = visibleRange(l.rows, area.top(), area.bottom(), l.paddedM);
   const Range cols = visibleRange(l.cols, area.left(), area.right(), l.paddedN);

@@ -20,12 +20,12 @@ class MatrixView : public DiagramView {
     QRectF a, b, c;  // the matrices themselves, without padding
     double labelHeight = 0;
   };
-  Layout layout(const QRectF& area, const Theme& theme) const;
+  Layout layout(const QRectF& area, const DiagramTheme& theme) const;
 
  protected:
   QString caption() const override;
-  std::vector<LegendEntry> legend(const Theme& theme) const override;
-  void paintDiagram(QPainter& painter, const QRectF& area, const Theme& theme,
+  std::vector<LegendEntry> legend(const DiagramTheme& theme) const override;
+  void paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                     LabelLayout& labels) override;
   QString hoverText(const QRectF& area, QPointF pos) const override;
   void clickAt(const QRectF& area, QPointF pos) override;
@@ -34,7 +34,8 @@ class MatrixView : public DiagramView {
   void resetView() override;
 
  private:
-  void paintTiles(QPainter& painter, const QRectF& area, const Layout& l, const Theme& theme);
+  void paintTiles(QPainter& painter, const QRectF& area, const Layout& l,
+                  const DiagramTheme& theme);
 
   double zoom_ = 1;
   QPointF offset_;  // pixels added after zooming

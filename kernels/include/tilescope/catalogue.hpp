@@ -82,6 +82,11 @@ const KernelInfo* findKernel(const std::string& id);
 // The reason a configuration is refused (unknown kernel, unknown or invalid parameter), or
 // nullopt when it is valid.
 std::optional<std::string> refusal(const KernelConfig& config);
+// The backend whose kernels a backend id runs: the id itself, or for a run server's backend
+// "cuda@gpu1" (app/remote) the part before '@'.
+std::string implementationOf(const std::string& backendId);
+// Whether `backendId` (or the backend it stands for on a run server) implements `kernel`.
+bool implements(const KernelInfo& kernel, const std::string& backendId);
 // Why `shape` is beyond the kernel's work bound on a backend (KernelInfo::maxWork), or nullopt.
 std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std::string& backendId,
                                             const Shape& shape);

@@ -11,6 +11,9 @@
 
 namespace tilescope {
 
+// The most repetitions a fixed count may ask for (tilescope-bench --reps, a remote request).
+inline constexpr int kMaxFixedReps = 100000;
+
 struct SamplingPolicy {
   int warmups = 1;
   int minReps = 10;            // at least this many samples unless the time budget ends first

@@ -1,0 +1,97 @@
+#include "servers.hpp"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace tilescope::app {
+namespace {
+
+const QString kServersKey = QStringLiteral("remote/servers");
+const QString kIsolateKey = QStringLiteral("remote/isolateCuda");
+
+QString text(const std::string& value) {
+  return QString::fromStdString(value);
+}
+
+}  // namespace
+
+ServerSettings loadServerSettings() {
+  QSettings settings;
+  ServerSettings loaded;
+  const int count = settings.beginReadArray(kServersKey);
+  for (int i = 0; i < count; ++i) {
+    settings.setArrayIndex(i);
+    const remote::ServerAddress server{settings.value("name").toString().toStdString(),
+                                       settings.value("command").toString().toStdString(),
+                                       settings.value("backend", "cuda").toString().toStdString()};
+    // A hand-edited entry that the dialog would refuse is left out rather than half-used.
+    if (!serverProblem(server, loaded.servers)) loaded.servers.push_back(server);
+  }
+  settings.endArray();
+  loaded.isolateCuda = settings.value(kIsolateKey, false).toBool();
+  return loaded;
+}
+
+void saveServerSettings(const ServerSettings& saved) {
+  QSettings settings;
+  settings.remove(kServersKey);
+  settings.beginWriteArray(kServersKey, int(saved.servers.size()));
+  for (int i = 0; i < int(saved.servers.size()); ++i) {
+    settings.setArrayIndex(i);
+    settings.setValue("name", text(saved.servers[std::size_t(i)].name));
+    settings.setValue("command", text(saved.servers[std::size_t(i)].command));
+    settings.setValue("backend", text(saved.servers[std::size_t(i)].backend));
+  }
+  settings.endArray();
+  settings.setValue(kIsolateKey, saved.isolateCuda);
+}
+
+std::vector<remote::ServerAddress> remoteBackends(const ServerSettings& settings) {
+  std::vector<remote::ServerAddress> backends = settings.servers;
+  if (settings.isolateCuda) backends.push_back({"", localServerCommand().toStdString(), "cuda"});
+  return backends;
+}
+
+QString sshCommand(const QString& host) {
+  return QStringLiteral("ssh %1 tilescope-bench --serve").arg(host);
+}
+
+QString slurmCommand(const QString& host) {
+  return QStringLiteral("ssh %1 srun --gres=gpu:1 tilescope-bench --serve").arg(host);
+}
+
+QString localServerCommand() {
+  const QString here = QCoreApplication::applicationDirPath();
+  QString bench = QStandardPaths::findExecutable(QStringLiteral("tilescope-bench"),
+                                                 {here, here + QStringLiteral("/../bench")});
+  if (bench.isEmpty()) bench = QStandardPaths::findExecutable(QStringLiteral("tilescope-bench"));
+  if (bench.isEmpty()) bench = QStringLiteral("tilescope-bench");
+  // Single quotes keep spaces in the path; a quote inside is closed, escaped and reopened.
+  bench.replace(QStringLiteral("'"), QStringLiteral("'\\''"));
+  return QStringLiteral("'%1' --serve").arg(bench);
+}
+
+std::optional<QString> serverProblem(const remote::ServerAddress& server,
+                                     const std::vector<remote::ServerAddress>& others) {
+  static const QRegularExpression kName(QStringLiteral("^[A-Za-z0-9._-]+$"));
+  const QString name = text(server.name);
+  if (name.isEmpty()) return QCoreApplication::translate("servers", "Give the server a name");
+  if (!kName.match(name).hasMatch())
+    return QCoreApplication::translate(
+               "servers", "The name '%1' may hold only letters, digits, '.', '_' and '-'")
+        .arg(name);
+  for (const remote::ServerAddress& other : others) {
+    if (other.name == server.name)
+      return QCoreApplication::translate("servers", "There is already a server named '%1'")
+          .arg(name);
+  }
+  if (QString::fromStdString(server.command).trimmed().isEmpty())
+    return QCoreApplication::translate("servers", "Give the command that starts the server");
+  if (server.backend != "cuda" && server.backend != "cpu")
+    return QCoreApplication::translate("servers", "The backend is cpu or cuda");
+  return std::nullopt;
+}
+
+}  // namespace tilescope::app

@@ -1,0 +1,34 @@
+#pragma once
+// The run server's protocol (tilescope-bench --serve; docs/remote.md): one JSON object per line
+// on stdin and stdout. Shared by the server and its clients, no Qt.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tilescope/error.hpp"
+
+namespace tilescope::remote {
+
+// Raised when the messages change in a way an older peer would misread.
+inline constexpr int kProtocolVersion = 1;
+// The longest line either side reads: a request is a few hundred bytes, a hello a few tens of
+// kilobytes; anything longer is refused unread.
+inline constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;
+// The deepest nesting of arrays and objects a message may have (a request needs 3).
+inline constexpr int kMaxDepth = 16;
+
+// Parses one line into a JSON object. Throws tilescope::Error(InvalidArgument) saying what is
+// wrong: not JSON (with the parser's reason), too deeply nested, not an object.
+nlohmann::json parseMessage(const std::string& line);
+
+// One line of compact JSON with its newline; invalid UTF-8 in a string (an echoed request) is
+// replaced, never thrown.
+std::string formatMessage(const nlohmann::json& message);
+
+// "invalid-argument", "device-lost", ...: ErrorKind as the protocol spells it, and back.
+std::string kindName(ErrorKind kind);
+std::optional<ErrorKind> kindFromName(const std::string& name);
+
+}  // namespace tilescope::remote

@@ -1,0 +1,282 @@
+// tilescope-bench --serve as a child process, spoken to through ServerProcess: the protocol's
+// verbs on the CPU backend, refused requests, and hundreds of malformed lines, each answered by
+// one error while the server stays up.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "remote/protocol.hpp"
+#include "remote/server_process.hpp"
+#include "tilescope/measurement.hpp"
+
+namespace tilescope::remote {
+namespace {
+
+using nlohmann::json;
+
+// Generous: an asan build on a loaded machine is slow, and a hang fails here instead of at the
+// test's timeout.
+constexpr int kReplyTimeoutMs = 60000;
+
+std::string serverCommand() {
+  return std::string("'") + TILESCOPE_BENCH + "' --serve";
+}
+
+json runMessage(int id, json request) {
+  return {{"verb", "run"}, {"id", id}, {"backend", "cpu"}, {"request", std::move(request)}};
+}
+
+json smallRequest() {
+  return {{"kernel", "shared-tiled"},
+          {"params", {{"tile", 8}}},
+          {"m", 48},
+          {"n", 40},
+          {"k", 24},
+          {"reps", 3}};
+}
+
+class Serve : public ::testing::Test {
+ protected:
+  ServerProcess server{serverCommand()};
+
+  json receive() {
+    std::optional<json> message = server.receive(kReplyTimeoutMs);
+    if (!message) throw std::runtime_error("no reply within the timeout");
+    return *message;
+  }
+
+  // The reply that ends the request `id`, skipping its progress lines.
+  json finalReply(const json& id) {
+    for (;;) {
+      json message = receive();
+      if (message.at("reply") == "progress") {
+        EXPECT_EQ(message.at("id"), id);
+        continue;
+      }
+      return message;
+    }
+  }
+
+  json request(const json& message) {
+    server.send(message);
+    return finalReply(message.value("id", json()));
+  }
+
+  void expectAlive() {
+    const json hello = request({{"verb", "hello"}, {"id", "alive"}});
+    ASSERT_EQ(hello.at("reply"), "hello") << hello.dump();
+  }
+};
+
+TEST_F(Serve, HelloListsProtocolBackendsDevicesAndCatalogue) {
+  const json hello = request({{"verb", "hello"}, {"id", 1}});
+  EXPECT_EQ(hello.at("reply"), "hello");
+  EXPECT_EQ(hello.at("id"), 1);
+  EXPECT_EQ(hello.at("protocol"), kProtocolVersion);
+  EXPECT_EQ(hello.at("program").get<std::string>().rfind("tilescope-bench ", 0), 0u);
+  const json& cpu = hello.at("backends").at(0);
+  EXPECT_EQ(cpu.at("id"), "cpu");
+  EXPECT_TRUE(cpu.at("available").get<bool>());
+  ASSERT_FALSE(cpu.at("devices").empty());
+  EXPECT_FALSE(cpu.at("devices").at(0).at("facts").empty());
+  EXPECT_TRUE(cpu.at("element_refusals").contains("fp16"));
+  bool sharedTiled = false;
+  for (const json& kernel : hello.at("catalogue")) sharedTiled |= kernel.at("id") == "shared-tiled";
+  EXPECT_TRUE(sharedTiled);
+}
+
+TEST_F(Serve, RunAnswersWithTheVerifiedResult) {
+  const json reply = request(runMessage(7, smallRequest()));
+  ASSERT_EQ(reply.at("reply"), "result") << reply.dump();
+  EXPECT_EQ(reply.at("id"), 7);
+  const json& result = reply.at("result");
+  EXPECT_EQ(result.at("kernel"), "shared-tiled");
+  EXPECT_EQ(result.at("params").at("tile"), 8);
+  EXPECT_EQ(result.at("m"), 48);
+  EXPECT_EQ(result.at("n"), 40);
+  EXPECT_EQ(result.at("k"), 24);
+  EXPECT_EQ(result.at("stats").at("reps"), 3);
+  EXPECT_TRUE(result.at("verified").get<bool>());
+}
+
+TEST_F(Serve, ProgressComesWhileALongRunRunsAndCancelStopsIt) {
+  server.send(runMessage(3, {{"kernel", "naive"},
+                             {"m", 256},
+                             {"n", 256},
+                             {"k", 256},
+                             {"reps", kMaxFixedReps},
+                             {"verify", false}}));
+  const json first = receive();
+  ASSERT_EQ(first.at("reply"), "progress") << first.dump();
+  EXPECT_EQ(first.at("id"), 3);
+  server.send({{"verb", "cancel"}, {"id", 4}});
+  bool cancelAcknowledged = false;
+  for (;;) {
+    const json message = receive();
+    if (message.at("reply") == "progress") continue;
+    if (message.at("reply") == "cancel") {
+      cancelAcknowledged = true;
+      continue;
+    }
+    ASSERT_EQ(message.at("reply"), "error") << message.dump();
+    EXPECT_EQ(message.at("id"), 3);
+    EXPECT_EQ(message.at("kind"), "cancelled");
+    EXPECT_FALSE(message.at("restart").get<bool>());
+    break;
+  }
+  if (!cancelAcknowledged) {
+    EXPECT_EQ(receive().at("reply"), "cancel");
+  }
+  // The next run is not cancelled.
+  EXPECT_EQ(request(runMessage(5, smallRequest())).at("reply"), "result");
+}
+
+TEST_F(Serve, CeilingsAndAutotune) {
+  const json ceilings =
+      request({{"verb", "ceilings"}, {"id", 1}, {"backend", "cpu"}, {"device", 0}});
+  ASSERT_EQ(ceilings.at("reply"), "ceilings") << ceilings.dump();
+  EXPECT_EQ(ceilings.at("ceilings").at("backend"), "cpu");
+  EXPECT_GT(ceilings.at("ceilings").at("bandwidth").at("measured").get<double>(), 0);
+
+  server.send(
+      {{"verb", "autotune"},
+       {"id", 2},
+       {"backend", "cpu"},
+       {"request", {{"kernel", "shared-tiled"}, {"m", 32}, {"n", 32}, {"k", 32}, {"reps", 2}}}});
+  int measured = 0;
+  json last;
+  for (;;) {
+    last = receive();
+    if (last.at("reply") == "progress") continue;
+    if (last.at("reply") != "measured") break;
+    EXPECT_EQ(last.at("result").at("kernel"), "shared-tiled");
+    ++measured;
+  }
+  ASSERT_EQ(last.at("reply"), "autotune") << last.dump();
+  EXPECT_EQ(last.at("measured"), measured);
+  EXPECT_GT(measured, 1);
+  EXPECT_EQ(last.at("best").at("kernel"), "shared-tiled");
+}
+
+TEST_F(Serve, RefusedRequestsGetAnErrorAndTheServerStaysUp) {
+  const std::vector<std::pair<json, std::string>> refused = {
+      {runMessage(1, {{"kernel", "no-such-kernel"}, {"m", 8}, {"n", 8}, {"k", 8}}),
+       "no-such-kernel"},
+      {runMessage(2, {{"kernel", "naive"}, {"m", 0}, {"n", 8}, {"k", 8}}), "request.m"},
+      {runMessage(3, {{"kernel", "naive"}, {"m", 8}, {"n", 8}, {"k", 8}, {"reps", 0}}),
+       "request.reps"},
+      {runMessage(4, {{"kernel", "naive"}, {"m", 8}, {"n", 8}, {"k", 8}, {"device", 9}}),
+       "device 9"},
+      {runMessage(5, {{"kernel", "shared-tiled"},
+                      {"params", {{"tile", 1000}}},
+                      {"m", 8},
+                      {"n", 8},
+                      {"k", 8}}),
+       "tile"},
+      {runMessage(6, {{"kernel", "serial"}, {"m", 4096}, {"n", 4096}, {"k", 4096}}), "allow"},
+      {{{"verb", "launch"}, {"id", 7}}, "unknown verb 'launch'"},
+      {{{"verb", "run"}, {"id", 8}, {"backend", "tpu"}, {"request", smallRequest()}},
+       "unknown backend"},
+      {{{"verb", "hello"}, {"id", 9}, {"extra", 1}}, "unknown member 'extra'"},
+      {{{"verb", "run"}, {"id", 10}, {"backend", "cpu"}}, "no 'request'"},
+  };
+  for (const auto& [message, expected] : refused) {
+    const json reply = request(message);
+    ASSERT_EQ(reply.at("reply"), "error") << message.dump();
+    EXPECT_EQ(reply.at("id"), message.at("id"));
+    EXPECT_NE(reply.at("message").get<std::string>().find(expected), std::string::npos)
+        << reply.dump();
+  }
+  expectAlive();
+}
+
+// Lines that are not valid requests, generated: every truncation of a valid request, every field
+// with wrong types and extreme numbers, deep nesting, invalid UTF-8, binary noise, and lines far
+// past the length limit.
+std::vector<std::string> malformedLines() {
+  std::vector<std::string> lines;
+  const std::string valid = formatMessage(runMessage(1, smallRequest()));
+  const std::string text = valid.substr(0, valid.size() - 1);
+  for (std::size_t cut = 0; cut < text.size(); ++cut) lines.push_back(text.substr(0, cut));
+
+  const std::vector<json> badValues = {json(nullptr),
+                                       json(true),
+                                       json("text"),
+                                       json(-1),
+                                       json(0),
+                                       json(1.5),
+                                       json(1e308),
+                                       json(-1e308),
+                                       json(std::uint64_t(18446744073709551615ull)),
+                                       json(std::int64_t(-9223372036854775807 - 1)),
+                                       json::array({1, 2}),
+                                       json::object({{"a", 1}}),
+                                       json(2147483648LL),
+                                       json(1LL << 40)};
+  for (const char* field : {"kernel", "params", "m", "n", "k", "element", "device", "fill", "seed",
+                            "reps", "budget_ms", "verify", "allow_long_runs"}) {
+    for (const json& value : badValues) {
+      json request = smallRequest();
+      request[field] = value;
+      // Some of these are valid values for some fields (0 for a seed, true for verify): keep
+      // only those the server must refuse; their reasons are checked by the field tests above.
+      const bool acceptable =
+          (std::string(field) == "seed" && value.is_number_integer() && value.get<double>() >= 0 &&
+           !value.is_number_unsigned()) ||
+          (std::string(field) == "seed" && value == json(0)) ||
+          ((std::string(field) == "verify" || std::string(field) == "allow_long_runs") &&
+           value.is_boolean()) ||
+          (std::string(field) == "device" && value == json(0)) ||
+          (std::string(field) == "budget_ms" && value.is_number() && value.get<double>() > 0) ||
+          (value.is_null() && std::string(field) != "kernel" && std::string(field) != "m" &&
+           std::string(field) != "n" && std::string(field) != "k");
+      if (!acceptable) lines.push_back(runMessage(2, request).dump());
+    }
+  }
+  for (const json& verb : {json(nullptr), json(1), json::array(), json("RUN"), json("")})
+    lines.push_back(json{{"verb", verb}, {"id", 3}}.dump());
+  lines.push_back(R"({"verb":"hello","id":{"nested":1}})");
+  lines.push_back("[1,2,3]");
+  lines.push_back("\"hello\"");
+  lines.push_back("42");
+  lines.push_back("");
+  lines.push_back("   ");
+  lines.push_back("{\"verb\":\"hello\"}{\"verb\":\"hello\"}");
+  lines.push_back(R"({"verb":"run","id":1e999999})");
+  lines.push_back(
+      R"({"verb":"run","id":1,"backend":"cpu","request":{"kernel":"naive","m":99999999999999999999999999999,"n":8,"k":8}})");
+  lines.push_back(std::string("{\"verb\":\"hello\",\"id\":\"\xff\xfe\"}"));
+  lines.push_back(std::string("{\"verb\":\"h\xc3\x28llo\"}"));
+  lines.push_back(std::string("\xef\xbb\xbf{\"verb\":\"nope\"}"));
+  lines.push_back(std::string("\x00\x01\x02{", 4));
+  for (int depth : {kMaxDepth, kMaxDepth + 1, 1000, 100000}) {
+    lines.push_back("{\"verb\":\"hello\",\"id\":" + std::string(std::size_t(depth), '[') +
+                    std::string(std::size_t(depth), ']') + "}");
+    lines.push_back(std::string(std::size_t(depth), '{'));
+  }
+  lines.push_back(std::string(kMaxLineBytes + 1, 'x'));
+  lines.push_back("{\"verb\":\"hello\",\"id\":\"" + std::string(10 << 20, 'a') + "\"}");
+  lines.push_back(std::string(10 << 20, '['));
+  return lines;
+}
+
+TEST_F(Serve, EveryMalformedLineGetsOneErrorAndTheServerStaysUp) {
+  const std::vector<std::string> lines = malformedLines();
+  ASSERT_GE(lines.size(), 300u);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    server.sendLine(lines[i]);
+    const json reply = receive();
+    ASSERT_EQ(reply.at("reply"), "error") << lines[i].substr(0, 200) << " -> " << reply.dump();
+    EXPECT_FALSE(reply.at("message").get<std::string>().empty());
+    // Exactly one reply each: the next request's answer comes next.
+    const json hello = request({{"verb", "hello"}, {"id", i}});
+    ASSERT_EQ(hello.at("reply"), "hello") << "after line " << i << ": " << lines[i].substr(0, 200);
+    ASSERT_EQ(hello.at("id"), i);
+  }
+  EXPECT_EQ(request({{"verb", "bye"}, {"id", "end"}}).at("reply"), "bye");
+}
+
+}  // namespace
+}  // namespace tilescope::remote

@@ -1,0 +1,277 @@
+// The app's remote backend: the run queue driving a `tilescope-bench --serve` child on the CPU
+// backend (a sweep, Cancel mid-sweep, the server killed mid-run and the next run reconnecting, a
+// slow server whose progress keeps coming while the window's event loop runs), and fake servers
+// (small shell commands) that print garbage, exit at once, speak another protocol version or are
+// not found, each with a clear message.
+#include <QtTest>
+#include <csignal>
+
+#include "run_controller.hpp"
+#include "servers.hpp"
+
+using namespace tilescope;
+using namespace tilescope::app;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+QString bench() {
+  return QStringLiteral("'%1'").arg(QStringLiteral(TILESCOPE_BENCH));
+}
+
+// A server named "test" on the CPU backend, started by `command`.
+std::vector<remote::ServerAddress> server(const QString& command) {
+  return {{"test", command.toStdString(), "cpu"}};
+}
+
+const std::string kId = "cpu@test";
+
+RunJob job(const std::string& kernel, Params params, std::int64_t size, int reps) {
+  RunJob made;
+  made.backend = kId;
+  made.request.kernel = {kernel, std::move(params)};
+  made.request.shape = {size, size, size};
+  made.request.sampling.fixedReps = reps;
+  return made;
+}
+
+// The server's backend once the worker has tried to connect.
+const BackendSummary* connected(RunController& controller) {
+  const auto tried = [&] {
+    const BackendSummary* summary = controller.backend(kId);
+    return summary && (summary->available() ||
+                       summary->unavailableReason->find("connecting") == std::string::npos);
+  };
+  if (!QTest::qWaitFor(tried, kWaitMs)) return nullptr;
+  return controller.backend(kId);
+}
+
+QString reasonOf(RunController& controller) {
+  const BackendSummary* summary = connected(controller);
+  if (!summary || summary->available()) return QString();
+  return QString::fromStdString(*summary->unavailableReason);
+}
+
+}  // namespace
+
+class TestRemoteBackend : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void aSweepRunsOnTheServerAndResultsSayWhere() {
+    RunController controller(nullptr, server(bench() + " --serve"));
+    const BackendSummary* summary = connected(controller);
+    QVERIFY(summary);
+    QVERIFY2(summary->available(), summary->unavailableReason.value_or("").c_str());
+    QVERIFY(!summary->devices.empty());
+    QCOMPARE(summary->devices.front().facts.back().first, std::string("server"));
+    // The server's own limits come with it: the CPU backend multiplies fp32 only.
+    QVERIFY(summary->elementRefusal(ElementType::F16).has_value());
+    // The local backends are still there.
+    QVERIFY(controller.backend("cpu"));
+
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    std::vector<RunJob> sweep;
+    for (int tile : {2, 4, 8}) sweep.push_back(job("shared-tiled", {{"tile", tile}}, 32, 2));
+    controller.enqueue(sweep);
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+      const auto result = results.at(i).front().value<RunResult>();
+      QCOMPARE(result.backend, kId);
+      QCOMPARE(result.device, summary->devices.front().name);
+      QCOMPARE(result.kernel.params.at("tile"), 2 << i);
+      QVERIFY(result.verified());
+    }
+    QCOMPARE(finished.front().front().value<QueueSummary>().completed, 3);
+    QVERIFY(progress.size() >= 3);
+  }
+
+  void cancelStopsASweepOnTheServer() {
+    RunController controller(nullptr, server(bench() + " --serve"));
+    QVERIFY(connected(controller));
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    std::vector<RunJob> sweep = {job("shared-tiled", {{"tile", 8}}, 32, 2)};
+    for (int i = 0; i < 4; ++i) sweep.push_back(job("naive", {{"tile", 8}}, 256, 100000));
+    controller.enqueue(sweep);
+    QVERIFY(results.wait(kWaitMs));
+    // The long run is in progress on the server now.
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    QVERIFY(progress.wait(kWaitMs));
+    controller.cancel();
+    QVERIFY(finished.wait(kWaitMs));
+    const auto summary = finished.front().front().value<QueueSummary>();
+    QVERIFY(summary.cancelled);
+    QCOMPARE(results.size(), 1);
+    // The server stays up for the next run.
+    controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 2);
+  }
+
+  void aServerKilledMidRunFailsThatRunKeepsTheResultsAndTheNextRunReconnects() {
+    QTemporaryDir dir;
+    const QString pidFile = dir.filePath(QStringLiteral("pid"));
+    RunController controller(
+        nullptr, server(QStringLiteral("echo $$ > '%1'; exec %2 --serve").arg(pidFile, bench())));
+    QVERIFY(connected(controller));
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue(
+        {job("shared-tiled", {{"tile", 8}}, 32, 2), job("naive", {{"tile", 8}}, 256, 100000)});
+    QVERIFY(results.wait(kWaitMs));
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    QVERIFY(progress.wait(kWaitMs));
+    QFile file(pidFile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const pid_t pid = pid_t(file.readAll().trimmed().toLongLong());
+    QVERIFY(pid > 0);
+    QCOMPARE(::kill(pid, SIGKILL), 0);
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 1);
+    QCOMPARE(failures.size(), 1);
+    const QString message = failures.front().at(1).value<RunFailure>().message;
+    QVERIFY2(message.contains(QStringLiteral("connection was lost")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("killed by signal 9")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("next run reconnects")), qPrintable(message));
+
+    controller.enqueue({job("shared-tiled", {{"tile", 4}}, 32, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 2);
+    QVERIFY(results.back().front().value<RunResult>().verified());
+  }
+
+  void aSlowServerKeepsSendingProgressWhileTheWindowRuns() {
+    RunController controller(nullptr,
+                             server(QStringLiteral("sleep 1; exec %1 --serve").arg(bench())));
+    // The event loop turns while the server starts and runs: a timer here keeps firing.
+    QElapsedTimer sinceTick;
+    qint64 longestGapMs = 0;
+    QTimer ticker;
+    ticker.setInterval(20);
+    connect(&ticker, &QTimer::timeout, this,
+            [&] { longestGapMs = std::max(longestGapMs, sinceTick.restart()); });
+    sinceTick.start();
+    ticker.start();
+    QVERIFY(connected(controller));
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue({job("naive", {{"tile", 8}}, 160, 40)});
+    QVERIFY(finished.wait(kWaitMs));
+    ticker.stop();
+    QVERIFY2(progress.size() >= 5, qPrintable(QString::number(progress.size())));
+    QVERIFY2(longestGapMs < 1000, qPrintable(QString::number(longestGapMs)));
+    QCOMPARE(finished.front().front().value<QueueSummary>().completed, 1);
+  }
+
+  void aStickyFaultFailsTheRunAndTheNextRunStartsANewServer() {
+    // A fake server that greets, then answers the first run (echoing its id) with a sticky
+    // fault; each start leaves a line in a file.
+    QTemporaryDir dir;
+    const QString starts = dir.filePath(QStringLiteral("starts"));
+    const QString fake =
+        QStringLiteral(
+            "echo started >> '%1'; read hello; echo '{\"reply\":\"hello\",\"id\":0,"
+            "\"protocol\":1,\"program\":\"fake\",\"backends\":[{\"id\":\"cpu\","
+            "\"available\":true,\"devices\":[{\"format_version\":1,\"index\":0,"
+            "\"name\":\"Fake GPU\",\"facts\":[]}]}]}'; read run; "
+            "id=$(echo \"$run\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/'); "
+            "echo '{\"reply\":\"error\",\"id\":'$id',\"kind\":\"device-lost\",\"message\":\"an "
+            "illegal memory access was "
+            "encountered\",\"restart\":true}'; cat >/dev/null")
+            .arg(starts);
+    RunController controller(nullptr, server(fake));
+    QVERIFY(connected(controller) && connected(controller)->available());
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failures.size(), 1);
+    const QString message = failures.front().at(1).value<RunFailure>().message;
+    QVERIFY2(message.contains(QStringLiteral("illegal memory access")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("restarted for the next run")), qPrintable(message));
+    // The backend is not given up: the next run starts a new server, which faults again.
+    controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failures.size(), 2);
+    QFile file(starts);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().count("started"), 2);
+  }
+
+  void aServerThatPrintsGarbageIsNamedWithWhatItWrote() {
+    RunController controller(
+        nullptr, server(QStringLiteral("echo 'Welcome to gpu1, last login: Mon'; cat >/dev/null")));
+    const QString reason = reasonOf(controller);
+    QVERIFY2(reason.contains(QStringLiteral("does not speak the TileScope protocol")),
+             qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("Welcome to gpu1")), qPrintable(reason));
+    // A run asked for anyway fails with the same message, and the queue goes on.
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failures.size(), 1);
+    QVERIFY(failures.front().at(1).value<RunFailure>().message.contains(QStringLiteral("gpu1")));
+  }
+
+  void aServerThatExitsAtOnceIsReportedWithItsStderr() {
+    RunController controller(
+        nullptr, server(QStringLiteral("echo 'Permission denied (publickey).' >&2; exit 255")));
+    const QString reason = reasonOf(controller);
+    QVERIFY2(reason.contains(QStringLiteral("status 255")), qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("ssh failed")), qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("Permission denied (publickey).")), qPrintable(reason));
+  }
+
+  void aCommandThatIsNotFoundSaysSo() {
+    RunController controller(nullptr, server(QStringLiteral("no-such-tilescope-bench --serve")));
+    const QString reason = reasonOf(controller);
+    QVERIFY2(reason.contains(QStringLiteral("status 127")), qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("no-such-tilescope-bench")), qPrintable(reason));
+  }
+
+  void aServerWithAnotherProtocolVersionIsRefused() {
+    RunController controller(
+        nullptr, server(QStringLiteral(
+                     "read request; echo '{\"reply\":\"hello\",\"id\":0,\"protocol\":99,"
+                     "\"program\":\"tilescope-bench 9.9.0\",\"backends\":[]}'; cat >/dev/null")));
+    const QString reason = reasonOf(controller);
+    QVERIFY2(reason.contains(QStringLiteral("protocol version 99")), qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("tilescope-bench 9.9.0")), qPrintable(reason));
+  }
+
+  void theServersAreKeptInTheSettings() {
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_remote_backend"));
+    QSettings().clear();
+    ServerSettings settings;
+    settings.servers = {{"gpu1", sshCommand(QStringLiteral("gpu1")).toStdString(), "cuda"},
+                        {"cluster", slurmCommand(QStringLiteral("login1")).toStdString(), "cuda"}};
+    settings.isolateCuda = true;
+    saveServerSettings(settings);
+    const ServerSettings loaded = loadServerSettings();
+    QCOMPARE(loaded.servers.size(), std::size_t(2));
+    QCOMPARE(loaded.servers[1].command,
+             std::string("ssh login1 srun --gres=gpu:1 tilescope-bench --serve"));
+    QVERIFY(loaded.isolateCuda);
+    // The isolated CUDA backend is an unnamed local server standing in for "cuda".
+    const std::vector<remote::ServerAddress> backends = remoteBackends(loaded);
+    QCOMPARE(backends.size(), std::size_t(3));
+    QCOMPARE(remote::backendIdOf(backends.back()), std::string("cuda"));
+    QVERIFY(QString::fromStdString(backends.back().command).endsWith(QStringLiteral("--serve")));
+    QVERIFY(serverProblem({"gpu 1", "ssh x", "cuda"}, {}).has_value());
+    QVERIFY(serverProblem({"gpu1", "ssh x", "cuda"}, loaded.servers).has_value());
+    QVERIFY(serverProblem({"gpu2", "", "cuda"}, {}).has_value());
+    QVERIFY(!serverProblem({"gpu2", "ssh gpu2 tilescope-bench --serve", "cuda"}, {}).has_value());
+    QSettings().clear();
+  }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteBackend)
+#include "tst_remote_backend.moc"

@@ -161,7 +161,9 @@ class TestRemoteBackend : public QObject {
     QVERIFY(connected(controller));
     QSignalSpy progress(&controller, &RunController::progressChanged);
     QSignalSpy finished(&controller, &RunController::queueFinished);
-    controller.enqueue({job("naive", {{"tile", 8}}, 160, 40)});
+    // Long enough (about a second even on an idle machine) for the 50 ms progress throttle to
+    // let several lines through.
+    controller.enqueue({job("naive", {{"tile", 8}}, 256, 40)});
     QVERIFY(finished.wait(kWaitMs));
     ticker.stop();
     QVERIFY2(progress.size() >= 5, qPrintable(QString::number(progress.size())));

@@ -295,6 +295,12 @@ nlohmann::json parseJson(std::string_view text, const std::string& what) {
     if (const auto colon = reason.find(": "); colon != std::string::npos)
       reason = reason.substr(colon + 2);
     fail(reason + " (byte " + std::to_string(error.byte) + ")");
+  } catch (const nlohmann::json::exception& error) {
+    // Found by the fuzz target: a number such as 1e999 is out_of_range, not a parse_error.
+    std::string reason = error.what();
+    if (const auto bracket = reason.find("] "); bracket != std::string::npos)
+      reason = reason.substr(bracket + 2);
+    fail(reason);
   }
   return {};
 }

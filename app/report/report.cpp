@@ -505,7 +505,8 @@ RunRequest requestFromJson(const nlohmann::json& json) {
   static const char* const kMembers[] = {
       "kernel", "params", "m",    "n",         "k",      "element",        "device",
       "fill",   "seed",   "reps", "budget_ms", "verify", "allow_long_runs"};
-  for (const auto& [name, value] : json.items()) {
+  for (const auto& item : json.items()) {
+    const std::string& name = item.key();
     if (std::none_of(std::begin(kMembers), std::end(kMembers),
                      [&](const char* member) { return name == member; }))
       fail("the request has an unknown member " + quoteValue(name));

@@ -251,6 +251,9 @@ TEST(ParseJson, RefusesDeepNestingAndEmptyTextAndSaysWhere) {
   const std::string broken = refusal([] { parseJson("{ not json", "tuned.json"); });
   EXPECT_TRUE(contains(broken, "tuned.json is not valid JSON: ")) << broken;
   EXPECT_FALSE(contains(broken, "[json.exception")) << broken;
+  // Found by the fuzz target: out of double's range is another nlohmann exception.
+  const std::string huge = refusal([] { parseJson("{\"m\": 1e999}", "the session"); });
+  EXPECT_TRUE(contains(huge, "the session is not valid JSON: number overflow")) << huge;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "io/interrupt.hpp"
 
+#include <initializer_list>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>

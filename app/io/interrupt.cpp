@@ -1,10 +1,10 @@
 #include "io/interrupt.hpp"
 
-#include <initializer_list>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
+#include <initializer_list>
 
 namespace tilescope::io {
 namespace {

@@ -282,12 +282,8 @@ StagedLayout stagedLayout(const Mapping& mapping, Operand operand) {
 }
 
 int pipelineStages(const Mapping& mapping) {
-  return std::visit(
-      [](const auto& map) {
-        if constexpr (requires { map.buffers(); }) return map.buffers();
-        return 1;
-      },
-      mapping.threadMap());
+  const std::optional<Pipeline> pipeline = mapping.pipeline();
+  return pipeline ? pipeline->stages : 1;
 }
 
 int sharedReadStride(const Mapping& mapping) {

@@ -286,6 +286,30 @@ int pipelineStages(const Mapping& mapping) {
   return pipeline ? pipeline->stages : 1;
 }
 
+const char* stageFillName(StageFill fill) {
+  switch (fill) {
+    case StageFill::Registers:
+      return "registers";
+    case StageFill::CpAsync:
+      return "cp.async";
+    case StageFill::Tma:
+      return "TMA";
+  }
+  return "";
+}
+
+const char* stageProductName(StageProduct product) {
+  switch (product) {
+    case StageProduct::Fma:
+      return "FMA";
+    case StageProduct::MmaSync:
+      return "mma.sync";
+    case StageProduct::Wgmma:
+      return "wgmma";
+  }
+  return "";
+}
+
 int sharedReadStride(const Mapping& mapping) {
   const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
   return tensor ? tensor->instrK() : 1;

@@ -44,27 +44,11 @@ QStringList pipelinedKernels() {
 }
 
 QString fillName(StageFill fill) {
-  switch (fill) {
-    case StageFill::Registers:
-      return QStringLiteral("registers");
-    case StageFill::CpAsync:
-      return QStringLiteral("cp.async");
-    case StageFill::Tma:
-      return QStringLiteral("TMA");
-  }
-  return {};
+  return QLatin1String(stageFillName(fill));
 }
 
 QString productName(StageProduct product) {
-  switch (product) {
-    case StageProduct::Fma:
-      return QStringLiteral("FMA");
-    case StageProduct::MmaSync:
-      return QStringLiteral("mma.sync");
-    case StageProduct::Wgmma:
-      return QStringLiteral("wgmma");
-  }
-  return {};
+  return QLatin1String(stageProductName(product));
 }
 
 // "warps 0–3", "warp 0"

@@ -13,7 +13,7 @@ namespace {
 
 constexpr double kMinColumn = 118;     // narrowest a column is drawn (at text scale 1), in pixels
 constexpr double kMinChip = 46;        // narrowest an action's chip is drawn (at text scale 1)
-constexpr double kMaxRow = 64;         // tallest a stage's row is drawn on a plain screen
+constexpr double kMaxRow = 80;         // tallest a stage's row is drawn on a plain screen
 constexpr double kRoleRowShare = 1.6;  // a role's row against a stage's: its chips hold text
 constexpr double kWaitWeight = 0.7;    // a wait's share of its column against another action's
 
@@ -137,9 +137,10 @@ QString actionSentence(const Pipeline& p, const PipelineStep& a, const QString& 
     case PipelineAction::WaitCopies:
       return QStringLiteral(
                  "cp.async.wait_group %1: each thread waits until its copies of k-step %2 have "
-                 "landed (at most %1 newer groups still on their way)")
+                 "landed (at most %1 newer %3 still on their way)")
           .arg(a.pending)
-          .arg(step);
+          .arg(step)
+          .arg(a.pending == 1 ? QStringLiteral("group") : QStringLiteral("groups"));
     case PipelineAction::Barrier:
       return QStringLiteral(
           "__syncthreads(): every warp waits for all the others, so every thread's copies are "

@@ -255,17 +255,20 @@ QStringList stageWordingsOf(const Pipeline& p, StageState state) {
 }
 
 // Draws the first wording that fits whole in `rect`; returns whether one did.
-bool drawFirstFitting(QPainter& painter, const QRectF& rect, const QStringList& wordings) {
+bool drawFirstFitting(QPainter& painter, LabelLayout& labels, const QRectF& rect,
+                      const QStringList& wordings) {
   return std::ranges::any_of(
-      wordings, [&](const QString& text) { return drawFittedText(painter, rect, text); });
+      wordings, [&](const QString& text) { return drawFittedText(painter, labels, rect, text); });
 }
 
 // In a narrow chip: a fuller wording upright reads better than the shortest one across.
-bool drawChipText(QPainter& painter, const QRectF& rect, const QStringList& wordings) {
+bool drawChipText(QPainter& painter, LabelLayout& labels, const QRectF& rect,
+                  const QStringList& wordings) {
   if (wordings.isEmpty()) return false;
-  if (drawFirstFitting(painter, rect, wordings.mid(0, wordings.size() - 1))) return true;
-  return std::ranges::any_of(
-      wordings, [&](const QString& text) { return drawUniformLabel(painter, rect, text, text); });
+  if (drawFirstFitting(painter, labels, rect, wordings.mid(0, wordings.size() - 1))) return true;
+  return std::ranges::any_of(wordings, [&](const QString& text) {
+    return drawUniformLabel(painter, labels, rect, text, text);
+  });
 }
 
 double weightOf(const std::vector<PipelineStep>& actions) {
@@ -485,7 +488,7 @@ void TimelineView::paintDiagram(QPainter& painter, const QRectF& area, const Dia
           painter.setPen(QPen(theme.outline, 0));
           painter.drawRect(chip);
           painter.setPen(theme.text);
-          drawChipText(painter, chip,
+          drawChipText(painter, labels, chip,
                        actionWordings(p, action, actionStep(action, column.iteration)));
         }
         continue;
@@ -519,11 +522,11 @@ void TimelineView::paintDiagram(QPainter& painter, const QRectF& area, const Dia
           if (size.width() > cell.width() - 2 || size.height() > cell.height()) continue;
           const QRectF patch(cell.center() - QPointF(size.width() / 2, size.height() / 2), size);
           painter.fillRect(patch, theme.pending);
-          drawFittedText(painter, patch.adjusted(-1, 0, 1, 0), text);
+          drawFittedText(painter, labels, patch.adjusted(-1, 0, 1, 0), text);
           break;
         }
       } else {
-        drawFirstFitting(painter, cell, wordings);
+        drawFirstFitting(painter, labels, cell, wordings);
       }
     }
   }

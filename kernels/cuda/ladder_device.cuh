@@ -169,26 +169,42 @@ inline constexpr int kRowsOf = int(kMap.rowsPerThread());
 template <auto kMap>
 inline constexpr int kColsOf = int(kMap.colsPerThread());
 
-// Every inner index of one staged k-step: the thread's values of A and B into registers (float4
-// reads where the family's layout makes them consecutive), then the outer product.
+// The thread's values of A and B at inner index kk of a staged k-step, into registers (float4
+// reads where the family's layout makes them consecutive).
+template <auto kMap>
+__device__ __forceinline__ void readFragments(const float* aTile, const float* bTile, int t, int kk,
+                                              float (&a)[kRowsOf<kMap>],
+                                              float (&b)[kColsOf<kMap>]) {
+  constexpr auto map = kMap;
+  constexpr int kWidth = map.readWidth();
+#pragma unroll
+  for (int r = 0; r < kRowsOf<kMap>; r += kWidth)
+    readWords<kWidth>(aTile + map.aWord(map.rowInBlock(t, r), kk), a + r);
+#pragma unroll
+  for (int c = 0; c < kColsOf<kMap>; c += kWidth)
+    readWords<kWidth>(bTile + map.bWord(kk, map.colInBlock(t, c)), b + c);
+}
+
+// The outer product of one inner index into the thread's register tile.
+template <auto kMap>
+__device__ __forceinline__ void outerProduct(const float (&a)[kRowsOf<kMap>],
+                                             const float (&b)[kColsOf<kMap>],
+                                             float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
+#pragma unroll
+  for (int r = 0; r < kRowsOf<kMap>; ++r)
+#pragma unroll
+    for (int c = 0; c < kColsOf<kMap>; ++c) sum[r][c] = fmaf(a[r], b[c], sum[r][c]);
+}
+
+// Every inner index of one staged k-step: the fragments, then the outer product.
 template <auto kMap>
 __device__ __forceinline__ void multiplyTiles(const float* aTile, const float* bTile, int t,
                                               float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
-  constexpr auto map = kMap;
-  constexpr int kRows = kRowsOf<kMap>, kCols = kColsOf<kMap>, kWidth = map.readWidth();
 #pragma unroll
-  for (int kk = 0; kk < map.kDepth(); ++kk) {
-    float a[kRows], b[kCols];
-#pragma unroll
-    for (int r = 0; r < kRows; r += kWidth)
-      readWords<kWidth>(aTile + map.aWord(map.rowInBlock(t, r), kk), a + r);
-#pragma unroll
-    for (int c = 0; c < kCols; c += kWidth)
-      readWords<kWidth>(bTile + map.bWord(kk, map.colInBlock(t, c)), b + c);
-#pragma unroll
-    for (int r = 0; r < kRows; ++r)
-#pragma unroll
-      for (int c = 0; c < kCols; ++c) sum[r][c] = fmaf(a[r], b[c], sum[r][c]);
+  for (int kk = 0; kk < kMap.kDepth(); ++kk) {
+    float a[kRowsOf<kMap>], b[kColsOf<kMap>];
+    readFragments<kMap>(aTile, bTile, t, kk, a, b);
+    outerProduct<kMap>(a, b, sum);
   }
 }
 
@@ -334,17 +350,14 @@ constexpr auto ladderTable() {
   return makeLadderTable<Map>(std::make_integer_sequence<int, maps::validCount<Map>()>{});
 }
 
-// Launches a ladder kernel on the default stream (the pipelined and tensor-core kernels with their
-// stages in dynamic shared memory, raising the 48 KiB default where they need more); under a
+// Launches a ladder kernel on the default stream (the kernels with several shared buffers keep
+// them in dynamic shared memory, raising the 48 KiB default where they need more); under a
 // LaunchProbe it only records the launch.
 template <typename Map>
 void launchLadder(LadderKernel kernel, const char* name, const Map& map, const ProductArgs& args) {
   const Dim2 grid = map.grid(args.m, args.n), block = map.block();
-  // Every family with pipeline stages keeps them in dynamic shared memory.
-  const std::size_t dynamicShared = requires {
-    map.stages;
-  }
-  ? std::size_t(4) * map.sharedWords() : 0;
+  // Every family with more than one shared buffer keeps them in dynamic shared memory.
+  const std::size_t dynamicShared = map.buffers() > 1 ? std::size_t(4) * map.sharedWords() : 0;
   if (LaunchProbe* probe = LaunchProbe::active()) {
     probe->record({reinterpret_cast<const void*>(kernel), grid, block, dynamicShared});
     return;

@@ -39,15 +39,28 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
   const Dim2 thread{t, 0};
 
   float4 aNext[aCopy.copiesPerThread()], bNext[bCopy.copiesPerThread()];
-  const auto load = [&](std::int64_t s) {
+  StepCursor aFrom[aCopy.copiesPerThread()], bFrom[bCopy.copiesPerThread()];
 #pragma unroll
-    for (int i = 0; i < aCopy.copiesPerThread(); ++i)
-      aNext[i] =
-          loadFour(args.aAs<float>(), args.m, args.k, map.aLoad(block, thread, s, i), kVector);
+  for (int i = 0; i < aCopy.copiesPerThread(); ++i)
+    aFrom[i] = StepCursor::of(args.aAs<float>(), args.k, map.aLoad(block, thread, 0, i),
+                              map.aLoad(block, thread, 1, i));
 #pragma unroll
-    for (int i = 0; i < bCopy.copiesPerThread(); ++i)
-      bNext[i] =
-          loadFour(args.bAs<float>(), args.k, args.n, map.bLoad(block, thread, s, i), kVector);
+  for (int i = 0; i < bCopy.copiesPerThread(); ++i)
+    bFrom[i] = StepCursor::of(args.bAs<float>(), args.n, map.bLoad(block, thread, 0, i),
+                              map.bLoad(block, thread, 1, i));
+  // Loads the copies of the cursors' step, then moves them to the next. Past the last step the
+  // copies lie beyond K and read nothing, so the last prefetch needs no branch.
+  const auto load = [&] {
+#pragma unroll
+    for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
+      aNext[i] = aFrom[i].load(args.m, args.k, kVector);
+      aFrom[i].advance();
+    }
+#pragma unroll
+    for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
+      bNext[i] = bFrom[i].load(args.k, args.n, kVector);
+      bFrom[i].advance();
+    }
   };
   const auto store = [&](float* stage) {
     float* aTile = stage;
@@ -76,13 +89,13 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
   float sum[kRows][kCols] = {};
   float a[2][kRows], b[2][kCols];
   const std::int64_t steps = ceilDiv(args.k, kDepth);
-  load(0);
+  load();
   store(stageOf(0));
   __syncthreads();
   if constexpr (kAcrossBarrier) readAt(0, 0, a[0], b[0]);
   for (std::int64_t s = 0; s < steps; ++s) {
     const bool more = s + 1 < steps;
-    if (more) load(s + 1);
+    load();
     if constexpr (kAcrossBarrier) {
 #pragma unroll
       for (int kk = 0; kk < kDepth; ++kk) {

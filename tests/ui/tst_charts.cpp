@@ -246,6 +246,104 @@ class TestCharts : public QObject {
     }
   }
 
+  void smallChartsKeepTheirTitleAndPlot_data() {
+    QTest::addColumn<QString>("session");
+    QTest::addColumn<QSize>("size");
+    // The window's first-run size on a 1280x720 screen, the chart docked in it (about 330 x 390,
+    // as drawn), the smallest dock, and a desk screen.
+    for (const char* session : {"h200-ladder", "h200-roofline"}) {
+      for (QSize size : {QSize(1178, 660), QSize(330, 390), QSize(460, 400), QSize(1800, 900)}) {
+        const QString name = QString::fromLatin1(session);
+        QTest::newRow(
+            qPrintable(QStringLiteral("%1 %2x%3").arg(name).arg(size.width()).arg(size.height())))
+            << name << size;
+      }
+    }
+  }
+
+  void smallChartsKeepTheirTitleAndPlot() {
+    QFETCH(QString, session);
+    QFETCH(QSize, size);
+    const std::optional<Session> loaded = shippedSession(qPrintable(session));
+    QVERIFY(loaded);
+    ResultsModel model;
+    model.setResults(loaded->results);
+    model.setCeilings(loaded->ceilings);
+    ChartPanel panel(&model);
+    for (ChartKind kind : {ChartKind::Time, ChartKind::Rate, ChartKind::Library,
+                           ChartKind::Roofline, ChartKind::Phases}) {
+      ChartView* view = showChart(panel, kind, size);
+      const QString id = QStringLiteral("%1 %2").arg(chartId(kind), session);
+      // The title fits the chart's width, shortened where it must be; the full text stays the
+      // chart's title and shows on hover.
+      QVERIFY2(view->title().contains(QStringLiteral("NVIDIA H200")), qPrintable(id));
+      QVERIFY2(QRect(QPoint(0, 0), view->size()).contains(view->titleRect()),
+               qPrintable(id + ": " + view->shownTitle()));
+      if (view->shownTitle() != view->title()) {
+        QVERIFY2(view->shownTitle().contains(QChar(0x2026)), qPrintable(view->shownTitle()));
+        hover(view, view->titleRect().center());
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), view->title().toHtmlEscaped());
+      }
+      // The legend lies inside the chart and leaves the plot most of the height.
+      if (view->legend->visible()) {
+        QVERIFY2(QRect(QPoint(0, 0), view->size()).contains(view->legend->outerRect()),
+                 qPrintable(id));
+        QVERIFY2(view->legend->outerRect().height() <= view->height() / 4,
+                 qPrintable(id + QStringLiteral(": legend %1 of %2")
+                                     .arg(view->legend->outerRect().height())
+                                     .arg(view->height())));
+        for (int i = 0; i < view->legend->itemCount(); ++i) {
+          if (QCPAbstractLegendItem* item = view->legend->item(i))
+            QVERIFY2(view->legend->outerRect().contains(item->outerRect()), qPrintable(id));
+        }
+      }
+      QVERIFY2(view->axisRect()->height() >= view->height() * 0.45,
+               qPrintable(id + QStringLiteral(": plot %1 of %2")
+                                   .arg(view->axisRect()->height())
+                                   .arg(view->height())));
+      QVERIFY2(view->axisRect()->width() >= view->width() * 0.6, qPrintable(id));
+    }
+  }
+
+  void aCrowdedLegendListsWhatItLeavesOut() {
+    // 40 kernels' worth of groups on a docked chart: the rows that fit, then "+ n more".
+    ResultsModel model;
+    std::vector<RunResult> results;
+    for (int i = 0; i < 40; ++i) {
+      for (std::int64_t size : {256, 512})
+        results.push_back(test::madeUpResult(catalogue()[std::size_t(i) % catalogue().size()].id,
+                                             {{"tile", 1 + i}}, size, 1.0 + i));
+    }
+    model.setResults(results);
+    ChartPanel panel(&model);
+    ChartView* rate = showChart(panel, ChartKind::Rate, {330, 390});
+    QVERIFY(rate->legend->visible());
+    QVERIFY(rate->legend->outerRect().height() <= rate->height() / 4);
+    QVERIFY(rate->axisRect()->height() >= rate->height() * 0.45);
+    QCPAbstractLegendItem* last = nullptr;
+    int entries = 0;
+    for (int i = 0; i < rate->legend->itemCount(); ++i) {
+      if (QCPAbstractLegendItem* item = rate->legend->item(i)) {
+        last = item;
+        ++entries;
+      }
+    }
+    QVERIFY(last);
+    QVERIFY(entries < int(catalogue().size()));
+    hover(rate, last->outerRect().center());
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("more")), qPrintable(QToolTip::text()));
+    // The groups left out are named there.
+    const QString lastKernel = QString::fromStdString(catalogue().back().id);
+    QVERIFY2(QToolTip::text().contains(lastKernel), qPrintable(QToolTip::text()));
+    // Wide, every group has its entry.
+    rate = showChart(panel, ChartKind::Rate, {1800, 900});
+    int wide = 0;
+    for (int i = 0; i < rate->legend->itemCount(); ++i) wide += rate->legend->item(i) != nullptr;
+    QCOMPARE(wide, int(catalogue().size()));
+  }
+
   void kernelsAtOneSizeAreComparedAsBars() {
     ResultsModel model;
     std::vector<RunResult> results;
@@ -277,6 +375,99 @@ class TestCharts : public QObject {
       // The plot keeps most of the height.
       QVERIFY(phases->axisRect()->height() > phases->height() / 3);
     }
+  }
+
+  // A second session laid over the charts joins the phases as runs of its own and the autotune
+  // landscape as bars beside the session's configurations, hollow and marked with its label.
+  void phasesAndAutotuneDrawTheOverlay() {
+    const auto onTheH200 = [](RunResult result) {
+      result.backend = "cuda";
+      result.device = "NVIDIA H200";
+      result.phases = Phases{0.5, result.stats.medianMs, 0.25};
+      return result;
+    };
+    ResultsModel model;
+    std::vector<RunResult> own;
+    for (int tile : {1, 2, 4, 8})
+      own.push_back(test::madeUpResult("register-tiled", {{"tile", tile}}, 512, 10.0 / tile));
+    model.setResults(own);
+    std::vector<RunResult> sample;
+    for (int tile : {2, 4, 16})
+      sample.push_back(onTheH200(test::madeUpResult("register-tiled", {{"tile", tile}}, 512, 0.1)));
+    ChartPanel panel(&model);
+    panel.addOverlay(QStringLiteral("H200 sample"), sample);
+    panel.refresh();
+
+    // Phases: the CPU runs have none; the sample's three runs stand there, hollow and marked.
+    ChartView* phases = panel.chart(ChartKind::Phases);
+    QVERIFY(!phases->hasPlaceholder());
+    QCOMPARE(phases->categories().size(), 3);
+    for (const QString& label : phases->categories())
+      QVERIFY2(label.contains(QStringLiteral("\u00b7 H200 sample")), qPrintable(label));
+    QCOMPARE(phases->plottableCount(), 3);
+    for (int i = 0; i < phases->plottableCount(); ++i) {
+      auto* bars = qobject_cast<QCPBars*>(phases->plottable(i));
+      QVERIFY(bars);
+      QCOMPARE(bars->pen().style(), Qt::DashLine);
+      QVERIFY(bars->name().endsWith(QStringLiteral("H200 sample")));
+      QCOMPARE(bars->dataCount(), 3);
+    }
+    // With runs of its own too, the session's come first, solid.
+    std::vector<RunResult> phased = own;
+    for (RunResult& result : phased) result.phases = Phases{0.1, result.stats.medianMs, 0.1};
+    model.setResults(phased);
+    panel.refresh();
+    QCOMPARE(phases->categories().size(), 7);
+    QVERIFY(!phases->categories().front().contains(QStringLiteral("H200 sample")));
+    QVERIFY(phases->categories().back().contains(QStringLiteral("H200 sample")));
+    QCOMPARE(phases->plottableCount(), 6);
+    int solid = 0, dashed = 0;
+    for (int i = 0; i < phases->plottableCount(); ++i) {
+      auto* bars = qobject_cast<QCPBars*>(phases->plottable(i));
+      (bars->pen().style() == Qt::DashLine ? dashed : solid) += bars->dataCount();
+    }
+    QCOMPARE(solid, 4 * 3);
+    QCOMPARE(dashed, 3 * 3);
+    model.setResults(own);
+    panel.refresh();
+
+    // Autotune: the session's four configurations, the sample's three beside them (tile=16,
+    // which the session lacks, gets a category of its own), each bar under its configuration.
+    ChartView* landscape = panel.chart(ChartKind::Landscape);
+    QVERIFY(!landscape->hasPlaceholder());
+    QCOMPARE(landscape->categories().size(), 5);
+    QCOMPARE(landscape->categories().back(), QStringLiteral("tile=16"));
+    int overlaid = 0, mine = 0;
+    for (int i = 0; i < landscape->plottableCount(); ++i) {
+      auto* bars = qobject_cast<QCPBars*>(landscape->plottable(i));
+      QVERIFY(bars);
+      const bool fromSample = bars->name().endsWith(QStringLiteral("\u00b7 H200 sample"));
+      QCOMPARE(bars->pen().style(), fromSample ? Qt::DashLine : Qt::SolidLine);
+      for (auto point = bars->data()->constBegin(); point != bars->data()->constEnd(); ++point) {
+        const QString config = landscape->categories().at(int(std::lround(point->key)) - 1);
+        const std::vector<RunResult>& from = fromSample ? sample : own;
+        const auto result = std::find_if(from.begin(), from.end(), [&](const RunResult& r) {
+          return QString::fromStdString(formatParams(r.kernel)) == config;
+        });
+        QVERIFY2(result != from.end(), qPrintable(config));
+        QCOMPARE(point->value, result->gflops);
+        // Side by side, never on top of each other.
+        QVERIFY(std::abs(point->key - std::lround(point->key)) > 0.1);
+        ++(fromSample ? overlaid : mine);
+      }
+    }
+    QCOMPARE(mine, 4);
+    QCOMPARE(overlaid, 3);
+    // A session without a landscape shows the overlay's own.
+    model.setResults({});
+    panel.refresh();
+    QVERIFY(!landscape->hasPlaceholder());
+    QCOMPARE(landscape->categories().size(), 3);
+    QVERIFY(landscape->title().contains(QStringLiteral("NVIDIA H200")));
+    panel.removeOverlay(QStringLiteral("H200 sample"));
+    panel.refresh();
+    QVERIFY(landscape->hasPlaceholder());
+    QVERIFY(phases->hasPlaceholder());
   }
 
   void rooflineLabelsDoNotOverlap() {

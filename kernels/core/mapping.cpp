@@ -112,13 +112,17 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
   }
 }
 
-std::optional<Pipeline> Mapping::pipeline() const {
+std::optional<Pipeline> pipelineOf(const ThreadMap& map) {
   return std::visit(
-      [](const auto& map) -> std::optional<Pipeline> {
-        if constexpr (requires { map.pipeline(); }) return map.pipeline();
+      [](const auto& family) -> std::optional<Pipeline> {
+        if constexpr (requires { family.pipeline(); }) return family.pipeline();
         return std::nullopt;
       },
-      map_);
+      map);
+}
+
+std::optional<Pipeline> Mapping::pipeline() const {
+  return pipelineOf(map_);
 }
 
 bool PipelineStep::isWait() const {

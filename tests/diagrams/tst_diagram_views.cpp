@@ -58,6 +58,7 @@ class TestDiagramViews : public QObject {
   void kstepPipelineShowsItsTilesInFlight();
   void accessViewHoverNamesTwoByteElements();
   void timelineDrawsEachStageOfThePipeline();
+  void timelineActionsOfAWarpSpecialisedPipeline();
   void timelineShowsTheSelectedStepAndClicksSelect();
   void timelineWithoutAPipelineSaysWhatWouldFillIt();
   void everyKernelDrawsEveryView();
@@ -355,14 +356,22 @@ void TestDiagramViews::timelineDrawsEachStageOfThePipeline() {
                                                                   : "still read";
           QVERIFY2(hover.contains(QLatin1String(verb)), qPrintable(hover));
         }
-      // The first k-step's role cell: its actions in order, each chip explaining its own.
-      const TimelineView::Column& first = l.columns[1];
-      const TimelineView::Row& role = l.rows.front();
-      const std::vector<PipelineStep> actions = timelineActions(*p, *role.role, 0, m.kSteps());
+      // A k-step in the loop's steady state: each role's cell holds its whole loop in order,
+      // each chip explaining its own action.
+      const std::int64_t steady = p->stages + 1;
+      DiagramSelection selection = document.selection();
+      selection.step = steady;
+      document.setSelection(selection);
+      const TimelineView::Layout at = view.layout(area, view.widgetTheme());
+      const auto first = std::ranges::find_if(
+          at.columns, [&](const TimelineView::Column& c) { return c.iteration == steady; });
+      QVERIFY(first != at.columns.end());
+      const TimelineView::Row& role = at.rows.front();
+      const std::vector<PipelineStep> actions = timelineActions(*p, *role.role, steady, m.kSteps());
       QCOMPARE(actions.size(), pipelineLoop(*p, *role.role).size());
       QSet<QString> chipTexts;
       const double y = role.rect.center().y();
-      for (double x = first.rect.left() + 1; x < first.rect.right() - 1; x += 2)
+      for (double x = first->rect.left() + 1; x < first->rect.right() - 1; x += 2)
         chipTexts.insert(view.hoverTextAt(QPointF(x, y)));
       QCOMPARE(chipTexts.size(), int(actions.size()));
       QVERIFY(std::ranges::any_of(chipTexts, [](const QString& text) {
@@ -371,6 +380,32 @@ void TestDiagramViews::timelineDrawsEachStageOfThePipeline() {
     }
   }
   QVERIFY(kernels >= 4);  // pipelined's stage counts, prefetched, tensor-mma, tensor-wgmma
+}
+
+void TestDiagramViews::timelineActionsOfAWarpSpecialisedPipeline() {
+  // tensor-tma's shape: a producer warpgroup's TMA copies, two consumer warpgroups, mbarriers,
+  // one wgmma batch in flight. The producer fills the four stages before the loop; it refills
+  // stage 0 (k-step 4) only in k-step 2, once the consumers have freed k-step 0.
+  const Pipeline p{4, StageFill::Tma, StageHandover::Mbarrier, StageProduct::Wgmma, 1, 4};
+  using enum PipelineAction;
+  auto actions = [&](PipelineRole role, std::int64_t iteration) {
+    std::vector<PipelineAction> list;
+    for (const PipelineStep& a : timelineActions(p, role, iteration, 10)) list.push_back(a.action);
+    return list;
+  };
+  QCOMPARE(actions(PipelineRole::Producer, -1), (std::vector{Copy, Copy, Copy, Copy}));
+  QVERIFY(actions(PipelineRole::Producer, 0).empty());
+  QVERIFY(actions(PipelineRole::Producer, 1).empty());
+  QCOMPARE(actions(PipelineRole::Producer, 2), (std::vector{WaitEmpty, Copy}));
+  QCOMPARE(p.stageDuring(0, 2, 10).step, std::int64_t(4));
+  QVERIFY(actions(PipelineRole::Producer, 8).empty());  // k-step 10 does not exist
+  // The consumers free nothing in k-step 0 (no batch before it), then the stage of s - 1.
+  QCOMPARE(actions(PipelineRole::Consumer, 0), (std::vector{WaitFull, Multiply, WaitMma}));
+  QCOMPARE(actions(PipelineRole::Consumer, 1), (std::vector{WaitFull, Multiply, WaitMma, Release}));
+  QCOMPARE(actions(PipelineRole::Consumer, 10), (std::vector{WaitMma}));  // the drain
+  const std::vector<std::int64_t> iterations = timelineIterations(p, 10);
+  QCOMPARE(iterations.front(), std::int64_t(-1));
+  QCOMPARE(iterations.back(), std::int64_t(10));
 }
 
 void TestDiagramViews::timelineShowsTheSelectedStepAndClicksSelect() {

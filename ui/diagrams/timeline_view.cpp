@@ -17,10 +17,6 @@ constexpr double kMaxRow = 80;         // tallest a stage's row is drawn on a pl
 constexpr double kRoleRowShare = 1.6;  // a role's row against a stage's: its chips hold text
 constexpr double kWaitWeight = 0.7;    // a wait's share of its column against another action's
 
-std::int64_t stepsOf(const Mapping& m) {
-  return m.kSteps();
-}
-
 bool overlapping(const Mapping& m) {
   const std::optional<Pipeline> p = m.pipeline();
   return p && p->overlaps();
@@ -31,14 +27,9 @@ QStringList pipelinedKernels() {
   QStringList ids;
   for (const KernelInfo& info : catalogue()) {
     if (!info.hasMapping) continue;
-    const ThreadMap map = threadMapOf(resolve({info.id, {}}), info.types.front());
-    const bool overlaps = std::visit(
-        [](const auto& family) {
-          if constexpr (requires { family.pipeline(); }) return family.pipeline().overlaps();
-          return false;
-        },
-        map);
-    if (overlaps) ids << QString::fromStdString(info.id);
+    const std::optional<Pipeline> p =
+        pipelineOf(threadMapOf(resolve({info.id, {}}), info.types.front()));
+    if (p && p->overlaps()) ids << QString::fromStdString(info.id);
   }
   return ids;
 }
@@ -321,6 +312,12 @@ std::vector<PipelineStep> timelineActions(const Pipeline& pipeline, PipelineRole
         a.action == PipelineAction::StoreRegisters || a.action == PipelineAction::WaitEmpty ||
         a.action == PipelineAction::Release;
     if (concernsAStep && !exists) continue;
+    // A copy starts in the iteration the Pipeline says: a producer has filled every stage before
+    // the loop, and refills the first only once its consumers free it.
+    const bool startsACopy = a.action == PipelineAction::Copy ||
+                             a.action == PipelineAction::LoadRegisters ||
+                             a.action == PipelineAction::WaitEmpty;
+    if (startsACopy && pipeline.copyStart(step) != iteration) continue;
     actions.push_back(a);
   }
   return actions;
@@ -356,7 +353,7 @@ std::optional<DiagramView::EmptyState> TimelineView::emptyState() const {
 TimelineView::Layout TimelineView::layout(const QRectF& area, const DiagramTheme& theme) const {
   const Mapping& m = *document()->mapping();
   const Pipeline p = *m.pipeline();
-  const std::int64_t steps = stepsOf(m);
+  const std::int64_t steps = m.kSteps();
   const std::vector<PipelineRole> roles = pipelineRoles(p);
   Layout l;
   const QFontMetricsF bold(theme.font(9, true));
@@ -441,7 +438,7 @@ QString TimelineView::caption() const {
   return QStringLiteral("%1 stages: %2; %3. %4 k-steps in all.")
       .arg(p.stages)
       .arg(who, overlap)
-      .arg(stepsOf(m));
+      .arg(m.kSteps());
 }
 
 std::vector<DiagramView::LegendEntry> TimelineView::legend(const DiagramTheme& theme) const {
@@ -460,7 +457,7 @@ void TimelineView::paintDiagram(QPainter& painter, const QRectF& area, const Dia
                                 LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const Pipeline p = *m.pipeline();
-  const std::int64_t steps = stepsOf(m);
+  const std::int64_t steps = m.kSteps();
   const Layout l = layout(area, theme);
   const QFont cellFont = theme.font(8.5);
 
@@ -578,7 +575,7 @@ void TimelineView::paintDiagram(QPainter& painter, const QRectF& area, const Dia
 QString TimelineView::hoverText(const QRectF& area, QPointF pos) const {
   const Mapping& m = *document()->mapping();
   const Pipeline p = *m.pipeline();
-  const std::int64_t steps = stepsOf(m);
+  const std::int64_t steps = m.kSteps();
   const Layout l = layout(area, widgetTheme());
   const auto column = std::ranges::find_if(l.columns, [&](const Column& c) {
     return c.rect.left() <= pos.x() && pos.x() < c.rect.right();

@@ -48,7 +48,9 @@ class TimelineView : public DiagramView {
 // The iterations the timeline has a column for: -1 (before the loop), every k-step, and the
 // k-step count (after the loop) where the pipeline drains MMA batches there.
 std::vector<std::int64_t> timelineIterations(const Pipeline& pipeline, std::int64_t steps);
-// What a role does in `iteration`, in program order, with absolute k-steps.
+// What a role does in `iteration`, in program order (stepOffset still relative to the iteration,
+// as in pipelineLoop; before the loop absolute), leaving out the copies and waits the loop skips
+// near its ends.
 std::vector<PipelineStep> timelineActions(const Pipeline& pipeline, PipelineRole role,
                                           std::int64_t iteration, std::int64_t steps);
 

@@ -98,6 +98,9 @@ using ThreadMap =
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.
 ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element = ElementType::F32);
+// The map's Pipeline (thread_map.hpp); nullopt for the families that describe none (the seed
+// kernels, which stage nothing or one tile at a time).
+std::optional<Pipeline> pipelineOf(const ThreadMap& map);
 
 class Mapping {
  public:

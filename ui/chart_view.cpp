@@ -17,9 +17,14 @@ constexpr int kMostMembersListed = 40;
 constexpr int kLabelGap = 6;
 constexpr int kMostLabelLines = 4;
 // An upright category label takes at most this share of the chart's height.
-constexpr double kUprightLabelShare = 0.3;
+constexpr double kUprightLabelShare = 0.25;
+// The legend takes at most this share of the chart's height (and at least one row), so the plot
+// keeps its room on a small or docked chart; entries past it are listed on hover.
+constexpr double kMostLegendShare = 0.22;
 
-// A legend entry drawn from its style: a line with the marker, or a filled box for bars.
+// A legend entry drawn from its style: a line with the marker, or a filled box for bars. Its text
+// is the entry's series (or its group and count), or only the group when the legend is compact,
+// shortened to the width it is given.
 class EntryLegendItem : public QCPAbstractLegendItem {
  public:
   EntryLegendItem(QCPLegend* legend, LegendEntry entry)
@@ -27,9 +32,19 @@ class EntryLegendItem : public QCPAbstractLegendItem {
 
   const LegendEntry& entry() const { return entry_; }
 
+  void setCompact(bool compact) { compact_ = compact; }
+  // The widest its text may be drawn; 0: as wide as it is.
+  void setMostTextWidth(int width) { mostTextWidth_ = width; }
+
   QString text() const {
+    if (compact_) return entry_.label;
     if (entry_.members.size() == 1) return entry_.members.front();
     return QObject::tr("%1 (%2 series)").arg(entry_.label).arg(entry_.members.size());
+  }
+
+  QString shownText() const {
+    if (mostTextWidth_ <= 0) return text();
+    return QFontMetrics(mFont).elidedText(text(), Qt::ElideRight, mostTextWidth_);
   }
 
   // The group's series, one paragraph that the tooltip wraps.
@@ -49,11 +64,12 @@ class EntryLegendItem : public QCPAbstractLegendItem {
     const QSize icon = mParentLegend->iconSize();
     painter->setFont(mFont);
     painter->setPen(QPen(mTextColor));
+    const QString shown = shownText();
     const QRect textRect =
-        painter->fontMetrics().boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, text());
+        painter->fontMetrics().boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, shown);
     const int height = std::max(textRect.height(), icon.height());
     painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(),
-                      textRect.width(), height, Qt::TextDontClip, text());
+                      textRect.width(), height, Qt::TextDontClip, shown);
     const QRect iconRect(QPoint(mRect.x(), mRect.y() + (height - icon.height()) / 2), icon);
     painter->save();
     painter->setClipRect(iconRect, Qt::IntersectClip);
@@ -71,10 +87,11 @@ class EntryLegendItem : public QCPAbstractLegendItem {
     painter->restore();
   }
 
+ public:
   QSize minimumOuterSizeHint() const override {
     const QSize icon = mParentLegend->iconSize();
     const QRect textRect =
-        QFontMetrics(mFont).boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, text());
+        QFontMetrics(mFont).boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, shownText());
     return {icon.width() + mParentLegend->iconTextPadding() + textRect.width() + mMargins.left() +
                 mMargins.right(),
             std::max(textRect.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
@@ -82,6 +99,44 @@ class EntryLegendItem : public QCPAbstractLegendItem {
 
  private:
   LegendEntry entry_;
+  bool compact_ = false;
+  int mostTextWidth_ = 0;
+};
+
+// The last cell of a legend that has no room for every entry: "+ 12 more", the ones left out
+// listed on hover.
+class MoreLegendItem : public QCPAbstractLegendItem {
+ public:
+  MoreLegendItem(QCPLegend* legend, QStringList leftOut)
+      : QCPAbstractLegendItem(legend), leftOut_(std::move(leftOut)) {}
+
+  QString text() const { return QObject::tr("+ %1 more (hover)").arg(leftOut_.size()); }
+
+  QString tip() const {
+    return QObject::tr(
+               "<b>%1 more</b> (the legend has no room for them; hide it from the "
+               "context menu or widen the chart):<br>%2")
+        .arg(leftOut_.size())
+        .arg(leftOut_.join(QStringLiteral(", ")).toHtmlEscaped());
+  }
+
+ protected:
+  void draw(QCPPainter* painter) override {
+    painter->setFont(mFont);
+    painter->setPen(QPen(mTextColor));
+    painter->drawText(mRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, text());
+  }
+
+ public:
+  QSize minimumOuterSizeHint() const override {
+    const QFontMetrics metrics(mFont);
+    return {metrics.horizontalAdvance(text()) + mMargins.left() + mMargins.right(),
+            std::max(metrics.height(), mParentLegend->iconSize().height()) + mMargins.top() +
+                mMargins.bottom()};
+  }
+
+ private:
+  QStringList leftOut_;
 };
 
 // A layout column is no wider than the narrowest maximum of its elements, and a legend's is the
@@ -168,12 +223,13 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
   titleFont.setBold(true);
   titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
   plotLayout()->insertRow(0);
+  fullTitle_ = title;
   title_ = new QCPTextElement(this, title, titleFont);
   plotLayout()->addElement(0, 0, title_);
 
   // The legend sits below the plot, so it never covers data and long entries (the ladder's
   // parameter lists) never squeeze the plot or clip the title; entries fill rows of as many
-  // columns as the width takes (fitLegendColumns).
+  // columns as the width takes (fitLegend).
   delete legend;
   legend = new FullWidthLegend;
   plotLayout()->addElement(2, 0, legend);
@@ -220,6 +276,8 @@ void ChartView::styleBars(QCPBars* bars, const SeriesStyle& style) {
 }
 
 void ChartView::setLegendEntries(const std::vector<LegendEntry>& entries) {
+  legendEntries_ = entries;
+  legendShown_ = {};
   legend->clearItems();
   for (const LegendEntry& entry : entries) legend->addItem(new EntryLegendItem(legend, entry));
   legend->setVisible(legendWanted_ && !entries.empty());
@@ -244,9 +302,10 @@ std::vector<LegendEntry> ChartView::groupedLegend(const std::vector<SeriesId>& s
 
 void ChartView::setLegendWanted(bool wanted) {
   legendWanted_ = wanted;
-  legend->setVisible(wanted && legend->itemCount() > 0);
+  legend->setVisible(wanted && !legendEntries_.empty());
+  legendShown_ = {};
   // A hidden legend keeps no room (the layout still counts an invisible element's minimum);
-  // shown again, fitLegendColumns asks for its rows.
+  // shown again, fitLegend asks for its rows.
   legend->setMinimumSize(0, 0);
   replot(QCustomPlot::rpQueuedReplot);
 }
@@ -279,11 +338,22 @@ void ChartView::reset() {
 }
 
 void ChartView::setTitle(const QString& title) {
+  fullTitle_ = title;
   title_->setText(title);
 }
 
 QString ChartView::title() const {
+  return fullTitle_;
+}
+
+QString ChartView::shownTitle() const {
   return title_->text();
+}
+
+QRect ChartView::titleRect() const {
+  const QFontMetrics metrics(title_->font());
+  const QRect text = metrics.boundingRect(title_->rect(), Qt::AlignCenter, title_->text());
+  return text;
 }
 
 void ChartView::setPointTips(QCPAbstractPlottable* plottable, const QStringList& tips) {
@@ -413,36 +483,95 @@ void ChartView::changeEvent(QEvent* event) {
 void ChartView::fitToLayout() {
   if (fittingLayout_) return;
   fittingLayout_ = true;
-  const bool legendChanged = fitLegendColumns();
+  const bool titleChanged = fitTitle();
+  const bool legendChanged = fitLegend();
   const bool labelsChanged = fitCategories();
-  if (legendChanged || labelsChanged) updateLayout();
+  if (titleChanged || legendChanged || labelsChanged) updateLayout();
   placeLabelsApart();
   fittingLayout_ = false;
 }
 
-bool ChartView::fitLegendColumns() {
-  // The grid's empty cells count as elements: only the entries matter.
-  std::vector<QCPAbstractLegendItem*> entries;
-  for (int i = 0; i < legend->itemCount(); ++i)
-    if (QCPAbstractLegendItem* entry = legend->item(i)) entries.push_back(entry);
-  if (!legend->visible() || entries.empty()) return false;
-  int widest = 0, rowHeight = 0;
-  for (QCPAbstractLegendItem* entry : entries) {
-    widest = std::max(widest, entry->minimumOuterSizeHint().width());
-    rowHeight = std::max(rowHeight, entry->minimumOuterSizeHint().height());
+bool ChartView::fitTitle() {
+  const int width = viewport().width() - plotLayout()->margins().left() -
+                    plotLayout()->margins().right() - title_->margins().left() -
+                    title_->margins().right();
+  const QFontMetrics metrics(title_->font());
+  QStringList lines = fullTitle_.split(QLatin1Char('\n'));
+  for (QString& line : lines) line = metrics.elidedText(line, Qt::ElideRight, std::max(width, 0));
+  const QString shown = lines.join(QLatin1Char('\n'));
+  if (shown == title_->text()) return false;
+  title_->setText(shown);
+  return true;
+}
+
+ChartView::LegendShown ChartView::legendFor(int width, int mostHeight) const {
+  const QFont font = legend->font();
+  const int spacing = legend->columnSpacing();
+  const int margins = legend->margins().left() + legend->margins().right();
+  const int count = int(legendEntries_.size());
+  // The room of an entry's text: the width less its icon, padding and the margins of its cell.
+  EntryLegendItem probe(legend, {});
+  probe.setFont(font);
+  const int frame = legend->iconSize().width() + legend->iconTextPadding() +
+                    probe.margins().left() + probe.margins().right();
+  const int mostText = std::max(width - margins - frame, 1);
+  LegendShown shown;
+  for (bool compact : {false, true}) {
+    int widest = 0, rowHeight = 0;
+    for (const LegendEntry& entry : legendEntries_) {
+      EntryLegendItem item(legend, entry);
+      item.setFont(font);
+      item.setCompact(compact);
+      item.setMostTextWidth(mostText);
+      const QSize hint = item.minimumOuterSizeHint();
+      widest = std::max(widest, hint.width());
+      rowHeight = std::max(rowHeight, hint.height());
+    }
+    const int columns =
+        std::clamp((width - margins + spacing) / std::max(1, widest + spacing), 1, count);
+    const int rows = (count + columns - 1) / columns;
+    const auto heightOf = [&](int rowCount) {
+      return rowCount * rowHeight + (rowCount - 1) * legend->rowSpacing() +
+             legend->margins().top() + legend->margins().bottom();
+    };
+    shown = {compact, mostText, columns, count, heightOf(rows)};
+    if (shown.height <= mostHeight) return shown;
+    if (!compact) continue;
+    // Compact and still too tall: the rows that fit, their last cell saying what is left out.
+    const int rowsThatFit =
+        std::max(1, (mostHeight - heightOf(1)) / (rowHeight + legend->rowSpacing()) + 1);
+    shown.entries = rowsThatFit * columns - 1;
+    shown.height = heightOf(rowsThatFit);
   }
-  const int available = viewport().width() - legend->margins().left() - legend->margins().right() -
-                        plotLayout()->margins().left() - plotLayout()->margins().right();
-  const int columns =
-      std::clamp(available / std::max(1, widest + legend->columnSpacing()), 1, int(entries.size()));
-  const int rows = (int(entries.size()) + columns - 1) / columns;
-  // The layout would give a wrapped legend less height than its rows need: ask for all of them.
-  const int height = rows * (rowHeight + legend->rowSpacing()) + legend->margins().top() +
-                     legend->margins().bottom();
-  if (columns == legend->wrap() && legend->minimumSize().height() == height) return false;
-  legend->setWrap(columns);
+  return shown;
+}
+
+bool ChartView::fitLegend() {
+  if (!legend->visible() || legendEntries_.empty()) return false;
+  const int width =
+      viewport().width() - plotLayout()->margins().left() - plotLayout()->margins().right();
+  const int mostHeight = int(viewport().height() * kMostLegendShare);
+  const LegendShown shown = legendFor(width, mostHeight);
+  if (shown == legendShown_) return false;
+  legendShown_ = shown;
+  legend->clearItems();
+  const int count = int(legendEntries_.size());
+  for (int i = 0; i < std::min(shown.entries, count); ++i) {
+    auto* item = new EntryLegendItem(legend, legendEntries_[std::size_t(i)]);
+    item->setCompact(shown.compact);
+    item->setMostTextWidth(shown.mostTextWidth);
+    legend->addItem(item);
+  }
+  if (shown.entries < count) {
+    QStringList leftOut;
+    for (int i = std::max(shown.entries, 0); i < count; ++i)
+      leftOut << legendEntries_[std::size_t(i)].label;
+    legend->addItem(new MoreLegendItem(legend, leftOut));
+  }
+  legend->setWrap(shown.columns);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-  legend->setMinimumSize(0, height);
+  // The layout would give a wrapped legend less height than its rows need: ask for all of them.
+  legend->setMinimumSize(0, shown.height);
   return true;
 }
 
@@ -510,11 +639,15 @@ void ChartView::placeLabelsApart() {
 QString ChartView::tipAt(const QPointF& position) const {
   if (legend->visible() && legend->outerRect().contains(position.toPoint())) {
     for (int i = 0; i < legend->itemCount(); ++i) {
-      const auto* entry = dynamic_cast<const EntryLegendItem*>(legend->item(i));
-      if (entry && entry->outerRect().contains(position.toPoint())) return entry->tip();
+      QCPAbstractLegendItem* item = legend->item(i);
+      if (!item || !item->outerRect().contains(position.toPoint())) continue;
+      if (const auto* entry = dynamic_cast<const EntryLegendItem*>(item)) return entry->tip();
+      if (const auto* more = dynamic_cast<const MoreLegendItem*>(item)) return more->tip();
     }
     return {};
   }
+  if (title_->text() != fullTitle_ && title_->outerRect().contains(position.toPoint()))
+    return fullTitle_.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
   if (!categories_.isEmpty() && position.y() > axisRect()->bottom() &&
       position.x() >= axisRect()->left() && position.x() <= axisRect()->right()) {
     const int index = int(std::lround(xAxis->pixelToCoord(position.x()))) - 1;

@@ -32,7 +32,9 @@ class ChartView : public QCustomPlot {
   // Removes every plottable, item and tooltip; the axes keep their setup.
   void reset();
   // The legend below the plot: one entry each, in as many columns as the width takes, so it
-  // asks for few rows however many series a group holds. Empty hides it.
+  // asks for few rows however many series a group holds. Where the entries would take more than
+  // a share of the chart's height they show only their group (the kernel), then the rows that
+  // fit end in "+ n more", listed on hover: the plot keeps its room. Empty hides it.
   void setLegendEntries(const std::vector<LegendEntry>& entries);
   // One entry per group of `series` (in first-seen order), styled as its first member.
   static std::vector<LegendEntry> groupedLegend(const std::vector<SeriesId>& series,
@@ -47,8 +49,12 @@ class ChartView : public QCustomPlot {
   // Labels placed where they are asked for, moved up or down as little as needed so that no two
   // overlap, at every size the chart is drawn at (screen and export).
   void keepApart(const std::vector<QCPItemText*>& labels);
+  // The title as set; drawn shortened to the chart's width, its full text on hover.
   void setTitle(const QString& title);
   QString title() const;
+  QString shownTitle() const;
+  // Where the title's text is drawn, as laid out last.
+  QRect titleRect() const;
   // Tooltip texts of `plottable`'s points, in data order.
   void setPointTips(QCPAbstractPlottable* plottable, const QStringList& tips);
   // A hint drawn in the middle of the chart, e.g. what to run to fill it.
@@ -99,11 +105,23 @@ class ChartView : public QCustomPlot {
   // After each layout (screen or export): legend columns, category labels and kept-apart labels
   // for the size just laid out; lays out again when the legend or the axis labels changed size.
   void fitToLayout();
-  bool fitLegendColumns();
+  bool fitTitle();
+  // How the legend is shown: full or compact entries, their widest text, columns, how many
+  // entries (the rest behind "+ n more") and the height that takes.
+  struct LegendShown {
+    bool compact = false;
+    int mostTextWidth = 0, columns = 0, entries = 0, height = 0;
+    bool operator==(const LegendShown&) const = default;
+  };
+  LegendShown legendFor(int width, int mostHeight) const;
+  bool fitLegend();
   bool fitCategories();
   void placeLabelsApart();
 
   QCPTextElement* title_ = nullptr;
+  QString fullTitle_;
+  std::vector<LegendEntry> legendEntries_;
+  LegendShown legendShown_;
   QCPItemText* placeholder_ = nullptr;
   QHash<QCPAbstractPlottable*, QStringList> tips_;
   bool screenFollowed_ = false;

@@ -246,6 +246,104 @@ class TestCharts : public QObject {
     }
   }
 
+  void smallChartsKeepTheirTitleAndPlot_data() {
+    QTest::addColumn<QString>("session");
+    QTest::addColumn<QSize>("size");
+    // The window's first-run size on a 1280x720 screen, the chart docked in it (about 330 x 390,
+    // as drawn), the smallest dock, and a desk screen.
+    for (const char* session : {"h200-ladder", "h200-roofline"}) {
+      for (QSize size : {QSize(1178, 660), QSize(330, 390), QSize(460, 400), QSize(1800, 900)}) {
+        const QString name = QString::fromLatin1(session);
+        QTest::newRow(
+            qPrintable(QStringLiteral("%1 %2x%3").arg(name).arg(size.width()).arg(size.height())))
+            << name << size;
+      }
+    }
+  }
+
+  void smallChartsKeepTheirTitleAndPlot() {
+    QFETCH(QString, session);
+    QFETCH(QSize, size);
+    const std::optional<Session> loaded = shippedSession(qPrintable(session));
+    QVERIFY(loaded);
+    ResultsModel model;
+    model.setResults(loaded->results);
+    model.setCeilings(loaded->ceilings);
+    ChartPanel panel(&model);
+    for (ChartKind kind : {ChartKind::Time, ChartKind::Rate, ChartKind::Library,
+                           ChartKind::Roofline, ChartKind::Phases}) {
+      ChartView* view = showChart(panel, kind, size);
+      const QString id = QStringLiteral("%1 %2").arg(chartId(kind), session);
+      // The title fits the chart's width, shortened where it must be; the full text stays the
+      // chart's title and shows on hover.
+      QVERIFY2(view->title().contains(QStringLiteral("NVIDIA H200")), qPrintable(id));
+      QVERIFY2(QRect(QPoint(0, 0), view->size()).contains(view->titleRect()),
+               qPrintable(id + ": " + view->shownTitle()));
+      if (view->shownTitle() != view->title()) {
+        QVERIFY2(view->shownTitle().contains(QChar(0x2026)), qPrintable(view->shownTitle()));
+        hover(view, view->titleRect().center());
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), view->title().toHtmlEscaped());
+      }
+      // The legend lies inside the chart and leaves the plot most of the height.
+      if (view->legend->visible()) {
+        QVERIFY2(QRect(QPoint(0, 0), view->size()).contains(view->legend->outerRect()),
+                 qPrintable(id));
+        QVERIFY2(view->legend->outerRect().height() <= view->height() / 4,
+                 qPrintable(id + QStringLiteral(": legend %1 of %2")
+                                     .arg(view->legend->outerRect().height())
+                                     .arg(view->height())));
+        for (int i = 0; i < view->legend->itemCount(); ++i) {
+          if (QCPAbstractLegendItem* item = view->legend->item(i))
+            QVERIFY2(view->legend->outerRect().contains(item->outerRect()), qPrintable(id));
+        }
+      }
+      QVERIFY2(view->axisRect()->height() >= view->height() * 0.45,
+               qPrintable(id + QStringLiteral(": plot %1 of %2")
+                                   .arg(view->axisRect()->height())
+                                   .arg(view->height())));
+      QVERIFY2(view->axisRect()->width() >= view->width() * 0.6, qPrintable(id));
+    }
+  }
+
+  void aCrowdedLegendListsWhatItLeavesOut() {
+    // 40 kernels' worth of groups on a docked chart: the rows that fit, then "+ n more".
+    ResultsModel model;
+    std::vector<RunResult> results;
+    for (int i = 0; i < 40; ++i) {
+      for (std::int64_t size : {256, 512})
+        results.push_back(test::madeUpResult(catalogue()[std::size_t(i) % catalogue().size()].id,
+                                             {{"tile", 1 + i}}, size, 1.0 + i));
+    }
+    model.setResults(results);
+    ChartPanel panel(&model);
+    ChartView* rate = showChart(panel, ChartKind::Rate, {330, 390});
+    QVERIFY(rate->legend->visible());
+    QVERIFY(rate->legend->outerRect().height() <= rate->height() / 4);
+    QVERIFY(rate->axisRect()->height() >= rate->height() * 0.45);
+    QCPAbstractLegendItem* last = nullptr;
+    int entries = 0;
+    for (int i = 0; i < rate->legend->itemCount(); ++i) {
+      if (QCPAbstractLegendItem* item = rate->legend->item(i)) {
+        last = item;
+        ++entries;
+      }
+    }
+    QVERIFY(last);
+    QVERIFY(entries < int(catalogue().size()));
+    hover(rate, last->outerRect().center());
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("more")), qPrintable(QToolTip::text()));
+    // The groups left out are named there.
+    const QString lastKernel = QString::fromStdString(catalogue().back().id);
+    QVERIFY2(QToolTip::text().contains(lastKernel), qPrintable(QToolTip::text()));
+    // Wide, every group has its entry.
+    rate = showChart(panel, ChartKind::Rate, {1800, 900});
+    int wide = 0;
+    for (int i = 0; i < rate->legend->itemCount(); ++i) wide += rate->legend->item(i) != nullptr;
+    QCOMPARE(wide, int(catalogue().size()));
+  }
+
   void kernelsAtOneSizeAreComparedAsBars() {
     ResultsModel model;
     std::vector<RunResult> results;

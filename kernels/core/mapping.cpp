@@ -41,7 +41,7 @@ concept FragmentMap = requires(const Map& map) {
 // The first thread (linear index) that owns outputs: 0 but for tensor-tma, whose producer
 // warpgroup only copies.
 template <typename Map>
-int firstOutputThread(const Map& map) {
+int firstOwner(const Map& map) {
   if constexpr (requires { map.firstOutputThread(); })
     return map.firstOutputThread();
   else
@@ -167,7 +167,7 @@ std::vector<Cell> Mapping::outputs(Dim2 block, Dim2 thread) const {
   std::vector<Cell> cells;
   std::visit(
       [&](const auto& map) {
-        if (thread.x + thread.y * block_.x < firstOutputThread(map)) return;
+        if (thread.x + thread.y * block_.x < firstOwner(map)) return;
         for (std::int64_t r = 0; r < rowsPerThread_; ++r) {
           const std::int64_t row = map.row(block, thread, r);
           if (row >= shape_.m) continue;
@@ -188,7 +188,7 @@ Range Mapping::blockRows(Dim2 block) const {
   const Dim2 last{block_.x - 1, block_.y - 1};
   return std::visit(
       [&](const auto& map) {
-        const std::int64_t begin = map.row(block, threadOfLinear(firstOutputThread(map)), 0);
+        const std::int64_t begin = map.row(block, threadOfLinear(firstOwner(map)), 0);
         return Range{begin, map.row(block, last, rowsPerThread_ - 1) + 1 - begin};
       },
       map_);
@@ -198,7 +198,7 @@ Range Mapping::blockCols(Dim2 block) const {
   const Dim2 last{block_.x - 1, block_.y - 1};
   return std::visit(
       [&](const auto& map) {
-        const std::int64_t begin = map.col(block, threadOfLinear(firstOutputThread(map)), 0);
+        const std::int64_t begin = map.col(block, threadOfLinear(firstOwner(map)), 0);
         return Range{begin, map.col(block, last, colsPerThread_ - 1) + 1 - begin};
       },
       map_);
@@ -268,6 +268,10 @@ std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64
         }
       },
       map_);
+}
+
+int Mapping::firstOutputThread() const {
+  return std::visit([](const auto& map) { return firstOwner(map); }, map_);
 }
 
 int Mapping::stagingThreads(Operand operand) const {
@@ -432,7 +436,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
       [&](const auto& map) -> std::optional<Cell> {
         if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
           if (access == Access::StoreC) {
-            if (thread.x < firstOutputThread(map)) return std::nullopt;
+            if (thread.x < firstOwner(map)) return std::nullopt;
             const std::int64_t slot = instr * width;
             return inside({map.row(block, thread, slot / colsPerThread_),
                            map.col(block, thread, slot % colsPerThread_)},

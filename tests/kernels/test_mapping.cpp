@@ -485,6 +485,8 @@ TEST(Mapping, TmaConsumersHoldTheAccumulatorsAndTheProducerOnlyCopies) {
   EXPECT_EQ(mapping.blockRows({1, 2}).count, 128);
   EXPECT_EQ(mapping.blockCols({1, 2}).begin, 256);
   EXPECT_EQ(mapping.blockCols({1, 2}).count, 256);
+  EXPECT_EQ(mapping.firstOutputThread(), 128);
+  EXPECT_EQ(Mapping({"tensor-wgmma", {}}, {512, 512, 512}).firstOutputThread(), 0);
   EXPECT_EQ(mapping.stagingThreads(Operand::A), 128);
   EXPECT_EQ(mapping.stagingThreads(Operand::B), 128);
   for (int linear = 0; linear < mapping.threadsPerBlock(); ++linear) {

@@ -97,6 +97,9 @@ class Mapping {
   ThreadRef owner(std::int64_t i, std::int64_t j) const;
   ThreadRef threadRef(Dim2 block, Dim2 thread) const;
   Dim2 threadOfLinear(int linear) const { return {linear % block_.x, linear / block_.x}; }
+  // The threads from this linear index on own outputs (0 but in tensor-tma, whose producer
+  // warpgroup owns none); the others compute nothing.
+  int firstOutputThread() const;
   // The in-bounds elements of C thread `thread` of `block` computes, in slot order.
   std::vector<Cell> outputs(Dim2 block, Dim2 thread) const;
   // The (unclipped) rows and columns of C a block covers.

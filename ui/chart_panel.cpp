@@ -172,14 +172,15 @@ void ChartPanel::scheduleRefresh() {
   if (!refreshTimer_.isActive()) refreshTimer_.start();
 }
 
-void ChartPanel::addOverlay(const QString& label, std::vector<RunResult> results) {
+void ChartPanel::addOverlay(const QString& label, std::vector<RunResult> results,
+                            std::vector<DeviceCeilings> ceilings) {
   removeOverlay(label);
-  overlays_.emplace_back(label, std::move(results));
+  overlays_.push_back({label, std::move(results), std::move(ceilings)});
   scheduleRefresh();
 }
 
 void ChartPanel::removeOverlay(const QString& label) {
-  std::erase_if(overlays_, [&](const auto& overlay) { return overlay.first == label; });
+  std::erase_if(overlays_, [&](const Overlay& overlay) { return overlay.label == label; });
   scheduleRefresh();
 }
 
@@ -190,17 +191,30 @@ void ChartPanel::clearOverlays() {
 
 QStringList ChartPanel::overlays() const {
   QStringList labels;
-  for (const auto& overlay : overlays_) labels << overlay.first;
+  for (const Overlay& overlay : overlays_) labels << overlay.label;
   return labels;
 }
 
 void ChartPanel::gatherDrawn() {
   drawn_ = model_->results();
   drawnOverlay_.assign(drawn_.size(), QString());
-  for (const auto& [label, results] : overlays_) {
-    drawn_.insert(drawn_.end(), results.begin(), results.end());
-    drawnOverlay_.insert(drawnOverlay_.end(), results.size(), label);
+  for (const Overlay& overlay : overlays_) {
+    drawn_.insert(drawn_.end(), overlay.results.begin(), overlay.results.end());
+    drawnOverlay_.insert(drawnOverlay_.end(), overlay.results.size(), overlay.label);
   }
+}
+
+std::vector<DeviceCeilings> ChartPanel::drawnCeilings() const {
+  std::vector<DeviceCeilings> ceilings = model_->ceilings();
+  for (const Overlay& overlay : overlays_) {
+    for (const DeviceCeilings& device : overlay.ceilings) {
+      const bool known = std::any_of(ceilings.begin(), ceilings.end(), [&](const auto& kept) {
+        return kept.backend == device.backend && kept.device == device.device;
+      });
+      if (!known) ceilings.push_back(device);
+    }
+  }
+  return ceilings;
 }
 
 void ChartPanel::refresh() {
@@ -392,11 +406,19 @@ void ChartPanel::buildTileSweep() {
 void ChartPanel::buildPhases() {
   ChartView* view = chart(ChartKind::Phases);
   view->reset();
-  const std::vector<RunResult>& results = model_->results();
-  std::vector<RunResult> phased;
-  std::copy_if(results.begin(), results.end(), std::back_inserter(phased),
-               [](const RunResult& result) { return result.phases.has_value(); });
-  view->setTitle(titleFor(ChartKind::Phases, phased));
+  // The session's runs with copy and kernel times, then each overlay's, marked with its label.
+  std::vector<std::size_t> phased;
+  std::vector<RunResult> own;
+  QStringList overlayLabels;
+  for (std::size_t i = 0; i < drawn_.size(); ++i) {
+    if (!drawn_[i].phases) continue;
+    phased.push_back(i);
+    if (drawnOverlay_[i].isEmpty())
+      own.push_back(drawn_[i]);
+    else if (!overlayLabels.contains(drawnOverlay_[i]))
+      overlayLabels << drawnOverlay_[i];
+  }
+  view->setTitle(titleFor(ChartKind::Phases, own));
   if (phased.empty()) {
     view->showPlaceholder(
         tr("No copy and kernel times in these results.\nThe CUDA backend times them apart "
@@ -409,30 +431,39 @@ void ChartPanel::buildPhases() {
   } parts[] = {{"host to device", &Phases::h2dMs},
                {"kernel", &Phases::kernelMs},
                {"device to host", &Phases::d2hMs}};
-  const bool mixed = app::mixesDevices(phased);
+  const bool mixed = app::mixesDevices(own);
   QStringList labels;
-  for (const RunResult& result : phased)
-    labels << seriesOf(result, mixed).name + QLatin1Char('\n') + app::formatShape(result.shape);
+  for (std::size_t i : phased) {
+    labels << seriesOf(drawn_[i], mixed, drawnOverlay_[i]).name + QLatin1Char('\n') +
+                  app::formatShape(drawn_[i].shape);
+  }
   std::vector<LegendEntry> legend;
-  QCPBars* below = nullptr;
-  for (std::size_t part = 0; part < std::size(parts); ++part) {
-    auto* bars = new QCPBars(view->xAxis, view->yAxis);
-    const QString name = tr(parts[part].name);
-    bars->setName(name);
-    const QColor color = view->plainColor(int(part));
-    ChartView::styleBars(bars, {color});
-    bars->setWidth(0.6);
-    if (below) bars->moveAbove(below);
-    below = bars;
-    QStringList tips;
-    for (std::size_t i = 0; i < phased.size(); ++i) {
-      const double ms = (*phased[i].phases).*parts[part].field;
-      bars->addData(double(i + 1), ms);
-      tips << tr("<b>%1: %2 ms</b><br>").arg(name, app::formatMs(ms)) +
-                  app::describeResult(phased[i]);
+  // The session's parts stacked in solid bars, the overlays' in hollow ones.
+  for (bool overlaid : {false, true}) {
+    if (overlaid ? overlayLabels.isEmpty() : own.empty()) continue;
+    QCPBars* below = nullptr;
+    for (std::size_t part = 0; part < std::size(parts); ++part) {
+      auto* bars = new QCPBars(view->xAxis, view->yAxis);
+      QString name = tr(parts[part].name);
+      if (overlaid) name += QStringLiteral(" \u00b7 ") + overlayLabels.join(QStringLiteral(", "));
+      bars->setName(name);
+      const SeriesStyle style{view->plainColor(int(part)), QCPScatterStyle::ssCircle, 2, overlaid};
+      ChartView::styleBars(bars, style);
+      bars->setWidth(0.6);
+      if (below) bars->moveAbove(below);
+      below = bars;
+      QStringList tips;
+      for (std::size_t column = 0; column < phased.size(); ++column) {
+        const RunResult& result = drawn_[phased[column]];
+        if (drawnOverlay_[phased[column]].isEmpty() == overlaid) continue;
+        const double ms = (*result.phases).*parts[part].field;
+        bars->addData(double(column + 1), ms);
+        tips << tr("<b>%1: %2 ms</b><br>").arg(name, app::formatMs(ms)) +
+                    app::describeResult(result);
+      }
+      view->setPointTips(bars, tips);
+      legend.push_back({name, {name}, style, true});
     }
-    view->setPointTips(bars, tips);
-    legend.push_back({name, {name}, {color}, true});
   }
   view->setCategories(labels);
   view->xAxis->setLabel(QString());
@@ -446,9 +477,33 @@ void ChartPanel::buildPhases() {
 void ChartPanel::buildLandscape() {
   ChartView* view = chart(ChartKind::Landscape);
   view->reset();
-  const std::vector<RunResult> landscape = app::landscapeOf(model_->results());
-  // One configuration is no landscape: a lone bar says nothing about the others.
-  if (landscape.size() < 2) {
+  // The session's landscape first, then each overlay's configurations of the same kernel, type
+  // and shape (on its own device); without a session landscape, an overlay's own. Each one
+  // fastest first; a lone configuration is no landscape.
+  struct Landscape {
+    QString overlay;  // empty: the session's
+    std::vector<RunResult> results;
+  };
+  std::vector<Landscape> landscapes;
+  if (std::vector<RunResult> own = app::landscapeOf(model_->results()); own.size() >= 2)
+    landscapes.push_back({QString(), std::move(own)});
+  for (const Overlay& overlay : overlays_) {
+    std::vector<RunResult> candidates;
+    if (landscapes.empty()) {
+      candidates = overlay.results;
+    } else {
+      const RunResult& ground = landscapes.front().results.front();
+      std::copy_if(overlay.results.begin(), overlay.results.end(), std::back_inserter(candidates),
+                   [&](const RunResult& result) {
+                     return result.kernel.kernel == ground.kernel.kernel &&
+                            result.element == ground.element && result.shape == ground.shape;
+                   });
+    }
+    std::vector<RunResult> theirs = app::landscapeOf(candidates);
+    if (theirs.size() >= 2 || (!landscapes.empty() && !theirs.empty()))
+      landscapes.push_back({overlay.label, std::move(theirs)});
+  }
+  if (landscapes.empty()) {
     view->setTitle(titleFor(ChartKind::Landscape, {}));
     view->xAxis->setLabel(QString());
     view->showPlaceholder(
@@ -456,47 +511,65 @@ void ChartPanel::buildLandscape() {
            "of the chosen\nkernel is measured at the chosen size, fastest first"));
     return;
   }
-  const RunResult& sample = landscape.front();
+  // One category per configuration, in the first landscape's order, then the others' own.
+  QStringList labels;
+  for (const Landscape& landscape : landscapes) {
+    for (const RunResult& result : landscape.results) {
+      const QString params = QString::fromStdString(formatParams(result.kernel));
+      if (!labels.contains(params)) labels << params;
+    }
+  }
+  const RunResult& sample = landscapes.front().results.front();
   view->setTitle(
-      titleFor(ChartKind::Landscape, landscape) +
+      titleFor(ChartKind::Landscape, landscapes.front().results) +
       QStringLiteral("\n%1 at %2, %3 configurations")
           .arg(QString::fromStdString(sample.kernel.kernel), app::formatShape(sample.shape))
-          .arg(landscape.size()));
-  const std::optional<RunResult> best = plan::fastestVerified(landscape);
+          .arg(labels.size()));
   // The best verified configuration stands out; failed verification is greyed, never hidden.
+  // Each landscape takes its share of a configuration's slot, an overlay's bars hollow.
   enum Group { Best, Verified, Unverified };
   const QColor colors[] = {view->plainColor(1), view->plainColor(0),
                            view->palette().color(QPalette::Disabled, QPalette::Text)};
   const char* names[] = {"fastest verified", "verified", "not verified"};
-  std::array<QCPBars*, 3> bars{};
-  std::array<QStringList, 3> tips;
-  QStringList labels;
-  for (std::size_t rank = 0; rank < landscape.size(); ++rank) {
-    const RunResult& result = landscape[rank];
-    const Group group = best && result.kernel == best->kernel ? Best
-                        : result.verified()                   ? Verified
-                                                              : Unverified;
-    if (!bars[group]) {
-      bars[group] = new QCPBars(view->xAxis, view->yAxis);
-      bars[group]->setName(tr(names[group]));
-      ChartView::styleBars(bars[group], {colors[group]});
-      bars[group]->setWidth(0.7);
-    }
-    bars[group]->addData(double(rank + 1), result.gflops);
-    tips[group] << app::describeResult(result);
-    labels << QString::fromStdString(formatParams(result.kernel));
-  }
+  const double width = 0.8 / double(landscapes.size());
   std::vector<LegendEntry> legend;
-  for (std::size_t group = 0; group < bars.size(); ++group) {
-    if (!bars[group]) continue;
-    view->setPointTips(bars[group], tips[group]);
-    legend.push_back({bars[group]->name(), {bars[group]->name()}, {colors[group]}, true});
+  for (std::size_t source = 0; source < landscapes.size(); ++source) {
+    const Landscape& landscape = landscapes[source];
+    const double offset = (double(source) - double(landscapes.size() - 1) / 2) * width;
+    const std::optional<RunResult> best = plan::fastestVerified(landscape.results);
+    std::array<QCPBars*, 3> bars{};
+    std::array<QStringList, 3> tips;
+    for (const RunResult& result : landscape.results) {
+      const Group group = best && result.kernel == best->kernel ? Best
+                          : result.verified()                   ? Verified
+                                                                : Unverified;
+      if (!bars[group]) {
+        bars[group] = new QCPBars(view->xAxis, view->yAxis);
+        QString name = tr(names[group]);
+        if (!landscape.overlay.isEmpty()) name += QStringLiteral(" \u00b7 ") + landscape.overlay;
+        bars[group]->setName(name);
+        ChartView::styleBars(bars[group], {colors[group], QCPScatterStyle::ssCircle, 2,
+                                           !landscape.overlay.isEmpty()});
+        bars[group]->setWidth(width * 0.9);
+      }
+      const int category = labels.indexOf(QString::fromStdString(formatParams(result.kernel)));
+      bars[group]->addData(double(category + 1) + offset, result.gflops);
+      tips[group] << app::describeResult(result);
+    }
+    for (std::size_t group = 0; group < bars.size(); ++group) {
+      if (!bars[group]) continue;
+      view->setPointTips(bars[group], tips[group]);
+      legend.push_back({bars[group]->name(),
+                        {bars[group]->name()},
+                        {colors[group], QCPScatterStyle::ssCircle, 2, !landscape.overlay.isEmpty()},
+                        true});
+    }
   }
   view->setCategories(labels);
   view->xAxis->setLabel(tr("configurations, fastest first (hover a label for its parameters)"));
   view->setLegendEntries(legend);
   if (view->autoFit()) {
-    view->xAxis->setRange(0.3, double(landscape.size()) + 0.7);
+    view->xAxis->setRange(0.3, double(labels.size()) + 0.7);
     view->yAxis->setRange(0, view->yAxis->range().upper);
   }
 }
@@ -507,7 +580,7 @@ void ChartPanel::buildRooflineIfStale() {
   ChartView* view = chart(ChartKind::Roofline);
   view->reset();
   view->setTitle(titleFor(ChartKind::Roofline, model_->results()));
-  drawRoofline(view, drawn_, model_->ceilings(), intensities_, drawnOverlay_);
+  drawRoofline(view, drawn_, drawnCeilings(), intensities_, drawnOverlay_);
 }
 
 }  // namespace tilescope::ui

@@ -30,11 +30,13 @@ class ChartPanel : public QTabWidget {
   bool exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error);
   void resetView();
 
-  // Second sessions laid over the charts, read-only: their results join the time, GFLOP/s,
-  // vs library, tile sweep and roofline charts as dashed or hollow series marked with `label`
-  // ("H200 sample"); the roofline adds the datasheet roofs of their devices.
+  // Second sessions laid over the charts, read-only: their results join every chart as dashed or
+  // hollow series marked with `label` ("H200 sample"): phases as runs of their own, the autotune
+  // landscape as bars beside the session's configurations. The roofline adds the roofs of their
+  // devices: the overlay's measured `ceilings` where it holds them, else the datasheet's.
   // Adding a label again replaces that overlay.
-  void addOverlay(const QString& label, std::vector<RunResult> results);
+  void addOverlay(const QString& label, std::vector<RunResult> results,
+                  std::vector<DeviceCeilings> ceilings = {});
   void removeOverlay(const QString& label);
   void clearOverlays();
   QStringList overlays() const;
@@ -48,9 +50,18 @@ class ChartPanel : public QTabWidget {
   void buildRooflineIfStale();
   // The live results followed by every overlay's, and each one's overlay label (empty: live).
   void gatherDrawn();
+  // The session's measured ceilings, then each overlay's for the devices the session has not
+  // measured.
+  std::vector<DeviceCeilings> drawnCeilings() const;
+
+  struct Overlay {
+    QString label;
+    std::vector<RunResult> results;
+    std::vector<DeviceCeilings> ceilings;
+  };
 
   const app::ResultsModel* model_;
-  std::vector<std::pair<QString, std::vector<RunResult>>> overlays_;
+  std::vector<Overlay> overlays_;
   std::vector<RunResult> drawn_;
   std::vector<QString> drawnOverlay_;
   std::array<ChartView*, std::size(app::kAllCharts)> charts_{};

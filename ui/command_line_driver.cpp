@@ -59,6 +59,12 @@ void CommandLineDriver::interrupt(int signal) {
 }
 
 void CommandLineDriver::start() {
+  if (line_.windowSize) window_->resize(*line_.windowSize);
+  // A scripted run (--quit) shows no window: one to photograph is laid out, never put on screen.
+  if (!line_.screenshot.isEmpty() && !window_->isVisible()) {
+    window_->setAttribute(Qt::WA_DontShowOnScreen);
+    window_->show();
+  }
   if (!line_.openSession.isEmpty()) {
     QString error;
     if (!window_->openSession(line_.openSession, &error)) {
@@ -162,6 +168,14 @@ void CommandLineDriver::exportAll() {
   if (!line_.saveSession.isEmpty()) {
     if (window_->saveSession(line_.saveSession, &error)) {
       wrote(line_.saveSession);
+    } else {
+      report(error, 1);
+    }
+  }
+  // Last, so the window shows what every step before it did.
+  if (!line_.screenshot.isEmpty()) {
+    if (window_->saveScreenshot(line_.screenshot, &error)) {
+      wrote(line_.screenshot);
     } else {
       report(error, 1);
     }

@@ -71,6 +71,8 @@ class MainWindow : public QMainWindow {
   // Results as CSV or JSON, by the file's suffix.
   bool exportResults(const QString& path, QString* error);
   bool exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error);
+  // The whole window as PNG, its charts up to date, through the one file writer.
+  bool saveScreenshot(const QString& path, QString* error);
 
   // Shows one diagram view ("matrix", "kstep", "block", "access"); false without diagrams.
   bool showDiagramView(const QString& view);

@@ -1,6 +1,8 @@
 // The window's promises about files: shipped samples open read-only, results are never dropped
 // without asking, and Clear Results can be undone.
 #include <QAction>
+#include <QBuffer>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,6 +12,8 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include "chart_panel.hpp"
+#include "file_io.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "samples.hpp"
@@ -125,6 +129,20 @@ void MainWindow::clearResults() {
   statusBar()->showMessage(tr("Cleared %1 results: Edit > Undo (%2) brings them back")
                                .arg(count)
                                .arg(undoAction_->shortcut().toString(QKeySequence::NativeText)));
+}
+
+bool MainWindow::saveScreenshot(const QString& path, QString* error) {
+  charts_->refresh();
+  // The charts replot on a queued event; let them draw before the window is grabbed.
+  QCoreApplication::processEvents();
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  if (!grab().save(&buffer, "PNG")) {
+    *error = tr("cannot write screenshot '%1': the window could not be encoded as PNG").arg(path);
+    return false;
+  }
+  return app::writeFileAtomically(path, png, error);
 }
 
 }  // namespace tilescope::ui

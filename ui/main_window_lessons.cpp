@@ -76,7 +76,7 @@ bool MainWindow::openOverlay(const QString& path, QString* error) {
   if (!session) return false;
   const QString label = overlayLabel(path, *session);
   const std::size_t count = session->results.size();
-  charts_->addOverlay(label, std::move(session->results));
+  charts_->addOverlay(label, std::move(session->results), std::move(session->ceilings));
   statusBar()->showMessage(
       tr("Laid %1 results of %2 over the charts, marked \u201c%3\u201d (File > Remove Overlay)")
           .arg(count)

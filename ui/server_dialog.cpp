@@ -1,5 +1,6 @@
 #include "server_dialog.hpp"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -9,8 +10,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPointer>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <thread>
 
 namespace tilescope::ui {
 namespace {
@@ -86,8 +89,20 @@ ServerDialog::ServerDialog(const app::ServerSettings& settings, QWidget* parent)
   form->addRow(tr("&Start with:"), preset_);
   form->addRow(tr("&Command:"), command_);
   form->addRow(tr("Bac&kend:"), backend_);
+  test_ = new QPushButton(tr("&Test Connection"), box);
+  test_->setObjectName(QStringLiteral("testConnection"));
+  test_->setStatusTip(tr("Start the command, greet the server and show its devices"));
+  testResult_ = new QLabel(box);
+  testResult_->setObjectName(QStringLiteral("testResult"));
+  testResult_->setWordWrap(true);
+  testResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   form->addRow(problem_);
-  form->addRow(QString(), add_);
+  auto* actions = new QHBoxLayout;
+  actions->addWidget(test_);
+  actions->addStretch();
+  actions->addWidget(add_);
+  form->addRow(actions);
+  form->addRow(testResult_);
   layout->addWidget(box);
 
   isolate_ = new QCheckBox(
@@ -128,23 +143,58 @@ ServerDialog::ServerDialog(const app::ServerSettings& settings, QWidget* parent)
   connect(command_, &QLineEdit::textChanged, this, &ServerDialog::onInputChanged);
   connect(backend_, &QComboBox::currentIndexChanged, this, &ServerDialog::onInputChanged);
   connect(add_, &QPushButton::clicked, this, &ServerDialog::addServer);
+  connect(test_, &QPushButton::clicked, this, &ServerDialog::testConnection);
   presetChanged();
   fillList();
 }
 
+remote::ServerAddress ServerDialog::typedServer() const {
+  return {name_->text().trimmed().toStdString(), command_->text().trimmed().toStdString(),
+          backend_->currentText().toStdString()};
+}
+
 void ServerDialog::onInputChanged() {
-  const remote::ServerAddress server{name_->text().trimmed().toStdString(),
-                                     command_->text().trimmed().toStdString(),
-                                     backend_->currentText().toStdString()};
+  const remote::ServerAddress server = typedServer();
   const std::optional<QString> problem = app::serverProblem(server, settings_.servers);
   problem_->setText(problem.value_or(QString()));
   add_->setEnabled(!problem);
+  test_->setEnabled(!server.command.empty());
+}
+
+void ServerDialog::testConnection() {
+  const remote::ServerAddress server = typedServer();
+  if (server.command.empty()) return;
+  const quint64 test = ++lastTest_;
+  testResult_->setText(tr("Connecting\u2026 (%1)").arg(text(server.command)));
+  // The connection may take up to the hello timeout (ssh, a Slurm queue): it runs detached, and
+  // its answer is dropped when the dialog is gone by then.
+  std::thread([server, test, dialog = QPointer<ServerDialog>(this)] {
+    remote::RemoteBackend backend(server);
+    QString answer;
+    if (const std::optional<std::string> why = backend.unavailableReason()) {
+      answer = tr("Failed: %1").arg(text(*why));
+    } else {
+      QStringList devices;
+      for (const DeviceInfo& device : backend.devices())
+        devices << QStringLiteral("%1: %2").arg(device.index).arg(text(device.name));
+      answer = tr("Connected: the %1 backend offers %2")
+                   .arg(text(server.backend), devices.join(QStringLiteral("; ")));
+    }
+    QMetaObject::invokeMethod(
+        qApp,
+        [dialog, test, answer] {
+          if (dialog) dialog->showTestResult(test, answer);
+        },
+        Qt::QueuedConnection);
+  }).detach();
+}
+
+void ServerDialog::showTestResult(quint64 test, const QString& answer) {
+  if (test == lastTest_) testResult_->setText(answer);
 }
 
 void ServerDialog::addServer() {
-  const remote::ServerAddress server{name_->text().trimmed().toStdString(),
-                                     command_->text().trimmed().toStdString(),
-                                     backend_->currentText().toStdString()};
+  const remote::ServerAddress server = typedServer();
   if (app::serverProblem(server, settings_.servers)) return;
   settings_.servers.push_back(server);
   name_->clear();

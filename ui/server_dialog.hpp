@@ -1,8 +1,9 @@
 #pragma once
 // Backend > GPU Server...: the run servers the app drives. Each has a name (its backend reads
 // "cuda@NAME" in the picker) and the command that starts `tilescope-bench --serve`: the SSH and
-// Slurm presets fill it in from a host name, or any command may be typed. Also the setting that
-// runs the local CUDA backend in a child process.
+// Slurm presets fill it in from a host name, or any command may be typed; Test Connection starts
+// it and shows the devices it offers or why it failed. Also the setting that runs the local CUDA
+// backend in a child process.
 #include <QDialog>
 
 #include "servers.hpp"
@@ -29,6 +30,11 @@ class ServerDialog : public QDialog {
   void removeServer();
   void fillList();
   void onInputChanged();
+  remote::ServerAddress typedServer() const;
+  // Starts the typed command on a thread of its own and greets it; the answer comes back to
+  // showTestResult, so the window never waits.
+  void testConnection();
+  void showTestResult(quint64 test, const QString& answer);
 
   app::ServerSettings settings_;
   QListWidget* list_ = nullptr;
@@ -39,6 +45,9 @@ class ServerDialog : public QDialog {
   QComboBox* backend_ = nullptr;
   QLabel* problem_ = nullptr;
   QPushButton* add_ = nullptr;
+  QPushButton* test_ = nullptr;
+  QLabel* testResult_ = nullptr;
+  quint64 lastTest_ = 0;  // only the latest test's answer is shown
   QPushButton* remove_ = nullptr;
   QCheckBox* isolate_ = nullptr;
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "io/file_io.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
@@ -30,13 +31,16 @@ QString quoted(const QString& value) {
   return QString::fromStdString(quoteValue(value.toStdString()));
 }
 
-QSize parseChartSize(const QString& text) {
+// `option`'s WIDTHxHEIGHT value, each side within [kMinPixels, kMaxPixels].
+QSize parsePixelSize(const QString& text, const std::string& option) {
   const QStringList parts = text.split(QLatin1Char('x'));
-  if (parts.size() != 2)
-    refuse(QStringLiteral("--chart-size %1 is not WIDTHxHEIGHT, e.g. 1200x800").arg(quoted(text)));
+  if (parts.size() != 2) {
+    refuse(QStringLiteral("%1 %2 is not WIDTHxHEIGHT, e.g. 1200x800")
+               .arg(QString::fromStdString(option), quoted(text)));
+  }
   constexpr int kMinPixels = 100, kMaxPixels = 10000;
   const auto side = [&](const QString& part) {
-    return int(plan::parseIntegerIn(part.toStdString(), "--chart-size", kMinPixels, kMaxPixels));
+    return int(plan::parseIntegerIn(part.toStdString(), option, kMinPixels, kMaxPixels));
   };
   return {side(parts[0]), side(parts[1])};
 }
@@ -175,15 +179,24 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   const QCommandLineOption diagramOption(
       QStringLiteral("export-diagram"),
       QStringLiteral("Write the chosen kernel's diagram (.png or .svg)."), QStringLiteral("file"));
+  const QCommandLineOption screenshotOption(
+      QStringLiteral("screenshot"),
+      QStringLiteral("Write the main window as PNG once the runs and exports are done."),
+      QStringLiteral("file"));
+  const QCommandLineOption windowSizeOption(
+      QStringLiteral("window-size"),
+      QStringLiteral("The window's size in pixels, e.g. 1920x1080 (default: the last one)."),
+      QStringLiteral("wxh"));
   const QCommandLineOption quitOption(
       QStringLiteral("quit"),
       QStringLiteral("Quit once the runs and exports are done, without showing the window."));
   parser.addOptions(
-      {backendOption,  deviceOption,    kernelOption,  tileOption, paramOption, typeOption,
-       sizeOption,     mOption,         nOption,       kOption,    repsOption,  budgetOption,
-       noVerifyOption, sweepOption,     runOption,     openOption, saveOption,  exportChartOption,
-       chartOption,    chartSizeOption, csvOption,     jsonOption, viewOption,  diagramOption,
-       quitOption,     autotuneOption,  ceilingsOption});
+      {backendOption,  deviceOption,   kernelOption,      tileOption,      paramOption,
+       typeOption,     sizeOption,     mOption,           nOption,         kOption,
+       repsOption,     budgetOption,   noVerifyOption,    sweepOption,     runOption,
+       openOption,     saveOption,     exportChartOption, chartOption,     chartSizeOption,
+       csvOption,      jsonOption,     viewOption,        diagramOption,   quitOption,
+       autotuneOption, ceilingsOption, screenshotOption,  windowSizeOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -331,7 +344,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       }
     }
     if (parser.isSet(chartSizeOption))
-      line.chartSize = parseChartSize(parser.value(chartSizeOption));
+      line.chartSize = parsePixelSize(parser.value(chartSizeOption), "--chart-size");
     line.exportCsv = parser.value(csvOption);
     if (!line.exportCsv.isEmpty()) requireSuffix(line.exportCsv, "export-csv", {"csv"});
     line.exportJson = parser.value(jsonOption);
@@ -352,6 +365,14 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       requireSuffix(line.exportDiagram, QStringLiteral("export-diagram"),
                     {QStringLiteral("png"), QStringLiteral("svg")});
     }
+    line.screenshot = parser.value(screenshotOption);
+    if (!line.screenshot.isEmpty()) {
+      requireSuffix(line.screenshot, QStringLiteral("screenshot"), {QStringLiteral("png")});
+      // An unwritable path is refused now, not after the runs it would follow.
+      io::FileWriter(line.screenshot.toStdString(), "screenshot");
+    }
+    if (parser.isSet(windowSizeOption))
+      line.windowSize = parsePixelSize(parser.value(windowSizeOption), "--window-size");
   } catch (const Error& error) {
     return fail(QString::fromStdString(error.what()));
   }

@@ -27,6 +27,8 @@ struct CommandLine {
   QString exportCsv, exportJson;
   QString diagramView;  // empty: the window's current view, "matrix" for --export-diagram
   QString exportDiagram;
+  QString screenshot;               // the main window as PNG, after every other step
+  std::optional<QSize> windowSize;  // nullopt: the remembered or first-run size
 
   // The chart --export-chart writes: --chart, else the landscape for --autotune, the roofline
   // for --measure-ceilings without --run, the tile sweep for a tile sweep, GFLOP/s otherwise.

@@ -25,6 +25,12 @@ constexpr auto kCancelGrace = std::chrono::seconds(10);
   throw Error(ErrorKind::Unavailable, message);
 }
 
+// "300 s", or "250 ms" below a second.
+std::string durationText(std::chrono::milliseconds duration) {
+  if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";
+  return std::to_string(duration.count()) + " ms";
+}
+
 }  // namespace
 
 std::string backendIdOf(const ServerAddress& address) {
@@ -150,6 +156,7 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
   const std::string where =
       "server " + (address_.name.empty() ? connection.program : address_.name);
   std::optional<std::chrono::steady_clock::time_point> cancelSent;
+  auto lastLine = std::chrono::steady_clock::now();
   try {
     connection.process->send(message);
     for (;;) {
@@ -164,6 +171,16 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
                                               " s of the cancel and was stopped");
       }
       const std::optional<json> reply = connection.process->receive(kPollMs);
+      const auto now = std::chrono::steady_clock::now();
+      if (reply) {
+        lastLine = now;
+      } else if (!cancelSent && now - lastLine > address_.replyTimeout) {
+        const std::string errors = connection.process->stderrTail();
+        disconnect(where + " sent nothing for " + durationText(address_.replyTimeout) +
+                   " (no progress, no result): it or its connection hangs, so it was stopped" +
+                   (errors.empty() ? "" : " (its stderr: " + errors + ")") +
+                   "; the next run starts a new server");
+      }
       if (!reply || reply->value("id", json()) != json(id)) continue;  // others: cancel's answer
       const std::string kind = reply->value("reply", "");
       if (kind == "progress") {

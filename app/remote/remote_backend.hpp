@@ -3,6 +3,7 @@
 // tilescope-bench --serve`, `ssh HOST srun --gres=gpu:1 tilescope-bench --serve`, or a local
 // child that isolates the CUDA backend from the app. The worker, the queue and tilescope-bench
 // --via use it like any backend. No Qt.
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,10 @@ struct ServerAddress {
   std::string name;
   std::string command;  // run through /bin/sh -c
   std::string backend;  // the server's backend to run on: "cuda" or "cpu"
+  // A request fails when the server sends no line for this long (progress lines count): a hung
+  // connection or a stuck server, which is then stopped. Longer than any one repetition the
+  // kernels' work bounds allow; tests make it short.
+  std::chrono::milliseconds replyTimeout = std::chrono::minutes(5);
 };
 
 // "cuda@gpu1", or "cuda" without a name.
@@ -41,7 +46,8 @@ class RemoteBackend : public Backend {
   // A dropped connection fails the run with Error(Unavailable) and the server's stderr; the next
   // call reconnects. A sticky fault on the server fails it the same way and restarts the server.
   // A cancel is sent to the server, which stops between repetitions; one that does not answer
-  // within a few seconds is killed.
+  // within a few seconds is killed, and so is one silent for the address's replyTimeout (the run
+  // fails with Error(Unavailable); the next call reconnects).
   RunResult run(const RunRequest& request, const ProgressFn& progress,
                 const std::atomic<bool>* cancel) override;
   DeviceCeilings measureCeilings(int device, const ProgressFn& progress,

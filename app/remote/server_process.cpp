@@ -145,7 +145,9 @@ void ServerProcess::drainStderr() {
 
 std::string ServerProcess::stderrTail() const {
   const std::lock_guard lock(stderrMutex_);
-  return stderrTail_;
+  std::string errors = stderrTail_;
+  while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
+  return errors;
 }
 
 std::string ServerProcess::dropped() {
@@ -171,8 +173,7 @@ std::string ServerProcess::dropped() {
   }
   // Give the stderr reader a moment to collect the last words.
   ::usleep(50000);
-  std::string errors = stderrTail();
-  while (!errors.empty() && (errors.back() == '\n' || errors.back() == '\r')) errors.pop_back();
+  const std::string errors = stderrTail();
   if (!errors.empty()) message += ": " + errors;
   return message;
 }

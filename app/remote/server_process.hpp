@@ -36,7 +36,8 @@ class ServerProcess {
   // or when it writes a line that is not a protocol message.
   std::optional<nlohmann::json> receive(int timeoutMs, const std::atomic<bool>* stop = nullptr);
 
-  // The last few kilobytes the server wrote to stderr (ssh's and the shell's messages too).
+  // The last few kilobytes the server wrote to stderr (ssh's and the shell's messages too),
+  // without the final line break.
   std::string stderrTail() const;
   // "the server exited with status 127: <stderr>", for a connection that ended.
   std::string dropped();

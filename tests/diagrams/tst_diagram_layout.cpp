@@ -1,7 +1,8 @@
 // The layout pass, checked on what every view really placed: every view of every kernel family,
 // docked (a 460-pixel dock), in a window and full screen in presentation mode, on screens from
 // 460x400 to 3840x2160 at QT_SCALE_FACTOR 1, 1.5 and 2. No label may overlap another label or the
-// figure or leave the view, and the figure keeps its share of the view. Also: the views that once
+// figure or leave the view, and the figure keeps its share of the view; text inside the figure's
+// cells (lanes, threads, loads, warps) fits its cell or is left out. Also: the views that once
 // piled their labels up keep them, and the k-step and block views name a step's k alike.
 #include <QtTest>
 
@@ -144,6 +145,25 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
   for (const QRectF& figure : figures)
     if (!room.contains(figure))
       return QStringLiteral("figure %1 leaves its room %2").arg(describe(figure), describe(room));
+  // Text inside the figure's cells fits its cell whole (else it is left out), stays in the
+  // figure's room, and keeps off the labels and the other cells' text.
+  const std::vector<CellText>& cellTexts = placed.cellTexts();
+  for (std::size_t a = 0; a < cellTexts.size(); ++a) {
+    const CellText& text = cellTexts[a];
+    if (!text.cell.adjusted(-0.5, -0.5, 0.5, 0.5).contains(text.rect))
+      return QStringLiteral("'%1' %2 is larger than its cell %3")
+          .arg(text.text, describe(text.rect), describe(text.cell));
+    if (!room.contains(text.rect))
+      return QStringLiteral("'%1' %2 leaves the figure's room %3")
+          .arg(text.text, describe(text.rect), describe(room));
+    for (const PlacedLabel& label : labels)
+      if (overlaps(text.rect, label.rect))
+        return QStringLiteral("'%1' in a cell overlaps '%2'").arg(text.text, label.text);
+    for (std::size_t b = a + 1; b < cellTexts.size(); ++b)
+      if (overlaps(text.rect, cellTexts[b].rect))
+        return QStringLiteral("'%1' %2 in a cell overlaps '%3' %4")
+            .arg(text.text, describe(text.rect), cellTexts[b].text, describe(cellTexts[b].rect));
+  }
   const QRectF box = boundingBox(figures);
   *figureShare = std::max(box.width() / area.width(), box.height() / area.height());
   if (*figureShare < kMinFigureSpan)
@@ -193,6 +213,7 @@ void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
   const std::vector<Setting> all = settings();
   std::map<QString, double> smallestShare;
   int checked = 0;
+  std::size_t cellTexts = 0;
   QStringList problems;
   for (const KernelConfig& config : oneKernelPerFamily()) {
     DiagramDocument document;
@@ -216,6 +237,7 @@ void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
                           .arg(setting.view.width())
                           .arg(setting.view.height())
                           .arg(problem);
+        cellTexts += view->lastLayout().cellTexts().size();
         auto [at, inserted] = smallestShare.emplace(diagramKindName(kind), share);
         if (!inserted) at->second = std::min(at->second, share);
         ++checked;
@@ -224,7 +246,8 @@ void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
   }
   for (const auto& [kind, share] : smallestShare)
     qInfo("%s: the figure spans at least %.2f of the view", qPrintable(kind), share);
-  qInfo("%d layouts checked in %lld ms", checked, timer.elapsed());
+  qInfo("%d layouts checked in %lld ms, %zu texts in cells", checked, timer.elapsed(), cellTexts);
+  QVERIFY(cellTexts > 0);
   for (const QString& problem : problems) qInfo("%s", qPrintable(problem));
   QVERIFY2(problems.isEmpty(),
            qPrintable(QStringLiteral("%1 of %2 layouts fail:\n").arg(problems.size()).arg(checked) +

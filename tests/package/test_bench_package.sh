@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the tilescope-bench Debian package with CPack, checks what it declares, unpacks it into
+# Builds the tilescope-bench Debian package with CPack, checks what it declares (check_depends.sh:
+# the libraries it needs come from the packages it names), unpacks it into
 # a scratch root (as dpkg would install it) and talks to `tilescope-bench --serve` from there.
 # Usage: test_bench_package.sh CPACK BUILD_DIR
 set -eu
@@ -25,6 +26,8 @@ depends=$(dpkg-deb -f "$package" Depends)
 echo "Depends: $depends"
 case $depends in *libopenblas0*) ;; *) fail "no OpenBLAS dependency" ;; esac
 case $depends in *qt6* | *Qt6*) fail "the server package depends on Qt" ;; esac
+"$(dirname "$0")/check_depends.sh" "$package" usr/bin/tilescope-bench ||
+  fail "Depends does not match this machine's packages"
 dpkg-deb -c "$package" | grep -q '/usr/bin/tilescope-bench$' || fail "no /usr/bin/tilescope-bench"
 dpkg-deb -c "$package" | grep -qv 'bin/tilescope$' || fail "the app is in the server package"
 

@@ -377,6 +377,99 @@ class TestCharts : public QObject {
     }
   }
 
+  // A second session laid over the charts joins the phases as runs of its own and the autotune
+  // landscape as bars beside the session's configurations, hollow and marked with its label.
+  void phasesAndAutotuneDrawTheOverlay() {
+    const auto onTheH200 = [](RunResult result) {
+      result.backend = "cuda";
+      result.device = "NVIDIA H200";
+      result.phases = Phases{0.5, result.stats.medianMs, 0.25};
+      return result;
+    };
+    ResultsModel model;
+    std::vector<RunResult> own;
+    for (int tile : {1, 2, 4, 8})
+      own.push_back(test::madeUpResult("register-tiled", {{"tile", tile}}, 512, 10.0 / tile));
+    model.setResults(own);
+    std::vector<RunResult> sample;
+    for (int tile : {2, 4, 16})
+      sample.push_back(onTheH200(test::madeUpResult("register-tiled", {{"tile", tile}}, 512, 0.1)));
+    ChartPanel panel(&model);
+    panel.addOverlay(QStringLiteral("H200 sample"), sample);
+    panel.refresh();
+
+    // Phases: the CPU runs have none; the sample's three runs stand there, hollow and marked.
+    ChartView* phases = panel.chart(ChartKind::Phases);
+    QVERIFY(!phases->hasPlaceholder());
+    QCOMPARE(phases->categories().size(), 3);
+    for (const QString& label : phases->categories())
+      QVERIFY2(label.contains(QStringLiteral("\u00b7 H200 sample")), qPrintable(label));
+    QCOMPARE(phases->plottableCount(), 3);
+    for (int i = 0; i < phases->plottableCount(); ++i) {
+      auto* bars = qobject_cast<QCPBars*>(phases->plottable(i));
+      QVERIFY(bars);
+      QCOMPARE(bars->pen().style(), Qt::DashLine);
+      QVERIFY(bars->name().endsWith(QStringLiteral("H200 sample")));
+      QCOMPARE(bars->dataCount(), 3);
+    }
+    // With runs of its own too, the session's come first, solid.
+    std::vector<RunResult> phased = own;
+    for (RunResult& result : phased) result.phases = Phases{0.1, result.stats.medianMs, 0.1};
+    model.setResults(phased);
+    panel.refresh();
+    QCOMPARE(phases->categories().size(), 7);
+    QVERIFY(!phases->categories().front().contains(QStringLiteral("H200 sample")));
+    QVERIFY(phases->categories().back().contains(QStringLiteral("H200 sample")));
+    QCOMPARE(phases->plottableCount(), 6);
+    int solid = 0, dashed = 0;
+    for (int i = 0; i < phases->plottableCount(); ++i) {
+      auto* bars = qobject_cast<QCPBars*>(phases->plottable(i));
+      (bars->pen().style() == Qt::DashLine ? dashed : solid) += bars->dataCount();
+    }
+    QCOMPARE(solid, 4 * 3);
+    QCOMPARE(dashed, 3 * 3);
+    model.setResults(own);
+    panel.refresh();
+
+    // Autotune: the session's four configurations, the sample's three beside them (tile=16,
+    // which the session lacks, gets a category of its own), each bar under its configuration.
+    ChartView* landscape = panel.chart(ChartKind::Landscape);
+    QVERIFY(!landscape->hasPlaceholder());
+    QCOMPARE(landscape->categories().size(), 5);
+    QCOMPARE(landscape->categories().back(), QStringLiteral("tile=16"));
+    int overlaid = 0, mine = 0;
+    for (int i = 0; i < landscape->plottableCount(); ++i) {
+      auto* bars = qobject_cast<QCPBars*>(landscape->plottable(i));
+      QVERIFY(bars);
+      const bool fromSample = bars->name().endsWith(QStringLiteral("\u00b7 H200 sample"));
+      QCOMPARE(bars->pen().style(), fromSample ? Qt::DashLine : Qt::SolidLine);
+      for (auto point = bars->data()->constBegin(); point != bars->data()->constEnd(); ++point) {
+        const QString config = landscape->categories().at(int(std::lround(point->key)) - 1);
+        const std::vector<RunResult>& from = fromSample ? sample : own;
+        const auto result = std::find_if(from.begin(), from.end(), [&](const RunResult& r) {
+          return QString::fromStdString(formatParams(r.kernel)) == config;
+        });
+        QVERIFY2(result != from.end(), qPrintable(config));
+        QCOMPARE(point->value, result->gflops);
+        // Side by side, never on top of each other.
+        QVERIFY(std::abs(point->key - std::lround(point->key)) > 0.1);
+        ++(fromSample ? overlaid : mine);
+      }
+    }
+    QCOMPARE(mine, 4);
+    QCOMPARE(overlaid, 3);
+    // A session without a landscape shows the overlay's own.
+    model.setResults({});
+    panel.refresh();
+    QVERIFY(!landscape->hasPlaceholder());
+    QCOMPARE(landscape->categories().size(), 3);
+    QVERIFY(landscape->title().contains(QStringLiteral("NVIDIA H200")));
+    panel.removeOverlay(QStringLiteral("H200 sample"));
+    panel.refresh();
+    QVERIFY(landscape->hasPlaceholder());
+    QVERIFY(phases->hasPlaceholder());
+  }
+
   void rooflineLabelsDoNotOverlap() {
     const std::optional<Session> session = shippedSession("h200-roofline");
     QVERIFY(session);

@@ -168,7 +168,14 @@ class TestCommandLine : public QObject {
     QTest::newRow("chart format") << QStringList{"--run", "--export-chart", "a.gif"} << ".png";
     QTest::newRow("unknown chart") << QStringList{"--run", "--chart", "pie"} << "pie";
     QTest::newRow("bad chart size") << QStringList{"--run", "--chart-size", "10x"} << "chart-size";
-    QTest::newRow("unknown view") << QStringList{"--view", "side"} << "side";
+    QTest::newRow("screenshot format") << QStringList{"--screenshot", "shot.jpg"} << ".png";
+    QTest::newRow("screenshot in a missing folder")
+        << QStringList{"--screenshot", "/nonexistent-folder/shot.png"}
+        << "cannot write screenshot '/nonexistent-folder/shot.png': ";
+    QTest::newRow("screenshot onto a device")
+        << QStringList{"--screenshot", "/dev/null.png/x.png"} << "cannot write screenshot";
+    QTest::newRow("bad window size")
+        << QStringList{"--window-size", "20x20"} << "--window-size = 20 is out of range";
     QTest::newRow("no diagrams built") << QStringList{"--export-diagram", "d.png"} << "diagrams";
     QTest::newRow("two sessions") << QStringList{"a.json", "b.json"} << "one session";
     QTest::newRow("missing value") << QStringList{"--kernel"} << "kernel";
@@ -262,6 +269,38 @@ class TestCommandLine : public QObject {
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
     std::ifstream again(dir_.filePath(QStringLiteral("again.csv")).toStdString());
     QCOMPARE(report::readCsv(again).front().stats.medianMs, rows[0].stats.medianMs);
+  }
+
+  // The window after a scripted sweep: a real PNG of the window's size, through the one writer.
+  void binaryTakesAScreenshotOfTheWindow() {
+    const Finished run = runBinary({"--kernel", "register-tiled", "--size", "32", "--reps", "2",
+                                    "--sweep", "tile=1,2,4", "--run", "--window-size", "1280x720",
+                                    "--screenshot", "shot.png", "--quit"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("wrote shot.png")), qPrintable(run.out));
+    QFile file(dir_.filePath(QStringLiteral("shot.png")));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.read(8), QByteArray("\x89PNG\r\n\x1a\n"));
+    const QImage shot(file.fileName(), "PNG");
+    QCOMPARE(shot.size(), QSize(1280, 720));
+    // A drawn window, not an empty buffer: many colours, from the panels, text and chart.
+    QSet<QRgb> colours;
+    for (int y = 0; y < shot.height(); y += 4) {
+      for (int x = 0; x < shot.width(); x += 4) colours.insert(shot.pixel(x, y));
+    }
+    QVERIFY2(colours.size() > 50, qPrintable(QString::number(colours.size())));
+  }
+
+  // Refused before anything runs, with the reason, and exit code 2.
+  void binaryRefusesAnUnwritableScreenshot() {
+    const QString path = dir_.filePath(QStringLiteral("missing/shot.png"));
+    const Finished run = runBinary({"--kernel", "naive", "--size", "16", "--reps", "1", "--run",
+                                    "--export-csv", "before.csv", "--screenshot", path, "--quit"});
+    QCOMPARE(run.exitCode, kBadArgumentsExitCode);
+    QVERIFY2(run.err.contains(QStringLiteral("cannot write screenshot '%1': ").arg(path)),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("does not exist")), qPrintable(run.err));
+    QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("before.csv"))));
   }
 
   void binarySweepsLikeTheBench() {

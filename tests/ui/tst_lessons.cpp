@@ -182,6 +182,47 @@ class TestLessons : public QObject {
     QCOMPARE(seriesNames(rate), QStringList{QStringLiteral("naive tile=16")});
   }
 
+  // A sample that holds its device's measured ceilings brings them, not the datasheet's guess.
+  void anOverlaysRooflineUsesItsMeasuredCeilings() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    emit window.controller()->resultReady(test::madeUpResult("naive", {{"tile", 16}}, 256, 5.0));
+    QString error;
+    QVERIFY2(window.openOverlay(shippedSample(QStringLiteral("h200-roofline.json")), &error),
+             qPrintable(error));
+    window.charts()->showChart(ChartKind::Roofline);
+    window.charts()->refresh();
+    ui::ChartView* roofline = window.charts()->chart(ChartKind::Roofline);
+    QStringList roofLabels;
+    for (int i = 0; i < roofline->itemCount(); ++i) {
+      if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) roofLabels << text->text();
+    }
+    // The sample's own measurement (51.1 TFLOP/s FP32, 4.21 TB/s), solid, beside the datasheet.
+    QVERIFY2(roofLabels.contains(QStringLiteral("FP32 51.1 TFLOP/s (measured)")),
+             qPrintable(roofLabels.join('|')));
+    QVERIFY2(roofLabels.contains(QStringLiteral("memory 4.21 TB/s (measured)")),
+             qPrintable(roofLabels.join('|')));
+    QVERIFY2(roofLabels.contains(QStringLiteral("FP32 66.9 TFLOP/s (datasheet)")),
+             qPrintable(roofLabels.join('|')));
+    int solidLines = 0;
+    for (int i = 0; i < roofline->graphCount(); ++i) {
+      QCPGraph* graph = roofline->graph(i);
+      if (graph->lineStyle() != QCPGraph::lsNone && graph->pen().style() == Qt::SolidLine)
+        ++solidLines;
+    }
+    QVERIFY2(solidLines >= 2, qPrintable(QString::number(solidLines)));
+    // The sample's ceilings stay the sample's: the session has measured none.
+    QVERIFY(window.currentSession().ceilings.empty());
+    window.charts()->removeOverlay(QStringLiteral("H200 sample"));
+    window.charts()->refresh();
+    roofLabels.clear();
+    for (int i = 0; i < roofline->itemCount(); ++i) {
+      if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) roofLabels << text->text();
+    }
+    QVERIFY2(!roofLabels.join('|').contains(QStringLiteral("(measured)")),
+             qPrintable(roofLabels.join('|')));
+  }
+
   void anotherSessionAsOverlayNamesItsFileAndDevice() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("laptop.json"));

@@ -146,6 +146,54 @@ class TestRemoteBackend : public QObject {
     QVERIFY(results.back().front().value<RunResult>().verified());
   }
 
+  // A server that stops answering (here: stopped by SIGSTOP mid-run) fails the run after the
+  // reply timeout; progress lines kept resetting it before; the results stay and the next run
+  // starts a new server.
+  void aSilentServerFailsTheRunAfterTheReplyTimeoutAndTheNextRunReconnects() {
+    QTemporaryDir dir;
+    const QString pidFile = dir.filePath(QStringLiteral("pid"));
+    std::vector<remote::ServerAddress> silent =
+        server(QStringLiteral("echo $$ > '%1'; exec %2 --serve").arg(pidFile, bench()));
+    silent.front().replyTimeout = std::chrono::milliseconds(1000);
+    RunController controller(nullptr, silent);
+    QVERIFY(connected(controller));
+    QSignalSpy results(&controller, &RunController::resultReady);
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    controller.enqueue(
+        {job("shared-tiled", {{"tile", 8}}, 32, 2), job("naive", {{"tile", 8}}, 256, 100000)});
+    QVERIFY(results.wait(kWaitMs));
+    QSignalSpy progress(&controller, &RunController::progressChanged);
+    QVERIFY(progress.wait(kWaitMs));
+    // Twice the timeout of steady progress: the run goes on.
+    QTest::qWait(2000);
+    QVERIFY(failures.isEmpty());
+    QVERIFY(progress.size() >= 5);
+
+    QFile file(pidFile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const pid_t pid = pid_t(file.readAll().trimmed().toLongLong());
+    QVERIFY(pid > 0);
+    QElapsedTimer silence;
+    silence.start();
+    QCOMPARE(::kill(pid, SIGSTOP), 0);
+    QVERIFY(finished.wait(kWaitMs));
+    QVERIFY2(silence.elapsed() >= 900, qPrintable(QString::number(silence.elapsed())));
+    QCOMPARE(results.size(), 1);
+    QCOMPARE(failures.size(), 1);
+    const QString message = failures.front().at(1).value<RunFailure>().message;
+    QVERIFY2(message.contains(QStringLiteral("server test sent nothing for 1 s")),
+             qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("next run starts a new server")), qPrintable(message));
+    // The stopped server was killed, not left behind.
+    QVERIFY(QTest::qWaitFor([&] { return ::kill(pid, 0) != 0; }, kWaitMs));
+
+    controller.enqueue({job("shared-tiled", {{"tile", 4}}, 32, 2)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 2);
+    QVERIFY(results.back().front().value<RunResult>().verified());
+  }
+
   void aSlowServerKeepsSendingProgressWhileTheWindowRuns() {
     RunController controller(nullptr,
                              server(QStringLiteral("sleep 1; exec %1 --serve").arg(bench())));

@@ -1,6 +1,8 @@
 // Backend > GPU Server...: the SSH and Slurm presets write the command from the host, any
 // command may be typed, a bad name or an empty command is refused with its reason before Add,
-// and Add, Remove and the isolation setting end up in the settings the dialog returns.
+// and Add, Remove and the isolation setting end up in the settings the dialog returns; Test
+// Connection greets a local `tilescope-bench --serve` or shows why a command failed, without
+// blocking the window.
 #include <QtTest>
 
 #include <QCheckBox>
@@ -11,8 +13,29 @@
 #include <QPushButton>
 
 #include "server_dialog.hpp"
+#include "tilescope/backend.hpp"
 
 using namespace tilescope;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+// Types `command` as any command on `backend`, clicks Test Connection and returns the answer
+// label. The click returns at once: the label says it is connecting.
+QLabel* testCommand(ui::ServerDialog& dialog, const QString& command, int backend) {
+  dialog.findChild<QComboBox*>(QStringLiteral("preset"))->setCurrentIndex(2);
+  dialog.findChild<QLineEdit*>(QStringLiteral("command"))->setText(command);
+  dialog.findChild<QComboBox*>(QStringLiteral("backend"))->setCurrentIndex(backend);
+  auto* test = dialog.findChild<QPushButton*>(QStringLiteral("testConnection"));
+  auto* answer = dialog.findChild<QLabel*>(QStringLiteral("testResult"));
+  if (!test || !answer || !test->isEnabled()) return nullptr;
+  test->click();
+  if (!answer->text().startsWith(QStringLiteral("Connecting"))) return nullptr;
+  return answer;
+}
+
+}  // namespace
 
 class TestServerDialog : public QObject {
   Q_OBJECT
@@ -56,6 +79,56 @@ class TestServerDialog : public QObject {
     name->setText(QStringLiteral("gpu1"));
     QVERIFY(!add->isEnabled());
     QVERIFY(problem->text().contains(QStringLiteral("already")));
+  }
+
+  void testConnectionShowsTheDevicesOfALocalServer() {
+    ui::ServerDialog dialog(app::ServerSettings{});
+    // The window keeps turning while the server starts: a timer keeps firing.
+    QElapsedTimer sinceTick;
+    qint64 longestGapMs = 0;
+    QTimer ticker;
+    ticker.setInterval(20);
+    connect(&ticker, &QTimer::timeout, this,
+            [&] { longestGapMs = std::max(longestGapMs, sinceTick.restart()); });
+    sinceTick.start();
+    ticker.start();
+    QLabel* answer =
+        testCommand(dialog, QStringLiteral("sleep 1; exec '%1' --serve").arg(TILESCOPE_BENCH), 1);
+    QVERIFY(answer);
+    QTRY_VERIFY_WITH_TIMEOUT(!answer->text().startsWith(QStringLiteral("Connecting")), kWaitMs);
+    ticker.stop();
+    QVERIFY2(longestGapMs < 500, qPrintable(QString::number(longestGapMs)));
+    const std::string cpu = makeBackend("cpu")->devices().front().name;
+    QVERIFY2(answer->text().startsWith(QStringLiteral("Connected: the cpu backend offers 0: ")),
+             qPrintable(answer->text()));
+    QVERIFY2(answer->text().contains(QString::fromStdString(cpu)), qPrintable(answer->text()));
+    // Testing adds nothing.
+    QVERIFY(dialog.settings().servers.empty());
+  }
+
+  void testConnectionShowsWhyACommandFailed_data() {
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QStringList>("expected");
+    QTest::newRow("ssh refused") << QStringLiteral(
+                                        "echo 'Permission denied (publickey).' >&2; exit 255")
+                                 << QStringList{"Failed: ", "status 255",
+                                                "Permission denied (publickey)."};
+    QTest::newRow("not found") << QStringLiteral("no-such-tilescope-bench --serve")
+                               << QStringList{"status 127", "no-such-tilescope-bench"};
+    QTest::newRow("not a server") << QStringLiteral("echo 'Welcome to gpu1'; cat >/dev/null")
+                                  << QStringList{"does not speak the TileScope protocol",
+                                                 "Welcome to gpu1"};
+  }
+
+  void testConnectionShowsWhyACommandFailed() {
+    QFETCH(QString, command);
+    QFETCH(QStringList, expected);
+    ui::ServerDialog dialog(app::ServerSettings{});
+    QLabel* answer = testCommand(dialog, command, 0);
+    QVERIFY(answer);
+    QTRY_VERIFY_WITH_TIMEOUT(!answer->text().startsWith(QStringLiteral("Connecting")), kWaitMs);
+    for (const QString& part : expected)
+      QVERIFY2(answer->text().contains(part), qPrintable(answer->text()));
   }
 
   void removeAndIsolationChangeTheSettings() {

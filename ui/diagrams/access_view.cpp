@@ -431,7 +431,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     const QRectF box = wordRect(l.lanes.top(), lane.lane, l.lanes.height());
     painter.fillRect(box, lane.cell ? theme.laneColor(lane.lane) : theme.idle);
     painter.setPen(theme.text);
-    drawFittedText(painter, box, QString::number(lane.lane));
+    drawFittedText(painter, labels, box, QString::number(lane.lane));
   }
 
   // Memory: the lines touched, sectors fetched and the words the lanes ask for.
@@ -451,7 +451,6 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   for (const MemoryRow& row : l.rows) {
     if (row.line < 0) {
       painter.setPen(theme.muted);
-      painter.setFont(tiny);
       const QString note =
           row.hidden > 0 ? QStringLiteral("⋯ %1 more line%2 touched: enlarge the view to see them")
                                .arg(row.hidden)
@@ -460,11 +459,19 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                                .arg(row.skipped)
                                .arg(row.skipped == 1 ? "" : "s")
                                .arg(bytesText(double(row.skipped) * kLineBytes));
-      // A note row is thinner than a line; its text may spill into the gaps around it.
-      const double spill = (l.rowHeight - row.height) / 2;
-      drawFittedText(painter,
-                     QRectF(l.wordsLeft, row.top - spill, kWarpSize * ww, row.height + 2 * spill),
-                     note);
+      // A note row is thinner than a line; its text may spill into the rows around it as far
+      // as their own text, centred in them, leaves free; a smaller font where it must.
+      for (const double share : {1.0, LabelLayout::kMinFontShare}) {
+        QFont font = tiny;
+        font.setPointSizeF(tiny.pointSizeF() * share);
+        painter.setFont(font);
+        const double free = std::max((l.rowHeight - QFontMetricsF(tiny).height()) / 2, 0.0);
+        const double spill = std::min((l.rowHeight - row.height) / 2, free);
+        if (drawFittedText(
+                painter, labels,
+                QRectF(l.wordsLeft, row.top - spill, kWarpSize * ww, row.height + 2 * spill), note))
+          break;
+      }
       continue;
     }
     const std::int64_t firstElement = row.line * elementsPerLine;
@@ -518,7 +525,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     }
     painter.setPen(theme.text);
     painter.setFont(tiny);
-    drawFittedText(painter, box,
+    drawFittedText(painter, labels, box,
                    readers > 1 ? QStringLiteral("×%1").arg(readers) : QString::number(lane.lane));
   }
   // Each lane's thread of connection to its word.
@@ -547,7 +554,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     rowName(QStringLiteral("bank"), indexTop, indexHeight, theme.text);
     for (int bank = 0; bank < kSharedBanks; ++bank) {
       painter.setPen(theme.muted);
-      drawFittedText(painter, wordRect(indexTop, bank, indexHeight), QString::number(bank));
+      drawFittedText(painter, labels, wordRect(indexTop, bank, indexHeight), QString::number(bank));
     }
     const std::vector<BankPhase> phases = bankPhases(*panel.banks);
     double top = indexTop + indexHeight;
@@ -564,7 +571,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
           const bool more = r == rows - 1 && int(served.size()) > rows;
           painter.fillRect(box, more ? theme.idle : theme.laneColor(served[std::size_t(r)].second));
           painter.setPen(theme.text);
-          drawFittedText(painter, box,
+          drawFittedText(painter, labels, box,
                          more ? QStringLiteral("+%1").arg(served.size() - std::size_t(r))
                               : QString::number(served[std::size_t(r)].first));
         }

@@ -289,7 +289,7 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const DiagramTheme& them
 }
 
 void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme& theme,
-                          const Cache& cache) {
+                          const Cache& cache, LabelLayout& labels) {
   const Shape& s = document()->mapping()->shape();
   const Range rows = l.rowWindow, cols = l.colWindow;
   painter.save();
@@ -327,6 +327,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
     const QFont tagFont = theme.font(8, true);
     const QFontMetricsF tagMetrics(tagFont);
     std::vector<std::pair<QRectF, QString>> tags;
+    std::vector<QRectF> tagged;  // each tag's warp tile
     for (const WarpTile& warp : cache.warps) {
       if (!warp.box || m.threadsPerBlock() == 1) continue;
       const QRectF box = spanRect(l.cols, l.rows, warp.box->rows, warp.box->cols);
@@ -334,8 +335,10 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
       const QRectF tag(box.left() + 2, box.top() + 2, tagMetrics.horizontalAdvance(name) + 6,
                        tagMetrics.height());
       if (tag.width() < box.width() - 4 && tag.height() < box.height() - 4 &&
-          tag.intersects(visible))
+          tag.intersects(visible)) {
         tags.emplace_back(tag, name);
+        tagged.push_back(box);
+      }
     }
     auto underATag = [&](const QRectF& rect) {
       return std::ranges::any_of(tags, [&](const auto& tag) { return tag.first.intersects(rect); });
@@ -350,7 +353,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
         painter.drawRect(rect);
         painter.setPen(theme.text);
         if (!underATag(rect))
-          drawUniformLabel(painter, rect, threadLabel(m, thread.thread.thread), widest);
+          drawUniformLabel(painter, labels, rect, threadLabel(m, thread.thread.thread), widest);
       }
       // Threads owning single elements: each element shows its lane.
       const bool single = std::ranges::all_of(thread.pieces, [](const CellBox& piece) {
@@ -361,7 +364,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
       for (const Cell& c : thread.cells) {
         const QRectF rect = spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1});
         if (inside(rows, c.row) && inside(cols, c.col) && !underATag(rect))
-          drawFittedText(painter, rect,
+          drawFittedText(painter, labels, rect,
                          oneDimensionalBlock(m) ? threadLabel(m, thread.thread.thread)
                                                 : QString::number(thread.thread.lane));
       }
@@ -378,9 +381,11 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
     painter.setFont(tagFont);
     QColor back = theme.background;
     back.setAlpha(200);
-    for (const auto& [tag, name] : tags) {
+    for (std::size_t t = 0; t < tags.size(); ++t) {
+      const auto& [tag, name] = tags[t];
       painter.fillRect(tag, back);
       painter.drawText(tag, Qt::AlignCenter, name);
+      labels.noteCellText(tagged[t], tag, name);
     }
   }
   painter.restore();
@@ -390,7 +395,8 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
 }
 
 void BlockView::paintStaged(QPainter& painter, const Layout& l, const DiagramTheme& theme,
-                            const std::vector<StagedElement>& elements, Operand operand) {
+                            LabelLayout& labels, const std::vector<StagedElement>& elements,
+                            Operand operand) {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const QRectF strip = operand == Operand::A ? l.stagedA : l.stagedB;
@@ -432,9 +438,10 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const DiagramThe
       }
       painter.setPen(theme.text);
       if (named || run.length > 1)
-        drawUniformLabel(painter, rect, threadLabel(m, run.element->loader->thread), widest);
+        drawUniformLabel(painter, labels, rect, threadLabel(m, run.element->loader->thread),
+                         widest);
       else if (std::min(rect.width(), rect.height()) >= kLabelCell * theme.fontScale)
-        drawFittedText(painter, rect, QString::number(run.element->loader->lane));
+        drawFittedText(painter, labels, rect, QString::number(run.element->loader->lane));
     }
     // Where one load instruction of the threads ends and their next begins.
     const StepRegion region =
@@ -463,9 +470,9 @@ void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Diagra
   windowLimit_ = whole.count - window.count;
   windowCell_ = windowAlongCols_ ? l.cols.pixelsPerUnit : l.rows.pixelsPerUnit;
   const Cache& cache = cached(theme, l);
-  paintTile(painter, l, theme, cache);
-  paintStaged(painter, l, theme, cache.stagedA, Operand::A);
-  paintStaged(painter, l, theme, cache.stagedB, Operand::B);
+  paintTile(painter, l, theme, cache, labels);
+  paintStaged(painter, l, theme, labels, cache.stagedA, Operand::A);
+  paintStaged(painter, l, theme, labels, cache.stagedB, Operand::B);
 
   for (const QRectF& figure : {l.stagedA, l.stagedB, l.tile}) labels.reserveFigure(figure);
   const QFont bold = theme.font(9, true);

@@ -56,9 +56,11 @@ class BlockView : public DiagramView {
     std::vector<StagedElement> stagedA, stagedB;
   };
   const Cache& cached(const DiagramTheme& theme, const Layout& l);
-  void paintTile(QPainter& painter, const Layout& l, const DiagramTheme& theme, const Cache& cache);
+  void paintTile(QPainter& painter, const Layout& l, const DiagramTheme& theme, const Cache& cache,
+                 LabelLayout& labels);
   void paintStaged(QPainter& painter, const Layout& l, const DiagramTheme& theme,
-                   const std::vector<StagedElement>& elements, Operand operand);
+                   LabelLayout& labels, const std::vector<StagedElement>& elements,
+                   Operand operand);
 
   Cache cache_;
   // The window along the block's long side: where it starts, and as last drawn its length,

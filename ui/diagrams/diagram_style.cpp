@@ -153,15 +153,26 @@ void drawLoadBoundaries(QPainter& painter, const AxisScale& x, const AxisScale& 
   painter.restore();
 }
 
-bool drawUniformLabel(QPainter& painter, const QRectF& rect, const QString& text,
-                      const QString& widest) {
+namespace {
+
+QRectF centred(const QRectF& box, QSizeF size) {
+  return QRectF(box.center() - QPointF(size.width() / 2, size.height() / 2), size);
+}
+
+}  // namespace
+
+bool drawUniformLabel(QPainter& painter, LabelLayout& labels, const QRectF& rect,
+                      const QString& text, const QString& widest) {
   const QFontMetricsF metrics(painter.font());
   const double length = metrics.horizontalAdvance(widest) + 2, thickness = metrics.height();
+  const double own = metrics.horizontalAdvance(text);
   if (length <= rect.width() && thickness <= rect.height()) {
     painter.drawText(rect, Qt::AlignCenter, text);
+    labels.noteCellText(rect, centred(rect, {own, thickness}), text);
     return true;
   }
   if (length > rect.height() || thickness > rect.width()) return false;
+  labels.noteCellText(rect, centred(rect, {thickness, own}), text);
   painter.save();
   painter.translate(rect.center());
   painter.rotate(-90);
@@ -193,11 +204,13 @@ void drawArrow(QPainter& painter, QPointF from, QPointF to, const QColor& color,
   painter.restore();
 }
 
-bool drawFittedText(QPainter& painter, const QRectF& rect, const QString& text) {
+bool drawFittedText(QPainter& painter, LabelLayout& labels, const QRectF& rect,
+                    const QString& text) {
   const QFontMetricsF metrics(painter.font());
-  if (metrics.horizontalAdvance(text) > rect.width() - 2 || metrics.height() > rect.height())
-    return false;
+  const QSizeF size(metrics.horizontalAdvance(text), metrics.height());
+  if (size.width() > rect.width() - 2 || size.height() > rect.height()) return false;
   painter.drawText(rect, Qt::AlignCenter, text);
+  labels.noteCellText(rect, centred(rect, size), text);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <QRectF>
 
 #include "diagram_model.hpp"
+#include "label_layout.hpp"
 #include "tilescope/mapping.hpp"
 
 class QPainter;
@@ -60,12 +61,14 @@ void drawLoadBoundaries(QPainter& painter, const AxisScale& x, const AxisScale& 
                         const std::vector<StagedElement>& elements, std::int64_t regionCols,
                         const QColor& color);
 void drawArrow(QPainter& painter, QPointF from, QPointF to, const QColor& color, double width);
-// Text centred in `rect` when it fits at the painter's font, else nothing; returns whether drawn.
-bool drawFittedText(QPainter& painter, const QRectF& rect, const QString& text);
+// Text centred in the cell `rect` when it fits at the painter's font, else nothing; returns
+// whether drawn. What is drawn is noted in `labels` (LabelLayout::cellTexts).
+bool drawFittedText(QPainter& painter, LabelLayout& labels, const QRectF& rect,
+                    const QString& text);
 // Like drawFittedText, but decided by `widest` (the longest label of its set) so that a set of
 // labels is drawn whole or not at all, turned upright where only a tall narrow box holds it.
-bool drawUniformLabel(QPainter& painter, const QRectF& rect, const QString& text,
-                      const QString& widest);
+bool drawUniformLabel(QPainter& painter, LabelLayout& labels, const QRectF& rect,
+                      const QString& text, const QString& widest);
 // "12.5%", "1.50 GB", "3.2e+04"
 QString percentText(double fraction);
 QString bytesText(double bytes);

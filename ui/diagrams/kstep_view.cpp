@@ -152,7 +152,7 @@ QBrush inFlightBrush(const DiagramTheme& theme) {
 // ("load 1", or "loads 4–7" where scalar copies of a vector take one instruction per element).
 void paintLoads(QPainter& painter, const AxisScale& x, const AxisScale& y,
                 const std::vector<StagedElement>& elements, std::int64_t regionCols,
-                const DiagramTheme& theme) {
+                const DiagramTheme& theme, LabelLayout& labels) {
   drawLoadBoundaries(painter, x, y, elements, regionCols, theme.outline);
   const auto width = std::size_t(regionCols);
   painter.setFont(theme.font(8));
@@ -172,7 +172,7 @@ void paintLoads(QPainter& painter, const AxisScale& x, const AxisScale& y,
     const StagedElement& corner = elements[top * width];
     const QRectF rect =
         spanRect(x, y, {corner.cell.row, std::int64_t(end - top)}, {corner.cell.col, regionCols});
-    drawFittedText(painter, rect,
+    drawFittedText(painter, labels, rect,
                    band.first == band.second
                        ? QStringLiteral("load %1").arg(band.first)
                        : QStringLiteral("loads %1–%2").arg(band.first).arg(band.second));
@@ -363,7 +363,7 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Diagra
     painter.fillRect(l.stagedA, theme.accentFill);
     if (m.instructionsPerStep(Access::LoadA) > 1)
       paintLoads(painter, l.stagedK, l.rows, stagedElements(m, sel.block, sel.step, Operand::A),
-                 kr.count, theme);
+                 kr.count, theme, labels);
     hatchPadding(painter, l.stagedK, l.rows, rows, kr, s.m, s.k, theme.padding);
     painter.setPen(QPen(theme.outline, 0));
     drawElementGrid(painter, l.stagedA, l.stagedK, l.rows, rows, kr);
@@ -378,7 +378,7 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Diagra
     painter.fillRect(l.stagedB, theme.accentFill);
     if (m.instructionsPerStep(Access::LoadB) > 1)
       paintLoads(painter, l.cols, l.stagedKDown, stagedElements(m, sel.block, sel.step, Operand::B),
-                 cols.count, theme);
+                 cols.count, theme, labels);
     hatchPadding(painter, l.cols, l.stagedKDown, kr, cols, s.k, s.n, theme.padding);
     painter.setPen(QPen(theme.outline, 0));
     drawElementGrid(painter, l.stagedB, l.cols, l.stagedKDown, kr, cols);
@@ -401,7 +401,7 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Diagra
   painter.drawRect(l.tile);
   painter.setPen(theme.text);
   painter.setFont(theme.font(9, true));
-  drawFittedText(painter, l.tile, QStringLiteral("Σ k < %1").arg(summed));
+  drawFittedText(painter, labels, l.tile, QStringLiteral("Σ k < %1").arg(summed));
 
   // Progress of the partial sums under the tile.
   const double barHeight = l.progress.height() * 0.35;

@@ -43,6 +43,10 @@ bool LabelLayout::isFree(const QRectF& rect) const {
          std::ranges::none_of(labels_, hits, &PlacedLabel::rect);
 }
 
+void LabelLayout::noteCellText(const QRectF& cell, const QRectF& rect, const QString& text) {
+  cellTexts_.push_back({cell, rect, text});
+}
+
 bool LabelLayout::reserveLabel(const QRectF& rect, const QString& text) {
   if (!isFree(rect)) return false;
   labels_.push_back({rect, text, {}, {}, 0, true});

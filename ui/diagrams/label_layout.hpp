@@ -22,6 +22,13 @@ struct LabelSpot {
   Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter;
 };
 
+// Text drawn inside a cell of the figure (a lane's number, a load's name), with its cell.
+struct CellText {
+  QRectF cell;
+  QRectF rect;  // the text's own extent
+  QString text;
+};
+
 struct PlacedLabel {
   QRectF rect;  // the text's own extent, not the spot it was offered
   QString text;
@@ -48,6 +55,10 @@ class LabelLayout {
                               bool elide = true);
   // Draws the labels placed with place().
   void paint(QPainter& painter) const;
+  // Notes text the figure draws inside its own cell (see drawFittedText), so that tests can
+  // check it fits the cell.
+  void noteCellText(const QRectF& cell, const QRectF& rect, const QString& text);
+  const std::vector<CellText>& cellTexts() const { return cellTexts_; }
 
   // Whether `rect` is inside the bounds and clear of every figure and label placed so far.
   bool isFree(const QRectF& rect) const;
@@ -65,6 +76,7 @@ class LabelLayout {
   QRectF bounds_;
   std::vector<QRectF> figures_;
   std::vector<PlacedLabel> labels_;
+  std::vector<CellText> cellTexts_;
 };
 
 }  // namespace tilescope::ui

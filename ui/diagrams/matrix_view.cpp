@@ -124,7 +124,7 @@ void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Diagr
   const QRectF panelA = atLeast(spanRect(l.k, l.rows, rows, allK), 0, kMinMarker / 2);
   const QRectF panelB = atLeast(spanRect(l.cols, l.kDown, allK, cols), kMinMarker / 2, 0);
   const QRectF tileC = atLeast(spanRect(l.cols, l.rows, rows, cols), kMinMarker, kMinMarker);
-  paintTiles(painter, area, l, theme);
+  paintTiles(painter, area, l, labels, theme);
   for (const QRectF& lit : {panelA, panelB, tileC}) painter.fillRect(clip(lit), theme.accentFill);
 
   // The k-steps inside the lit panels, where they are far enough apart to tell.
@@ -171,7 +171,7 @@ void MatrixView::paintDiagram(QPainter& painter, const QRectF& area, const Diagr
 }
 
 void MatrixView::paintTiles(QPainter& painter, const QRectF& area, const Layout& l,
-                            const DiagramTheme& theme) {
+                            LabelLayout& labels, const DiagramTheme& theme) {
   const Mapping& m = *document()->mapping();
   const Range rows = visibleRange(l.rows, area.top(), area.bottom(), l.paddedM);
   const Range cols = visibleRange(l.cols, area.left(), area.right(), l.paddedN);
@@ -190,7 +190,10 @@ void MatrixView::paintTiles(QPainter& painter, const QRectF& area, const Layout&
                              .arg(kMinTilePixels);
     const int flags = Qt::AlignCenter | Qt::TextWordWrap;
     const QRectF needed = painter.fontMetrics().boundingRect(inside.toRect(), flags, note);
-    if (inside.contains(needed)) painter.drawText(inside, flags, note);
+    if (inside.contains(needed)) {
+      painter.drawText(inside, flags, note);
+      labels.noteCellText(visibleC, needed, note);
+    }
     return;
   }
   const QRectF visible = area.adjusted(-2, -2, 2, 2);

@@ -34,7 +34,7 @@ class MatrixView : public DiagramView {
   void resetView() override;
 
  private:
-  void paintTiles(QPainter& painter, const QRectF& area, const Layout& l,
+  void paintTiles(QPainter& painter, const QRectF& area, const Layout& l, LabelLayout& labels,
                   const DiagramTheme& theme);
 
   double zoom_ = 1;

@@ -313,7 +313,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
     const QRectF visible = l.tile.adjusted(-1, -1, 1, 1);
     const QString widest = threadLabel(m, m.threadOfLinear(m.threadsPerBlock() - 1));
     // The largest font, down to a small one, at which every thread's name fits its piece.
-    const CellBox& sample = cache.outputs->front().pieces.front();
+    const CellBox& sample = cache.outputs->at(std::size_t(m.firstOutputThread())).pieces.front();
     const QRectF sampleRect = spanRect(l.cols, l.rows, sample.rows, sample.cols);
     for (const double points : {7.5, 6.5, 6.0}) {
       painter.setFont(theme.font(points));

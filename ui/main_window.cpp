@@ -13,7 +13,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScreen>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
@@ -41,11 +40,20 @@
 namespace tilescope::ui {
 namespace {
 
-const QString kGeometryKey = QStringLiteral("window/geometry");
-const QString kStateKey = QStringLiteral("window/state");
+const std::string kGeometryKey = "windowGeometry";
+const std::string kStateKey = "windowState";
 // Bump when the docks or toolbars change, so an old saved layout is not applied to a new one.
 constexpr int kWindowStateVersion = 1;
 constexpr QSize kFirstRunSize(1600, 1000);
+
+// Window geometry and dock layout are kept base64-encoded in the settings file.
+QByteArray rememberedBytes(const std::string& key) {
+  const nlohmann::json value = app::rememberedSetting(key);
+  return value.is_string()
+             ? QByteArray::fromBase64(QByteArray::fromStdString(value.get<std::string>()))
+             : QByteArray();
+}
+
 const QString kSessionFilter = QStringLiteral("TileScope session (*.json)");
 
 QString formatDuration(double seconds) {
@@ -365,11 +373,10 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::restoreSettings() {
-  QSettings settings;
-  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+  if (!restoreGeometry(rememberedBytes(kGeometryKey))) {
     resize(kFirstRunSize.boundedTo(screen()->availableSize() * 0.92));
   }
-  restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
+  restoreState(rememberedBytes(kStateKey), kWindowStateVersion);
   QStringList notices;
   controls_->setChoices(app::loadLastChoices(&notices));
   // The window opens whatever the settings hold; what was put back is said once.
@@ -379,9 +386,8 @@ void MainWindow::restoreSettings() {
 
 void MainWindow::saveSettings() {
   if (!remembersSettings_) return;
-  QSettings settings;
-  settings.setValue(kGeometryKey, saveGeometry());
-  settings.setValue(kStateKey, saveState(kWindowStateVersion));
+  app::rememberSetting(kGeometryKey, saveGeometry().toBase64().toStdString());
+  app::rememberSetting(kStateKey, saveState(kWindowStateVersion).toBase64().toStdString());
   app::saveLastChoices(controls_->choices());
 }
 

@@ -77,7 +77,7 @@ class MainWindow : public QMainWindow {
   // Shows one diagram view ("matrix", "kstep", "block", "access"); false without diagrams.
   bool showDiagramView(const QString& view);
 
-  // Geometry, dock layout and last choices from QSettings.
+  // Geometry, dock layout and last choices from the settings file.
   void restoreSettings();
   // Scripted runs (--quit) leave the user's remembered settings alone.
   void setRemembersSettings(bool remember) { remembersSettings_ = remember; }

@@ -2,14 +2,15 @@
 
 #include <QActionGroup>
 #include <QApplication>
-#include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+
+#include "settings.hpp"
 
 namespace tilescope::ui {
 namespace {
 
-const QString kThemeKey = QStringLiteral("view/theme");
+const std::string kThemeKey = "theme";
 
 struct ThemeText {
   const char* id;
@@ -141,11 +142,13 @@ Theme currentTheme() {
 }
 
 Theme savedTheme() {
-  return themeFromId(QSettings().value(kThemeKey).toString()).value_or(Theme::System);
+  const nlohmann::json saved = app::rememberedSetting(kThemeKey);
+  if (!saved.is_string()) return Theme::System;
+  return themeFromId(QString::fromStdString(saved.get<std::string>())).value_or(Theme::System);
 }
 
 void saveTheme(Theme theme) {
-  QSettings().setValue(kThemeKey, themeId(theme));
+  app::rememberSetting(kThemeKey, themeId(theme).toStdString());
 }
 
 QMenu* createThemeMenu(QWidget* parent) {

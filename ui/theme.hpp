@@ -1,6 +1,6 @@
 #pragma once
-// View > Theme: the app's palette, system, light, dark or high contrast, kept in QSettings. It is
-// set on the application, so every widget gets QEvent::PaletteChange and re-skins itself (the
+// View > Theme: the app's palette, system, light, dark or high contrast, kept in the settings file.
+// It is set on the application, so every widget gets QEvent::PaletteChange and re-skins itself (the
 // charts through ChartView, the diagrams through their own style).
 #include <QMenu>
 #include <QString>
@@ -22,7 +22,7 @@ std::optional<Theme> themeFromId(const QString& id);
 void applyTheme(Theme theme);
 Theme currentTheme();
 
-// The theme remembered in QSettings (System when none or unknown), and remembering one.
+// The theme remembered in the settings file (System when none or unknown), and remembering one.
 Theme savedTheme();
 void saveTheme(Theme theme);
 

@@ -65,7 +65,7 @@ void stopOnSignals(tilescope::ui::CommandLineDriver& driver) {
 int main(int argc, char* argv[]) {
   preferOffscreenWithoutWindow(argc, argv);
   QApplication application(argc, argv);
-  // Names first: QSettings and the standard paths depend on them.
+  // Names first: the settings file and the standard paths depend on them.
   QApplication::setOrganizationName(QStringLiteral("TileScope"));
   QApplication::setOrganizationDomain(QStringLiteral("tilescope.github.io"));
   QApplication::setApplicationName(QStringLiteral("TileScope"));

@@ -2,14 +2,15 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QStandardPaths>
+
+#include "settings.hpp"
 
 namespace tilescope::app {
 namespace {
 
-const QString kServersKey = QStringLiteral("remote/servers");
-const QString kIsolateKey = QStringLiteral("remote/isolateCuda");
+const std::string kServersKey = "servers";
+const std::string kIsolateKey = "isolateCuda";
 
 QString text(const std::string& value) {
   return QString::fromStdString(value);
@@ -18,34 +19,28 @@ QString text(const std::string& value) {
 }  // namespace
 
 ServerSettings loadServerSettings() {
-  QSettings settings;
   ServerSettings loaded;
-  const int count = settings.beginReadArray(kServersKey);
-  for (int i = 0; i < count; ++i) {
-    settings.setArrayIndex(i);
-    const remote::ServerAddress server{settings.value("name").toString().toStdString(),
-                                       settings.value("command").toString().toStdString(),
-                                       settings.value("backend", "cuda").toString().toStdString()};
+  const nlohmann::json servers = rememberedSetting(kServersKey);
+  for (const nlohmann::json& entry : servers.is_array() ? servers : nlohmann::json::array()) {
+    if (!entry.is_object()) continue;
+    const remote::ServerAddress server{entry.value("name", std::string()),
+                                       entry.value("command", std::string()),
+                                       entry.value("backend", std::string("cuda"))};
     // A hand-edited entry that the dialog would refuse is left out rather than half-used.
     if (!serverProblem(server, loaded.servers)) loaded.servers.push_back(server);
   }
-  settings.endArray();
-  loaded.isolateCuda = settings.value(kIsolateKey, false).toBool();
+  const nlohmann::json isolate = rememberedSetting(kIsolateKey);
+  loaded.isolateCuda = isolate.is_boolean() && isolate.get<bool>();
   return loaded;
 }
 
 void saveServerSettings(const ServerSettings& saved) {
-  QSettings settings;
-  settings.remove(kServersKey);
-  settings.beginWriteArray(kServersKey, int(saved.servers.size()));
-  for (int i = 0; i < int(saved.servers.size()); ++i) {
-    settings.setArrayIndex(i);
-    settings.setValue("name", text(saved.servers[std::size_t(i)].name));
-    settings.setValue("command", text(saved.servers[std::size_t(i)].command));
-    settings.setValue("backend", text(saved.servers[std::size_t(i)].backend));
-  }
-  settings.endArray();
-  settings.setValue(kIsolateKey, saved.isolateCuda);
+  nlohmann::json servers = nlohmann::json::array();
+  for (const remote::ServerAddress& server : saved.servers)
+    servers.push_back(
+        {{"name", server.name}, {"command", server.command}, {"backend", server.backend}});
+  rememberSetting(kServersKey, std::move(servers));
+  rememberSetting(kIsolateKey, saved.isolateCuda);
 }
 
 std::vector<remote::ServerAddress> remoteBackends(const ServerSettings& settings) {

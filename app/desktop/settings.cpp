@@ -1,49 +1,124 @@
 #include "settings.hpp"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QSettings>
 #include <QStandardPaths>
+
+#include "io/file_io.hpp"
+#include "tilescope/error.hpp"
 
 namespace tilescope::app {
 namespace {
 
-const QString kChoicesKey = QStringLiteral("choices/last");
-const QString kRecentKey = QStringLiteral("files/recent");
+constexpr std::size_t kMaxSettingsBytes = std::size_t(1) << 20;
+const std::string kChoicesKey = "choices";
+const std::string kRecentKey = "recentFiles";
 
-QString folderKey(Folder kind) {
-  return kind == Folder::Sessions ? QStringLiteral("files/sessionDir")
-                                  : QStringLiteral("files/exportDir");
+std::string folderKey(Folder kind) {
+  return kind == Folder::Sessions ? "sessionFolder" : "exportFolder";
+}
+
+struct StoredSettings {
+  nlohmann::json object = nlohmann::json::object();
+  std::optional<QString> problem;  // why the file could not be read
+};
+
+StoredSettings readSettings() {
+  const std::string path = settingsPath().toStdString();
+  const std::string what = "the settings file";
+  try {
+    const std::optional<std::string> text =
+        io::readFile(path, kMaxSettingsBytes, what, /*missingIsEmpty=*/true);
+    if (!text) return {};
+    nlohmann::json document = io::parseJson(*text, "it");
+    if (!document.is_object()) throw Error(ErrorKind::InvalidArgument, "it is not a JSON object");
+    return {std::move(document), std::nullopt};
+  } catch (const Error& error) {
+    QString reason = QString::fromStdString(error.what());
+    // io's messages name the file already; a parse failure names only "it".
+    if (!reason.contains(QDir::toNativeSeparators(settingsPath())))
+      reason = QStringLiteral("the settings file %1: %2")
+                   .arg(QDir::toNativeSeparators(settingsPath()), reason);
+    return {nlohmann::json::object(), reason + QStringLiteral("; starting from the defaults")};
+  }
+}
+
+QString rememberedString(const std::string& key) {
+  const nlohmann::json value = rememberedSetting(key);
+  return value.is_string() ? QString::fromStdString(value.get<std::string>()) : QString();
 }
 
 void storeRecent(QStringList files) {
   while (files.size() > kMaxRecentFiles) files.removeLast();
-  QSettings().setValue(kRecentKey, files);
+  nlohmann::json list = nlohmann::json::array();
+  for (const QString& file : files) list.push_back(file.toStdString());
+  rememberSetting(kRecentKey, std::move(list));
 }
 
 }  // namespace
 
+QString settingsPath() {
+  return QStringLiteral("%1/%2/%3.json")
+      .arg(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation),
+           QCoreApplication::organizationName(), QCoreApplication::applicationName());
+}
+
+nlohmann::json rememberedSetting(const std::string& key) {
+  const StoredSettings stored = readSettings();
+  const auto found = stored.object.find(key);
+  return found == stored.object.end() ? nlohmann::json() : *found;
+}
+
+std::optional<QString> rememberSetting(const std::string& key, nlohmann::json value) {
+  // Read afresh, so a second window's keys are kept; a file that cannot be read is replaced
+  // (its problem was reported when the app started).
+  nlohmann::json settings = readSettings().object;
+  if (value.is_null())
+    settings.erase(key);
+  else
+    settings[key] = std::move(value);
+  const QString path = settingsPath();
+  try {
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    io::writeFile(path.toStdString(), settings.dump(2) + "\n", "the settings file");
+    return std::nullopt;
+  } catch (const Error& error) {
+    const QString problem = QString::fromStdString(error.what());
+    qWarning("tilescope: %s", qPrintable(problem));
+    return problem;
+  }
+}
+
 Choices loadLastChoices(QStringList* notices) {
+  const StoredSettings stored = readSettings();
+  if (stored.problem && notices) *notices << *stored.problem;
   // Stored as the same JSON a session holds, so both read and write one format.
-  const QSettings settings;
-  const QByteArray text = settings.value(kChoicesKey).toByteArray();
-  Choices choices = choicesFromJson(nlohmann::json::parse(text.toStdString(), nullptr, false));
+  const auto found = stored.object.find(kChoicesKey);
+  Choices choices =
+      choicesFromJson(found == stored.object.end() ? nlohmann::json::object() : *found);
   for (const std::string& repaired : repairChoices(choices)) {
     if (notices) {
       *notices << QStringLiteral("the settings file %1, key %2, %3")
-                      .arg(QDir::toNativeSeparators(settings.fileName()), kChoicesKey,
-                           QString::fromStdString(repaired));
+                      .arg(QDir::toNativeSeparators(settingsPath()),
+                           QString::fromStdString(kChoicesKey), QString::fromStdString(repaired));
     }
   }
   return choices;
 }
 
 void saveLastChoices(const Choices& choices) {
-  QSettings().setValue(kChoicesKey, QByteArray::fromStdString(toJson(choices).dump()));
+  rememberSetting(kChoicesKey, toJson(choices));
 }
 
 QStringList recentFiles() {
-  return QSettings().value(kRecentKey).toStringList();
+  const nlohmann::json stored = rememberedSetting(kRecentKey);
+  QStringList files;
+  if (!stored.is_array()) return files;
+  for (const nlohmann::json& file : stored) {
+    if (file.is_string()) files << QString::fromStdString(file.get<std::string>());
+  }
+  return files;
 }
 
 void addRecentFile(const QString& path) {
@@ -62,7 +137,7 @@ void removeRecentFile(const QString& path) {
 
 QString lastFolder(Folder kind) {
   const QStringList candidates = {
-      QSettings().value(folderKey(kind)).toString(),
+      rememberedString(folderKey(kind)),
       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation), QDir::homePath()};
   for (const QString& folder : candidates) {
     if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
@@ -71,7 +146,7 @@ QString lastFolder(Folder kind) {
 }
 
 void rememberFolder(Folder kind, const QString& file) {
-  QSettings().setValue(folderKey(kind), QFileInfo(file).absolutePath());
+  rememberSetting(folderKey(kind), QFileInfo(file).absolutePath().toStdString());
 }
 
 }  // namespace tilescope::app

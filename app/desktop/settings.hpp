@@ -1,7 +1,15 @@
 #pragma once
-// What the app remembers between starts, in QSettings (organisation and application names are
-// set in main before anything reads them).
+// What the app remembers between starts: one JSON object in settingsPath(), read through
+// io::readFile and written whole through io::writeFile at every change (a temporary file beside
+// it, flushed, then renamed), so a crash or a full disk never leaves it half-written and a
+// device, a FIFO or a read-only file at its path is never replaced. The organisation and
+// application names are set in main before anything reads it.
+#include <QString>
 #include <QStringList>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "choices.hpp"
 
@@ -9,8 +17,20 @@ namespace tilescope::app {
 
 inline constexpr int kMaxRecentFiles = 8;
 
+// <config>/<organisation>/<application>.json, e.g. ~/.config/TileScope/TileScope.json.
+QString settingsPath();
+
+// The value remembered under `key`, null when there is none or the file cannot be read (then
+// loadLastChoices names the problem and the app starts from its defaults).
+nlohmann::json rememberedSetting(const std::string& key);
+// Remembers `value` under `key` (null forgets it) and keeps every other key. When the file cannot
+// be written, the returned problem names it, the reason and what to do; it is also printed as a
+// warning, so no failure is silent.
+std::optional<QString> rememberSetting(const std::string& key, nlohmann::json value);
+
 // The last choices, each one that cannot be used replaced by its default; `notices` (when given)
-// gets one line per replaced choice naming the settings file and the key.
+// gets one line per replaced choice naming the settings file and the key, and one for a settings
+// file that cannot be read.
 Choices loadLastChoices(QStringList* notices = nullptr);
 void saveLastChoices(const Choices& choices);
 

@@ -1,6 +1,8 @@
 #include "protocol.hpp"
 
+#include <algorithm>
 #include <array>
+#include <initializer_list>
 
 namespace tilescope::remote {
 
@@ -17,6 +19,23 @@ constexpr std::array kKinds = {
 };
 
 struct TooDeep {};
+
+// The members each verb takes.
+struct VerbMembers {
+  const char* verb;
+  std::initializer_list<const char*> members;
+};
+const VerbMembers kVerbs[] = {
+    {"hello", {"verb", "id", "protocol"}},
+    {"run", {"verb", "id", "backend", "request"}},
+    {"ceilings", {"verb", "id", "backend", "device"}},
+    {"autotune", {"verb", "id", "backend", "request"}},
+    {"bye", {"verb", "id"}},
+};
+
+[[noreturn]] void refuse(const std::string& message) {
+  throw Error(ErrorKind::InvalidArgument, message);
+}
 
 }  // namespace
 
@@ -46,6 +65,37 @@ nlohmann::json parseMessage(const std::string& line) {
 
 std::string formatMessage(const nlohmann::json& message) {
   return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+}
+
+nlohmann::json idOf(const nlohmann::json& message) {
+  const auto id = message.find("id");
+  if (id == message.end()) return nullptr;
+  if (id->is_number() || id->is_string() || id->is_null()) return *id;
+  return nullptr;
+}
+
+const std::string& stringMember(const nlohmann::json& message, const char* name) {
+  const auto it = message.find(name);
+  if (it == message.end()) refuse(std::string("the message has no '") + name + "'");
+  if (!it->is_string()) refuse(std::string("'") + name + "' is not a string");
+  return it->get_ref<const std::string&>();
+}
+
+std::string checkedVerb(const nlohmann::json& message) {
+  if (const auto id = message.find("id");
+      id != message.end() && !(id->is_number() || id->is_string() || id->is_null()))
+    refuse("'id' is not a number, a string or null");
+  const std::string& verb = stringMember(message, "verb");
+  const auto known = std::find_if(std::begin(kVerbs), std::end(kVerbs),
+                                  [&](const VerbMembers& v) { return verb == v.verb; });
+  if (known == std::end(kVerbs))
+    refuse("unknown verb '" + verb + "' (hello, run, ceilings, autotune, cancel or bye)");
+  for (const auto& [name, value] : message.items()) {
+    if (std::none_of(known->members.begin(), known->members.end(),
+                     [&name = name](const char* member) { return name == member; }))
+      refuse("unknown member '" + name + "' in a '" + verb + "' message");
+  }
+  return verb;
 }
 
 std::string kindName(ErrorKind kind) {

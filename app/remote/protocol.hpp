@@ -23,6 +23,20 @@ inline constexpr int kMaxDepth = 16;
 // wrong: not JSON (with the parser's reason), too deeply nested, not an object.
 nlohmann::json parseMessage(const std::string& line);
 
+// The id a message carries, echoed in every reply to it: a number, a string or null (null too
+// when it has none or one of another type).
+nlohmann::json idOf(const nlohmann::json& message);
+
+// A request's verb, checked with its id and members before anything runs: the id is a number, a
+// string or null, the verb is hello, run, ceilings, autotune or bye, and no member is unknown to
+// it. Throws tilescope::Error(InvalidArgument) naming what is wrong. (cancel is answered by the
+// server's reader as it arrives, never queued.)
+std::string checkedVerb(const nlohmann::json& message);
+
+// The string member `name` of a message; throws tilescope::Error(InvalidArgument) when it is
+// missing or not a string.
+const std::string& stringMember(const nlohmann::json& message, const char* name);
+
 // One line of compact JSON with its newline; invalid UTF-8 in a string (an echoed request) is
 // replaced, never thrown.
 std::string formatMessage(const nlohmann::json& message);

@@ -87,28 +87,6 @@ struct Incoming {
   bool endOfInput = false;
 };
 
-// The id a message carries, echoed in every reply to it: a number, a string or null.
-json idOf(const json& message) {
-  const auto id = message.find("id");
-  if (id == message.end()) return nullptr;
-  if (id->is_number() || id->is_string() || id->is_null()) return *id;
-  return nullptr;
-}
-
-const std::string& stringMember(const json& message, const char* name) {
-  const auto it = message.find(name);
-  if (it == message.end()) refuse(std::string("the message has no '") + name + "'");
-  if (!it->is_string()) refuse(std::string("'") + name + "' is not a string");
-  return it->get_ref<const std::string&>();
-}
-
-void refuseUnknownMembers(const json& message, std::initializer_list<const char*> known) {
-  for (const auto& [name, value] : message.items()) {
-    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return name == k; }))
-      refuse("unknown member '" + name + "' in a '" + message.value("verb", "") + "' message");
-  }
-}
-
 json catalogueJson() {
   json list = json::array();
   for (const KernelInfo& kernel : catalogue()) {
@@ -226,28 +204,18 @@ class Server {
     const json& message = item.message;
     const json id = idOf(message);
     try {
-      if (const auto it = message.find("id");
-          it != message.end() && !(it->is_number() || it->is_string() || it->is_null()))
-        refuse("'id' is not a number, a string or null");
-      const std::string& verb = stringMember(message, "verb");
+      const std::string verb = checkedVerb(message);
       if (verb == "hello") {
-        refuseUnknownMembers(message, {"verb", "id", "protocol"});
         output_.send(hello(id));
       } else if (verb == "run") {
-        refuseUnknownMembers(message, {"verb", "id", "backend", "request"});
         runOne(id, message);
       } else if (verb == "ceilings") {
-        refuseUnknownMembers(message, {"verb", "id", "backend", "device"});
         ceilings(id, message);
       } else if (verb == "autotune") {
-        refuseUnknownMembers(message, {"verb", "id", "backend", "request"});
         autotune(id, message);
-      } else if (verb == "bye") {
-        refuseUnknownMembers(message, {"verb", "id"});
+      } else {  // bye
         output_.send({{"reply", "bye"}, {"id", id}});
         return false;
-      } else {
-        refuse("unknown verb '" + verb + "' (hello, run, ceilings, autotune, cancel or bye)");
       }
     } catch (const Error& e) {
       if (e.kind() == ErrorKind::DeviceLost) lose(message, e.what());

@@ -40,6 +40,43 @@ __device__ __forceinline__ float4 loadFour(const float* matrix, std::int64_t row
                      loadOrZero(matrix, rows, cols, at.row, at.col + 3));
 }
 
+// One float4 copy of a thread followed through the k-steps. The maps' aLoad and bLoad are linear
+// in the step, so the cursor takes the element the map names at step 0 and how far it moves per
+// step, and each step adds those offsets instead of evaluating the formula again with 64-bit
+// products (about 20 instructions a copy a step, 7 % of a 128 x 128 x 8 tile's instructions).
+// Indices stay in int (a row or column index always fits), the address in a pointer that may
+// point past the matrix while the copy lies in the padding, and is then never read.
+struct StepCursor {
+  const float* from;
+  std::int64_t stride;
+  int row, col, rowStep, colStep;
+
+  // `first` and `second`: the copy's element at steps 0 and 1.
+  static __device__ __forceinline__ StepCursor of(const float* matrix, std::int64_t cols,
+                                                  Cell first, Cell second) {
+    return {matrix + first.row * cols + first.col,
+            (second.row - first.row) * cols + (second.col - first.col),
+            int(first.row),
+            int(first.col),
+            int(second.row - first.row),
+            int(second.col - first.col)};
+  }
+
+  // The four elements at the current step, zero past the edges (loadFour's rule).
+  __device__ __forceinline__ float4 load(std::int64_t rows, std::int64_t cols, bool vector) const {
+    if (vector)
+      return row < rows && col < cols ? *reinterpret_cast<const float4*>(from)
+                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    const auto element = [&](int e) { return row < rows && col + e < cols ? from[e] : 0.0f; };
+    return make_float4(element(0), element(1), element(2), element(3));
+  }
+  __device__ __forceinline__ void advance() {
+    from += stride;
+    row += rowStep;
+    col += colStep;
+  }
+};
+
 // Reads `kWidth` consecutive shared words (one float4 when 4) into registers.
 template <int kWidth>
 __device__ __forceinline__ void readWords(const float* from, float* to) {
@@ -169,26 +206,42 @@ inline constexpr int kRowsOf = int(kMap.rowsPerThread());
 template <auto kMap>
 inline constexpr int kColsOf = int(kMap.colsPerThread());
 
-// Every inner index of one staged k-step: the thread's values of A and B into registers (float4
-// reads where the family's layout makes them consecutive), then the outer product.
+// The thread's values of A and B at inner index kk of a staged k-step, into registers (float4
+// reads where the family's layout makes them consecutive).
+template <auto kMap>
+__device__ __forceinline__ void readFragments(const float* aTile, const float* bTile, int t, int kk,
+                                              float (&a)[kRowsOf<kMap>],
+                                              float (&b)[kColsOf<kMap>]) {
+  constexpr auto map = kMap;
+  constexpr int kWidth = map.readWidth();
+#pragma unroll
+  for (int r = 0; r < kRowsOf<kMap>; r += kWidth)
+    readWords<kWidth>(aTile + map.aWord(map.rowInBlock(t, r), kk), a + r);
+#pragma unroll
+  for (int c = 0; c < kColsOf<kMap>; c += kWidth)
+    readWords<kWidth>(bTile + map.bWord(kk, map.colInBlock(t, c)), b + c);
+}
+
+// The outer product of one inner index into the thread's register tile.
+template <auto kMap>
+__device__ __forceinline__ void outerProduct(const float (&a)[kRowsOf<kMap>],
+                                             const float (&b)[kColsOf<kMap>],
+                                             float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
+#pragma unroll
+  for (int r = 0; r < kRowsOf<kMap>; ++r)
+#pragma unroll
+    for (int c = 0; c < kColsOf<kMap>; ++c) sum[r][c] = fmaf(a[r], b[c], sum[r][c]);
+}
+
+// Every inner index of one staged k-step: the fragments, then the outer product.
 template <auto kMap>
 __device__ __forceinline__ void multiplyTiles(const float* aTile, const float* bTile, int t,
                                               float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
-  constexpr auto map = kMap;
-  constexpr int kRows = kRowsOf<kMap>, kCols = kColsOf<kMap>, kWidth = map.readWidth();
 #pragma unroll
-  for (int kk = 0; kk < map.kDepth(); ++kk) {
-    float a[kRows], b[kCols];
-#pragma unroll
-    for (int r = 0; r < kRows; r += kWidth)
-      readWords<kWidth>(aTile + map.aWord(map.rowInBlock(t, r), kk), a + r);
-#pragma unroll
-    for (int c = 0; c < kCols; c += kWidth)
-      readWords<kWidth>(bTile + map.bWord(kk, map.colInBlock(t, c)), b + c);
-#pragma unroll
-    for (int r = 0; r < kRows; ++r)
-#pragma unroll
-      for (int c = 0; c < kCols; ++c) sum[r][c] = fmaf(a[r], b[c], sum[r][c]);
+  for (int kk = 0; kk < kMap.kDepth(); ++kk) {
+    float a[kRowsOf<kMap>], b[kColsOf<kMap>];
+    readFragments<kMap>(aTile, bTile, t, kk, a, b);
+    outerProduct<kMap>(a, b, sum);
   }
 }
 
@@ -334,17 +387,14 @@ constexpr auto ladderTable() {
   return makeLadderTable<Map>(std::make_integer_sequence<int, maps::validCount<Map>()>{});
 }
 
-// Launches a ladder kernel on the default stream (the pipelined and tensor-core kernels with their
-// stages in dynamic shared memory, raising the 48 KiB default where they need more); under a
+// Launches a ladder kernel on the default stream (the kernels with several shared buffers keep
+// them in dynamic shared memory, raising the 48 KiB default where they need more); under a
 // LaunchProbe it only records the launch.
 template <typename Map>
 void launchLadder(LadderKernel kernel, const char* name, const Map& map, const ProductArgs& args) {
   const Dim2 grid = map.grid(args.m, args.n), block = map.block();
-  // Every family with pipeline stages keeps them in dynamic shared memory.
-  const std::size_t dynamicShared = requires {
-    map.stages;
-  }
-  ? std::size_t(4) * map.sharedWords() : 0;
+  // Every family with more than one shared buffer keeps them in dynamic shared memory.
+  const std::size_t dynamicShared = map.buffers() > 1 ? std::size_t(4) * map.sharedWords() : 0;
   if (LaunchProbe* probe = LaunchProbe::active()) {
     probe->record({reinterpret_cast<const void*>(kernel), grid, block, dynamicShared});
     return;

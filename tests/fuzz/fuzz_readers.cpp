@@ -10,8 +10,10 @@
 #include <string>
 #include <string_view>
 
+#include "choices.hpp"
 #include "io/file_io.hpp"
 #include "plan/tuned_store.hpp"
+#include "remote/protocol.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
 
@@ -24,13 +26,16 @@ void readResults(std::string_view text) {
   report::resultsDocumentFromJson(io::parseJson(text, "the file"));
 }
 
-// A session's results, devices and ceilings, read as the app reads them (its choices are the
-// app's, lenient by design, and need Qt).
+// A session's choices, results, devices and ceilings, read as the app reads them.
 void readSession(std::string_view text) {
   const nlohmann::json json = io::parseJson(text, "the file");
   report::checkHeader(json, "tilescope-session");
   std::vector<std::string> warnings;
   if (json.contains("devices")) report::devicesFromJson(json["devices"], "devices", &warnings);
+  if (json.contains("choices")) {
+    app::Choices choices = app::choicesFromJson(json["choices"]);
+    app::repairChoices(choices);
+  }
   report::resultsFromJson(json.value("results", nlohmann::json()), "results", &warnings);
   if (json.contains("ceilings")) report::ceilingsFromJson(json["ceilings"], "ceilings", &warnings);
 }
@@ -49,16 +54,22 @@ void readCsv(std::string_view text) {
   report::readCsv(in);
 }
 
+// A tilescope-bench --serve request line, checked as the server checks it before anything runs.
+void readServeRequest(std::string_view text) {
+  const nlohmann::json message = remote::parseMessage(std::string(text));
+  remote::checkedVerb(message);
+  if (const auto request = message.find("request"); request != message.end())
+    report::requestFromJson(*request);
+}
+
 struct Reader {
   const char* name;
   void (*read)(std::string_view);
 };
 
 const Reader kReaders[] = {
-    {"results", readResults},
-    {"session", readSession},
-    {"tuned", readTuned},
-    {"csv", readCsv},
+    {"results", readResults}, {"session", readSession},    {"tuned", readTuned},
+    {"csv", readCsv},         {"serve", readServeRequest},
 };
 
 }  // namespace

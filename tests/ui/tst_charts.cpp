@@ -12,6 +12,7 @@
 #include "chart_view.hpp"
 #include "series_style.hpp"
 #include "session.hpp"
+#include "settings.hpp"
 #include "test_results.hpp"
 #include "theme.hpp"
 
@@ -631,12 +632,12 @@ class TestCharts : public QObject {
     QVERIFY(!dark->isChecked());
     QVERIFY(menu->findChild<QAction*>(QStringLiteral("theme-system"))->isChecked());
 
-    // Kept in QSettings.
+    // Kept in the settings file.
     ui::saveTheme(ui::Theme::Dark);
     QCOMPARE(ui::savedTheme(), ui::Theme::Dark);
-    QSettings().setValue("view/theme", "no-such-theme");
+    app::rememberSetting("theme", "no-such-theme");
     QCOMPARE(ui::savedTheme(), ui::Theme::System);
-    QSettings().remove("view/theme");
+    app::rememberSetting("theme", nullptr);
   }
 };
 

@@ -2,6 +2,7 @@
 // offscreen platform (run, export, save, reopen).
 #include <signal.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 #include <QtTest>
 
@@ -22,6 +23,12 @@ QString thousandValues(const char* key) {
   QStringList values;
   for (int value = 1; value <= 1000; ++value) values << QString::number(value);
   return QStringLiteral("%1=%2").arg(QLatin1String(key), values.join(QLatin1Char(',')));
+}
+
+void writeText(const QString& path, const char* text) {
+  QFile file(path);
+  QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  file.write(text);
 }
 
 struct Finished {
@@ -375,18 +382,28 @@ class TestCommandLine : public QObject {
 
   // Issue #12: bad remembered choices made even the plain window exit 2.
   void binaryOpensWithUnusableSettingsAndNamesThem() {
-    const QString settings = dir_.filePath(QStringLiteral("config/TileScope/TileScope.conf"));
+    const QString settings = dir_.filePath(QStringLiteral("config/TileScope/TileScope.json"));
     QDir().mkpath(QFileInfo(settings).path());
-    {
-      QSettings file(settings, QSettings::IniFormat);
-      file.setValue(QStringLiteral("choices/last"),
-                    QByteArray(R"({"m": -5, "kernel": "bogus", "params": {"tile": 1000}})"));
-    }
+    writeText(settings, R"({"choices": {"m": -5, "kernel": "bogus", "params": {"tile": 1000}}})");
     const Finished run = runBinary({"--quit"});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-    QVERIFY2(run.err.contains(settings) && run.err.contains(QStringLiteral("choices/last")) &&
+    QVERIFY2(run.err.contains(settings) && run.err.contains(QStringLiteral("key choices")) &&
                  run.err.contains(QStringLiteral("'bogus' is not a known kernel")),
              qPrintable(run.err));
+
+    // A damaged settings file, or a FIFO in its place, is named and the app starts anyway.
+    writeText(settings, "{\"choices\": ");
+    const Finished damaged = runBinary({"--quit"});
+    QVERIFY2(damaged.exitCode == 0, qPrintable(damaged.err));
+    QVERIFY2(
+        damaged.err.contains(settings) && damaged.err.contains(QStringLiteral("not valid JSON")),
+        qPrintable(damaged.err));
+    QFile::remove(settings);
+    QCOMPARE(::mkfifo(QFile::encodeName(settings).constData(), 0600), 0);
+    const Finished fifo = runBinary({"--quit"});
+    QVERIFY2(fifo.exitCode == 0, qPrintable(fifo.err));
+    QVERIFY2(fifo.err.contains(settings) && fifo.err.contains(QStringLiteral("FIFO")),
+             qPrintable(fifo.err));
     QFile::remove(settings);
   }
 

@@ -75,7 +75,7 @@ class TestFiles : public QObject {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_files"));
-    QSettings().clear();
+    QFile::remove(settingsPath());
     QVERIFY(dir_.isValid());
   }
 
@@ -294,7 +294,7 @@ class TestFiles : public QObject {
   }
 
   void theOpenDialogStartsInTheLastFolderUsed() {
-    QSettings().clear();
+    QFile::remove(settingsPath());
     const QString first = dir_.filePath(QStringLiteral("first"));
     const QString second = dir_.filePath(QStringLiteral("second"));
     QVERIFY(QDir().mkpath(first));

@@ -8,6 +8,7 @@
 
 #include "run_controller.hpp"
 #include "servers.hpp"
+#include "settings.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -299,7 +300,7 @@ class TestRemoteBackend : public QObject {
   void theServersAreKeptInTheSettings() {
     QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_remote_backend"));
-    QSettings().clear();
+    QFile::remove(settingsPath());
     ServerSettings settings;
     settings.servers = {{"gpu1", sshCommand(QStringLiteral("gpu1")).toStdString(), "cuda"},
                         {"cluster", slurmCommand(QStringLiteral("login1")).toStdString(), "cuda"}};
@@ -319,7 +320,7 @@ class TestRemoteBackend : public QObject {
     QVERIFY(serverProblem({"gpu1", "ssh x", "cuda"}, loaded.servers).has_value());
     QVERIFY(serverProblem({"gpu2", "", "cuda"}, {}).has_value());
     QVERIFY(!serverProblem({"gpu2", "ssh gpu2 tilescope-bench --serve", "cuda"}, {}).has_value());
-    QSettings().clear();
+    QFile::remove(settingsPath());
   }
 };
 

@@ -494,17 +494,18 @@ struct Pipelined : WarpGrid<Pipelined> {
 
 // prefetched (plan b of issue 13: CUTLASS's SIMT GEMM and Liu-xiandong's sgemm_v3 on Hopper):
 // the warp grid with TM = TN = 4 pieces, so a thread's values of A (transposed) and of B are
-// whole float4s 16 and 32 words apart: two 128-bit shared reads each per inner index. Each
-// thread loads its share of tile s + 1 from global memory into registers while the block
-// multiplies tile s, then stores it into the second of two shared buffers: one barrier per
-// k-step. The fragments of A and B are double-buffered in registers (those of inner index kk + 1
-// are read while kk is multiplied), and a thread of 64 outputs keeps to 128 registers so that
-// 16 warps share an SM.
+// whole float4s 16 and 32 words apart: 128-bit shared reads only. Each thread loads its share of
+// tile s + 1 from global memory into registers while the block multiplies tile s, then stores it
+// into the second of two shared buffers (dynamic shared memory: 256 x 128 x 16 needs more than
+// 48 KiB): one barrier per k-step. The fragments of A and B are double-buffered in registers,
+// across the barrier too: those of inner index 0 of tile s + 1 are read before the last inner
+// index of tile s is multiplied. A thread of 64 outputs keeps to 128 registers so that 16 warps
+// share an SM; at 128 outputs (cuBLAS's 256 x 128 tile of 8 warps) a thread may take 255.
 struct Prefetched : WarpGrid<Prefetched> {
   static constexpr int kCopyWidth = 4, kAPad = 4;
   static constexpr bool kATransposed = true, kAVectorCopies = true;
-  static constexpr std::array<ParamAxis, 7> kAxes = {{{"BM", {64, 128}, 2},
-                                                      {"BN", {64, 128}, 2},
+  static constexpr std::array<ParamAxis, 7> kAxes = {{{"BM", {64, 128, 256}, 3},
+                                                      {"BN", {64, 128, 256}, 3},
                                                       {"BK", {8, 16}, 2},
                                                       {"WM", {32, 64}, 2},
                                                       {"WN", {32, 64}, 2},
@@ -515,11 +516,11 @@ struct Prefetched : WarpGrid<Prefetched> {
   }
   constexpr std::array<int, 7> values() const { return {bm, bn, bk, wm, wn, tm, tn}; }
   TS_HDC int buffers() const { return 2; }
-  // Blocks per SM the kernel is compiled for: 16 warps (at most 128 registers a thread) when a
-  // thread's outputs leave room, else one block.
-  TS_HDC int minBlocksPerSm() const {
-    return rowsPerThread() * colsPerThread() <= 64 ? 512 / threads() : 1;
-  }
+  // Registers a thread may take: 128 up to 64 outputs, else all 255 the instruction set allows.
+  TS_HDC int registerBudget() const { return rowsPerThread() * colsPerThread() <= 64 ? 128 : 256; }
+  // Blocks per SM the kernel is compiled for: as many as the 64 Ki registers of an SM hold at
+  // that budget.
+  TS_HDC int minBlocksPerSm() const { return 65536 / (threads() * registerBudget()); }
   constexpr TilingRule check() const { return checkWarps(); }
 };
 

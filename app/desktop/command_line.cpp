@@ -76,7 +76,7 @@ void showSweepInChoices(const plan::Sweep& sweep, Choices& choices) {
 
 QStringList diagramViews() {
   return {QStringLiteral("matrix"), QStringLiteral("kstep"), QStringLiteral("block"),
-          QStringLiteral("access")};
+          QStringLiteral("access"), QStringLiteral("timeline")};
 }
 
 ChartKind CommandLine::chartToExport() const {

@@ -124,6 +124,74 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
   }
 }
 
+std::optional<Pipeline> Mapping::pipeline() const {
+  return std::visit(
+      [](const auto& map) -> std::optional<Pipeline> {
+        if constexpr (requires { map.pipeline(); }) return map.pipeline();
+        return std::nullopt;
+      },
+      map_);
+}
+
+bool PipelineStep::isWait() const {
+  return action == PipelineAction::WaitCopies || action == PipelineAction::Barrier ||
+         action == PipelineAction::WaitMma || action == PipelineAction::WaitFull ||
+         action == PipelineAction::WaitEmpty;
+}
+
+std::vector<PipelineRole> pipelineRoles(const Pipeline& pipeline) {
+  if (pipeline.warpSpecialised()) return {PipelineRole::Producer, PipelineRole::Consumer};
+  return {PipelineRole::EveryWarp};
+}
+
+std::vector<PipelineStep> pipelineLoop(const Pipeline& p, PipelineRole role) {
+  using enum PipelineAction;
+  const int ahead = p.ahead();
+  switch (role) {
+    case PipelineRole::Producer:
+      // The stage of k-step s + ahead is freed once the consumers are done with s - 1 -
+      // mmaInFlight.
+      return {{WaitEmpty, ahead}, {Copy, ahead}};
+    case PipelineRole::Consumer: {
+      std::vector<PipelineStep> loop{{WaitFull, 0}, {Multiply, 0}};
+      if (p.mmaInFlight > 0) loop.push_back({WaitMma, 0, p.mmaInFlight});
+      loop.push_back({Release, -p.mmaInFlight});
+      return loop;
+    }
+    case PipelineRole::EveryWarp:
+      break;
+  }
+  if (p.fill == StageFill::Registers) {
+    // With a second stage the next k-step's loads are in flight during the product; with one,
+    // the copy, the product and the barriers take turns.
+    if (ahead == 0)
+      return {{LoadRegisters, 0}, {StoreRegisters, 0}, {Barrier}, {Multiply}, {Barrier}};
+    return {{LoadRegisters, ahead}, {Multiply, 0}, {StoreRegisters, ahead}, {Barrier}};
+  }
+  std::vector<PipelineStep> loop{
+      {WaitCopies, 0, p.pendingCopies()}, {Barrier}, {Copy, ahead}, {Multiply, 0}};
+  if (p.mmaInFlight > 0) loop.push_back({WaitMma, 0, p.mmaInFlight});
+  return loop;
+}
+
+std::vector<PipelineStep> pipelinePrologue(const Pipeline& p, PipelineRole role,
+                                           std::int64_t steps) {
+  using enum PipelineAction;
+  std::vector<PipelineStep> prologue;
+  if (role == PipelineRole::Consumer) return prologue;
+  if (role == PipelineRole::EveryWarp && p.fill == StageFill::Registers) {
+    if (p.ahead() > 0) prologue = {{LoadRegisters, 0}, {StoreRegisters, 0}, {Barrier}};
+    return prologue;
+  }
+  for (std::int64_t t = 0; t < steps && p.copyStart(t) < 0; ++t) prologue.push_back({Copy, int(t)});
+  return prologue;
+}
+
+std::vector<PipelineStep> pipelineEpilogue(const Pipeline& p, PipelineRole role) {
+  if (p.mmaInFlight == 0 || role == PipelineRole::Producer) return {};
+  return {{PipelineAction::WaitMma, 0, 0}};
+}
+
 int Mapping::tile() const {
   const auto it = config_.params.find("tile");
   return it == config_.params.end() ? 1 : it->second;

@@ -127,7 +127,8 @@ __global__ void __launch_bounds__(kConfig<Tma, kIndex>.threads(), 1)
       dynamicShared + (kAtom - int(sharedAddress(dynamicShared) % kAtom)) % kAtom;
   std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(base + kStages * map.stageBytes());
   std::uint64_t* const empty = full + kStages;
-  const auto stage = [&](std::int64_t s) { return base + map.stageOf(s) * map.stageBytes(); };
+  constexpr Pipeline pipeline = map.pipeline();
+  const auto stage = [&](std::int64_t s) { return base + pipeline.stageOf(s) * map.stageBytes(); };
   const int t = int(threadIdx.x);
   const Dim2 block = blockCoord();
   // TMA needs 16-byte aligned rows; an operand without them is copied by the producer's threads.
@@ -150,7 +151,7 @@ __global__ void __launch_bounds__(kConfig<Tma, kIndex>.threads(), 1)
     const unsigned tmaBytes =
         (aByTma ? map.aStageBytes() : 0) + (bByTma ? map.stageBytes() - map.aStageBytes() : 0);
     for (std::int64_t s = 0; s < steps; ++s) {
-      const int index = map.stageOf(s);
+      const int index = pipeline.stageOf(s);
       // The stage's previous use (step s - stages) must have been released by every consumer warp.
       if (s >= kStages) waitBarrier(&empty[index], int((s / kStages - 1) & 1));
       unsigned char* const aTile = stage(s);
@@ -182,7 +183,7 @@ __global__ void __launch_bounds__(kConfig<Tma, kIndex>.threads(), 1)
   // serialising the wgmma batches.
   float sum[map.bn / 2];
   for (std::int64_t s = 0; s < steps; ++s) {
-    const int index = map.stageOf(s);
+    const int index = pipeline.stageOf(s);
     waitBarrier(&full[index], int((s / kStages) & 1));
     const unsigned char* aTile = stage(s) + map.aByte(consumer * Tma::kConsumerRows, 0);
     const unsigned char* bTile = stage(s) + map.aStageBytes();
@@ -199,8 +200,8 @@ __global__ void __launch_bounds__(kConfig<Tma, kIndex>.threads(), 1)
     }
     commitWarpgroup();
     // The batch of step s - 1 is done (step s's runs on): each warp frees that stage.
-    waitWarpgroup<Tma::kBatchesInFlight>();
-    if (s > 0 && t % 32 == 0) arrive(&empty[map.stageOf(s - 1)]);
+    waitWarpgroup<pipeline.mmaInFlight>();
+    if (s > 0 && t % 32 == 0) arrive(&empty[pipeline.stageOf(s - 1)]);
   }
   waitWarpgroup<0>();
 

@@ -38,7 +38,7 @@ void TestDiagramExport::everyViewExportsAVariedPng_data() {
   QTest::addColumn<QString>("params");
   QTest::addColumn<Shape>("shape");
   QTest::addColumn<ElementType>("element");
-  for (const char* view : {"matrix", "kstep", "block", "access"}) {
+  for (const char* view : {"matrix", "kstep", "block", "access", "timeline"}) {
     for (const char* kernel :
          {"serial", "row-per-thread", "naive", "shared-a", "shared-tiled", "register-tiled"})
       QTest::addRow("%s %s", view, kernel)

@@ -2,8 +2,10 @@
 // docked (a 460-pixel dock), in a window and full screen in presentation mode, on screens from
 // 460x400 to 3840x2160 at QT_SCALE_FACTOR 1, 1.5 and 2. No label may overlap another label or the
 // figure or leave the view, and the figure keeps its share of the view; text inside the figure's
-// cells (lanes, threads, loads, warps) fits its cell or is left out. Also: the views that once
-// piled their labels up keep them, and the k-step and block views name a step's k alike.
+// cells (lanes, threads, loads, warps, a pipeline's actions) fits its cell or is left out; a view
+// with nothing to draw for a kernel (the pipeline timeline of a kernel without a pipeline) says so
+// in full. Also: the views that once piled their labels up keep them, and the k-step and block
+// views name a step's k alike.
 #include <QtTest>
 
 #include <QImage>
@@ -125,7 +127,15 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
   const std::vector<PlacedLabel>& labels = placed.labels();
   const std::vector<QRectF>& figures = placed.figures();
   const QRectF inside = area.adjusted(-0.5, -0.5, 0.5, 0.5);
-  if (figures.empty()) return QStringLiteral("no figure");
+  // A view with nothing to draw for this kernel says why and what would fill it, in full.
+  const std::optional<DiagramView::EmptyState> empty = view.emptyState();
+  if (empty) {
+    for (const QString& text : {empty->reason, empty->remedy})
+      if (std::ranges::none_of(labels, [&](const PlacedLabel& l) { return l.text == text; }))
+        return QStringLiteral("the empty state's '%1' is not shown whole").arg(text.left(40));
+  } else if (figures.empty()) {
+    return QStringLiteral("no figure");
+  }
   if (labels.empty()) return QStringLiteral("no label");
   for (std::size_t a = 0; a < labels.size(); ++a) {
     if (!inside.contains(labels[a].rect))
@@ -163,6 +173,10 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
       if (overlaps(text.rect, cellTexts[b].rect))
         return QStringLiteral("'%1' %2 in a cell overlaps '%3' %4")
             .arg(text.text, describe(text.rect), cellTexts[b].text, describe(cellTexts[b].rect));
+  }
+  if (empty) {
+    *figureShare = 1;  // nothing to share: the words take the view
+    return {};
   }
   const QRectF box = boundingBox(figures);
   *figureShare = std::max(box.width() / area.width(), box.height() / area.height());

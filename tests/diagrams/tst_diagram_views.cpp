@@ -1,4 +1,4 @@
-// The four views as widgets, offscreen: hover text and clicks land on the element under the
+// The views as widgets, offscreen: hover text and clicks land on the element under the
 // mouse, every kernel draws a non-blank picture, the closed library says why it has none.
 #include <QtTest>
 
@@ -13,6 +13,7 @@
 #include "diagram_model.hpp"
 #include "kstep_view.hpp"
 #include "matrix_view.hpp"
+#include "timeline_view.hpp"
 
 using namespace tilescope;
 using namespace tilescope::ui;
@@ -57,6 +58,9 @@ class TestDiagramViews : public QObject {
   void kstepPipelineShowsItsTilesInFlight();
   void kstepTensorTmaTilesComeByTma();
   void accessViewHoverNamesTwoByteElements();
+  void timelineDrawsEachStageOfThePipeline();
+  void timelineShowsTheSelectedStepAndClicksSelect();
+  void timelineWithoutAPipelineSaysWhatWouldFillIt();
   void everyKernelDrawsEveryView();
   void closedLibraryExplainsItself();
   void viewsFollowThePalette();
@@ -314,6 +318,126 @@ void TestDiagramViews::accessViewHoverNamesTwoByteElements() {
   QVERIFY(panels[0].banks.has_value());
   QCOMPARE(panels[0].banks->traffic.activeLanes, 32);
   QCOMPARE(panels[0].banks->traffic.conflicts(), 0);
+}
+
+void TestDiagramViews::timelineDrawsEachStageOfThePipeline() {
+  // Every kernel whose pipeline overlaps, with each of its stage counts: one row per role and per
+  // stage, consecutive columns from before the loop, each stage cell saying what the Pipeline
+  // says it holds, each role cell the actions of that iteration.
+  int kernels = 0;
+  for (const KernelInfo& info : catalogue()) {
+    if (!info.hasMapping) continue;
+    for (const KernelConfig& config : validConfigurations(info)) {
+      DiagramDocument document;
+      document.setConfiguration(config, {256, 256, 1000});
+      const Mapping& m = *document.mapping();
+      const std::optional<Pipeline> p = m.pipeline();
+      if (!p || !p->overlaps()) continue;
+      ++kernels;
+      TimelineView view(&document);
+      view.resize(1400, 700);
+      QVERIFY(!view.emptyState());
+      const QRectF area = view.diagramArea(QRectF(view.rect()), view.widgetTheme());
+      const TimelineView::Layout l = view.layout(area, view.widgetTheme());
+      const std::vector<PipelineRole> roles = pipelineRoles(*p);
+      QCOMPARE(l.rows.size(), roles.size() + std::size_t(p->stages));
+      for (std::size_t r = 0; r < roles.size(); ++r) QCOMPARE(*l.rows[r].role, roles[r]);
+      for (int stage = 0; stage < p->stages; ++stage)
+        QCOMPARE(l.rows[roles.size() + std::size_t(stage)].stage, stage);
+      const std::vector<std::int64_t> iterations = timelineIterations(*p, m.kSteps());
+      QCOMPARE(std::int64_t(l.columns.size()) + l.hiddenBefore + l.hiddenAfter,
+               std::int64_t(iterations.size()));
+      QCOMPARE(l.hiddenBefore, 0);  // k-step 0 is selected: the loop's start is on show
+      QCOMPARE(l.columns.front().iteration, -1);
+      QVERIFY(l.columns.size() >= 3);
+      for (std::size_t c = 1; c < l.columns.size(); ++c)
+        QCOMPARE(l.columns[c].iteration, l.columns[c - 1].iteration + 1);
+      for (const TimelineView::Column& column : l.columns)
+        for (const TimelineView::Row& row : l.rows) {
+          const QPointF at(column.rect.center().x(), row.rect.center().y());
+          const QString hover = view.hoverTextAt(at);
+          if (row.role) continue;
+          const StageState state = p->stageDuring(row.stage, column.iteration, m.kSteps());
+          if (state.use == StageUse::Free) {
+            QVERIFY2(hover.endsWith(QStringLiteral(": free")), qPrintable(hover));
+            continue;
+          }
+          const QString holds =
+              QStringLiteral("k-step %1 (k = %2..").arg(state.step).arg(state.step * m.kDepth());
+          QVERIFY2(hover.contains(holds), qPrintable(hover + QStringLiteral(" / ") + holds));
+          const char* verb = state.use == StageUse::Filling       ? "being filled"
+                             : state.use == StageUse::Multiplying ? "being multiplied"
+                                                                  : "still read";
+          QVERIFY2(hover.contains(QLatin1String(verb)), qPrintable(hover));
+        }
+      // The first k-step's role cell: its actions in order, each chip explaining its own.
+      const TimelineView::Column& first = l.columns[1];
+      const TimelineView::Row& role = l.rows.front();
+      const std::vector<PipelineStep> actions = timelineActions(*p, *role.role, 0, m.kSteps());
+      QCOMPARE(actions.size(), pipelineLoop(*p, *role.role).size());
+      QSet<QString> chipTexts;
+      const double y = role.rect.center().y();
+      for (double x = first.rect.left() + 1; x < first.rect.right() - 1; x += 2)
+        chipTexts.insert(view.hoverTextAt(QPointF(x, y)));
+      QCOMPARE(chipTexts.size(), int(actions.size()));
+      QVERIFY(std::ranges::any_of(chipTexts, [](const QString& text) {
+        return text.contains(QStringLiteral("wait")) || text.contains(QStringLiteral("__sync"));
+      }));
+    }
+  }
+  QVERIFY(kernels >= 4);  // pipelined's stage counts, prefetched, tensor-mma, tensor-wgmma
+}
+
+void TestDiagramViews::timelineShowsTheSelectedStepAndClicksSelect() {
+  DiagramDocument document;
+  document.setConfiguration({"pipelined", {{"stages", 3}}}, {256, 256, 1024});
+  const Mapping& m = *document.mapping();
+  TimelineView view(&document);
+  view.resize(460, 420);  // a narrow dock: a few columns only
+  DiagramSelection selection = document.selection();
+  selection.step = 20;
+  document.setSelection(selection);
+  const QRectF area = view.diagramArea(QRectF(view.rect()), view.widgetTheme());
+  TimelineView::Layout l = view.layout(area, view.widgetTheme());
+  QVERIFY(l.columns.size() < std::size_t(m.kSteps()));
+  QVERIFY(l.hiddenBefore > 0 && l.hiddenAfter > 0);
+  const auto selected = std::ranges::find_if(
+      l.columns, [](const TimelineView::Column& c) { return c.iteration == 20; });
+  QVERIFY(selected != l.columns.end());
+  // Clicking the next column selects k-step 21, and the window follows.
+  const auto next = selected + 1;
+  QVERIFY(next != l.columns.end());
+  QTest::mouseClick(&view, Qt::LeftButton, {}, next->rect.center().toPoint());
+  QCOMPARE(document.selection().step, std::int64_t(21));
+  l = view.layout(area, view.widgetTheme());
+  QVERIFY(std::ranges::any_of(l.columns,
+                              [](const TimelineView::Column& c) { return c.iteration == 21; }));
+}
+
+void TestDiagramViews::timelineWithoutAPipelineSaysWhatWouldFillIt() {
+  for (const KernelConfig& config :
+       {KernelConfig{"warptile", {}}, KernelConfig{"shared-tiled", {{"tile", 8}}},
+        KernelConfig{"naive", {{"tile", 8}}}}) {
+    DiagramDocument document;
+    document.setConfiguration(config, {64, 64, 64});
+    TimelineView view(&document);
+    view.resize(900, 600);
+    const std::optional<DiagramView::EmptyState> empty = view.emptyState();
+    QVERIFY2(empty, config.kernel.c_str());
+    for (const char* kernel : {"pipelined", "prefetched", "tensor-mma", "tensor-wgmma"})
+      QVERIFY2(empty->remedy.contains(QLatin1String(kernel)), qPrintable(empty->remedy));
+    QVERIFY(empty->remedy.startsWith(QString::fromStdString(config.kernel)));
+    QVERIFY(view.hoverTextAt(QPointF(450, 300)).isEmpty());
+    QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    view.render(painter, QRectF(image.rect()), DiagramTheme::light());
+    painter.end();
+    const auto& labels = view.lastLayout().labels();
+    QVERIFY(view.lastLayout().figures().empty());  // no grid that would mislead
+    for (const QString& text : {empty->reason, empty->remedy})
+      QVERIFY2(std::ranges::any_of(labels, [&](const PlacedLabel& l) { return l.text == text; }),
+               qPrintable(text));
+  }
 }
 
 void TestDiagramViews::everyKernelDrawsEveryView() {

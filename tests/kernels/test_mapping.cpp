@@ -534,7 +534,9 @@ TEST(Mapping, TmaStagesAreSwizzledBoxes) {
     EXPECT_EQ(map.bByte(0, 64), 64 * 128);
     EXPECT_EQ(map.stageBytes() % 1024, 0);  // every stage and slab starts an atom
     EXPECT_LE(map.sharedBytes(), 227 * 1024);
-    EXPECT_EQ(map.stageOf(map.stages + 1), 1);
+    EXPECT_EQ(map.pipeline().stageOf(map.stages + 1), 1);
+    EXPECT_EQ(map.pipeline().producerWarps, 4);
+    EXPECT_EQ(map.buffers(), map.stages);
     EXPECT_TRUE(map.isProducer(127));
     EXPECT_FALSE(map.isProducer(128));
   }

@@ -33,10 +33,9 @@ const std::pair<app::ChartKind, const char*> kChartHeadings[] = {
     {app::ChartKind::Roofline, "The roofline"},
 };
 const std::pair<const char*, const char*> kViewHeadings[] = {
-    {"matrix", "The matrix view"},
-    {"kstep", "The k-step view"},
-    {"block", "The block view"},
-    {"access", "The memory-access view"},
+    {"matrix", "The matrix view"},         {"kstep", "The k-step view"},
+    {"block", "The block view"},           {"access", "The memory-access view"},
+    {"timeline", "The pipeline timeline"},
 };
 
 void verifyShown(MainWindow& window, const QString& topic, const QString& heading) {

@@ -35,6 +35,8 @@ QString diagramKindName(DiagramKind kind) {
       return QStringLiteral("block");
     case DiagramKind::Access:
       return QStringLiteral("access");
+    case DiagramKind::Timeline:
+      return QStringLiteral("timeline");
   }
   return {};
 }

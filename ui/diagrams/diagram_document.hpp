@@ -1,6 +1,6 @@
 #pragma once
 // The configuration the diagrams show and what the user picked inside them (block, step, warp,
-// access). The four views and the panel's controls share one document.
+// access). The views and the panel's controls share one document.
 #include <QObject>
 #include <QString>
 #include <optional>
@@ -10,10 +10,11 @@
 
 namespace tilescope::ui {
 
-enum class DiagramKind { Matrix, KStep, Block, Access };
+enum class DiagramKind { Matrix, KStep, Block, Access, Timeline };
 inline constexpr DiagramKind kDiagramKinds[] = {DiagramKind::Matrix, DiagramKind::KStep,
-                                                DiagramKind::Block, DiagramKind::Access};
-// "matrix", "kstep", "block", "access": the names the CLI and exportDiagram take.
+                                                DiagramKind::Block, DiagramKind::Access,
+                                                DiagramKind::Timeline};
+// "matrix", "kstep", "block", "access", "timeline": the names the CLI and exportDiagram take.
 QString diagramKindName(DiagramKind kind);
 std::optional<DiagramKind> diagramKindFromName(const QString& name);
 

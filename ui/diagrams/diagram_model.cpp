@@ -283,12 +283,32 @@ StagedLayout stagedLayout(const Mapping& mapping, Operand operand) {
 }
 
 int pipelineStages(const Mapping& mapping) {
-  return std::visit(
-      [](const auto& map) {
-        if constexpr (requires { map.buffers(); }) return map.buffers();
-        return 1;
-      },
-      mapping.threadMap());
+  const std::optional<Pipeline> pipeline = mapping.pipeline();
+  return pipeline ? pipeline->stages : 1;
+}
+
+const char* stageFillName(StageFill fill) {
+  switch (fill) {
+    case StageFill::Registers:
+      return "registers";
+    case StageFill::CpAsync:
+      return "cp.async";
+    case StageFill::Tma:
+      return "TMA";
+  }
+  return "";
+}
+
+const char* stageProductName(StageProduct product) {
+  switch (product) {
+    case StageProduct::Fma:
+      return "FMA";
+    case StageProduct::MmaSync:
+      return "mma.sync";
+    case StageProduct::Wgmma:
+      return "wgmma";
+  }
+  return "";
 }
 
 int sharedReadStride(const Mapping& mapping) {

@@ -111,8 +111,12 @@ struct StagedLayout {
   int pad = 0;
 };
 StagedLayout stagedLayout(const Mapping& mapping, Operand operand);
-// Shared buffers a block cycles through: 1, or the stages of a cp.async pipeline in flight.
+// Shared buffers a block cycles through: 1, or the stages of a pipeline in flight.
 int pipelineStages(const Mapping& mapping);
+// How a pipeline's stages are filled and multiplied, as the kernels' code names it: "cp.async",
+// "registers", "TMA"; "FMA", "mma.sync", "wgmma".
+const char* stageFillName(StageFill fill);
+const char* stageProductName(StageProduct product);
 
 // The inner indices at which the warps read the staged tiles are the multiples of this: 1 for
 // the SIMT kernels, which read at every one; for the tensor cores the depth of one mma.sync

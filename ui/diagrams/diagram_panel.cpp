@@ -43,6 +43,8 @@ QString tabTitle(DiagramKind kind) {
       return QObject::tr("Block");
     case DiagramKind::Access:
       return QObject::tr("Memory access");
+    case DiagramKind::Timeline:
+      return QObject::tr("Pipeline");
   }
   return {};
 }
@@ -501,7 +503,8 @@ bool exportDiagram(const QString& view, const KernelConfig& config, const Shape&
   const std::optional<DiagramKind> kind = diagramKindFromName(view);
   if (!kind) {
     if (error)
-      *error = QStringLiteral("unknown view '%1': choose matrix, kstep, block or access").arg(view);
+      *error = QStringLiteral("unknown view '%1': choose matrix, kstep, block, access or timeline")
+                   .arg(view);
     return false;
   }
   DiagramDocument document;

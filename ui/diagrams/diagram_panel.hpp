@@ -1,7 +1,8 @@
 #pragma once
-// The diagram panel the main window embeds: the four views of the chosen configuration (matrix,
-// k-step animation, block, memory access), their controls, hover text, PNG/SVG export and a
-// classroom presentation mode (full screen, large fonts, arrow keys step the animation).
+// The diagram panel the main window embeds: the views of the chosen configuration (matrix,
+// k-step animation, block, memory access, pipeline timeline), their controls, hover text, PNG/SVG
+// export and a classroom presentation mode (full screen, large fonts, arrow keys step the
+// animation).
 #include <QKeySequence>
 #include <QList>
 #include <QString>
@@ -36,7 +37,7 @@ class DiagramPanel : public QWidget {
 
   DiagramDocument* document() const { return document_; }
   DiagramView* currentView() const;
-  // "matrix", "kstep", "block" or "access"; false for an unknown name.
+  // "matrix", "kstep", "block", "access" or "timeline"; false for an unknown name.
   bool setCurrentView(const QString& view);
   bool presentationMode() const { return presentation_ != nullptr; }
   // The full-screen window while presenting, else null.
@@ -96,9 +97,9 @@ class DiagramPanel : public QWidget {
   QTimer* timer_ = nullptr;
 };
 
-// Draws one view ("matrix", "kstep", "block" or "access") of a configuration in an element type
-// (nullopt: the kernel's default) into a .png or .svg file, for the command line and scripts. A
-// closed library exports its "mapping not visible" picture; an unknown view, a refused
+// Draws one view ("matrix", "kstep", "block", "access" or "timeline") of a configuration in an
+// element type (nullopt: the kernel's default) into a .png or .svg file, for the command line and
+// scripts. A closed library exports its "mapping not visible" picture; an unknown view, a refused
 // configuration or type, or an unwritable file returns false with the reason in `error`. Needs a
 // QApplication (an offscreen one will do).
 bool exportDiagram(const QString& view, const tilescope::KernelConfig& config,

@@ -19,6 +19,7 @@
 #include "kstep_view.hpp"
 #include "matrix_view.hpp"
 #include "tilescope/error.hpp"
+#include "timeline_view.hpp"
 
 namespace tilescope::ui {
 
@@ -38,6 +39,8 @@ QString viewTitle(DiagramKind kind) {
       return QStringLiteral("Block view");
     case DiagramKind::Access:
       return QStringLiteral("Memory-access view");
+    case DiagramKind::Timeline:
+      return QStringLiteral("Pipeline timeline");
   }
   return {};
 }
@@ -85,12 +88,16 @@ DiagramTheme DiagramView::widgetTheme() const {
   return DiagramTheme::fromPalette(palette(), document_->fontScale());
 }
 
+bool DiagramView::hasPicture() const {
+  return document_->mapping() && !emptyState();
+}
+
 QString DiagramView::visibleCaption() const {
-  return document_->mapping() ? caption() : QString();
+  return hasPicture() ? caption() : QString();
 }
 
 std::vector<DiagramView::LegendEntry> DiagramView::visibleLegend(const DiagramTheme& theme) const {
-  return document_->mapping() ? legend(theme) : std::vector<LegendEntry>{};
+  return hasPicture() ? legend(theme) : std::vector<LegendEntry>{};
 }
 
 QString DiagramView::title() const {
@@ -154,7 +161,7 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const DiagramThe
   labels.place({visibleCaption()}, theme.font(9), theme.muted,
                {{f.caption, Qt::AlignLeft | Qt::AlignTop}}, true);
 
-  if (document_->mapping()) {
+  if (hasPicture()) {
     painter.save();
     // A little past the figure's room, so that its outlines are drawn whole.
     painter.setClipRect(
@@ -162,15 +169,21 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const DiagramThe
     paintDiagram(painter, f.diagram, theme, labels);
     painter.restore();
   } else {
-    // Why there is no picture, and what the kernel is, in the middle of the view.
+    // Why there is no picture, and what the kernel is (or what would fill the view), in the
+    // middle of the view.
+    const std::optional<EmptyState> empty =
+        document_->mapping() ? emptyState() : std::optional<EmptyState>();
+    const KernelInfo* info = findKernel(document_->config().kernel);
+    const QString reason = empty ? empty->reason : document_->unavailableReason();
+    const QString remedy = empty  ? empty->remedy
+                           : info ? QString::fromStdString(info->teaching)
+                                  : QString();
     const QRectF upper(f.diagram.left(), f.diagram.top(), f.diagram.width(),
                        f.diagram.height() / 2);
-    labels.place({document_->unavailableReason()}, theme.font(16, true), theme.text,
+    labels.place({reason}, theme.font(16, true), theme.text,
                  {{upper, Qt::AlignHCenter | Qt::AlignBottom}}, true);
-    const KernelInfo* info = findKernel(document_->config().kernel);
     const double width = std::min(f.diagram.width(), 640 * theme.fontScale);
-    labels.place({info ? QString::fromStdString(info->teaching) : QString()}, theme.font(10),
-                 theme.muted,
+    labels.place({remedy}, theme.font(10), theme.muted,
                  {{QRectF(f.diagram.center().x() - width / 2, upper.bottom() + 12 * theme.fontScale,
                           width, f.diagram.bottom() - upper.bottom() - 12 * theme.fontScale),
                    Qt::AlignHCenter | Qt::AlignTop}},
@@ -208,7 +221,7 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const DiagramThe
 }
 
 QString DiagramView::hoverTextAt(QPointF pos) const {
-  if (!document_->mapping()) return {};
+  if (!hasPicture()) return {};
   const DiagramTheme theme = widgetTheme();
   const QRectF area = diagramArea(QRectF(rect()), theme);
   if (!area.contains(pos)) return {};
@@ -242,7 +255,7 @@ void DiagramView::mousePressEvent(QMouseEvent* event) {
 }
 
 void DiagramView::mouseReleaseEvent(QMouseEvent* event) {
-  if (!dragging_ && event->button() == Qt::LeftButton && document_->mapping()) {
+  if (!dragging_ && event->button() == Qt::LeftButton && hasPicture()) {
     const QRectF area = diagramArea(QRectF(rect()), widgetTheme());
     if (area.contains(event->position())) clickAt(area, event->position());
   }
@@ -298,6 +311,9 @@ DiagramView* makeDiagramView(DiagramKind kind, DiagramDocument* document, QWidge
       break;
     case DiagramKind::Access:
       view = new AccessView(document, parent);
+      break;
+    case DiagramKind::Timeline:
+      view = new TimelineView(document, parent);
       break;
   }
   // A stable name for help panels, tests and scripts to find the view by.

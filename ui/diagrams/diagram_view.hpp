@@ -1,9 +1,10 @@
 #pragma once
-// The base of the four diagram views: one render() draws title, caption, diagram and legend into
+// The base of the diagram views: one render() draws title, caption, diagram and legend into
 // any rectangle, so the widget, PNG/SVG export and the benchmark all draw the same picture.
 #include <QBrush>
 #include <QSize>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 #include "diagram_document.hpp"
@@ -32,6 +33,13 @@ class DiagramView : public QWidget {
   DiagramTheme widgetTheme() const;
   // Where the last render() put the figure and every label, in its area's coordinates.
   const LabelLayout& lastLayout() const { return lastLayout_; }
+
+  // Why a view has nothing meaningful to draw for a configuration that has a mapping, and what
+  // would fill it (a tab with nothing to show says so rather than draw a misleading picture).
+  struct EmptyState {
+    QString reason, remedy;
+  };
+  virtual std::optional<EmptyState> emptyState() const { return std::nullopt; }
 
  signals:
   void hovered(const QString& text);
@@ -71,6 +79,8 @@ class DiagramView : public QWidget {
   };
   Frame frame(const QRectF& area, const DiagramTheme& theme) const;
   std::vector<LegendEntry> visibleLegend(const DiagramTheme& theme) const;
+  // A mapping, and something to draw of it.
+  bool hasPicture() const;
   QString visibleCaption() const;
 
   DiagramDocument* document_;

@@ -90,13 +90,6 @@ QString productPhrase(const Mapping& m) {
                             .arg(outputs);
 }
 
-// What carries a pipeline's tiles to shared memory: the copy engine in tensor-tma, the threads'
-// cp.async copies elsewhere.
-QString copyMechanism(const Mapping& m) {
-  return std::holds_alternative<maps::Tma>(m.threadMap()) ? QStringLiteral("TMA")
-                                                          : QStringLiteral("cp.async");
-}
-
 // tensor-tma's k-step: the producer's and the consumers' parts, met at two mbarriers per stage.
 QString warpSpecialisedRecipe(const Mapping& m, const maps::Tma& map) {
   return QStringLiteral(
@@ -110,7 +103,7 @@ QString warpSpecialisedRecipe(const Mapping& m, const maps::Tma& map) {
              "and free the previous step's stage ('empty') once its batch is done; each thread "
              "keeps %9 of the sums")
       .arg(map.stages)
-      .arg(map.stages - 1)
+      .arg(map.pipeline().ahead())
       .arg(map.bm)
       .arg(map.bk)
       .arg(map.bn / 64)
@@ -133,6 +126,15 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
     const QString layout = QStringLiteral(" (zero past the edges)") + layoutPhrase(m, Operand::A) +
                            layoutPhrase(m, Operand::B);
     const QString product = productPhrase(m);
+    if (stages > 1 && m.pipeline()->fill == StageFill::Registers)
+      return QStringLiteral(
+                 "Two stages filled through registers: the next k-step's tiles are on their way "
+                 "while this one is multiplied. In every k-step:\n1. each thread loads its share "
+                 "of the next step's tiles into registers: %1%2\n2. %3\n3. it stores them into "
+                 "the other buffer\n4. barrier (__syncthreads)")
+          .arg(copies, layout, product);
+    // An asynchronous MMA batch still reading a stage keeps it from being refilled at once.
+    const int ahead = m.pipeline() ? m.pipeline()->ahead() : 0;
     if (stages > 1)
       return QStringLiteral(
                  "A %1-stage pipeline: %2 on their way while this one is multiplied. In every "
@@ -140,10 +142,9 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
                  "starts cp.async copies of the tiles %3 ahead into the buffer just freed: "
                  "%4%5\n3. %6")
           .arg(stages)
-          .arg(stages == 2 ? QStringLiteral("the next k-step's tiles are")
-                           : QStringLiteral("the tiles of the next %1 k-steps are").arg(stages - 1))
-          .arg(stages == 2 ? QStringLiteral("one step")
-                           : QStringLiteral("%1 steps").arg(stages - 1))
+          .arg(ahead == 1 ? QStringLiteral("the next k-step's tiles are")
+                          : QStringLiteral("the tiles of the next %1 k-steps are").arg(ahead))
+          .arg(ahead == 1 ? QStringLiteral("one step") : QStringLiteral("%1 steps").arg(ahead))
           .arg(copies, layout, product);
     return QStringLiteral(
                "In every k-step:\n1. each thread copies %1 into the shared tiles%2\n2. barrier "
@@ -173,7 +174,9 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
 
 // The k-steps a pipeline has in flight while it multiplies `step`: the next stages - 1.
 Range inFlight(const Mapping& m, std::int64_t step) {
-  const std::int64_t ahead = std::min<std::int64_t>(pipelineStages(m) - 1, m.kSteps() - 1 - step);
+  const std::optional<Pipeline> pipeline = m.pipeline();
+  const std::int64_t ahead =
+      std::min<std::int64_t>(pipeline ? pipeline->ahead() : 0, m.kSteps() - 1 - step);
   return {(step + 1) * m.kDepth(), std::max<std::int64_t>(ahead, 0) * m.kDepth()};
 }
 
@@ -340,7 +343,8 @@ std::vector<DiagramView::LegendEntry> KStepView::legend(const DiagramTheme& them
   if (pipelineStages(*document()->mapping()) > 1)
     entries.push_back(
         {inFlightBrush(theme),
-         QStringLiteral("on their way (%1)").arg(copyMechanism(*document()->mapping()))});
+         QStringLiteral("on their way (%1)")
+             .arg(QLatin1String(stageFillName(document()->mapping()->pipeline()->fill)))});
   entries.push_back({theme.pending, QStringLiteral("k-steps still to come")});
   entries.push_back(
       {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("padding: read as zero")});
@@ -519,7 +523,7 @@ QString KStepView::hoverText(const QRectF& area, QPointF pos) const {
     if (k >= flying.begin && k < flying.end())
       return QStringLiteral("used in k-step %1 (on its way to shared memory: %2)")
           .arg(step)
-          .arg(copyMechanism(m));
+          .arg(QLatin1String(stageFillName(m.pipeline()->fill)));
     return QStringLiteral("used in k-step %1 (to come)").arg(step);
   };
   auto staged = [&](Operand operand, Cell cell) {

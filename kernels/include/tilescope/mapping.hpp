@@ -57,6 +57,38 @@ struct WarpSharedAccess {
   int width = 1;
 };
 
+// One thing the warps of a role do in the main loop (or before it), in program order: in the
+// iteration that multiplies k-step s, `step` is s + stepOffset (before the loop, the k-step
+// itself); `pending` is a wait's N (cp.async.wait_group N, wgmma.wait_group N).
+enum class PipelineAction {
+  WaitCopies,      // cp.async.wait_group: this thread's copies of k-step `step` have landed
+  Barrier,         // __syncthreads: every thread's copies are visible, the old stage is free
+  Copy,            // start the copies of k-step `step` into its stage (cp.async or TMA)
+  LoadRegisters,   // load this thread's share of k-step `step` from global memory into registers
+  StoreRegisters,  // store those registers into k-step `step`'s stage
+  Multiply,        // multiply k-step `step`'s stage
+  WaitMma,         // wgmma.wait_group: at most `pending` MMA batches still running
+  WaitFull,        // mbarrier wait: k-step `step`'s stage is full
+  WaitEmpty,       // mbarrier wait: k-step `step`'s stage has been freed by the consumers
+  Release,         // mbarrier arrive: k-step `step`'s stage is free for the producer
+};
+struct PipelineStep {
+  PipelineAction action;
+  int stepOffset = 0;
+  int pending = 0;
+  bool isWait() const;
+};
+// Who runs a list of actions: every warp, or one side of a warp-specialised block.
+enum class PipelineRole { EveryWarp, Producer, Consumer };
+// The roles a pipeline has: every warp alone, or the producer and the consumers.
+std::vector<PipelineRole> pipelineRoles(const Pipeline& pipeline);
+// One iteration of the main loop of `role`, and what it does before the loop (with absolute
+// k-steps, for a loop over `steps`) and after it.
+std::vector<PipelineStep> pipelineLoop(const Pipeline& pipeline, PipelineRole role);
+std::vector<PipelineStep> pipelinePrologue(const Pipeline& pipeline, PipelineRole role,
+                                           std::int64_t steps);
+std::vector<PipelineStep> pipelineEpilogue(const Pipeline& pipeline, PipelineRole role);
+
 // The formulas of every family that has a mapping (thread_map.hpp), one alternative per family.
 using ThreadMap = std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA,
                                maps::SharedTiled, maps::RegisterTiled, maps::BlockTile1D,
@@ -92,6 +124,9 @@ class Mapping {
   std::int64_t sharedBytesPerBlock() const;
   // The family's formulas with this configuration's parameters.
   const ThreadMap& threadMap() const { return map_; }
+  // How the staged k-steps overlap (thread_map.hpp's Pipeline); nullopt for the kernels that
+  // stage nothing, or not both operands.
+  std::optional<Pipeline> pipeline() const;
 
   // Ownership.
   ThreadRef owner(std::int64_t i, std::int64_t j) const;

@@ -43,6 +43,88 @@ struct OwnerSlot {
   int r = 0, c = 0;
 };
 
+// ---- Pipelines: how a block overlaps the copies of later k-steps with the product of this one ---
+//
+// A block cycles through `stages` shared buffers, k-step t in stage t % stages. While it
+// multiplies k-step s, the copies of the next ahead() k-steps are in flight and the asynchronous
+// MMA batches of the last mmaInFlight k-steps may still read their stages: every stage serves
+// exactly one of those. One stage means nothing overlaps (copy, barrier, multiply, barrier). The
+// CUDA kernels' main loops are written to this description (their cp.async and wgmma wait counts
+// are pendingCopies() and mmaInFlight); the pipeline timeline draws it.
+
+// How a k-step's tiles get into their stage.
+enum class StageFill {
+  Registers,  // every thread loads its share from global memory into registers, then stores it
+  CpAsync,    // every thread's cp.async copies go from global to shared memory, past registers
+  Tma,        // the producer's TMA copies move whole tiles; the stage's mbarrier counts the bytes
+};
+
+// How the warps agree that a stage is filled, and that it may be refilled.
+enum class StageHandover {
+  Barrier,   // one __syncthreads per k-step: every warp copies and multiplies
+  Mbarrier,  // a "full" and an "empty" mbarrier per stage between producer and consumer warps
+};
+
+// What multiplies a stage.
+enum class StageProduct {
+  Fma,      // each thread's FP32 multiply-adds from registers read out of the stage
+  MmaSync,  // each warp's mma.sync on fragments read out of the stage (ldmatrix)
+  Wgmma,    // each warpgroup's wgmma.mma_async, reading the stage itself, asynchronously
+};
+
+// What a stage does during one iteration of the main loop.
+enum class StageUse {
+  Free,         // holds nothing the block still needs
+  Filling,      // its k-step's copies are in flight (or landed, not yet multiplied)
+  Multiplying,  // its k-step is being multiplied
+  MmaReading,   // its k-step's asynchronous MMA batch still reads it: not yet free
+};
+
+struct StageState {
+  StageUse use = StageUse::Free;
+  std::int64_t step = -1;  // the k-step the stage holds; -1 when free
+};
+
+struct Pipeline {
+  int stages = 1;
+  StageFill fill = StageFill::Registers;
+  StageHandover handover = StageHandover::Barrier;
+  StageProduct product = StageProduct::Fma;
+  int mmaInFlight = 0;    // MMA batches left running past their k-step (each still reads its stage)
+  int producerWarps = 0;  // warp specialisation: the block's first warps only copy; 0: none
+
+  TS_HDC bool overlaps() const { return stages > 1; }
+  TS_HDC bool warpSpecialised() const { return producerWarps > 0; }
+  // The k-steps whose copies are in flight while one is multiplied.
+  TS_HDC int ahead() const { return stages - 1 - mmaInFlight; }
+  TS_HDC int stageOf(std::int64_t step) const { return int(step % stages); }
+  // cp.async: the copy groups a thread may leave pending when it waits for its k-step's tiles
+  // (cp.async.wait_group N), one group committed per k-step.
+  TS_HDC int pendingCopies() const { return ahead() - 1; }
+  // The iteration in which the copy of k-step t starts; -1 before the loop (the prologue). A
+  // producer fills every stage at once, then each as soon as its consumers free it.
+  TS_HDC std::int64_t copyStart(std::int64_t t) const {
+    const std::int64_t first = warpSpecialised() ? stages : ahead();
+    return t < first ? -1 : t - ahead();
+  }
+  // What k-step t's stage does with it during `iteration` (-1: the prologue; past the last
+  // k-step: the drain after the loop).
+  TS_HDC StageUse use(std::int64_t t, std::int64_t iteration) const {
+    if (iteration < copyStart(t)) return StageUse::Free;
+    if (iteration < t) return StageUse::Filling;
+    if (iteration == t) return StageUse::Multiplying;
+    return iteration <= t + mmaInFlight ? StageUse::MmaReading : StageUse::Free;
+  }
+  // Stage `stage` during `iteration` of a loop over `steps` k-steps.
+  TS_HDC StageState stageDuring(int stage, std::int64_t iteration, std::int64_t steps) const {
+    for (std::int64_t t = iteration - mmaInFlight; t <= iteration + stages; ++t) {
+      if (t < 0 || t >= steps || stageOf(t) != stage) continue;
+      if (const StageUse u = use(t, iteration); u != StageUse::Free) return {u, t};
+    }
+    return {};
+  }
+};
+
 namespace maps {
 
 // serial (seed 002 matmul_seq): a single thread walks all of C; k-step s reads column s of A and
@@ -308,7 +390,9 @@ struct LadderBase {
   TS_HDC int bWord(int k, int n, int extraPad = 0) const { return bLayout(extraPad).word(k, n); }
   // Shared words of one stage (the A tile, then the B tile) and of every stage in flight.
   TS_HDC int stageWords() const { return aLayout().words() + bLayout().words(); }
-  TS_HDC int buffers() const { return 1; }
+  // One stage, copied through registers: nothing overlaps.
+  TS_HDC Pipeline pipeline() const { return {}; }
+  TS_HDC int buffers() const { return self().pipeline().stages; }
   TS_HDC int sharedWords() const { return self().buffers() * stageWords(); }
   // Words one shared-memory read of a thread takes: a thread's A values (and B values) lie in
   // consecutive words in groups of this many, read as one float4 when it is 4.
@@ -488,7 +572,7 @@ struct Pipelined : WarpGrid<Pipelined> {
     return {{{v[0], v[1], v[2]}, v[3], v[4], v[5], v[6]}, v[7]};
   }
   constexpr std::array<int, 8> values() const { return {bm, bn, bk, wm, wn, tm, tn, stages}; }
-  TS_HDC int buffers() const { return stages; }
+  TS_HDC Pipeline pipeline() const { return {stages, StageFill::CpAsync}; }
   constexpr TilingRule check() const { return checkWarps(); }
 };
 
@@ -515,7 +599,7 @@ struct Prefetched : WarpGrid<Prefetched> {
     return {{{v[0], v[1], v[2]}, v[3], v[4], v[5], v[6]}};
   }
   constexpr std::array<int, 7> values() const { return {bm, bn, bk, wm, wn, tm, tn}; }
-  TS_HDC int buffers() const { return 2; }
+  TS_HDC Pipeline pipeline() const { return {2, StageFill::Registers}; }
   // Registers a thread may take: 128 up to 64 outputs, else all 255 the instruction set allows.
   TS_HDC int registerBudget() const { return rowsPerThread() * colsPerThread() <= 64 ? 128 : 256; }
   // Blocks per SM the kernel is compiled for: as many as the 64 Ki registers of an SM hold at
@@ -615,7 +699,9 @@ struct TensorCore : LadderBase<TensorCore> {
   TS_HDC int bWord(int k, int n, int extraPad = 0) const { return bByte(k, n, extraPad) / 4; }
   TS_HDC int aStageBytes() const { return bm * aPitch(); }
   TS_HDC int stageBytes() const { return aStageBytes() + bk * bPitch(); }
-  TS_HDC int buffers() const { return stages; }
+  TS_HDC Pipeline pipeline() const {
+    return {stages, StageFill::CpAsync, StageHandover::Barrier, StageProduct::MmaSync};
+  }
   TS_HDC int sharedWords() const { return stages * stageBytes() / 4; }
 
   // Fragment reads of one k-chunk (instrK values of k). 16-bit types: read `slot` is one
@@ -718,7 +804,11 @@ struct Wgmma : LadderBase<Wgmma> {
   TS_HDC int bWord(int k, int n, int extraPad = 0) const { return bByte(k, n, extraPad) / 4; }
   TS_HDC int aStageBytes() const { return bm * 128; }
   TS_HDC int stageBytes() const { return aStageBytes() + bk * bn * elementBytes; }
-  TS_HDC int buffers() const { return stages; }
+  // The wgmma batch of k-step s runs on into the next iteration, so a stage is refilled two
+  // k-steps after its use.
+  TS_HDC Pipeline pipeline() const {
+    return {stages, StageFill::CpAsync, StageHandover::Barrier, StageProduct::Wgmma, 1};
+  }
   // One atom more than the stages: the kernel rounds its base up to a 1024-byte boundary.
   TS_HDC int sharedWords() const { return (stages * stageBytes() + kAtomBytes) / 4; }
   // The warpgroup's instructions read shared memory themselves: no per-lane fragment reads.
@@ -757,16 +847,15 @@ struct Wgmma : LadderBase<Wgmma> {
 // Stage layout (1024-byte aligned): A as BM rows of 128 bytes, then B as BN/64 slabs of 64 k rows
 // of 128 bytes, each 16-byte chunk c of row r of a 1024-byte atom at chunk c ^ (r % 8).
 //
-// The schedule, for the pipeline views: thread t is the producer when isProducer(t); k-step s
-// lives in stage stageOf(s); the producer fills step s once the consumers have released step
-// s - stages (the stage's previous use), and consumers release step s - kBatchesInFlight when the
-// batch of step s has been issued and all older batches are done.
+// The schedule is pipeline(): the producer warps, TMA fills handed over through mbarriers, one
+// wgmma batch in flight; the producer fills k-step s once the consumers have released step
+// s - stages (the stage's previous use).
 struct Tma : LadderBase<Tma> {
   int stages;
   int elementBytes = 2;  // fp16 and bf16 only (tf32 wgmma needs B K-major: a transposed copy)
 
   static constexpr int kWarpgroupThreads = 128, kConsumerWarpgroups = 2, kConsumerRows = 64;
-  static constexpr int kInstrK = 16, kAtomBytes = 1024, kRowBytes = 128, kBatchesInFlight = 1;
+  static constexpr int kInstrK = 16, kAtomBytes = 1024, kRowBytes = 128;
   static constexpr int kSharedLimitBytes = 227 * 1024;  // one block's dynamic shared memory
   static constexpr int kBarrierBytes = 8;               // one mbarrier
   static constexpr std::array<ParamAxis, 4> kAxes = {
@@ -781,11 +870,15 @@ struct Tma : LadderBase<Tma> {
     return map;
   }
 
-  // Roles and the schedule.
+  // Roles and the schedule: the producer warpgroup's copies fill each stage as soon as the
+  // consumers free it, and a consumer's wgmma batch runs on into the next k-step.
+  TS_HDC Pipeline pipeline() const {
+    return {stages, StageFill::Tma,        StageHandover::Mbarrier, StageProduct::Wgmma,
+            1,      kWarpgroupThreads / 32};
+  }
   TS_HDC int threads() const { return (1 + kConsumerWarpgroups) * kWarpgroupThreads; }
-  TS_HDC bool isProducer(int t) const { return t < kWarpgroupThreads; }
+  TS_HDC bool isProducer(int t) const { return t < pipeline().producerWarps * 32; }
   TS_HDC int consumerOf(int t) const { return t / kWarpgroupThreads - 1; }
-  TS_HDC int stageOf(std::int64_t step) const { return int(step % stages); }
   TS_HDC int firstOutputThread() const { return kWarpgroupThreads; }
 
   // Ownership: consumer c's warp w holds rows 64c + 16w + g and + 8, lane 4g + q columns 2q and
@@ -827,7 +920,6 @@ struct Tma : LadderBase<Tma> {
   TS_HDC int bWord(int k, int n, int extraPad = 0) const { return bByte(k, n, extraPad) / 4; }
   TS_HDC int aStageBytes() const { return bm * kRowBytes; }
   TS_HDC int stageBytes() const { return aStageBytes() + bk * bn * elementBytes; }
-  TS_HDC int buffers() const { return stages; }
   // The stages, one atom for rounding the base up to 1024 bytes, and a full and an empty
   // mbarrier per stage.
   TS_HDC int sharedBytes() const {

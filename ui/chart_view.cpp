@@ -21,6 +21,8 @@ constexpr double kUprightLabelShare = 0.25;
 // The legend takes at most this share of the chart's height (and at least one row), so the plot
 // keeps its room on a small or docked chart; entries past it are listed on hover.
 constexpr double kMostLegendShare = 0.22;
+// A label kept apart moves at most this many of its heights from where it asks to be.
+constexpr int kMostLabelShift = 2;
 
 // A legend entry drawn from its style: a line with the marker, or a filled box for bars. Its text
 // is the entry's series (or its group and count), or only the group when the legend is compact,
@@ -110,7 +112,7 @@ class MoreLegendItem : public QCPAbstractLegendItem {
   MoreLegendItem(QCPLegend* legend, QStringList leftOut)
       : QCPAbstractLegendItem(legend), leftOut_(std::move(leftOut)) {}
 
-  QString text() const { return QObject::tr("+ %1 more (hover)").arg(leftOut_.size()); }
+  QString text() const { return QObject::tr("+ %1 more\u2026").arg(leftOut_.size()); }
 
   QString tip() const {
     return QObject::tr(
@@ -614,25 +616,28 @@ bool ChartView::fitCategories() {
 void ChartView::placeLabelsApart() {
   const QRectF area = axisRect()->rect();
   std::vector<QRectF> placed;
-  constexpr int kMostTries = 41;
   for (auto& [label, wanted] : apart_) {
     if (!label) continue;
     label->position->setCoords(wanted);
+    label->setVisible(true);
     const QRectF rect =
         QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
-    // The asked-for place, else one label height further down, up, two down, ... staying in the
-    // plot where it can.
-    for (int attempt = 0; attempt < kMostTries; ++attempt) {
+    // The asked-for place, else one label height further down, up, two down, two up, staying in
+    // the plot. Further away it would name the wrong line: it is left out (a larger chart has
+    // room for it).
+    bool shown = false;
+    for (int attempt = 0; attempt < 2 * kMostLabelShift + 1 && !shown; ++attempt) {
       const double offset = ((attempt + 1) / 2) * rect.height() * (attempt % 2 ? 1 : -1);
       const QRectF moved = rect.translated(0, offset);
       const bool free = std::none_of(placed.begin(), placed.end(),
                                      [&](const QRectF& other) { return other.intersects(moved); });
-      if ((free && area.contains(moved)) || attempt == kMostTries - 1) {
+      if (free && area.contains(moved)) {
         label->position->setPixelPosition(label->position->pixelPosition() + QPointF(0, offset));
         placed.push_back(moved);
-        break;
+        shown = true;
       }
     }
+    label->setVisible(shown);
   }
 }
 

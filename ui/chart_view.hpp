@@ -47,7 +47,9 @@ class ChartView : public QCustomPlot {
   void setCategories(const QStringList& labels);
   const QStringList& categories() const { return categories_; }
   // Labels placed where they are asked for, moved up or down as little as needed so that no two
-  // overlap, at every size the chart is drawn at (screen and export).
+  // overlap, at every size the chart is drawn at (screen and export). One that would have to
+  // move more than two of its heights (so far it would name the wrong line) or leave the plot is
+  // hidden at that size.
   void keepApart(const std::vector<QCPItemText*>& labels);
   // The title as set; drawn shortened to the chart's width, its full text on hover.
   void setTitle(const QString& title);

@@ -10,6 +10,8 @@
 namespace tilescope::ui {
 namespace {
 
+// How opaque the background behind a roofline label is.
+constexpr double kLabelVeil = 0.75;
 // How far the x axis reaches past the lowest and highest intensity drawn, as a factor: room for
 // the bandwidth slope to show its slope and the roofs to run on past their ridge points.
 constexpr double kIntensityMargin = 8.0;
@@ -149,6 +151,11 @@ QCPItemText* addLabel(ChartView* view, double x, double y, Qt::Alignment alignme
   label->setText(text);
   label->setColor(color);
   label->setPadding(QMargins(4, 0, 4, 2));
+  // On a small chart a label may have to sit over a roof, the slope or points: a veil of the
+  // chart's background keeps it readable and what it covers still faintly seen.
+  QColor veil = view->palette().color(QPalette::Base);
+  veil.setAlphaF(kLabelVeil);
+  label->setBrush(veil);
   return label;
 }
 

@@ -13,9 +13,9 @@ namespace {
 
 // One hue per catalogue kernel, in catalogue order (serial, row-per-thread, naive, shared-a,
 // shared-tiled, register-tiled, blocktile-1d, blocktile-2d, vectorized, warptile, pipelined,
-// prefetched, tensor-mma, tensor-wgmma), neighbours far apart, the Okabe-Ito colours where they
-// fit; the last one is the library's (kLibraryIndex). Deeper on light backgrounds, lighter on
-// dark ones.
+// prefetched, tensor-mma, tensor-wgmma, tensor-tma), neighbours far apart, the Okabe-Ito colours
+// where they fit; the last one is the library's (kLibraryIndex). Deeper on light backgrounds,
+// lighter on dark ones.
 const QColor kLightHues[] = {"#8c564b", "#cc79a7", "#d55e00", "#b08000", "#009e73", "#0072b2",
                              "#7f3c8d", "#1b9aaa", "#e6007e", "#5a8f00", "#3d4fc4", "#999933",
                              "#a01a58", "#e69f00", "#6a9fd8", "#303030"};

@@ -42,6 +42,8 @@ const char* toString(Family family) {
       return "tensor-mma";
     case Family::Wgmma:
       return "tensor-wgmma";
+    case Family::Tma:
+      return "tensor-tma";
   }
   return "unknown";
 }
@@ -103,6 +105,7 @@ std::optional<std::string> explainRule(const Map& map) {
   constexpr bool isGrid = std::is_base_of_v<maps::ThreadGrid<Map>, Map>;
   constexpr bool isTensor = std::is_same_v<Map, maps::TensorCore>;
   constexpr bool isWgmma = std::is_same_v<Map, maps::Wgmma>;
+  constexpr bool isTma = std::is_same_v<Map, maps::Tma>;
   const int width = map.copyWidth();
   const std::string unit = width == 1   ? "elements"
                            : width == 4 ? "float4 copies"
@@ -111,7 +114,11 @@ std::optional<std::string> explainRule(const Map& map) {
     case maps::TilingRule::Ok:
       return std::nullopt;
     case maps::TilingRule::TileDivides:
-      if constexpr (isWgmma) {
+      if constexpr (isTma) {
+        return "two consumer warpgroups take 64 rows each and one instruction all the columns: "
+               "BM = " +
+               str(map.bm) + " must be 128 and BN = " + str(map.bn) + " a multiple of 64 up to 256";
+      } else if constexpr (isWgmma) {
         return "a warpgroup takes 64 rows and an instruction 128 columns: BM = " + str(map.bm) +
                " must be a multiple of 64 and BN = " + str(map.bn) + " of 128";
       } else if constexpr (isTensor) {
@@ -147,7 +154,7 @@ std::optional<std::string> explainRule(const Map& map) {
       }
       break;
     case maps::TilingRule::Fragments:
-      if constexpr (isWgmma) {
+      if constexpr (isWgmma || isTma) {
         return "a k-step is one 128-byte swizzled row of A: BK = " + str(map.bk) +
                " must be 64 16-bit values";
       } else if constexpr (isTensor) {
@@ -155,6 +162,15 @@ std::optional<std::string> explainRule(const Map& map) {
                "whole 16-deep chunks: WM = " +
                str(map.wm) + " must be a multiple of 16, WN = " + str(map.wn) +
                " of 16, BK = " + str(map.bk) + " of 16";
+      }
+      break;
+    case maps::TilingRule::SharedMemory:
+      if constexpr (isTma) {
+        return str(map.stages) + " stages of " + str(map.stageBytes() / 1024) + " KiB (A " +
+               str(map.bm) + " x " + str(map.bk) + ", B " + str(map.bk) + " x " + str(map.bn) +
+               ") and their barriers need " + str(map.sharedBytes() / 1024) +
+               " KiB of shared memory; a block may take " +
+               str(maps::Tma::kSharedLimitBytes / 1024) + " KiB";
       }
       break;
     case maps::TilingRule::EvenCopies: {
@@ -196,6 +212,33 @@ const std::map<std::string, std::string> kWarpDescriptions = withBlock({
      "columns of each lane's piece: 8 lanes cover 8TN columns; TN = 4 makes their B reads "
      "one 128-byte shared row (conflict-free)"},
 });
+
+// tensor-tma: its own function, so the entries other work adds merge apart from it.
+void addTensorTma(std::vector<KernelInfo>& list) {
+  list.push_back(
+      {.id = "tensor-tma",
+       .displayName = "Tensor cores (TMA, warp-specialised)",
+       .family = Family::Tma,
+       .seed = "CUTLASS's sm90 warp-specialised GEMM; fast.cu kernels 4-5 (pranjalssh); the PTX "
+               "ISA's cp.async.bulk.tensor, mbarrier and setmaxnreg",
+       .teaching =
+           "The block splits into roles. One producer warpgroup only copies: a single thread asks "
+           "the TMA copy engine for whole swizzled tiles of A and B, and the engine signals an "
+           "mbarrier when a stage has arrived. Two consumer warpgroups only multiply: each waits "
+           "for a stage's barrier, runs wgmma m64n256k16 on it, and frees the stage on another "
+           "barrier once its batch is done, with the next batch already issued. No thread waits "
+           "at a block-wide barrier, and the producer hands its registers to the consumers "
+           "(setmaxnreg) so each can hold 128 accumulators. Needs an sm_90 GPU (H100, H200).",
+       .params = ladderParams(maps::Tma::fromValues({128, 256, 64, 4}),
+                              withBlock({{"stages",
+                                          "shared stages the producer fills ahead of the "
+                                          "consumers"}})),
+       .backends = {"cuda"},
+       .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up to "
+                      "256; BK = 64; the stages fit in 227 KiB of shared memory",
+       .check = ladderCheck<maps::Tma>(),
+       .types = {ElementType::F16, ElementType::BF16}});
+}
 
 std::vector<KernelInfo> buildCatalogue() {
   const std::vector<std::string> both = {"cpu", "cuda"};
@@ -451,6 +494,8 @@ std::vector<KernelInfo> buildCatalogue() {
        .constraints = "BM multiple of 64 (one warpgroup each), BN of 128; BK = 64; " + tiles,
        .check = ladderCheck<maps::Wgmma>(),
        .types = {ElementType::F16, ElementType::BF16}});
+
+  addTensorTma(list);
 
   list.push_back(
       {.id = "library",

@@ -38,6 +38,16 @@ concept FragmentMap = requires(const Map& map) {
   map.fragmentReads(true);
 };
 
+// The first thread (linear index) that owns outputs: 0 but for tensor-tma, whose producer
+// warpgroup only copies.
+template <typename Map>
+int firstOwner(const Map& map) {
+  if constexpr (requires { map.firstOutputThread(); })
+    return map.firstOutputThread();
+  else
+    return 0;
+}
+
 // CUDA's limit on gridDim.y (gridDim.x allows 2^31 - 1).
 constexpr int kMaxGridY = 65535;
 
@@ -74,6 +84,8 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
       return ladderMap<maps::TensorCore>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Wgmma:
       return ladderMap<maps::Wgmma>(resolved.params).withElementBytes(storageBytes(element));
+    case Family::Tma:
+      return ladderMap<maps::Tma>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Library:
       break;
   }
@@ -223,6 +235,7 @@ std::vector<Cell> Mapping::outputs(Dim2 block, Dim2 thread) const {
   std::vector<Cell> cells;
   std::visit(
       [&](const auto& map) {
+        if (thread.x + thread.y * block_.x < firstOwner(map)) return;
         for (std::int64_t r = 0; r < rowsPerThread_; ++r) {
           const std::int64_t row = map.row(block, thread, r);
           if (row >= shape_.m) continue;
@@ -236,13 +249,14 @@ std::vector<Cell> Mapping::outputs(Dim2 block, Dim2 thread) const {
   return cells;
 }
 
-// A block's rows run from its first thread's first slot to its last thread's last slot; the same
-// holds for columns. This is true of every family and keeps the formulas in thread_map.hpp.
+// A block's rows run from its first owning thread's first slot to its last thread's last slot;
+// the same holds for columns. This is true of every family and keeps the formulas in
+// thread_map.hpp.
 Range Mapping::blockRows(Dim2 block) const {
   const Dim2 last{block_.x - 1, block_.y - 1};
   return std::visit(
       [&](const auto& map) {
-        const std::int64_t begin = map.row(block, Dim2{0, 0}, 0);
+        const std::int64_t begin = map.row(block, threadOfLinear(firstOwner(map)), 0);
         return Range{begin, map.row(block, last, rowsPerThread_ - 1) + 1 - begin};
       },
       map_);
@@ -252,7 +266,7 @@ Range Mapping::blockCols(Dim2 block) const {
   const Dim2 last{block_.x - 1, block_.y - 1};
   return std::visit(
       [&](const auto& map) {
-        const std::int64_t begin = map.col(block, Dim2{0, 0}, 0);
+        const std::int64_t begin = map.col(block, threadOfLinear(firstOwner(map)), 0);
         return Range{begin, map.col(block, last, colsPerThread_ - 1) + 1 - begin};
       },
       map_);
@@ -324,6 +338,21 @@ std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64
       map_);
 }
 
+int Mapping::firstOutputThread() const {
+  return std::visit([](const auto& map) { return firstOwner(map); }, map_);
+}
+
+int Mapping::stagingThreads(Operand operand) const {
+  if (operand == Operand::C || !staged(operand)) return 0;
+  return std::visit(
+      [&](const auto& map) {
+        if constexpr (LadderMap<std::decay_t<decltype(map)>>)
+          return (operand == Operand::A ? map.aCopy() : map.bCopy()).threads;
+        return threadsPerBlock();
+      },
+      map_);
+}
+
 std::vector<Cell> Mapping::stagedBy(Operand operand, Dim2 block, Dim2 thread,
                                     std::int64_t step) const {
   if (operand == Operand::C || !staged(operand)) return {};
@@ -332,6 +361,7 @@ std::vector<Cell> Mapping::stagedBy(Operand operand, Dim2 block, Dim2 thread,
         using Map = std::decay_t<decltype(map)>;
         if constexpr (LadderMap<Map>) {
           const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
+          if (thread.x >= copy.threads) return {};
           std::vector<Cell> cells;
           for (int instr = 0; instr < copy.copiesPerThread(); ++instr) {
             const Cell first = operand == Operand::A ? map.aLoad(block, thread, step, instr)
@@ -385,6 +415,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::Prefetched:
     case Family::TensorCore:
     case Family::Wgmma:
+    case Family::Tma:
       break;
   }
   // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
@@ -463,6 +494,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::Prefetched:
     case Family::TensorCore:
     case Family::Wgmma:
+    case Family::Tma:
       break;
   }
   // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar
@@ -472,12 +504,14 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
       [&](const auto& map) -> std::optional<Cell> {
         if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
           if (access == Access::StoreC) {
+            if (thread.x < firstOwner(map)) return std::nullopt;
             const std::int64_t slot = instr * width;
             return inside({map.row(block, thread, slot / colsPerThread_),
                            map.col(block, thread, slot % colsPerThread_)},
                           m, n);
           }
           const maps::TileCopy copy = access == Access::LoadA ? map.aCopy() : map.bCopy();
+          if (thread.x >= copy.threads) return std::nullopt;
           const int perCopy = copy.width / width;  // instructions per copied vector
           const int vector = int(instr / perCopy), element = int(instr % perCopy);
           Cell cell = access == Access::LoadA ? map.aLoad(block, thread, step, vector)

@@ -51,6 +51,7 @@ cpu::KernelFn kernelFor(Family family) {
       return cpu::runPrefetched;
     case Family::TensorCore:  // tensor cores exist on the GPU only
     case Family::Wgmma:
+    case Family::Tma:
       break;
   }
   return nullptr;

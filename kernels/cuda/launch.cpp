@@ -38,6 +38,8 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchTensorCore(ladderMap<maps::TensorCore>(resolved.params), args);
     case Family::Wgmma:
       return launchWgmma(ladderMap<maps::Wgmma>(resolved.params), args);
+    case Family::Tma:
+      return launchTma(ladderMap<maps::Tma>(resolved.params), args);
     case Family::Library:
       break;
   }

@@ -55,6 +55,8 @@ void launchPrefetched(const maps::Prefetched& map, const ProductArgs& args);
 void launchTensorCore(const maps::TensorCore& map, const ProductArgs& args);
 // Hopper only (compiled for sm_90a): fp16 or bf16.
 void launchWgmma(const maps::Wgmma& map, const ProductArgs& args);
+// Hopper only (compiled for sm_90a): fp16 or bf16, TMA loads (tensor maps made per launch).
+void launchTma(const maps::Tma& map, const ProductArgs& args);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).

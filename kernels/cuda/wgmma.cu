@@ -1,91 +1,13 @@
 // tensor-wgmma (Hopper's warpgroup MMA, sm_90a only): each warpgroup multiplies its 64 rows of
 // the block tile with wgmma.mma_async reading A and B from 128-byte swizzled cp.async stages
 // through shared-memory descriptors. Every index and byte offset comes from maps::Wgmma.
-#include "tensor_device.cuh"
+#include "wgmma_device.cuh"
 
 namespace tilescope::cuda {
 
 namespace {
 
 using maps::Wgmma;
-
-// A shared-memory matrix descriptor (PTX ISA, "matrix descriptor format"): the start address and
-// the leading and stride byte offsets in 16-byte units, and the swizzle mode (1: 128 bytes).
-__device__ __forceinline__ std::uint64_t descriptor(const unsigned char* start, int leadingBytes,
-                                                    int strideBytes) {
-  return std::uint64_t(sharedAddress(start) >> 4 & 0x3FFF) |
-         std::uint64_t(leadingBytes >> 4 & 0x3FFF) << 16 |
-         std::uint64_t(strideBytes >> 4 & 0x3FFF) << 32 | std::uint64_t(1) << 62;
-}
-
-// One m64n128k16 instruction: D = A B + (accumulate ? D : 0) with A K-major (imm-trans-a 0) and B
-// N-major, i.e. B's rows of N values contiguous (imm-trans-b 1). D holds the warpgroup's 64 x 128
-// accumulators, 64 a thread.
-template <typename Element>
-struct WarpgroupMma;
-
-// The instruction's 64 accumulator registers, as PTX operands %0..%63 and as asm outputs.
-#define TS_WGMMA_ACCUMULATOR_REGISTERS                                                          \
-  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
-  "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "  \
-  "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "  \
-  "%56, %57, %58, %59, %60, %61, %62, %63}"
-#define TS_WGMMA_ACCUMULATORS(d)                                                                  \
-  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),    \
-      "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),  \
-      "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),  \
-      "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),  \
-      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),  \
-      "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),  \
-      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),  \
-      "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-
-template <>
-struct WarpgroupMma<__half> {
-  __device__ __forceinline__ static void run(float (&d)[64], std::uint64_t a, std::uint64_t b,
-                                             int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " TS_WGMMA_ACCUMULATOR_REGISTERS
-        ", %64, %65, p, 1, 1, 0, 1;\n}\n"
-        : TS_WGMMA_ACCUMULATORS(d)
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
-
-template <>
-struct WarpgroupMma<__nv_bfloat16> {
-  __device__ __forceinline__ static void run(float (&d)[64], std::uint64_t a, std::uint64_t b,
-                                             int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TS_WGMMA_ACCUMULATOR_REGISTERS
-        ", %64, %65, p, 1, 1, 0, 1;\n}\n"
-        : TS_WGMMA_ACCUMULATORS(d)
-        : "l"(a), "l"(b), "r"(accumulate));
-  }
-};
-
-#undef TS_WGMMA_ACCUMULATORS
-#undef TS_WGMMA_ACCUMULATOR_REGISTERS
-
-__device__ __forceinline__ void fenceAccumulators() {
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void commitWarpgroup() {
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-// Waits until at most kPending of the warpgroup's committed wgmma groups are still running.
-template <int kPending>
-__device__ __forceinline__ void waitWarpgroup() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-}
-// cp.async and the edge path write shared memory through the generic proxy; wgmma reads it
-// through the async proxy, which sees those writes only after this fence.
-__device__ __forceinline__ void fenceSharedForAsyncProxy() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
 
 template <int kIndex, typename Element>
 __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(ProductArgs args) {
@@ -135,8 +57,8 @@ __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(
       for (int i = 0; i < map.instructionsN(); ++i) {
         const unsigned char* bStart =
             bTile + (2 * kk * kAtomsAlongN + i * Wgmma::kInstrN / Wgmma::kAtomCols) * kAtom;
-        WarpgroupMma<Element>::run(sum[i], a, descriptor(bStart, kAtom, kAtomsAlongN * kAtom),
-                                   s > 0 || kk > 0);
+        WarpgroupMma<Element, Wgmma::kInstrN>::run(
+            sum[i], a, descriptor(bStart, kAtom, kAtomsAlongN * kAtom), s > 0 || kk > 0);
       }
     }
     commitWarpgroup();

@@ -93,6 +93,7 @@ class TestDiagramModel : public QObject {
   void tensorCoreLdmatrixReadsAreConflictFree();
   void tensorCoreReadsOncePerChunk();
   void tensorCoreRowsArePadded();
+  void tensorTmaProducerOwnsNoPieces();
   void ownerTextNamesBlockThreadWarpLaneAndSteps();
 };
 
@@ -326,6 +327,20 @@ void TestDiagramModel::outputPiecesOfRegisterTilesAndStrides() {
     QCOMPARE(strided[c].cols.begin, std::int64_t(1 + 4 * c));
     QCOMPARE(strided[c].cols.count * strided[c].rows.count, std::int64_t(1));
   }
+}
+
+// tensor-tma: warpgroup 0 only copies, so its threads own no pieces; thread 128 (consumer 0's
+// lane 0) owns rows 0 and 8 and the column pairs 8c, 8c + 1 of the 256: 2 x 32 pieces of 1 x 2.
+void TestDiagramModel::tensorTmaProducerOwnsNoPieces() {
+  const Mapping m({"tensor-tma", {}}, {512, 512, 512});
+  QCOMPARE(m.firstOutputThread(), 128);
+  QVERIFY(outputPieces(m, {0, 0}, {0, 0}).empty());
+  QVERIFY(outputPieces(m, {0, 0}, {127, 0}).empty());
+  const std::vector<CellBox> pieces = outputPieces(m, {0, 0}, {128, 0});
+  QCOMPARE(pieces.size(), std::size_t(2 * 32));
+  QCOMPARE(pieces.back().rows.begin, std::int64_t(8));
+  QCOMPARE(pieces.back().cols.begin, std::int64_t(248));
+  QCOMPARE(pieces.back().cols.count, std::int64_t(2));
 }
 
 // warptile (BM = BN = 128, WM = 32, WN = 64, TM = 8, TN = 4): 8 warps in 4 rows of 2; a warp's

@@ -56,6 +56,7 @@ class TestDiagramViews : public QObject {
   void blockHoverNamesTheFloat4CopyOfALadderThread();
   void accessViewShowsTheSelectedReadSlot();
   void kstepPipelineShowsItsTilesInFlight();
+  void kstepTensorTmaTilesComeByTma();
   void accessViewHoverNamesTwoByteElements();
   void timelineDrawsEachStageOfThePipeline();
   void timelineShowsTheSelectedStepAndClicksSelect();
@@ -279,6 +280,20 @@ void TestDiagramViews::kstepPipelineShowsItsTilesInFlight() {
   document.setSelection(selection);
   const QString last = view.hoverTextAt(centre(l.panelK, l.rows, 3, 7 * 32 + 1));
   QVERIFY2(last.contains(QStringLiteral("k-step 7 (on its way")), qPrintable(last));
+}
+
+// tensor-tma: the tiles in flight come through the copy engine, not the threads' cp.async.
+void TestDiagramViews::kstepTensorTmaTilesComeByTma() {
+  DiagramDocument document;
+  document.setConfiguration({"tensor-tma", {}}, {256, 256, 512}, ElementType::BF16);
+  KStepView view(&document);
+  view.resize(1000, 700);
+  const DiagramTheme theme = view.widgetTheme();
+  const KStepView::Layout l = view.layout(view.diagramArea(QRectF(view.rect()), theme), theme);
+  const QString flying = view.hoverTextAt(centre(l.panelK, l.rows, 3, 70));
+  QVERIFY2(flying.startsWith(QStringLiteral("A[3][70]: used in k-step 1 (on its way to shared "
+                                            "memory: TMA)")),
+           qPrintable(flying));
 }
 
 // tensor-mma in fp16, K = 64: lane 6 copies the 16-byte vector A[1][16..23]; a 4-byte word of

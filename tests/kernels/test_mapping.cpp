@@ -32,7 +32,7 @@ bool isLadder(Family family) {
   return family == Family::BlockTile1D || family == Family::BlockTile2D ||
          family == Family::Vectorized || family == Family::Warptile ||
          family == Family::Pipelined || family == Family::Prefetched ||
-         family == Family::TensorCore || family == Family::Wgmma;
+         family == Family::TensorCore || family == Family::Wgmma || family == Family::Tma;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {
@@ -136,7 +136,8 @@ TEST(Mapping, KStepsPartitionTheKRangeAndRegionsStayInTheirBlock) {
 
 // Which thread loads each element of one staged region: every element must be staged by exactly
 // one thread of the block (over all its copies and the elements of its vector copies), every
-// thread must stage as many elements as the others, and loaderOfA/B must name that thread.
+// staging thread must stage as many elements as the others (and the rest none), and loaderOfA/B
+// must name that thread.
 void expectOneLoaderPerElement(const Mapping& mapping, Dim2 block, std::int64_t step,
                                Operand operand) {
   const StepRegion region =
@@ -144,10 +145,14 @@ void expectOneLoaderPerElement(const Mapping& mapping, Dim2 block, std::int64_t 
   std::map<std::pair<std::int64_t, std::int64_t>, int> stager;  // element -> linear thread
   const std::size_t perThread =
       mapping.stagedBy(operand, block, mapping.threadOfLinear(0), step).size();
+  const int staging = mapping.stagingThreads(operand);
+  ASSERT_GT(staging, 0);
+  ASSERT_LE(staging, mapping.threadsPerBlock());
   for (int linear = 0; linear < mapping.threadsPerBlock(); ++linear) {
     const std::vector<Cell> cells =
         mapping.stagedBy(operand, block, mapping.threadOfLinear(linear), step);
-    EXPECT_EQ(cells.size(), perThread) << "thread " << linear << " stages a different share";
+    EXPECT_EQ(cells.size(), linear < staging ? perThread : 0u)
+        << "thread " << linear << " stages a different share";
     for (const Cell& cell : cells) {
       ASSERT_TRUE(contains(region.rows, {cell.row, 1}) && contains(region.cols, {cell.col, 1}))
           << "thread " << linear << " stages " << cell.row << "," << cell.col
@@ -459,6 +464,89 @@ TEST(Mapping, WgmmaStagesAreSwizzledPermutations) {
     EXPECT_EQ(map.aByte(1, 0), 128 + 16);
     EXPECT_EQ(map.aByte(1, 8), 128);
   }
+}
+
+// tensor-tma: warpgroup 0 produces and owns no output; consumer c (warpgroup c + 1) holds rows
+// 64c + 16w + g and + 8 in the wgmma accumulator layout, over all BN columns.
+TEST(Mapping, TmaConsumersHoldTheAccumulatorsAndTheProducerOnlyCopies) {
+  const Mapping mapping({"tensor-tma", {{"BN", 256}}}, {512, 512, 512}, ElementType::BF16);
+  ASSERT_EQ(mapping.threadsPerBlock(), 3 * 128);
+  EXPECT_EQ(mapping.colsPerThread(), 256 / 4);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int g = lane / 4, q = lane % 4;
+    const std::int64_t row = 64 + 3 * 16 + g, col = 8 * 30 + 2 * q;  // consumer 1, warp 3
+    for (const auto& [di, dj] : {std::pair{0, 0}, {0, 1}, {8, 0}, {8, 1}}) {
+      const ThreadRef owner = mapping.owner(row + di, col + dj);
+      EXPECT_EQ(owner.warp, 8 + 3);
+      EXPECT_EQ(owner.lane, lane);
+    }
+  }
+  EXPECT_EQ(mapping.blockRows({1, 2}).begin, 2 * 128);
+  EXPECT_EQ(mapping.blockRows({1, 2}).count, 128);
+  EXPECT_EQ(mapping.blockCols({1, 2}).begin, 256);
+  EXPECT_EQ(mapping.blockCols({1, 2}).count, 256);
+  EXPECT_EQ(mapping.firstOutputThread(), 128);
+  EXPECT_EQ(Mapping({"tensor-wgmma", {}}, {512, 512, 512}).firstOutputThread(), 0);
+  EXPECT_EQ(mapping.stagingThreads(Operand::A), 128);
+  EXPECT_EQ(mapping.stagingThreads(Operand::B), 128);
+  for (int linear = 0; linear < mapping.threadsPerBlock(); ++linear) {
+    const Dim2 thread = mapping.threadOfLinear(linear);
+    EXPECT_EQ(mapping.outputs({0, 0}, thread).empty(), linear < 128) << "thread " << linear;
+    EXPECT_EQ(mapping.stagedBy(Operand::B, {0, 0}, thread, 0).empty(), linear >= 128)
+        << "thread " << linear;
+  }
+  // The producer's warps load, as 16-byte vectors covering whole 128-byte rows, and store
+  // nothing; the consumers' warps store and load nothing.
+  const WarpAccess a = mapping.warpAccess({0, 0}, 1, Access::LoadA, 2, 0);
+  EXPECT_EQ(a.width, 8);
+  EXPECT_EQ(a.activeLanes(), 32);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    EXPECT_EQ(a.element[lane], (4 + lane / 8) * 512 + 2 * 64 + lane % 8 * 8) << "lane " << lane;
+  EXPECT_EQ(mapping.warpAccess({0, 0}, 1, Access::StoreC, 0, 0).activeLanes(), 0);
+  EXPECT_EQ(mapping.warpAccess({0, 0}, 4, Access::LoadB, 0, 0).activeLanes(), 0);
+  EXPECT_EQ(mapping.warpAccess({0, 0}, 4, Access::StoreC, 0, 0).activeLanes(), 32);
+}
+
+// The stages are what TMA writes with the 128-byte swizzle: A one box of 128-byte rows, B one box
+// (slab) of 64 k rows per 64 columns; every element has its own bytes.
+TEST(Mapping, TmaStagesAreSwizzledBoxes) {
+  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-tma"))) {
+    SCOPED_TRACE(formatParams(config));
+    const auto map = std::get<maps::Tma>(threadMapOf(config, ElementType::BF16));
+    std::vector<int> aBytes, bBytes;
+    for (int m = 0; m < map.bm; ++m)
+      for (int k = 0; k < map.bk; ++k) {
+        EXPECT_EQ(map.aByte(m, k) / 128, m);
+        aBytes.push_back(map.aByte(m, k));
+      }
+    for (int k = 0; k < map.bk; ++k)
+      for (int n = 0; n < map.bn; ++n) {
+        EXPECT_EQ(map.bByte(k, n) / 128, n / 64 * 64 + k);  // row k of slab n / 64
+        bBytes.push_back(map.bByte(k, n));
+      }
+    for (auto* bytes : {&aBytes, &bBytes}) {
+      std::sort(bytes->begin(), bytes->end());
+      EXPECT_EQ(std::adjacent_find(bytes->begin(), bytes->end()), bytes->end());
+      EXPECT_EQ(bytes->front(), 0);
+      EXPECT_EQ(bytes->back(), int(bytes->size()) * 2 - 2);
+    }
+    EXPECT_EQ(map.bByte(1, 0), 128 + 16);  // row 1 of an atom: chunks 0 and 1 swapped
+    EXPECT_EQ(map.bByte(0, 64), 64 * 128);
+    EXPECT_EQ(map.stageBytes() % 1024, 0);  // every stage and slab starts an atom
+    EXPECT_LE(map.sharedBytes(), 227 * 1024);
+    EXPECT_EQ(map.pipeline().stageOf(map.stages + 1), 1);
+    EXPECT_EQ(map.pipeline().producerWarps, 4);
+    EXPECT_EQ(map.buffers(), map.stages);
+    EXPECT_TRUE(map.isProducer(127));
+    EXPECT_FALSE(map.isProducer(128));
+  }
+}
+
+TEST(Mapping, TmaRefusesStagesPastSharedMemory) {
+  const auto why = refusal({"tensor-tma", {{"BN", 256}, {"stages", 5}}});
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("227 KiB"), std::string::npos) << *why;
+  EXPECT_FALSE(refusal({"tensor-tma", {{"BN", 128}, {"stages", 6}}}).has_value());
 }
 
 TEST(Mapping, TensorCoreRefusesFp32AndTheSimtKernelsRefuseFp16) {

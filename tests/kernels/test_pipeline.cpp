@@ -31,8 +31,9 @@ void expectConsistent(const Pipeline& p, std::int64_t steps, const std::string& 
         ++busy;
       }
     }
-    if (iteration >= p.mmaInFlight && iteration + p.ahead() < steps)
+    if (iteration >= p.mmaInFlight && iteration + p.ahead() < steps) {
       EXPECT_EQ(busy, p.stages) << what << ": the pipeline runs full in iteration " << iteration;
+    }
   }
   for (std::int64_t t = 0; t < steps; ++t) {
     EXPECT_EQ(p.use(t, t), StageUse::Multiplying);
@@ -72,8 +73,9 @@ TEST(Pipeline, EveryStagedConfigurationIsConsistent) {
       // The loop starts the copy of the k-step its stage can take: ahead() past this one.
       for (const PipelineRole role : pipelineRoles(*p))
         for (const PipelineStep& step : pipelineLoop(*p, role))
-          if (step.action == Copy || step.action == LoadRegisters)
+          if (step.action == Copy || step.action == LoadRegisters) {
             EXPECT_EQ(step.stepOffset, p->ahead()) << what;
+          }
     }
   }
 }

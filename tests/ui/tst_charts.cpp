@@ -104,7 +104,7 @@ std::vector<std::pair<QString, QRectF>> textRects(ChartView* view) {
   std::vector<std::pair<QString, QRectF>> rects;
   for (int i = 0; i < view->itemCount(); ++i) {
     auto* text = qobject_cast<QCPItemText*>(view->item(i));
-    if (!text || text->text().isEmpty()) continue;
+    if (!text || text->text().isEmpty() || !text->visible()) continue;
     rects.emplace_back(
         text->text(),
         QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized());
@@ -478,10 +478,10 @@ class TestCharts : public QObject {
     model.setResults(session->results);
     model.setCeilings(session->ceilings);
     ChartPanel panel(&model);
-    for (QSize size : {QSize(1400, 900), QSize(900, 600), QSize(640, 480)}) {
+    for (QSize size : {QSize(1400, 900), QSize(900, 600), QSize(640, 480), QSize(480, 320)}) {
       ChartView* roofline = showChart(panel, ChartKind::Roofline, size);
       const auto rects = textRects(roofline);
-      QVERIFY(rects.size() >= 4);
+      QVERIFY(rects.size() >= (size.width() < 600 ? 2u : 4u));
       for (std::size_t i = 0; i < rects.size(); ++i) {
         for (std::size_t j = i + 1; j < rects.size(); ++j) {
           QVERIFY2(!rects[i].second.intersects(rects[j].second),
@@ -498,6 +498,46 @@ class TestCharts : public QObject {
         ++points;
       }
       QCOMPARE(styles.size(), points);
+    }
+  }
+
+  // Labels too crowded to sit near their place are left out at that size, never moved so far
+  // that they name the wrong line; a larger chart shows them all.
+  void labelsKeptApartStayNearTheirPlace() {
+    ChartView view(QStringLiteral("labels"));
+    view.xAxis->setRange(0, 10);
+    view.yAxis->setRange(0, 10);
+    std::vector<QCPItemText*> labels;
+    for (int i = 0; i < 8; ++i) {
+      auto* label = new QCPItemText(&view);
+      label->position->setCoords(5, 3 + 0.4 * i);
+      label->setText(QStringLiteral("roof %1 TFLOP/s (datasheet)").arg(i));
+      labels.push_back(label);
+    }
+    view.keepApart(labels);
+    for (QSize size : {QSize(400, 260), QSize(900, 700)}) {
+      view.resize(size);
+      view.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&view));
+      view.replot();
+      std::vector<QRectF> shown;
+      for (int i = 0; i < int(labels.size()); ++i) {
+        QCPItemText* label = labels[std::size_t(i)];
+        if (!label->visible()) continue;
+        const QRectF rect(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition());
+        for (const QRectF& other : shown) QVERIFY(!rect.normalized().intersects(other));
+        shown.push_back(rect.normalized());
+        QVERIFY(QRectF(view.axisRect()->rect()).contains(rect.normalized()));
+        const double wanted = view.yAxis->coordToPixel(3 + 0.4 * i);
+        QVERIFY2(std::abs(label->position->pixelPosition().y() - wanted) <=
+                     2.5 * rect.normalized().height(),
+                 qPrintable(label->text()));
+      }
+      QVERIFY(!shown.empty());
+      if (size.height() < 300)
+        QVERIFY(shown.size() < labels.size());
+      else
+        QCOMPARE(shown.size(), labels.size());
     }
   }
 

@@ -142,7 +142,7 @@ class TestControlPanel : public QObject {
     panel.setChoices(choices);
     QVERIFY(panel.plannedJobs(&problem).empty());
     QVERIFY2(problem.startsWith(QStringLiteral("'naive' multiplies fp32 only; bf16 is multiplied "
-                                               "by tensor-mma, tensor-wgmma, library")),
+                                               "by tensor-mma, tensor-wgmma, tensor-tma, library")),
              qPrintable(problem));
   }
 

@@ -37,6 +37,15 @@ std::set<std::string> kernelsOf(const std::vector<RunJob>& jobs) {
   return kernels;
 }
 
+// The texts of the chart's labels (the roofline's roofs and slopes).
+QStringList labelsOf(ui::ChartView* chart) {
+  QStringList labels;
+  for (int i = 0; i < chart->itemCount(); ++i) {
+    if (auto* text = qobject_cast<QCPItemText*>(chart->item(i))) labels << text->text();
+  }
+  return labels;
+}
+
 // The names of a chart's series: lines against size, or bars for kernels at one size.
 QStringList seriesNames(ui::ChartView* chart) {
   QStringList names;
@@ -166,10 +175,7 @@ class TestLessons : public QObject {
              qPrintable(points.join('|')));
     QVERIFY2(!points.contains(QStringLiteral("naive (cpu: Test CPU)")),
              qPrintable(points.join('|')));
-    QStringList roofLabels;
-    for (int i = 0; i < roofline->itemCount(); ++i) {
-      if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) roofLabels << text->text();
-    }
+    QStringList roofLabels = labelsOf(roofline);
     QVERIFY2(roofLabels.contains(QStringLiteral("FP32 66.9 TFLOP/s (datasheet)")),
              qPrintable(roofLabels.join('|')));
     // Read-only: the overlay is not part of the session, and changes nothing to save.
@@ -193,10 +199,7 @@ class TestLessons : public QObject {
     window.charts()->showChart(ChartKind::Roofline);
     window.charts()->refresh();
     ui::ChartView* roofline = window.charts()->chart(ChartKind::Roofline);
-    QStringList roofLabels;
-    for (int i = 0; i < roofline->itemCount(); ++i) {
-      if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) roofLabels << text->text();
-    }
+    QStringList roofLabels = labelsOf(roofline);
     // The sample's own measurement (51.1 TFLOP/s FP32, 4.21 TB/s), solid, beside the datasheet.
     QVERIFY2(roofLabels.contains(QStringLiteral("FP32 51.1 TFLOP/s (measured)")),
              qPrintable(roofLabels.join('|')));
@@ -215,10 +218,7 @@ class TestLessons : public QObject {
     QVERIFY(window.currentSession().ceilings.empty());
     window.charts()->removeOverlay(QStringLiteral("H200 sample"));
     window.charts()->refresh();
-    roofLabels.clear();
-    for (int i = 0; i < roofline->itemCount(); ++i) {
-      if (auto* text = qobject_cast<QCPItemText*>(roofline->item(i))) roofLabels << text->text();
-    }
+    roofLabels = labelsOf(roofline);
     QVERIFY2(!roofLabels.join('|').contains(QStringLiteral("(measured)")),
              qPrintable(roofLabels.join('|')));
   }

@@ -57,10 +57,18 @@ QString dims(std::int64_t rows, std::int64_t cols) {
   return QStringLiteral("%1 × %2").arg(rows).arg(cols);
 }
 
-// The pieces of warp 0's lanes alone, enough to describe the block's warp tiles in words.
+// The first thread that computes outputs: thread 0 but in tensor-tma (its producer warpgroup
+// only copies).
+Dim2 firstOwner(const Mapping& m) {
+  return m.threadOfLinear(m.firstOutputThread());
+}
+
+// The pieces of the first computing warp's lanes alone, enough to describe the block's warp
+// tiles in words.
 WarpTile firstWarpTile(const Mapping& m, Dim2 block) {
   std::vector<ThreadOutputs> lanes;
-  for (int linear = 0; linear < std::min(m.threadsPerBlock(), kWarpSize); ++linear) {
+  const int first = m.firstOutputThread();
+  for (int linear = first; linear < std::min(m.threadsPerBlock(), first + kWarpSize); ++linear) {
     const Dim2 thread = m.threadOfLinear(linear);
     lanes.push_back({m.threadRef(block, thread), {}, outputPieces(m, block, thread)});
   }
@@ -213,7 +221,7 @@ QString BlockView::caption() const {
   const Mapping& m = *document()->mapping();
   const DiagramSelection& sel = document()->selection();
   const bool shared = m.regionA(sel.block, sel.step).shared;
-  const std::vector<CellBox> pieces = outputPieces(m, sel.block, {0, 0});
+  const std::vector<CellBox> pieces = outputPieces(m, sel.block, firstOwner(m));
   QString outputs;
   if (m.rowsPerThread() * m.colsPerThread() > 1) {
     outputs = QStringLiteral("; each computes %1 outputs")
@@ -253,7 +261,7 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const DiagramTheme& them
   if (!warp.subTiles.empty()) {
     // The lanes' grid inside a sub-iteration: how many pieces fit down and across it.
     const CellBox& sub = warp.subTiles.front();
-    const CellBox piece = outputPieces(m, sel.block, {0, 0}).front();
+    const CellBox piece = outputPieces(m, sel.block, firstOwner(m)).front();
     const QString pieces =
         m.family() == Family::TensorCore
             ? QStringLiteral(
@@ -305,7 +313,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
     const QRectF visible = l.tile.adjusted(-1, -1, 1, 1);
     const QString widest = threadLabel(m, m.threadOfLinear(m.threadsPerBlock() - 1));
     // The largest font, down to a small one, at which every thread's name fits its piece.
-    const CellBox& sample = cache.outputs->front().pieces.front();
+    const CellBox& sample = cache.outputs->at(std::size_t(m.firstOutputThread())).pieces.front();
     const QRectF sampleRect = spanRect(l.cols, l.rows, sample.rows, sample.cols);
     for (const double points : {7.5, 6.5, 6.0}) {
       painter.setFont(theme.font(points));

@@ -66,6 +66,7 @@ Dim2 blockAt(const Mapping& mapping, std::int64_t i, std::int64_t j) {
 }
 
 std::vector<CellBox> outputPieces(const Mapping& mapping, Dim2 block, Dim2 thread) {
+  if (thread.x + thread.y * mapping.block().x < mapping.firstOutputThread()) return {};
   // Consecutive coordinates of slots 0, 1, 2, ... (row(r) or col(c)) grouped into runs.
   auto runs = [](std::int64_t count, auto coordinate) {
     std::vector<Range> result;

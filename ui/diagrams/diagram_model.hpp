@@ -54,7 +54,8 @@ struct ThreadOutputs {
 // A thread's output slots form a grid, rows (one per slot r) times columns (one per slot c);
 // runs of consecutive rows times runs of consecutive columns are the rectangles it owns: its
 // whole register tile, or the TM x TN piece of each warp sub-iteration (warptile), or single
-// elements where it strides (row-per-thread). Unclipped, in slot order.
+// elements where it strides (row-per-thread). Unclipped, in slot order; none for a thread that
+// computes no outputs (tensor-tma's producer warpgroup).
 std::vector<CellBox> outputPieces(const Mapping& mapping, Dim2 block, Dim2 thread);
 
 // Every thread of the block with its outputs, from Mapping::outputs; nullopt when the block

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
 #include "diagram_model.hpp"
 
@@ -89,8 +90,33 @@ QString productPhrase(const Mapping& m) {
                             .arg(outputs);
 }
 
+// tensor-tma's k-step: the producer's and the consumers' parts, met at two mbarriers per stage.
+QString warpSpecialisedRecipe(const Mapping& m, const maps::Tma& map) {
+  return QStringLiteral(
+             "Warp-specialised, a %1-stage pipeline without block-wide barriers. In every "
+             "k-step:\nproducer (warpgroup 0, one thread): wait on the stage's 'empty' mbarrier "
+             "until both consumers have freed it, then ask the TMA copy engine for the tiles "
+             "%2 steps ahead: one box of A (%3 × %4) and %5 boxes of B (%4 × 64), landing in the "
+             "128-byte swizzle, zero past the edges; the engine signals the stage's 'full' "
+             "mbarrier\nconsumers (warpgroups 1 and 2, %6 rows each): wait on 'full', issue %7 "
+             "wgmma m64n%8k16 reading both tiles from shared memory, keep that batch in flight "
+             "and free the previous step's stage ('empty') once its batch is done; each thread "
+             "keeps %9 of the sums")
+      .arg(map.stages)
+      .arg(map.pipeline().ahead())
+      .arg(map.bm)
+      .arg(map.bk)
+      .arg(map.bn / 64)
+      .arg(maps::Tma::kConsumerRows)
+      .arg(map.bk / maps::Tma::kInstrK)
+      .arg(map.bn)
+      .arg(m.rowsPerThread() * m.colsPerThread());
+}
+
 // What the threads do in every k-step, in the order they do it.
 QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
+  if (const auto* tma = std::get_if<maps::Tma>(&m.threadMap()))
+    return warpSpecialisedRecipe(m, *tma);
   const int depth = m.kDepth();
   const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
   if (sharedA && sharedB) {

@@ -371,11 +371,15 @@ TimelineView::Layout TimelineView::layout(const QRectF& area, const DiagramTheme
   const std::vector<std::int64_t> iterations = timelineIterations(p, steps);
   const double gridLeft = area.left() + l.headerWidth + gap;
   const double gridWidth = area.right() - gridLeft;
-  // Wide enough for the busiest role's chips.
+  // Wide enough for the busiest role's chips; yet two columns where they fit at all, since the
+  // overlap shows only from one k-step to the next (the narrow chips then keep their words for
+  // the hover text).
   double chips = 0;
   for (const PipelineRole role : roles) chips = std::max(chips, weightOf(pipelineLoop(p, role)));
   const double minColumn = std::max(kMinColumn, kMinChip * chips) * theme.fontScale;
-  const auto fitting = std::int64_t(gridWidth / minColumn);
+  const auto fitting =
+      std::max(std::int64_t(gridWidth / minColumn),
+               std::min<std::int64_t>(2, std::int64_t(gridWidth / (kMinColumn * theme.fontScale))));
   const auto total = std::int64_t(iterations.size());
   const std::int64_t count = std::clamp<std::int64_t>(fitting, 1, total);
   // The selected k-step's column in the middle of those shown, where the ends allow.

@@ -29,6 +29,7 @@ enum class Family {
   Prefetched,   // warp grid, next tile prefetched through registers, two blocks per SM
   TensorCore,   // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
   Wgmma,        // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
+  Tma,          // Hopper: a TMA producer warpgroup feeding two wgmma consumers through mbarriers
 };
 
 const char* toString(Family family);

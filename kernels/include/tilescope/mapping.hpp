@@ -90,10 +90,10 @@ std::vector<PipelineStep> pipelinePrologue(const Pipeline& pipeline, PipelineRol
 std::vector<PipelineStep> pipelineEpilogue(const Pipeline& pipeline, PipelineRole role);
 
 // The formulas of every family that has a mapping (thread_map.hpp), one alternative per family.
-using ThreadMap =
-    std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
-                 maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
-                 maps::Warptile, maps::Pipelined, maps::Prefetched, maps::TensorCore, maps::Wgmma>;
+using ThreadMap = std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA,
+                               maps::SharedTiled, maps::RegisterTiled, maps::BlockTile1D,
+                               maps::BlockTile2D, maps::Vectorized, maps::Warptile, maps::Pipelined,
+                               maps::Prefetched, maps::TensorCore, maps::Wgmma, maps::Tma>;
 
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.
@@ -132,6 +132,9 @@ class Mapping {
   ThreadRef owner(std::int64_t i, std::int64_t j) const;
   ThreadRef threadRef(Dim2 block, Dim2 thread) const;
   Dim2 threadOfLinear(int linear) const { return {linear % block_.x, linear / block_.x}; }
+  // The threads from this linear index on own outputs (0 but in tensor-tma, whose producer
+  // warpgroup owns none); the others compute nothing.
+  int firstOutputThread() const;
   // The in-bounds elements of C thread `thread` of `block` computes, in slot order.
   std::vector<Cell> outputs(Dim2 block, Dim2 thread) const;
   // The (unclipped) rows and columns of C a block covers.
@@ -153,6 +156,9 @@ class Mapping {
   // The elements of A (or B) a thread stages during `step`, every copy and every element of a
   // vector copy, unclipped (padding included); empty when the operand is not staged.
   std::vector<Cell> stagedBy(Operand operand, Dim2 block, Dim2 thread, std::int64_t step) const;
+  // How many threads stage A (or B): the block's first ones, all of them but in tensor-tma (its
+  // producer warpgroup); 0 when the operand is not staged. The others stage nothing.
+  int stagingThreads(Operand operand) const;
 
   // Global-memory instructions: how many of `access` one thread issues per k-step (per whole run
   // for StoreC), and the elements one warp touches in instruction `instr` of `step`.

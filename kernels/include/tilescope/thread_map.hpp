@@ -873,8 +873,12 @@ struct Tma : LadderBase<Tma> {
   // Roles and the schedule: the producer warpgroup's copies fill each stage as soon as the
   // consumers free it, and a consumer's wgmma batch runs on into the next k-step.
   TS_HDC Pipeline pipeline() const {
-    return {stages, StageFill::Tma,        StageHandover::Mbarrier, StageProduct::Wgmma,
-            1,      kWarpgroupThreads / 32};
+    return {.stages = stages,
+            .fill = StageFill::Tma,
+            .handover = StageHandover::Mbarrier,
+            .product = StageProduct::Wgmma,
+            .mmaInFlight = 1,
+            .producerWarps = kWarpgroupThreads / 32};
   }
   TS_HDC int threads() const { return (1 + kConsumerWarpgroups) * kWarpgroupThreads; }
   TS_HDC bool isProducer(int t) const { return t < pipeline().producerWarps * 32; }

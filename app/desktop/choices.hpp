@@ -1,6 +1,6 @@
 #pragma once
-// Everything the user picks in the control panel, as one value: remembered in the settings file, stored
-// in sessions, set from the command line, and turned into the runs it asks for.
+// Everything the user picks in the control panel, as one value: remembered in the settings file,
+// stored in sessions, set from the command line, and turned into the runs it asks for.
 #include <optional>
 #include <string>
 #include <vector>

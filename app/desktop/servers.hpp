@@ -1,7 +1,8 @@
 #pragma once
-// The run servers the app drives (Backend > GPU Server...), kept in the settings file: each a name, the
-// command that starts `tilescope-bench --serve` (over ssh, through Slurm, or any command) and the
-// server's backend to use; and whether the local CUDA backend runs in a child server of its own.
+// The run servers the app drives (Backend > GPU Server...), kept in the settings file: each a name,
+// the command that starts `tilescope-bench --serve` (over ssh, through Slurm, or any command) and
+// the server's backend to use; and whether the local CUDA backend runs in a child server of its
+// own.
 #include <QString>
 #include <optional>
 #include <vector>

@@ -180,12 +180,15 @@ void ServerDialog::testConnection() {
       answer = tr("Connected: the %1 backend offers %2")
                    .arg(text(server.backend), devices.join(QStringLiteral("; ")));
     }
-    QMetaObject::invokeMethod(
-        qApp,
-        [dialog, test, answer] {
-          if (dialog) dialog->showTestResult(test, answer);
-        },
-        Qt::QueuedConnection);
+    // After the window has closed there is no application left to answer to.
+    if (QCoreApplication* application = QCoreApplication::instance()) {
+      QMetaObject::invokeMethod(
+          application,
+          [dialog, test, answer] {
+            if (dialog) dialog->showTestResult(test, answer);
+          },
+          Qt::QueuedConnection);
+    }
   }).detach();
 }
 

@@ -37,6 +37,23 @@ RunJob job(const std::string& kernel, Params params, std::int64_t size, int reps
   return made;
 }
 
+// A server that first writes its pid (the shell's, which exec makes the server's) to `pidFile`.
+std::vector<remote::ServerAddress> serverWritingItsPid(const QString& pidFile) {
+  return server(QStringLiteral("echo $$ > '%1'; exec %2 --serve").arg(pidFile, bench()));
+}
+
+// The pid that server wrote; 0 when it wrote none.
+pid_t pidWrittenTo(const QString& pidFile) {
+  QFile file(pidFile);
+  if (!file.open(QIODevice::ReadOnly)) return 0;
+  return pid_t(file.readAll().trimmed().toLongLong());
+}
+
+// A short run, then one of 100,000 repetitions that lasts until the test stops its server.
+std::vector<RunJob> shortThenEndless() {
+  return {job("shared-tiled", {{"tile", 8}}, 32, 2), job("naive", {{"tile", 8}}, 256, 100000)};
+}
+
 // The server's backend once the worker has tried to connect.
 const BackendSummary* connected(RunController& controller) {
   const auto tried = [&] {
@@ -117,20 +134,16 @@ class TestRemoteBackend : public QObject {
   void aServerKilledMidRunFailsThatRunKeepsTheResultsAndTheNextRunReconnects() {
     QTemporaryDir dir;
     const QString pidFile = dir.filePath(QStringLiteral("pid"));
-    RunController controller(
-        nullptr, server(QStringLiteral("echo $$ > '%1'; exec %2 --serve").arg(pidFile, bench())));
+    RunController controller(nullptr, serverWritingItsPid(pidFile));
     QVERIFY(connected(controller));
     QSignalSpy results(&controller, &RunController::resultReady);
     QSignalSpy failures(&controller, &RunController::runFailed);
     QSignalSpy finished(&controller, &RunController::queueFinished);
-    controller.enqueue(
-        {job("shared-tiled", {{"tile", 8}}, 32, 2), job("naive", {{"tile", 8}}, 256, 100000)});
+    controller.enqueue(shortThenEndless());
     QVERIFY(results.wait(kWaitMs));
     QSignalSpy progress(&controller, &RunController::progressChanged);
     QVERIFY(progress.wait(kWaitMs));
-    QFile file(pidFile);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const pid_t pid = pid_t(file.readAll().trimmed().toLongLong());
+    const pid_t pid = pidWrittenTo(pidFile);
     QVERIFY(pid > 0);
     QCOMPARE(::kill(pid, SIGKILL), 0);
     QVERIFY(finished.wait(kWaitMs));
@@ -153,16 +166,14 @@ class TestRemoteBackend : public QObject {
   void aSilentServerFailsTheRunAfterTheReplyTimeoutAndTheNextRunReconnects() {
     QTemporaryDir dir;
     const QString pidFile = dir.filePath(QStringLiteral("pid"));
-    std::vector<remote::ServerAddress> silent =
-        server(QStringLiteral("echo $$ > '%1'; exec %2 --serve").arg(pidFile, bench()));
+    std::vector<remote::ServerAddress> silent = serverWritingItsPid(pidFile);
     silent.front().replyTimeout = std::chrono::milliseconds(1000);
     RunController controller(nullptr, silent);
     QVERIFY(connected(controller));
     QSignalSpy results(&controller, &RunController::resultReady);
     QSignalSpy failures(&controller, &RunController::runFailed);
     QSignalSpy finished(&controller, &RunController::queueFinished);
-    controller.enqueue(
-        {job("shared-tiled", {{"tile", 8}}, 32, 2), job("naive", {{"tile", 8}}, 256, 100000)});
+    controller.enqueue(shortThenEndless());
     QVERIFY(results.wait(kWaitMs));
     QSignalSpy progress(&controller, &RunController::progressChanged);
     QVERIFY(progress.wait(kWaitMs));
@@ -171,9 +182,7 @@ class TestRemoteBackend : public QObject {
     QVERIFY(failures.isEmpty());
     QVERIFY(progress.size() >= 5);
 
-    QFile file(pidFile);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const pid_t pid = pid_t(file.readAll().trimmed().toLongLong());
+    const pid_t pid = pidWrittenTo(pidFile);
     QVERIFY(pid > 0);
     QElapsedTimer silence;
     silence.start();

@@ -35,6 +35,9 @@ struct RunRequest {
   // Lifts the kernel's work bound (KernelInfo::maxWork). Such a run cannot be cancelled once
   // launched, so only a user who asked for it gets it (tilescope-bench --allow-long-runs).
   bool allowLongRuns = false;
+  // Replays the kernel once more under the profiler for its hardware counters (RunResult::
+  // counters); the timed repetitions stay clean runs (tilescope-bench --counters).
+  bool collectCounters = false;
 };
 
 // Time of each phase of one repetition, where the backend has phases (CUDA: copies and kernel).
@@ -54,6 +57,24 @@ struct KernelResources {
   bool operator==(const KernelResources&) const = default;
 };
 
+// What the hardware counted in one replay of the kernel (CUDA backend, CUPTI), beside what the
+// traffic model predicts. Totals are over the whole launch; a per-request figure is its sectors
+// (or wavefronts) over its requests, so 1 sector per request is a fully coalesced 4-byte warp
+// access and 1 shared wavefront per request is a conflict-free one.
+struct HardwareCounters {
+  double dramReadBytes = 0, dramWriteBytes = 0;
+  double l2SectorsFromL1 = 0;  // 32-byte sectors L1 asked of L2 (reads and writes)
+  double globalLoadRequests = 0, globalLoadSectors = 0;
+  double globalStoreRequests = 0, globalStoreSectors = 0;
+  double sharedLoadRequests = 0, sharedLoadWavefronts = 0;
+  double sharedStoreRequests = 0, sharedStoreWavefronts = 0;
+  double sharedBankConflicts = 0;               // extra wavefronts the banks cost, loads and stores
+  double achievedOccupancy = 0;                 // active warps over the SM's maximum, in [0, 1]
+  std::optional<double> tensorPipeUtilisation;  // in [0, 1], for the tensor-core kernels
+  std::string source;  // how they were collected, e.g. "CUPTI range profiler, CUDA 13.0"
+  bool operator==(const HardwareCounters&) const = default;
+};
+
 struct RunResult {
   std::string backend, device;
   KernelConfig kernel;  // resolved: every parameter present
@@ -67,6 +88,10 @@ struct RunResult {
   std::optional<double> unsyncedHostMs;
   // The launched kernel's registers, memory and theoretical occupancy, where the backend knows.
   std::optional<KernelResources> resources;
+  // Counters of a run that asked for them (RunRequest::collectCounters); when the backend could
+  // not collect them, countersUnavailable says why and the timing stays.
+  std::optional<HardwareCounters> counters;
+  std::optional<std::string> countersUnavailable;
   bool verified() const { return verification && verification->passed; }
 };
 

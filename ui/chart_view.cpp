@@ -369,6 +369,7 @@ void ChartView::showPlaceholder(const QString& text) {
   placeholder_->setPositionAlignment(Qt::AlignCenter);
   placeholder_->position->setType(QCPItemPosition::ptAxisRectRatio);
   placeholder_->position->setCoords(0.5, 0.5);
+  placeholderText_ = text;
   placeholder_->setText(text);
   placeholder_->setTextAlignment(Qt::AlignCenter);
   placeholder_->setClipToAxisRect(false);
@@ -490,7 +491,27 @@ void ChartView::fitToLayout() {
   const bool labelsChanged = fitCategories();
   if (titleChanged || legendChanged || labelsChanged) updateLayout();
   placeLabelsApart();
+  fitPlaceholder();
   fittingLayout_ = false;
+}
+
+void ChartView::fitPlaceholder() {
+  if (!placeholder_) return;
+  // Broken into lines that stay inside the plot, clear of the axis labels of a narrow chart.
+  const int width = std::max(axisRect()->width() - 2 * placeholder_->padding().left() - 8, 1);
+  const QFontMetrics metrics(placeholder_->font());
+  QStringList lines;
+  for (const QString& paragraph : placeholderText_.split(QLatin1Char('\n'))) {
+    const qsizetype first = lines.size();
+    for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+      const QString joined = lines.size() == first ? word : lines.back() + QLatin1Char(' ') + word;
+      if (lines.size() > first && metrics.horizontalAdvance(joined) <= width)
+        lines.back() = joined;
+      else
+        lines.push_back(word);
+    }
+  }
+  placeholder_->setText(lines.join(QLatin1Char('\n')));
 }
 
 bool ChartView::fitTitle() {

@@ -108,6 +108,7 @@ class ChartView : public QCustomPlot {
   // for the size just laid out; lays out again when the legend or the axis labels changed size.
   void fitToLayout();
   bool fitTitle();
+  void fitPlaceholder();
   // How the legend is shown: full or compact entries, their widest text, columns, how many
   // entries (the rest behind "+ n more") and the height that takes.
   struct LegendShown {
@@ -125,6 +126,7 @@ class ChartView : public QCustomPlot {
   std::vector<LegendEntry> legendEntries_;
   LegendShown legendShown_;
   QCPItemText* placeholder_ = nullptr;
+  QString placeholderText_;  // unbroken: fitPlaceholder() breaks it to the plot's width
   QHash<QCPAbstractPlottable*, QStringList> tips_;
   bool screenFollowed_ = false;
   bool userMovedView_ = false;

@@ -13,11 +13,13 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QWindow>
 
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
@@ -253,7 +255,15 @@ void MainWindow::createDocks() {
   diagrams_ = placeholder;
 #endif
   diagrams_->setObjectName(QStringLiteral("diagrams"));
-  diagramsDock->setWidget(diagrams_);
+  // The diagrams scroll down rather than hold the window taller than a small screen (a 1280x720
+  // projector at 150 %); they never scroll sideways, fitDocksTo() makes room for their width.
+  auto* diagramsScroll = new QScrollArea(diagramsDock);
+  diagramsScroll->setWidgetResizable(true);
+  diagramsScroll->setFrameShape(QFrame::NoFrame);
+  diagramsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  diagramsScroll->setWidget(diagrams_);
+  diagramsScroll->setMinimumWidth(diagrams_->minimumSizeHint().width());
+  diagramsDock->setWidget(diagramsScroll);
   addDockWidget(Qt::RightDockWidgetArea, diagramsDock);
   resizeDocks({controlsDock, diagramsDock}, {360, 460}, Qt::Horizontal);
   resizeDocks({resultsDock}, {260}, Qt::Vertical);
@@ -384,10 +394,47 @@ void MainWindow::restoreSettings() {
   if (savedTheme() != currentTheme()) applyTheme(savedTheme());
 }
 
+void MainWindow::fitDocksTo(const QSize& available) {
+  // Back on a screen wide enough for the layout this window had before it was fitted: restore it.
+  if (!layoutBeforeFit_.isEmpty() && minimumBeforeFit_.width() <= available.width()) {
+    restoreState(layoutBeforeFit_, kWindowStateVersion);
+    layoutBeforeFit_.clear();
+    return;
+  }
+  if (minimumSizeHint().width() <= available.width()) return;
+  // Three columns are wider than the screen: the diagrams become a tab of the Run Setup column.
+  auto* controlsDock = findChild<QDockWidget*>(QStringLiteral("controlsDock"));
+  auto* diagramsDock = findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+  if (diagramsDock->isFloating() || !diagramsDock->isVisible()) return;
+  layoutBeforeFit_ = saveState(kWindowStateVersion);
+  minimumBeforeFit_ = minimumSizeHint();
+  tabifyDockWidget(controlsDock, diagramsDock);
+  controlsDock->raise();
+  layout()->activate();  // the new, narrower minimum, before the window shrinks to the screen
+  resize(size().boundedTo(available));
+  statusBar()->showMessage(
+      tr("The screen is too narrow for three columns: Diagrams is a tab beside Run Setup"), 10000);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  // A window laid out only to be photographed (--screenshot) keeps the size it was given.
+  if (testAttribute(Qt::WA_DontShowOnScreen)) return;
+  fitDocksTo(screen()->availableSize());
+  if (!followsScreen_) {
+    followsScreen_ = true;
+    connect(windowHandle(), &QWindow::screenChanged, this,
+            [this](QScreen* screen) { fitDocksTo(screen->availableSize()); });
+  }
+}
+
 void MainWindow::saveSettings() {
   if (!remembersSettings_) return;
   app::rememberSetting(kGeometryKey, saveGeometry().toBase64().toStdString());
-  app::rememberSetting(kStateKey, saveState(kWindowStateVersion).toBase64().toStdString());
+  // A layout squeezed for a small screen is not the one to open with on the next, larger one.
+  const QByteArray layout =
+      layoutBeforeFit_.isEmpty() ? saveState(kWindowStateVersion) : layoutBeforeFit_;
+  app::rememberSetting(kStateKey, layout.toBase64().toStdString());
   app::saveLastChoices(controls_->choices());
 }
 

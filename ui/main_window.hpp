@@ -121,8 +121,15 @@ class MainWindow : public QMainWindow {
   bool startLesson(const std::string& id, QString* problem = nullptr);
   LessonBar* lessonBar() const { return lessonBar_; }
 
+  // Where the window's docks side by side are wider than `available` (a screen), makes the
+  // Diagrams dock a tab of the Run Setup column so the window fits; on a screen wide enough for
+  // the layout it had before, puts that back.
+  void fitDocksTo(const QSize& available);
+
  protected:
   void closeEvent(QCloseEvent* event) override;
+  // Fits the docks to the screen the window opens on, and to any screen it moves to.
+  void showEvent(QShowEvent* event) override;
 
  private:
   QIcon themeIcon(const char* name, QStyle::StandardPixmap fallback) const;
@@ -178,6 +185,10 @@ class MainWindow : public QMainWindow {
   ResultsView* table_ = nullptr;
   NoticeBar* notice_ = nullptr;
   QWidget* diagrams_ = nullptr;
+  bool followsScreen_ = false;
+  // The dock layout before fitDocksTo() squeezed it, and the minimum size it needed.
+  QByteArray layoutBeforeFit_;
+  QSize minimumBeforeFit_;
   QLabel* progressText_ = nullptr;
   QProgressBar* progressBar_ = nullptr;
   QLabel* timeLeft_ = nullptr;

@@ -574,14 +574,23 @@ class TestCharts : public QObject {
 
   void everyTabSaysWhatWouldFillIt_data() {
     QTest::addColumn<int>("kind");
-    for (ChartKind kind : kAllCharts) QTest::newRow(qPrintable(chartId(kind))) << int(kind);
+    QTest::addColumn<QSize>("size");
+    // A desk screen's chart and one docked on a 1280x720 projector, whose hint must break lines.
+    for (ChartKind kind : kAllCharts) {
+      for (QSize size : {QSize(900, 600), QSize(330, 390)}) {
+        QTest::newRow(qPrintable(
+            QStringLiteral("%1 %2x%3").arg(chartId(kind)).arg(size.width()).arg(size.height())))
+            << int(kind) << size;
+      }
+    }
   }
 
   void everyTabSaysWhatWouldFillIt() {
     QFETCH(int, kind);
+    QFETCH(QSize, size);
     ResultsModel model;
     ChartPanel panel(&model);
-    ChartView* view = showChart(panel, ChartKind(kind), {900, 600});
+    ChartView* view = showChart(panel, ChartKind(kind), size);
     QVERIFY(view->hasPlaceholder());
     QCOMPARE(view->plottableCount(), 0);
     QVERIFY(!view->legend->visible());

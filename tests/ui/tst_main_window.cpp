@@ -3,6 +3,8 @@
 // the same table while a bad file changes nothing.
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QStatusBar>
 #include <QtTest>
 #include <algorithm>
 #include <tuple>
@@ -343,6 +345,36 @@ class TestMainWindow : public QObject {
     QVERIFY(!diagrams->presentationMode());
   }
 #endif
+
+  // A 1280x720 projector at 150 % gives 853x480 pixels: the three columns do not fit side by
+  // side, so the diagrams become a tab of the Run Setup column and the window fits the screen.
+  void aNarrowScreenTabsTheDiagramsBesideRunSetup() {
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* controls = window.findChild<QDockWidget*>(QStringLiteral("controlsDock"));
+    auto* diagrams = window.findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+    const auto tabbed = [&] { return window.tabifiedDockWidgets(controls).contains(diagrams); };
+    window.fitDocksTo(QSize(1920, 1080));
+    QVERIFY(!tabbed());
+    const QSize threeColumns = window.minimumSizeHint();
+
+    const QSize projector(853, 480);
+    QVERIFY(threeColumns.width() > projector.width());
+    window.fitDocksTo(projector);
+    QVERIFY(tabbed());
+    const QSize fitted = window.minimumSizeHint();
+    QVERIFY2(fitted.width() <= projector.width() && fitted.height() <= projector.height(),
+             qPrintable(QStringLiteral("minimum %1x%2").arg(fitted.width()).arg(fitted.height())));
+    QVERIFY(window.width() <= projector.width() && window.height() <= projector.height());
+    QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("too narrow")));
+
+    // Back on a large screen, the three columns return.
+    window.fitDocksTo(QSize(1920, 1080));
+    QVERIFY(!tabbed());
+    QCOMPARE(window.minimumSizeHint(), threeColumns);
+  }
 
   void choicesAndGeometryAreRemembered() {
     Choices choices = smallRun("register-tiled", 96);

@@ -155,7 +155,7 @@ std::string formatResults(const std::string& format, const Backend& backend,
 struct CommandLine {
   bool serve = false;
   bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false,
-       ceilings = false;
+       ceilings = false, counters = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
   std::optional<std::string> output, reps, budgetMs, seed, device, via;
@@ -225,6 +225,10 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   app.add_flag("--allow-long-runs", cl.allowLongRuns,
                "Run past a kernel's work bound (the serial kernel); such a run cannot be "
                "cancelled");
+  app.add_flag("--counters", cl.counters,
+               "Also read the GPU's hardware counters (DRAM bytes, sectors per request, bank "
+               "conflicts, occupancy): the profiler replays each kernel once after the timed "
+               "runs (CUDA backend)");
   app.add_option("--device", cl.device, "Device index of the backend (default 0)")
       ->type_name("INDEX");
   tile->excludes(params);
@@ -262,6 +266,7 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
   if (cl.budgetMs) base.sampling.budgetMs = plan::parsePositiveNumber(*cl.budgetMs, "--budget-ms");
   base.verify = !cl.noVerify;
   base.allowLongRuns = cl.allowLongRuns;
+  base.collectCounters = cl.counters;
   return base;
 }
 

@@ -85,6 +85,43 @@ Verification verificationFromJson(const json& object, const std::string& path) {
   return v;
 }
 
+// The counters' JSON names, in the order they are written and read.
+constexpr std::pair<const char*, double HardwareCounters::*> kCounterFields[] = {
+    {"dram_read_bytes", &HardwareCounters::dramReadBytes},
+    {"dram_write_bytes", &HardwareCounters::dramWriteBytes},
+    {"l2_sectors_from_l1", &HardwareCounters::l2SectorsFromL1},
+    {"global_load_requests", &HardwareCounters::globalLoadRequests},
+    {"global_load_sectors", &HardwareCounters::globalLoadSectors},
+    {"global_store_requests", &HardwareCounters::globalStoreRequests},
+    {"global_store_sectors", &HardwareCounters::globalStoreSectors},
+    {"shared_load_requests", &HardwareCounters::sharedLoadRequests},
+    {"shared_load_wavefronts", &HardwareCounters::sharedLoadWavefronts},
+    {"shared_store_requests", &HardwareCounters::sharedStoreRequests},
+    {"shared_store_wavefronts", &HardwareCounters::sharedStoreWavefronts},
+    {"shared_bank_conflicts", &HardwareCounters::sharedBankConflicts},
+    {"achieved_occupancy", &HardwareCounters::achievedOccupancy},
+};
+
+json toJson(const HardwareCounters& counters) {
+  json out = json::object();
+  for (const auto& [name, member] : kCounterFields) out[name] = counters.*member;
+  out["tensor_pipe_utilisation"] =
+      counters.tensorPipeUtilisation ? json(*counters.tensorPipeUtilisation) : json(nullptr);
+  out["source"] = counters.source;
+  return out;
+}
+
+HardwareCounters countersFromJson(const json& object, const std::string& path) {
+  HardwareCounters counters;
+  for (const auto& [name, member] : kCounterFields)
+    counters.*member = io::numberField(object, name, path, Sign::NonNegative);
+  if (io::optionalField(object, "tensor_pipe_utilisation"))
+    counters.tensorPipeUtilisation =
+        io::numberField(object, "tensor_pipe_utilisation", path, Sign::NonNegative);
+  counters.source = io::stringField(object, "source", path);
+  return counters;
+}
+
 // Shortest text that reads back to the same double ("nan" and "inf" included).
 std::string formatNumber(double value) {
   char buffer[64];
@@ -267,6 +304,25 @@ RunResult resultFromCsv(const CsvRow& row) {
                 "the resource columns registers .. occupancy are all given or all empty");
     }
   }
+  // Files written before the counter columns existed end at element.
+  if (row.has("counters_unavailable")) {
+    const auto given =
+        std::count_if(std::begin(kCounterFields), std::end(kCounterFields),
+                      [&](const auto& field) { return !row.text(field.first).empty(); });
+    if (given == std::ssize(kCounterFields)) {
+      HardwareCounters counters;
+      for (const auto& [name, member] : kCounterFields) counters.*member = row.number(name);
+      counters.tensorPipeUtilisation = row.optionalNumber("tensor_pipe_utilisation");
+      counters.source = row.text("counters_source");
+      r.counters = counters;
+    } else if (given > 0) {
+      row.error(kCounterFields[0].first,
+                "the counter columns dram_read_bytes .. achieved_occupancy are all given or all "
+                "empty");
+    }
+    if (!row.text("counters_unavailable").empty())
+      r.countersUnavailable = row.text("counters_unavailable");
+  }
   return r;
 }
 
@@ -407,7 +463,9 @@ nlohmann::json toJson(const RunResult& result) {
               {"verification", nullptr},
               {"phases", nullptr},
               {"unsynced_host_ms", nullptr},
-              {"resources", nullptr}};
+              {"resources", nullptr},
+              {"counters", nullptr},
+              {"counters_unavailable", nullptr}};
   if (result.verification) out["verification"] = toJson(*result.verification);
   if (result.phases) {
     out["phases"] = {{"h2d_ms", result.phases->h2dMs},
@@ -421,6 +479,8 @@ nlohmann::json toJson(const RunResult& result) {
         {"local_bytes", k->localBytesPerThread}, {"threads_per_block", k->threadsPerBlock},
         {"blocks_per_sm", k->blocksPerSM},       {"occupancy", k->occupancy}};
   }
+  if (result.counters) out["counters"] = toJson(*result.counters);
+  if (result.countersUnavailable) out["counters_unavailable"] = *result.countersUnavailable;
   return out;
 }
 
@@ -477,6 +537,12 @@ RunResult resultFromJson(const nlohmann::json& json, const std::string& path) {
                                   intField(*k, "blocks_per_sm", at, "block count"),
                                   io::numberField(*k, "occupancy", at, Sign::NonNegative)};
   }
+  if (const nlohmann::json* c = io::optionalField(json, "counters")) {
+    const std::string at = io::memberPath(path, "counters");
+    r.counters = countersFromJson(io::objectAt(*c, at), at);
+  }
+  if (io::optionalField(json, "counters_unavailable"))
+    r.countersUnavailable = io::stringField(json, "counters_unavailable", path);
   return r;
 }
 
@@ -495,7 +561,8 @@ nlohmann::json toJson(const RunRequest& request) {
           {"reps", request.sampling.fixedReps ? json(*request.sampling.fixedReps) : json(nullptr)},
           {"budget_ms", request.sampling.budgetMs},
           {"verify", request.verify},
-          {"allow_long_runs", request.allowLongRuns}};
+          {"allow_long_runs", request.allowLongRuns},
+          {"counters", request.collectCounters}};
 }
 
 RunRequest requestFromJson(const nlohmann::json& json) {
@@ -503,8 +570,8 @@ RunRequest requestFromJson(const nlohmann::json& json) {
   io::objectAt(json, where);
   // A misspelt member would silently run the default: refuse it, as the command line does.
   static const char* const kMembers[] = {
-      "kernel", "params", "m",    "n",         "k",      "element",        "device",
-      "fill",   "seed",   "reps", "budget_ms", "verify", "allow_long_runs"};
+      "kernel", "params", "m",    "n",         "k",      "element",         "device",
+      "fill",   "seed",   "reps", "budget_ms", "verify", "allow_long_runs", "counters"};
   for (const auto& item : json.items()) {
     const std::string& name = item.key();
     if (std::none_of(std::begin(kMembers), std::end(kMembers),
@@ -549,6 +616,8 @@ RunRequest requestFromJson(const nlohmann::json& json) {
   if (io::optionalField(json, "verify")) request.verify = io::booleanField(json, "verify", where);
   if (io::optionalField(json, "allow_long_runs"))
     request.allowLongRuns = io::booleanField(json, "allow_long_runs", where);
+  if (io::optionalField(json, "counters"))
+    request.collectCounters = io::booleanField(json, "counters", where);
   return request;
 }
 
@@ -649,62 +718,73 @@ ResultsDocument resultsDocumentFromJson(const nlohmann::json& json) {
 }
 
 std::vector<std::string> csvHeader() {
-  return {"backend",
-          "device",
-          "kernel",
-          "params",
-          "M",
-          "N",
-          "K",
-          "median_ms",
-          "min_ms",
-          "max_ms",
-          "gflops",
-          "rel_error",
-          "verified",
-          "reps",
-          "h2d_ms",
-          "kernel_ms",
-          "d2h_ms",
-          "unsynced_host_ms",
-          "registers",
-          "shared_bytes",
-          "local_bytes",
-          "threads_per_block",
-          "blocks_per_sm",
-          "occupancy",
-          "element"};
+  std::vector<std::string> header = {"backend",
+                                     "device",
+                                     "kernel",
+                                     "params",
+                                     "M",
+                                     "N",
+                                     "K",
+                                     "median_ms",
+                                     "min_ms",
+                                     "max_ms",
+                                     "gflops",
+                                     "rel_error",
+                                     "verified",
+                                     "reps",
+                                     "h2d_ms",
+                                     "kernel_ms",
+                                     "d2h_ms",
+                                     "unsynced_host_ms",
+                                     "registers",
+                                     "shared_bytes",
+                                     "local_bytes",
+                                     "threads_per_block",
+                                     "blocks_per_sm",
+                                     "occupancy",
+                                     "element"};
+  for (const auto& [name, member] : kCounterFields) header.push_back(name);
+  header.insert(header.end(),
+                {"tensor_pipe_utilisation", "counters_source", "counters_unavailable"});
+  return header;
 }
 
 std::vector<std::string> csvRow(const RunResult& r) {
   const auto phase = [&](double Phases::*member) {
     return r.phases ? formatNumber((*r.phases).*member) : std::string();
   };
-  return {r.backend,
-          r.device,
-          r.kernel.kernel,
-          formatParams(r.kernel),
-          std::to_string(r.shape.m),
-          std::to_string(r.shape.n),
-          std::to_string(r.shape.k),
-          formatNumber(r.stats.medianMs),
-          formatNumber(r.stats.minMs),
-          formatNumber(r.stats.maxMs),
-          formatNumber(r.gflops),
-          r.verification ? formatNumber(r.verification->relError) : std::string(),
-          r.verified() ? "true" : "false",
-          std::to_string(r.stats.reps),
-          phase(&Phases::h2dMs),
-          phase(&Phases::kernelMs),
-          phase(&Phases::d2hMs),
-          formatOptional(r.unsyncedHostMs),
-          r.resources ? std::to_string(r.resources->registersPerThread) : std::string(),
-          r.resources ? std::to_string(r.resources->sharedBytesPerBlock) : std::string(),
-          r.resources ? std::to_string(r.resources->localBytesPerThread) : std::string(),
-          r.resources ? std::to_string(r.resources->threadsPerBlock) : std::string(),
-          r.resources ? std::to_string(r.resources->blocksPerSM) : std::string(),
-          r.resources ? formatNumber(r.resources->occupancy) : std::string(),
-          toString(r.element)};
+  std::vector<std::string> row = {
+      r.backend,
+      r.device,
+      r.kernel.kernel,
+      formatParams(r.kernel),
+      std::to_string(r.shape.m),
+      std::to_string(r.shape.n),
+      std::to_string(r.shape.k),
+      formatNumber(r.stats.medianMs),
+      formatNumber(r.stats.minMs),
+      formatNumber(r.stats.maxMs),
+      formatNumber(r.gflops),
+      r.verification ? formatNumber(r.verification->relError) : std::string(),
+      r.verified() ? "true" : "false",
+      std::to_string(r.stats.reps),
+      phase(&Phases::h2dMs),
+      phase(&Phases::kernelMs),
+      phase(&Phases::d2hMs),
+      formatOptional(r.unsyncedHostMs),
+      r.resources ? std::to_string(r.resources->registersPerThread) : std::string(),
+      r.resources ? std::to_string(r.resources->sharedBytesPerBlock) : std::string(),
+      r.resources ? std::to_string(r.resources->localBytesPerThread) : std::string(),
+      r.resources ? std::to_string(r.resources->threadsPerBlock) : std::string(),
+      r.resources ? std::to_string(r.resources->blocksPerSM) : std::string(),
+      r.resources ? formatNumber(r.resources->occupancy) : std::string(),
+      toString(r.element)};
+  for (const auto& [name, member] : kCounterFields)
+    row.push_back(r.counters ? formatNumber((*r.counters).*member) : std::string());
+  row.push_back(r.counters ? formatOptional(r.counters->tensorPipeUtilisation) : std::string());
+  row.push_back(r.counters ? r.counters->source : std::string());
+  row.push_back(r.countersUnavailable.value_or(std::string()));
+  return row;
 }
 
 void writeCsv(std::ostream& out, const std::vector<RunResult>& results) {
@@ -726,11 +806,13 @@ std::vector<RunResult> readCsv(std::istream& in) {
   std::vector<std::string> header, cells;
   int line = 0;
   if (!readCsvRecord(in, header, line)) fail("CSV input is empty: no header line");
-  // Older files end earlier: before the resource columns (format version 1 as first written) or
-  // before the element column.
-  constexpr std::size_t kColumnsWithoutResources = 18, kColumnsWithoutElement = 24;
+  // Older files end earlier: before the resource columns (format version 1 as first written),
+  // before the element column, or before the counters.
+  constexpr std::size_t kColumnsWithoutResources = 18, kColumnsWithoutElement = 24,
+                        kColumnsWithoutCounters = 25;
   const bool olderPrefix =
-      (header.size() == kColumnsWithoutResources || header.size() == kColumnsWithoutElement) &&
+      (header.size() == kColumnsWithoutResources || header.size() == kColumnsWithoutElement ||
+       header.size() == kColumnsWithoutCounters) &&
       std::equal(header.begin(), header.end(), expected.begin());
   if (header != expected && !olderPrefix) {
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -774,6 +856,11 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
   if (anyUnsynced) header.push_back("unsynced host ms");
   if (anyResources)
     header.insert(header.end(), {"regs", "smem B", "local B", "threads", "blocks/SM", "occupancy"});
+  const bool anyCounters = std::any_of(results.begin(), results.end(),
+                                       [](const RunResult& r) { return r.counters.has_value(); });
+  if (anyCounters)
+    header.insert(header.end(), {"DRAM MB", "ld sectors/req", "st sectors/req",
+                                 "smem wavefronts/req", "bank conflicts", "achieved occ"});
 
   std::vector<std::vector<std::string>> rows = {header};
   for (const RunResult& r : results) {
@@ -807,12 +894,36 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
         row.insert(row.end(), 6, "-");
       }
     }
+    if (anyCounters) {
+      if (const auto& c = r.counters) {
+        const auto ratio = [](double part, double whole) {
+          return whole > 0 ? fixed(part / whole, 2) : std::string("-");
+        };
+        row.insert(row.end(),
+                   {fixed((c->dramReadBytes + c->dramWriteBytes) / 1e6, 1),
+                    ratio(c->globalLoadSectors, c->globalLoadRequests),
+                    ratio(c->globalStoreSectors, c->globalStoreRequests),
+                    ratio(c->sharedLoadWavefronts + c->sharedStoreWavefronts,
+                          c->sharedLoadRequests + c->sharedStoreRequests),
+                    fixed(c->sharedBankConflicts, 0), fixed(100 * c->achievedOccupancy, 1) + " %"});
+      } else {
+        row.insert(row.end(), 6, "-");
+      }
+    }
     rows.push_back(std::move(row));
   }
 
   // Text columns (backend .. params, and the type) align left, numbers right.
   const std::size_t textColumns = anyTyped ? 5 : 4;
   writeAligned(out, rows, [textColumns](std::size_t column) { return column < textColumns; });
+  // Why a run asked for counters has none, each reason once.
+  std::vector<std::string> reasons;
+  for (const RunResult& r : results) {
+    if (r.countersUnavailable &&
+        std::find(reasons.begin(), reasons.end(), *r.countersUnavailable) == reasons.end())
+      reasons.push_back(*r.countersUnavailable);
+  }
+  for (const std::string& reason : reasons) out << "counters: " << oneLine(reason) << '\n';
 }
 
 void writeCeilingsCsv(std::ostream& out, const std::vector<DeviceCeilings>& ceilings) {

@@ -219,6 +219,9 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
     result.verification =
         verify(c, referenceProduct(operands.a, operands.b), operands.a, operands.b);
   }
+  if (request.collectCounters)
+    result.countersUnavailable =
+        "the CPU backend has no hardware counters: they come from a CUDA GPU's profiler";
   report(1.0, "done");
   return result;
 }

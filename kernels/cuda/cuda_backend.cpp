@@ -12,6 +12,7 @@
 #include <map>
 #include <type_traits>
 
+#include "counters.hpp"
 #include "cublas_gemm.hpp"
 #include "cuda_ceilings.hpp"
 #include "cuda_check.hpp"
@@ -318,6 +319,15 @@ class CudaBackend final : public Backend {
     phases.kernelMs = stats.medianMs;
 
     RunResult out;
+    if (request.collectCounters) {
+      // After the timed repetitions, so the profiler's replays never touch a timing.
+      report(0.87, "counting: the profiler replays the kernel");
+      poisonC();
+      cuda::CounterCollection counted =
+          cuda::collectCounters(launch, request.element != ElementType::F32);
+      out.counters = std::move(counted.counters);
+      out.countersUnavailable = std::move(counted.unavailable);
+    }
     if (request.verify) {
       report(0.9, "verifying");
       if (cpuReference)

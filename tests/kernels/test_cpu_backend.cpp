@@ -50,6 +50,21 @@ TEST(CpuBackend, IsAvailableWithOneDescribedDevice) {
   EXPECT_TRUE(hasCores);
 }
 
+// Asked for hardware counters, the CPU backend keeps its timing and says why it has none.
+TEST(CpuBackend, SaysItHasNoHardwareCountersAndKeepsTheRun) {
+  RunRequest request = requestFor("naive", {16, 16, 16});
+  const RunResult plain = makeCpuBackend()->run(request, {}, nullptr);
+  EXPECT_FALSE(plain.countersUnavailable);
+  request.collectCounters = true;
+  const RunResult result = makeCpuBackend()->run(request, {}, nullptr);
+  EXPECT_TRUE(result.verified());
+  EXPECT_GT(result.stats.medianMs, 0);
+  EXPECT_FALSE(result.counters);
+  ASSERT_TRUE(result.countersUnavailable);
+  EXPECT_NE(result.countersUnavailable->find("CPU backend has no hardware counters"),
+            std::string::npos);
+}
+
 TEST(CpuBackend, RefusesInvalidConfigurationsWithAReason) {
   const auto backend = makeCpuBackend();
   const Shape shape{8, 8, 8};

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "io/json_fields.hpp"
+#include "tilescope/counter_model.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
 
@@ -337,6 +338,13 @@ std::string fixed(double value, int decimals) {
   if (!std::isfinite(value)) return formatNumber(value);
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+// Four significant digits: 16.5, 0.4995, 2.75e+05.
+std::string significant(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", value);
   return buffer;
 }
 
@@ -924,6 +932,20 @@ void writeTable(std::ostream& out, const std::vector<RunResult>& results) {
       reasons.push_back(*r.countersUnavailable);
   }
   for (const std::string& reason : reasons) out << "counters: " << oneLine(reason) << '\n';
+  // The counters beside the traffic model, run by run.
+  for (const RunResult& r : results) {
+    const std::vector<CounterComparison> compared = compareWithModel(r);
+    if (compared.empty()) continue;
+    out << '\n'
+        << r.kernel.kernel << (r.kernel.params.empty() ? "" : " " + formatParams(r.kernel)) << ' '
+        << r.shape.m << 'x' << r.shape.n << 'x' << r.shape.k << ' ' << toString(r.element)
+        << ", model against hardware (" << oneLine(r.counters->source) << "):\n";
+    std::vector<std::vector<std::string>> lines = {{"", "unit", "model", "measured", ""}};
+    for (const CounterComparison& c : compared)
+      lines.push_back({c.what, c.unit, significant(c.model), significant(c.measured),
+                       c.agrees ? (c.why.empty() ? "agrees" : "agrees: " + c.why) : c.why});
+    writeAligned(out, lines, [](std::size_t column) { return column < 2 || column == 4; });
+  }
 }
 
 void writeCeilingsCsv(std::ostream& out, const std::vector<DeviceCeilings>& ceilings) {

@@ -83,11 +83,12 @@ std::vector<CounterComparison> compareWithModel(const RunResult& result) {
     }
     compareRequests(out, "shared-memory loads", "wavefronts per request", wavefronts, reads,
                     hw.sharedLoadWavefronts, hw.sharedLoadRequests,
-                    "the banks took more passes than the model predicts: shared reads the model "
-                    "does not draw (the staging copies, the epilogue) conflict",
-                    "the banks took fewer passes than the model predicts: the hardware also "
-                    "counts conflict-free shared reads the model leaves out, which dilute the "
-                    "average");
+                    "more passes per request than the model predicts: the compiler merged "
+                    "neighbouring shared reads into 8- or 16-byte ones (fewer requests, more "
+                    "passes each), or reads the model does not draw conflict; the bank conflicts "
+                    "below tell which",
+                    "fewer passes per request than the model predicts: the hardware also counts "
+                    "conflict-free shared reads the model leaves out, which dilute the average");
     if (reads > 0 && hw.sharedLoadRequests > 0) {
       CounterComparison bank{
           "bank conflicts",

@@ -29,6 +29,10 @@ RunResult fullResult() {
   r.unsyncedHostMs = 0.0078125;
   r.resources = tilescope::KernelResources{168, 49920, 16, 256, 1, 0.125};
   r.element = tilescope::ElementType::BF16;
+  r.counters =
+      tilescope::HardwareCounters{1.5e9, 2.5e8, 3e7,    4096,    16384,
+                                  512,   2048,  8192,   9216,    1024,
+                                  1280,  17,    0.4375, 0.71875, "CUPTI range profiler (GH100)"};
   return r;
 }
 
@@ -48,6 +52,7 @@ RunResult minimalResult() {
 RunResult failedResult() {
   RunResult r = minimalResult();
   r.kernel = {"shared-tiled", {{"tile", 16}}};
+  r.countersUnavailable = "profiling is reserved to administrators, \"quoted\", on two\nlines";
   r.verification = tilescope::Verification{std::nan(""), std::nan(""), 0.0, 3, 1e-6, false};
   return r;
 }
@@ -79,6 +84,8 @@ void expectSameCsvFields(const RunResult& a, const RunResult& b) {
   }
   EXPECT_EQ(a.unsyncedHostMs, b.unsyncedHostMs);
   EXPECT_EQ(a.resources, b.resources);
+  EXPECT_EQ(a.counters, b.counters);
+  EXPECT_EQ(a.countersUnavailable, b.countersUnavailable);
 }
 
 void expectSameEveryField(const RunResult& a, const RunResult& b) {
@@ -383,7 +390,23 @@ TEST(ReportCsv, HeaderIsTheDocumentedColumnsInOrder) {
                                              "threads_per_block",
                                              "blocks_per_sm",
                                              "occupancy",
-                                             "element"};
+                                             "element",
+                                             "dram_read_bytes",
+                                             "dram_write_bytes",
+                                             "l2_sectors_from_l1",
+                                             "global_load_requests",
+                                             "global_load_sectors",
+                                             "global_store_requests",
+                                             "global_store_sectors",
+                                             "shared_load_requests",
+                                             "shared_load_wavefronts",
+                                             "shared_store_requests",
+                                             "shared_store_wavefronts",
+                                             "shared_bank_conflicts",
+                                             "achieved_occupancy",
+                                             "tensor_pipe_utilisation",
+                                             "counters_source",
+                                             "counters_unavailable"};
   EXPECT_EQ(report::csvHeader(), expected);
   EXPECT_EQ(report::csvRow(fullResult()).size(), expected.size());
 }
@@ -416,6 +439,7 @@ TEST(ReportCsv, ReadsFilesWrittenBeforeTheResourceColumns) {
   ASSERT_EQ(back.size(), 1u);
   EXPECT_FALSE(back[0].resources.has_value());
   result.resources.reset();
+  result.counters.reset();
   result.element = tilescope::ElementType::F32;
   expectSameCsvFields(back[0], result);
 }
@@ -426,7 +450,18 @@ TEST(ReportCsv, ReadsFilesWrittenBeforeTheElementColumn) {
   const auto back = readCsvText(olderCsv(result, 24));
   ASSERT_EQ(back.size(), 1u);
   EXPECT_TRUE(back[0].resources.has_value());
+  result.counters.reset();
   result.element = tilescope::ElementType::F32;
+  expectSameCsvFields(back[0], result);
+}
+
+TEST(ReportCsv, ReadsFilesWrittenBeforeTheCounterColumns) {
+  RunResult result = fullResult();
+  result.device = "GPU";
+  const auto back = readCsvText(olderCsv(result, 25));
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_FALSE(back[0].counters.has_value());
+  result.counters.reset();
   expectSameCsvFields(back[0], result);
 }
 
@@ -464,7 +499,7 @@ TEST(ReportCsv, MalformedInputGivesALineAndColumn) {
   expectInvalid([] { readCsvText("backend,device\n"); }, "column 3 'kernel' is missing");
   expectInvalid([&] { readCsvText("backend,gadget" + header.substr(14)); },
                 "column 2 is 'gadget', expected 'device'");
-  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 25");
+  expectInvalid([&] { readCsvText(header + "cpu,x,serial\n"); }, "line 2: 3 fields, expected 41");
 
   std::string halfResources = row;
   halfResources.replace(halfResources.rfind(",,,,,,"), 6, ",64,,,,,");
@@ -492,7 +527,10 @@ TEST(ReportTable, AlignsColumnsAndShowsPhasesOnlyWhenMeasured) {
   std::istringstream lines(cpuOnly.str());
   std::vector<std::string> rows;
   for (std::string line; std::getline(lines, line);) rows.push_back(line);
-  ASSERT_EQ(rows.size(), 3u);
+  // The table, then why the failed run, which asked for counters, has none (on one line).
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[3], "counters: profiling is reserved to administrators, \"quoted\", on two lines");
+  rows.pop_back();
   EXPECT_EQ(rows[0].find("H2D"), std::string::npos);
   // Right-aligned numbers: each row's "reps" value ends where the header's does.
   EXPECT_EQ(rows[0].size(), rows[1].size());
@@ -511,6 +549,38 @@ TEST(ReportTable, AlignsColumnsAndShowsPhasesOnlyWhenMeasured) {
   EXPECT_EQ(cpuOnly.str().find("type"), std::string::npos);
   EXPECT_NE(withPhases.str().find("type"), std::string::npos);
   EXPECT_NE(withPhases.str().find("bf16"), std::string::npos);
+}
+
+// With counters the table gains their columns, and each counted run its figures beside the model.
+TEST(ReportTable, ShowsCountersBesideTheModel) {
+  RunResult counted = minimalResult();
+  counted.backend = "cuda";
+  counted.kernel = {"row-per-thread", {}};
+  counted.shape = {64, 64, 64};
+  counted.counters = tilescope::HardwareCounters{};
+  counted.counters->globalLoadRequests = 8192;
+  counted.counters->globalLoadSectors = 8192 * 16.5;
+  counted.counters->dramReadBytes = 3 * 64 * 64 * 4;
+  counted.counters->source = "CUPTI range profiler (GH100)";
+  std::ostringstream out;
+  report::writeTable(out, {counted, minimalResult()});
+  const std::string text = out.str();
+  EXPECT_NE(text.find("ld sectors/req"), std::string::npos) << text;
+  EXPECT_NE(text.find("16.50"), std::string::npos) << text;
+  EXPECT_NE(text.find("row-per-thread 64x64x64 fp32, model against hardware (CUPTI range "
+                      "profiler (GH100)):"),
+            std::string::npos)
+      << text;
+  // The model's 16.5 sectors per load (32 for A, 1 for B) against the same measured.
+  std::istringstream lines(text);
+  bool loads = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("global loads", 0) != 0) continue;
+    loads = true;
+    EXPECT_NE(line.find("16.5  "), std::string::npos) << line;
+    EXPECT_NE(line.find("agrees"), std::string::npos) << line;
+  }
+  EXPECT_TRUE(loads) << text;
 }
 
 // The sample sessions shipped in resources/sessions, measured on an H200, must open: every

@@ -101,6 +101,22 @@ TEST_F(Serve, RunAnswersWithTheVerifiedResult) {
   EXPECT_TRUE(result.at("verified").get<bool>());
 }
 
+// A request for counters reaches the backend: the CPU's answer keeps the timing and says why it
+// has none.
+TEST_F(Serve, ARequestForCountersGetsTheBackendsAnswer) {
+  json asked = smallRequest();
+  asked["counters"] = true;
+  const json reply = request(runMessage(11, asked));
+  ASSERT_EQ(reply.at("reply"), "result") << reply.dump();
+  const json& result = reply.at("result");
+  EXPECT_TRUE(result.at("verified").get<bool>());
+  EXPECT_TRUE(result.at("counters").is_null());
+  EXPECT_NE(result.at("counters_unavailable").get<std::string>().find("no hardware counters"),
+            std::string::npos);
+  const json plain = request(runMessage(12, smallRequest())).at("result");
+  EXPECT_TRUE(plain.at("counters_unavailable").is_null());
+}
+
 TEST_F(Serve, ProgressComesWhileALongRunRunsAndCancelStopsIt) {
   server.send(runMessage(3, {{"kernel", "naive"},
                              {"m", 256},

@@ -269,6 +269,14 @@ QWidget* ControlPanel::buildMeasureGroup() {
   verify_ = new QCheckBox(tr("&Verify against the reference"), box);
   verify_->setStatusTip(
       tr("Compare C with a double-precision reference; unwritten outputs (NaN) never pass"));
+  counters_ = new QCheckBox(tr("Read hardware cou&nters"), box);
+  counters_->setToolTip(
+      tr("After the timed runs, the GPU's profiler replays the kernel once and counts DRAM "
+         "bytes, sectors per request, bank conflicts and occupancy, shown beside the model's "
+         "figures (CUDA backend; the timings stay clean runs)"));
+  counters_->setStatusTip(
+      tr("Replay each kernel under the GPU's profiler for its hardware "
+         "counters"));
   auto* mode = new QButtonGroup(box);
   mode->addButton(adaptive_);
   mode->addButton(fixed_);
@@ -277,10 +285,12 @@ QWidget* ControlPanel::buildMeasureGroup() {
   grid->addWidget(fixed_, 1, 0);
   grid->addWidget(reps_, 1, 1);
   grid->addWidget(verify_, 2, 0, 1, 2);
+  grid->addWidget(counters_, 3, 0, 1, 2);
   connect(adaptive_, &QRadioButton::toggled, this, &ControlPanel::onChanged);
   connect(budget_, &QDoubleSpinBox::valueChanged, this, &ControlPanel::onChanged);
   connect(reps_, &QSpinBox::valueChanged, this, &ControlPanel::onChanged);
   connect(verify_, &QCheckBox::toggled, this, &ControlPanel::onChanged);
+  connect(counters_, &QCheckBox::toggled, this, &ControlPanel::onChanged);
   return box;
 }
 
@@ -524,6 +534,7 @@ app::Choices ControlPanel::choices() const {
   if (fixed_->isChecked()) choices.fixedReps = reps_->value();
   choices.budgetSeconds = budget_->value();
   choices.verify = verify_->isChecked();
+  choices.counters = counters_->isChecked();
   choices.sweep = app::SweepKind(sweep_->currentData().toInt());
   choices.tiles = tiles_->text().remove(QLatin1Char(' ')).toStdString();
   choices.sizes = sizes_->text().remove(QLatin1Char(' ')).toStdString();
@@ -571,6 +582,7 @@ void ControlPanel::setChoices(const app::Choices& choices) {
   reps_->setValue(choices.fixedReps.value_or(kDefaultFixedReps));
   budget_->setValue(choices.budgetSeconds);
   verify_->setChecked(choices.verify);
+  counters_->setChecked(choices.counters);
   sweep_->setCurrentIndex(std::max(sweep_->findData(int(choices.sweep)), 0));
   tiles_->setText(text(choices.tiles));
   sizes_->setText(text(choices.sizes));

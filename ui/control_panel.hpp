@@ -101,6 +101,7 @@ class ControlPanel : public QWidget {
   QDoubleSpinBox* budget_ = nullptr;
   QSpinBox* reps_ = nullptr;
   QCheckBox* verify_ = nullptr;
+  QCheckBox* counters_ = nullptr;
   QComboBox* sweep_ = nullptr;
   QStackedWidget* sweepPages_ = nullptr;
   QLineEdit* tiles_ = nullptr;

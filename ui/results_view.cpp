@@ -57,12 +57,26 @@ ResultsView::ResultsView(app::ResultsModel* model, QWidget* parent) : QTableView
   connect(copy_, &QAction::triggered, this, &ResultsView::copySelection);
   addAction(copy_);
 
-  connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
+  connect(model, &QAbstractItemModel::rowsInserted, this, [this, model] {
+    showCounterColumnsFor(*model);
     resizeColumnsToContents();
     if (horizontalHeader()->sortIndicatorSection() < 0) scrollToBottom();
   });
-  connect(model, &QAbstractItemModel::modelReset, this, &QTableView::resizeColumnsToContents);
+  connect(model, &QAbstractItemModel::modelReset, this, [this, model] {
+    showCounterColumnsFor(*model);
+    resizeColumnsToContents();
+  });
+  showCounterColumnsFor(*model);
   resizeColumnsToContents();
+}
+
+void ResultsView::showCounterColumnsFor(const app::ResultsModel& model) {
+  // Five empty columns would push the rest aside: they appear once a run has counters.
+  const bool any = std::any_of(model.results().begin(), model.results().end(),
+                               [](const RunResult& r) { return r.counters.has_value(); });
+  for (int column = app::ResultsModel::DramMB; column <= app::ResultsModel::AchievedOccupancy;
+       ++column)
+    setColumnHidden(column, !any);
 }
 
 QString ResultsView::selectionAsText() const {
@@ -75,13 +89,15 @@ QString ResultsView::selectionAsText() const {
   QStringList lines;
   QStringList cells;
   for (int column = 0; column < proxy_.columnCount(); ++column) {
-    cells << proxy_.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    if (!isColumnHidden(column))
+      cells << proxy_.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
   }
   lines << cells.join(QLatin1Char('\t'));
   for (int row : rows) {
     cells.clear();
     for (int column = 0; column < proxy_.columnCount(); ++column) {
-      cells << proxy_.index(row, column).data(Qt::DisplayRole).toString();
+      if (!isColumnHidden(column))
+        cells << proxy_.index(row, column).data(Qt::DisplayRole).toString();
     }
     lines << cells.join(QLatin1Char('\t'));
   }

@@ -23,7 +23,7 @@ class ResultsView : public QTableView {
   explicit ResultsView(app::ResultsModel* model, QWidget* parent = nullptr);
 
   // The selected rows (every row when none is selected) with a header line, tab-separated, in
-  // the order the table shows them.
+  // the order the table shows them, without the hidden columns.
   QString selectionAsText() const;
   QAction* copyAction() const { return copy_; }
 
@@ -34,6 +34,8 @@ class ResultsView : public QTableView {
   void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
+  void showCounterColumnsFor(const app::ResultsModel& model);
+
   ResultsProxy proxy_;
   QAction* copy_ = nullptr;
 };

@@ -36,7 +36,7 @@ nlohmann::json toJson(const Choices& choices) {
       {"square", choices.square},   {"budget_s", choices.budgetSeconds},
       {"verify", choices.verify},   {"sweep", kSweepNames[int(choices.sweep)]},
       {"tiles", choices.tiles},     {"sizes", choices.sizes},
-      {"kernels", choices.kernels},
+      {"kernels", choices.kernels}, {"counters", choices.counters},
   };
   json["reps"] = choices.fixedReps ? nlohmann::json(*choices.fixedReps) : nlohmann::json(nullptr);
   return json;
@@ -58,6 +58,7 @@ Choices choicesFromJson(const nlohmann::json& json) {
   readField(json, "square", choices.square);
   readField(json, "budget_s", choices.budgetSeconds);
   readField(json, "verify", choices.verify);
+  readField(json, "counters", choices.counters);
   readField(json, "tiles", choices.tiles);
   readField(json, "sizes", choices.sizes);
   readField(json, "kernels", choices.kernels);
@@ -136,6 +137,7 @@ RunRequest baseRequest(const Choices& choices) {
   request.element = choices.element;
   request.device = choices.device;
   request.verify = choices.verify;
+  request.collectCounters = choices.counters;
   request.sampling.budgetMs = choices.budgetSeconds * 1000.0;
   request.sampling.fixedReps = choices.fixedReps;
   return request;

@@ -30,6 +30,7 @@ struct Choices {
   std::optional<int> fixedReps;  // nullopt: repeat until the spread is small or the budget ends
   double budgetSeconds = 2.0;
   bool verify = true;
+  bool counters = false;  // replay each kernel under the GPU's profiler for hardware counters
   SweepKind sweep = SweepKind::Single;
   std::string tiles;  // empty: every valid tile
   std::string sizes = "128,256,512,1024";

@@ -2,6 +2,7 @@
 
 #include "formatting.hpp"
 #include "result_analysis.hpp"
+#include "tilescope/counter_model.hpp"
 
 namespace tilescope::app {
 namespace {
@@ -12,6 +13,45 @@ QString text(const std::string& value) {
 
 bool isNumeric(int column) {
   return column >= ResultsModel::M && column != ResultsModel::Verified;
+}
+
+bool isCounter(int column) {
+  return column >= ResultsModel::DramMB && column <= ResultsModel::AchievedOccupancy;
+}
+
+// The comparison with the model a counter column shows (counter_model.hpp's names).
+const char* comparedFigure(int column) {
+  switch (column) {
+    case ResultsModel::DramMB:
+      return "DRAM traffic";
+    case ResultsModel::LoadSectors:
+      return "global loads";
+    case ResultsModel::SharedWavefronts:
+      return "shared-memory loads";
+    case ResultsModel::BankConflicts:
+      return "bank conflicts";
+    default:
+      return "occupancy";
+  }
+}
+
+// The measured figure of a counter column; nullopt where the hardware saw no such access.
+std::optional<double> measuredFigure(const HardwareCounters& c, int column) {
+  const auto perRequest = [](double part, double whole) {
+    return whole > 0 ? std::optional<double>(part / whole) : std::nullopt;
+  };
+  switch (column) {
+    case ResultsModel::DramMB:
+      return (c.dramReadBytes + c.dramWriteBytes) / 1e6;
+    case ResultsModel::LoadSectors:
+      return perRequest(c.globalLoadSectors, c.globalLoadRequests);
+    case ResultsModel::SharedWavefronts:
+      return perRequest(c.sharedLoadWavefronts, c.sharedLoadRequests);
+    case ResultsModel::BankConflicts:
+      return c.sharedBankConflicts;
+    default:
+      return 100 * c.achievedOccupancy;
+  }
 }
 
 }  // namespace
@@ -56,6 +96,11 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "Threads/block",
       "Blocks/SM",
       "Occupancy %",
+      "DRAM MB",
+      "Load sectors/req",
+      "Smem passes/req",
+      "Bank conflicts",
+      "Achieved occ. %",
   };
   static const char* const tips[ColumnCount] = {
       "The backend that ran it",
@@ -84,7 +129,14 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "Threads per block of the launch (GPU backends)",
       "Most blocks resident on one SM at once, as registers, shared memory and threads allow "
       "(GPU backends)",
-      "Resident warps over the SM's maximum: the theoretical occupancy (GPU backends)"};
+      "Resident warps over the SM's maximum: the theoretical occupancy (GPU backends)",
+      "Bytes read from and written to DRAM, as the GPU counted them (Read hardware counters); "
+      "hover a cell for the model's no-reuse figure",
+      "32-byte sectors per warp-wide global load, as counted; the model's figure on hover",
+      "Passes (wavefronts) the shared-memory banks took per warp-wide shared load, as counted",
+      "Extra passes the shared-memory banks took for conflicting words, as counted",
+      "Active warps over the SM's maximum while the kernel ran, as counted (the theoretical "
+      "figure is Occupancy %)"};
   if (section < 0 || section >= ColumnCount) return {};
   if (role == Qt::DisplayRole) return QString::fromLatin1(titles[section]);
   if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
@@ -153,6 +205,17 @@ QVariant ResultsModel::display(const RunResult& result, std::size_t row, int col
     case Occupancy:
       return result.resources ? QString::number(100.0 * result.resources->occupancy, 'f', 1)
                               : QString();
+    case DramMB:
+    case LoadSectors:
+    case SharedWavefronts:
+    case BankConflicts:
+    case AchievedOccupancy: {
+      if (!result.counters) return QString();
+      const std::optional<double> value = measuredFigure(*result.counters, column);
+      if (!value) return QString();
+      const int decimals = column == BankConflicts ? 0 : column == DramMB ? 1 : 2;
+      return QString::number(*value, 'f', column == AchievedOccupancy ? 1 : decimals);
+    }
     default:
       return sortValue(result, row, column);
   }
@@ -200,6 +263,12 @@ QVariant ResultsModel::sortValue(const RunResult& result, std::size_t row, int c
       return result.resources ? result.resources->blocksPerSM : -1;
     case Occupancy:
       return result.resources ? result.resources->occupancy : -1.0;
+    case DramMB:
+    case LoadSectors:
+    case SharedWavefronts:
+    case BankConflicts:
+    case AchievedOccupancy:
+      return result.counters ? measuredFigure(*result.counters, column).value_or(-1.0) : -1.0;
     default:
       return display(result, row, column);
   }
@@ -234,6 +303,19 @@ QString ResultsModel::tooltip(const RunResult& result, int column) const {
   }
   if (column == Kernel) {
     if (const KernelInfo* info = findKernel(result.kernel.kernel)) return text(info->displayName);
+  }
+  if (isCounter(column)) {
+    if (!result.counters)
+      return result.countersUnavailable ? text(*result.countersUnavailable) : QString();
+    for (const CounterComparison& c : compareWithModel(result)) {
+      if (c.what != comparedFigure(column)) continue;
+      QString tip = tr("model: %1 %3, measured: %2")
+                        .arg(QString::number(c.model, 'g', 4), QString::number(c.measured, 'g', 4),
+                             text(c.unit));
+      if (!c.why.empty()) tip += QStringLiteral("<br>") + text(c.why).toHtmlEscaped();
+      return tip;
+    }
+    return text(result.counters->source);
   }
   return {};
 }

@@ -39,6 +39,12 @@ class ResultsModel : public QAbstractTableModel {
     ThreadsPerBlock,
     BlocksPerSM,
     Occupancy,
+    // What the GPU's counters measured (RunResult::counters), the model's figure in the tooltip.
+    DramMB,
+    LoadSectors,
+    SharedWavefronts,
+    BankConflicts,
+    AchievedOccupancy,
     ColumnCount
   };
   static constexpr int kSortRole = Qt::UserRole + 1;

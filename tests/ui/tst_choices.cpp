@@ -25,6 +25,7 @@ class TestChoices : public QObject {
     choices.fixedReps = 7;
     choices.budgetSeconds = 0.5;
     choices.verify = false;
+    choices.counters = true;
     choices.sweep = SweepKind::Kernel;
     choices.tiles = "1,2";
     choices.sizes = "64";
@@ -34,6 +35,9 @@ class TestChoices : public QObject {
     QCOMPARE(back.fixedReps, std::optional<int>(7));
     QCOMPARE(back.sweep, SweepKind::Kernel);
     QCOMPARE(back.element, ElementType::BF16);
+    QVERIFY(back.counters);
+    QVERIFY(baseRequest(back).collectCounters);
+    QVERIFY(!baseRequest(Choices{}).collectCounters);
   }
 
   // Issue #12: m = -5, kernel "bogus" and tile = 1000 in the settings made the window exit 2.

@@ -2,6 +2,7 @@
 // multiplies (the tooltip says why the others are missing), keeps a chosen type the next kernel
 // also multiplies, and the requests, the size note and the diagrams' configuration carry it;
 // autotuned parameters are remembered per type.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QStandardItemModel>
@@ -125,6 +126,26 @@ class TestControlPanel : public QObject {
     // 512^3: A and B take 1 MiB each in tf32, 512 KiB in fp16; C 1 MiB in both.
     QVERIFY2(sizeNote(panel).contains(QStringLiteral("3.0 MiB")), qPrintable(sizeNote(panel)));
     QVERIFY2(fp16Note.contains(QStringLiteral("2.0 MiB")), qPrintable(fp16Note));
+  }
+
+  // The opt-in for hardware counters reaches every planned run's request, and is remembered.
+  void theCountersCheckboxAsksEveryRunForCounters() {
+    ControlPanel panel;
+    panel.setBackends(withGpu());
+    panel.setChoices(onGpu("naive", ElementType::F32));
+    QCheckBox* counters = nullptr;
+    for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+      if (box->text().remove(QLatin1Char('&')) == QStringLiteral("Read hardware counters"))
+        counters = box;
+    QVERIFY(counters);
+    QVERIFY(!counters->isChecked());
+    QString problem;
+    QVERIFY(!panel.plannedJobs(&problem).front().request.collectCounters);
+    counters->setChecked(true);
+    QVERIFY(panel.choices().counters);
+    const std::vector<RunJob> jobs = panel.plannedJobs(&problem);
+    QVERIFY(!jobs.empty());
+    for (const RunJob& job : jobs) QVERIFY(job.request.collectCounters);
   }
 
   void aComparisonInATypeRefusesKernelsThatDoNotMultiplyIt() {

@@ -50,6 +50,42 @@ class TestResultsView : public QObject {
     QCOMPARE(column(view, ResultsModel::LocalBytes), (QStringList{"32", "0", ""}));
   }
 
+  // Counter columns appear once a run has counters; each cell's tooltip sets it beside the model.
+  void counterColumnsShowTheMeasuredFigureAndTheModel() {
+    ui::ResultsView view(&model_);
+    QVERIFY(view.isColumnHidden(ResultsModel::LoadSectors));
+    QVERIFY(!view.selectionAsText().contains(QStringLiteral("Load sectors/req")));
+
+    RunResult counted = test::madeUpResult("row-per-thread", {}, 64, 1.0);
+    counted.backend = "cuda";
+    counted.counters = HardwareCounters{};
+    counted.counters->globalLoadRequests = 8192;
+    counted.counters->globalLoadSectors = 8192 * 16.5;
+    counted.counters->dramReadBytes = 2.5e6;
+    counted.counters->achievedOccupancy = 0.5;
+    counted.counters->source = "CUPTI range profiler (GH100)";
+    RunResult refused = test::madeUpResult("naive", {}, 64, 1.0);
+    refused.countersUnavailable = "the CPU backend has no hardware counters";
+    model_.append(counted);
+    model_.append(refused);
+    QVERIFY(!view.isColumnHidden(ResultsModel::LoadSectors));
+    const int row = model_.rowCount() - 2;
+    const auto cell = [&](int r, int column, int role = Qt::DisplayRole) {
+      return model_.index(r, column).data(role).toString();
+    };
+    QCOMPARE(cell(row, ResultsModel::LoadSectors), QStringLiteral("16.50"));
+    QCOMPARE(cell(row, ResultsModel::DramMB), QStringLiteral("2.5"));
+    QCOMPARE(cell(row, ResultsModel::AchievedOccupancy), QStringLiteral("50.0"));
+    QCOMPARE(cell(row, ResultsModel::SharedWavefronts), QString());  // no shared loads counted
+    QVERIFY2(cell(row, ResultsModel::LoadSectors, Qt::ToolTipRole)
+                 .startsWith(QStringLiteral("model: 16.5 sectors per request, measured: 16.5")),
+             qPrintable(cell(row, ResultsModel::LoadSectors, Qt::ToolTipRole)));
+    QCOMPARE(cell(row + 1, ResultsModel::LoadSectors), QString());
+    QCOMPARE(cell(row + 1, ResultsModel::LoadSectors, Qt::ToolTipRole),
+             QStringLiteral("the CPU backend has no hardware counters"));
+    QVERIFY(view.selectionAsText().contains(QStringLiteral("\tLoad sectors/req\t")));
+  }
+
   void copiedTextHasTheResourceColumns() {
     ui::ResultsView view(&model_);
     const QStringList lines = view.selectionAsText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);

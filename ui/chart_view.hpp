@@ -36,6 +36,7 @@ class ChartView : public QCustomPlot {
   // a share of the chart's height they show only their group (the kernel), then the rows that
   // fit end in "+ n more", listed on hover: the plot keeps its room. Empty hides it.
   void setLegendEntries(const std::vector<LegendEntry>& entries);
+  const std::vector<LegendEntry>& legendEntries() const { return legendEntries_; }
   // One entry per group of `series` (in first-seen order), styled as its first member.
   static std::vector<LegendEntry> groupedLegend(const std::vector<SeriesId>& series,
                                                 const std::vector<SeriesStyle>& styles);

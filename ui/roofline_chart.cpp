@@ -143,6 +143,58 @@ QCPGraph* addLine(ChartView* view, double x0, double y0, double x1, double y1, c
   return graph;
 }
 
+// FLOPs over the DRAM bytes the GPU counted: where the run sits once caches are counted in.
+std::optional<double> measuredIntensity(const RunResult& result) {
+  if (!result.counters) return std::nullopt;
+  const double bytes = result.counters->dramReadBytes + result.counters->dramWriteBytes;
+  if (bytes <= 0) return std::nullopt;
+  return result.shape.flops() / bytes;
+}
+
+// Each counted run of a series again at its measured intensity, hollow, joined to its modelled
+// point by a dotted line. Returns whether any was drawn.
+bool drawMeasuredIntensities(ChartView* view, const QString& name, const SeriesStyle& style,
+                             const std::vector<std::pair<double, std::size_t>>& points,
+                             const std::vector<RunResult>& results) {
+  struct Counted {
+    double intensity, gflops;
+    QString tip;
+  };
+  std::vector<Counted> counted;
+  const QPen link(style.color, 1, Qt::DotLine);
+  for (const auto& [modelled, index] : points) {
+    const std::optional<double> intensity = measuredIntensity(results[index]);
+    if (!intensity || !usable(*intensity)) continue;
+    const double gflops = results[index].gflops;
+    addLine(view, modelled, gflops, *intensity, gflops, link);
+    counted.push_back({*intensity, gflops,
+                       QObject::tr("%1: %2 FLOP per DRAM byte counted (the model, without "
+                                   "caches: %3)")
+                           .arg(name)
+                           .arg(*intensity, 0, 'g', 3)
+                           .arg(modelled, 0, 'g', 3)});
+  }
+  if (counted.empty()) return false;
+  // The graph keeps its points in x order; the tips follow the same order.
+  std::stable_sort(counted.begin(), counted.end(),
+                   [](const Counted& a, const Counted& b) { return a.intensity < b.intensity; });
+  QCPGraph* graph = view->addGraph();
+  graph->setName(name + QObject::tr(" (counted)"));
+  graph->setLineStyle(QCPGraph::lsNone);
+  SeriesStyle hollow = style;
+  hollow.overlaid = true;
+  graph->setScatterStyle(ChartView::scatterOf(hollow, 9));
+  graph->setPen(QPen(style.color));
+  graph->removeFromLegend();
+  QStringList tips;
+  for (const Counted& point : counted) {
+    graph->addData(point.intensity, point.gflops);
+    tips << point.tip;
+  }
+  view->setPointTips(graph, tips);
+  return true;
+}
+
 QCPItemText* addLabel(ChartView* view, double x, double y, Qt::Alignment alignment,
                       const QString& text, const QColor& color) {
   auto* label = new QCPItemText(view);
@@ -247,6 +299,8 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     series[name].emplace_back(intensity->flopsPerByte, i);
     compulsory[name] = intensity->compulsory;
     intensitiesDrawn.push_back(intensity->flopsPerByte);
+    if (const std::optional<double> measured = measuredIntensity(results[i]))
+      intensitiesDrawn.push_back(*measured);
   }
 
   const std::vector<Roofline> lines = rooflinesOf(ceilings, results);
@@ -278,6 +332,7 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   view->keepApart(labels);
 
   const std::vector<SeriesStyle> styles = seriesStyles(order, view->contrast());
+  bool anyCounted = false;
   for (std::size_t s = 0; s < order.size(); ++s) {
     const QString& name = order[s].name;
     std::vector<std::pair<double, std::size_t>>& points = series[name];
@@ -294,8 +349,14 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
       tips << pointTip(results[index], {flopsPerByte, compulsory[name]}, ceilings);
     }
     view->setPointTips(graph, tips);
+    if (drawMeasuredIntensities(view, name, styles[s], points, results)) anyCounted = true;
   }
-  view->setLegendEntries(ChartView::groupedLegend(order, styles));
+  std::vector<LegendEntry> legend = ChartView::groupedLegend(order, styles);
+  if (anyCounted) {
+    SeriesStyle hollow{view->palette().color(QPalette::Text), QCPScatterStyle::ssCircle, 1, true};
+    legend.push_back({QObject::tr("hollow: at the DRAM bytes counted"), {}, hollow});
+  }
+  view->setLegendEntries(legend);
 
   if (!anyMeasured) {
     auto* hint = new QCPItemText(view);

@@ -262,6 +262,50 @@ class TestRoofline : public QObject {
     QVERIFY2(tip.contains(share), qPrintable(tip + " / expected " + share));
   }
 
+  // A run with counters appears twice: at the model's intensity and, hollow, at FLOPs over the
+  // DRAM bytes counted, a dotted line between them, and the legend says what hollow means.
+  void aCountedRunIsAlsoDrawnAtItsMeasuredIntensity() {
+    ResultsModel model;
+    std::vector<RunResult> results = someResults();
+    RunResult& counted = results[8];  // shared-tiled, tile 4, 128^3
+    counted.counters = HardwareCounters{};
+    counted.counters->dramReadBytes = 3 * 128 * 128 * 4;  // the operands once: the compulsory
+    counted.counters->source = "CUPTI range profiler (test)";
+    model.setResults(results);
+    model.setCeilings({testCpuCeilings()});
+    ChartPanel panel(&model);
+    ChartView* view = showRoofline(panel);
+    QVERIFY(view);
+    QCPGraph* measured = graphNamed(view, QStringLiteral("shared-tiled (counted)"));
+    QVERIFY(measured);
+    QCOMPARE(measured->dataCount(), 1);
+    const double intensity = counted.shape.flops() / (3 * 128 * 128 * 4.0);
+    QCOMPARE(measured->data()->at(0)->key, intensity);
+    QCOMPARE(measured->data()->at(0)->value, counted.gflops);
+    QCOMPARE(pointCount(view), int(results.size()) + 1);
+    // The link: a dotted line from the modelled intensity to the counted one, at the same rate.
+    const Intensity modelled = arithmeticIntensity(counted.kernel, counted.shape);
+    bool linked = false;
+    for (int i = 0; i < view->graphCount(); ++i) {
+      QCPGraph* graph = view->graph(i);
+      if (graph->pen().style() != Qt::DotLine || graph->dataCount() != 2) continue;
+      linked = graph->data()->at(0)->key == std::min(modelled.flopsPerByte, intensity) &&
+               graph->data()->at(1)->key == std::max(modelled.flopsPerByte, intensity) &&
+               graph->data()->at(0)->value == counted.gflops;
+    }
+    QVERIFY(linked);
+    const std::vector<ui::LegendEntry>& legend = view->legendEntries();
+    QVERIFY(std::any_of(legend.begin(), legend.end(), [](const ui::LegendEntry& entry) {
+      return entry.label == QStringLiteral("hollow: at the DRAM bytes counted") &&
+             entry.style.overlaid;
+    }));
+    // Without counters, no such entry.
+    model.setResults(someResults());
+    panel.refresh();
+    QVERIFY(!graphNamed(view, QStringLiteral("shared-tiled (counted)")));
+    QCOMPARE(int(view->legendEntries().size()), 3);
+  }
+
   void anUnmeasuredGpuGetsItsDatasheetRoofsDashed() {
     RunResult gpu = test::madeUpResult("shared-tiled", {{"tile", 16}}, 1024, 0.5);
     gpu.backend = "cuda";

@@ -20,6 +20,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QWindow>
+#include <utility>
 
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
@@ -34,6 +35,7 @@
 #include "settings.hpp"
 #include "theme.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/counter_model.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_panel.hpp"
@@ -645,6 +647,14 @@ void MainWindow::onResult(const RunResult& result) {
   model_.append(result);
   if (autotune_) autotune_->collect(result);
   setWindowModified(true);
+  // What the counters say against the model, for the status line at the end of the queue; the
+  // table's tooltips keep it per run.
+  const QString counted = QString::fromStdString(app::seriesName(result, false));
+  if (result.countersUnavailable)
+    countersNote_ = tr("%1: %2").arg(counted, QString::fromStdString(*result.countersUnavailable));
+  else if (const std::string parted = partingSummary(result); !parted.empty())
+    countersNote_ =
+        tr("%1, counted against the model: %2").arg(counted, QString::fromStdString(parted));
   if (!result.verified() && result.verification) {
     showProblem(tr("%1 at %2 did not verify: relative error %3")
                     .arg(QString::fromStdString(app::seriesName(result, false)),
@@ -679,7 +689,9 @@ void MainWindow::onQueueFinished(const app::QueueSummary& summary) {
   QString text = summary.cancelled ? tr("Cancelled after %1 runs").arg(summary.completed)
                                    : tr("Done: %1 runs").arg(summary.completed);
   if (summary.failed > 0) text += tr(", %1 failed").arg(summary.failed);
-  statusBar()->showMessage(text + tr(" in %1.").arg(formatDuration(summary.seconds)));
+  text += tr(" in %1.").arg(formatDuration(summary.seconds));
+  if (!countersNote_.isEmpty()) text += QLatin1Char(' ') + std::exchange(countersNote_, {});
+  statusBar()->showMessage(text);
   if (autotune_) finishAutotune(summary);
 }
 

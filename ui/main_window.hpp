@@ -186,6 +186,8 @@ class MainWindow : public QMainWindow {
   NoticeBar* notice_ = nullptr;
   QWidget* diagrams_ = nullptr;
   bool followsScreen_ = false;
+  // The last run's counters against the model (or why it has none), said when the queue ends.
+  QString countersNote_;
   // The dock layout before fitDocksTo() squeezed it, and the minimum size it needed.
   QByteArray layoutBeforeFit_;
   QSize minimumBeforeFit_;

@@ -1,6 +1,7 @@
 #include "tilescope/counter_model.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "tilescope/error.hpp"
@@ -165,6 +166,22 @@ std::vector<CounterComparison> compareWithModel(const RunResult& result) {
     out.push_back(occupancy);
   }
   return out;
+}
+
+std::string partingSummary(const RunResult& result) {
+  const auto figure = [](double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return std::string(text);
+  };
+  std::string summary;
+  for (const CounterComparison& c : compareWithModel(result)) {
+    if (c.agrees) continue;
+    if (!summary.empty()) summary += "; ";
+    summary += c.what + ": counted " + figure(c.measured) + ", the model " + figure(c.model) + " " +
+               c.unit + " (" + c.why + ")";
+  }
+  return summary;
 }
 
 }  // namespace tilescope

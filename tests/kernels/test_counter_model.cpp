@@ -133,6 +133,18 @@ TEST(CounterModel, SharedReadsAndBankConflictsAgainstTheModel) {
   EXPECT_NE(conflicted.why.find("more conflicts than the model"), std::string::npos);
 }
 
+TEST(CounterModel, ThePartingSummaryNamesOnlyWhatDisagrees) {
+  RunResult r = runOf("naive", {128, 128, 128});
+  EXPECT_EQ(partingSummary(r), "");
+  HardwareCounters hw = asModelled(r);
+  r.counters = hw;
+  EXPECT_EQ(partingSummary(r), "");
+  hw.globalLoadSectors *= 2;
+  r.counters = hw;
+  EXPECT_EQ(partingSummary(r), "global loads: counted 4, the model 2 sectors per request (" +
+                                   find(compareWithModel(r), "global loads").why + ")");
+}
+
 TEST(CounterModel, TheLibraryIsSetAgainstTheCompulsoryTrafficOnly) {
   RunResult r = runOf("library", {512, 512, 512});
   const double compulsory = double(problemBytes(r.shape, r.element));

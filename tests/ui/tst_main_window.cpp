@@ -180,6 +180,19 @@ class TestMainWindow : public QObject {
     QVERIFY(!window.controller()->busy());
   }
 
+  // Counters asked of the CPU: the run is kept, and the status line says why there are none.
+  void countersAskedOfTheCpuAreExplainedInTheStatusLine() {
+    MainWindow window;
+    Choices choices = smallRun("naive", 32);
+    choices.counters = true;
+    window.controls()->setChoices(choices);
+    runAndWait(window);
+    QCOMPARE(window.table()->model()->rowCount(), 1);
+    QVERIFY2(window.statusBar()->currentMessage().contains(
+                 QStringLiteral("the CPU backend has no hardware counters")),
+             qPrintable(window.statusBar()->currentMessage()));
+  }
+
   void failuresShowAsANoticeAndResultsStay() {
     MainWindow window;
     window.controls()->setChoices(smallRun("naive", 32));

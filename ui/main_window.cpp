@@ -38,6 +38,7 @@
 #include "tilescope/counter_model.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_document.hpp"
 #include "diagram_panel.hpp"
 #endif
 
@@ -247,6 +248,12 @@ void MainWindow::createDocks() {
     const QSignalBlocker blocker(presentationAction_);
     presentationAction_->setChecked(on);
   });
+  // The access view sets the counted run of the drawn configuration beside the model.
+  const auto shareCounted = [this, diagrams] {
+    diagrams->document()->setCountedRuns(model_.results());
+  };
+  connect(&model_, &QAbstractItemModel::rowsInserted, diagrams, shareCounted);
+  connect(&model_, &QAbstractItemModel::modelReset, diagrams, shareCounted);
   diagrams_ = diagrams;
 #else
   auto* placeholder = new QLabel(

@@ -53,6 +53,7 @@ class TestDiagramViews : public QObject {
   void rowPerThreadBlockShowsAWindowThatMoves();
   void blockHoverNamesOwnerAndLoader();
   void accessViewDrawsAComparisonBeside();
+  void accessViewSetsACountedRunBesideTheModel();
   void blockHoverNamesTheFloat4CopyOfALadderThread();
   void accessViewShowsTheSelectedReadSlot();
   void kstepPipelineShowsItsTilesInFlight();
@@ -221,6 +222,40 @@ void TestDiagramViews::accessViewDrawsAComparisonBeside() {
   QCOMPARE(panels[1].picture.traffic.sectors, 4);  // naive: 32 consecutive floats of B
   QVERIFY(panels[0].traffic && panels[1].traffic);
   QVERIFY(!panels[0].banks.has_value());
+}
+
+// The latest run of the drawn configuration with counters: its figures join the model's in the
+// footer; a run of another shape or kernel is not this picture's.
+void TestDiagramViews::accessViewSetsACountedRunBesideTheModel() {
+  DiagramDocument document;
+  document.setConfiguration({"row-per-thread", {}}, {64, 64, 64});
+  AccessView view(&document);
+  QVERIFY(!view.panels()[0].counted);
+  QVERIFY(!AccessView::footer(view.panels()[0]).contains(QStringLiteral("Counted")));
+
+  RunResult counted;
+  counted.backend = "cuda";
+  counted.device = "NVIDIA H200";
+  counted.kernel = document.mapping()->config();
+  counted.shape = {64, 64, 64};
+  counted.counters = HardwareCounters{};
+  counted.counters->globalLoadRequests = 8192;
+  counted.counters->globalLoadSectors = 8192 * 16.5;
+  RunResult otherShape = counted;
+  otherShape.shape = {128, 128, 128};
+  RunResult uncounted = counted;
+  uncounted.counters.reset();
+  document.setCountedRuns({counted, otherShape, uncounted});
+  const std::vector<AccessView::Panel> panels = view.panels();
+  QVERIFY(panels[0].counted);
+  QCOMPARE(panels[0].counted->shape, (Shape{64, 64, 64}));
+  const QString footer = AccessView::footer(panels[0]);
+  QVERIFY2(footer.contains(QStringLiteral(
+               "Counted on NVIDIA H200: global loads 16.5 sectors per request (model 16.5)")),
+           qPrintable(footer));
+
+  document.setConfiguration({"naive", {}}, {64, 64, 64});
+  QVERIFY(!view.panels()[0].counted);
 }
 
 // vectorized, K = 64: A[1][10] of the staged tile comes with thread 6's float4 A[1][8..11]; its

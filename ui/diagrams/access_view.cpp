@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "tilescope/counter_model.hpp"
+
 namespace tilescope::ui {
 
 namespace {
@@ -110,18 +112,34 @@ QString bankText(const AccessView::Panel& panel) {
                        : QString());
 }
 
+// The latest counted run of the panel's kernel, figure by figure beside the model.
+QString countedText(const AccessView::Panel& panel) {
+  if (!panel.counted) return {};
+  QStringList figures;
+  for (const CounterComparison& c : compareWithModel(*panel.counted)) {
+    figures << QStringLiteral("%1 %2 %3 (model %4)")
+                   .arg(QString::fromStdString(c.what))
+                   .arg(c.measured, 0, 'g', 3)
+                   .arg(QString::fromStdString(c.unit))
+                   .arg(c.model, 0, 'g', 3);
+  }
+  return QStringLiteral(" Counted on %1: %2.")
+      .arg(QString::fromStdString(panel.counted->device), figures.join(QStringLiteral(" · ")));
+}
+
 QString footerText(const AccessView::Panel& panel) {
   if (!panel.traffic) return {};
   const KernelTraffic& t = *panel.traffic;
   return QStringLiteral(
              "Whole launch, no cache reuse%1: A loads %2 · B loads %3 · C stores %4. "
              "Global traffic %5 against %6 compulsory: %7 FLOP per byte (at best %8).")
-      .arg(t.exact ? QString() : QStringLiteral(" (sampled)"))
-      .arg(accessSummary(t.totals(Access::LoadA)), accessSummary(t.totals(Access::LoadB)),
-           accessSummary(t.totals(Access::StoreC)), bytesText(t.globalBytes),
-           bytesText(t.compulsoryBytes))
-      .arg(t.arithmeticIntensity(), 0, 'g', 3)
-      .arg(t.compulsoryIntensity(), 0, 'g', 3);
+             .arg(t.exact ? QString() : QStringLiteral(" (sampled)"))
+             .arg(accessSummary(t.totals(Access::LoadA)), accessSummary(t.totals(Access::LoadB)),
+                  accessSummary(t.totals(Access::StoreC)), bytesText(t.globalBytes),
+                  bytesText(t.compulsoryBytes))
+             .arg(t.arithmeticIntensity(), 0, 'g', 3)
+             .arg(t.compulsoryIntensity(), 0, 'g', 3) +
+         countedText(panel);
 }
 
 QString headerText(const AccessView::Panel& panel) {
@@ -234,12 +252,17 @@ std::vector<AccessView::Panel> AccessView::panels() const {
       }
     }
     panel.traffic = traffic;
+    panel.counted = document()->countedRun(m);
     result.push_back(std::move(panel));
   };
   add(*document()->mapping(), document()->traffic());
   if (const Mapping* compare = document()->compareMapping())
     add(*compare, compareTraffic(*compare));
   return result;
+}
+
+QString AccessView::footer(const Panel& panel) {
+  return footerText(panel);
 }
 
 QString AccessView::caption() const {

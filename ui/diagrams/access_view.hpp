@@ -27,8 +27,12 @@ class AccessView : public DiagramView {
     Operand bankOperand = Operand::A;
     int bankSlot = 0;  // the selection's read slot, clamped to that operand's reads
     const KernelTraffic* traffic = nullptr;
+    const RunResult* counted = nullptr;  // the latest run of it with hardware counters
   };
   std::vector<Panel> panels() const;
+  // The text under a panel: the whole launch's modelled traffic and, for a counted run, the
+  // hardware's figures beside the model's.
+  static QString footer(const Panel& panel);
 
  protected:
   QString caption() const override;

@@ -144,4 +144,21 @@ void DiagramDocument::rebuildCompare() {
   }
 }
 
+void DiagramDocument::setCountedRuns(std::vector<RunResult> runs) {
+  std::erase_if(runs, [](const RunResult& run) { return !run.counters; });
+  if (runs.empty() && counted_.empty()) return;
+  counted_ = std::move(runs);
+  emit appearanceChanged();
+}
+
+const RunResult* DiagramDocument::countedRun(const Mapping& mapping) const {
+  // Both configurations are resolved: every parameter present.
+  for (auto run = counted_.rbegin(); run != counted_.rend(); ++run) {
+    if (run->shape == mapping.shape() && run->element == mapping.element() &&
+        run->kernel == mapping.config())
+      return &*run;
+  }
+  return nullptr;
+}
+
 }  // namespace tilescope::ui

@@ -5,6 +5,7 @@
 #include <QString>
 #include <optional>
 
+#include "tilescope/backend.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/traffic.hpp"
 
@@ -66,6 +67,12 @@ class DiagramDocument : public QObject {
   double fontScale() const { return fontScale_; }
   void setFontScale(double scale);
 
+  // Runs with hardware counters (the results table's); the access view sets the latest one of
+  // the drawn configuration beside the model.
+  void setCountedRuns(std::vector<RunResult> runs);
+  // The latest counted run of `mapping`'s configuration, shape and type; null when none.
+  const RunResult* countedRun(const Mapping& mapping) const;
+
  signals:
   void configurationChanged();
   void selectionChanged();
@@ -82,6 +89,7 @@ class DiagramDocument : public QObject {
   DiagramSelection selection_;
   mutable std::optional<KernelTraffic> traffic_;
   double fontScale_ = 1.0;
+  std::vector<RunResult> counted_;
 };
 
 }  // namespace tilescope::ui

@@ -134,6 +134,10 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("seconds"));
   const QCommandLineOption noVerifyOption(QStringLiteral("no-verify"),
                                           QStringLiteral("Skip the check against the reference."));
+  const QCommandLineOption countersOption(
+      QStringLiteral("counters"),
+      QStringLiteral("Also read the GPU's hardware counters: the profiler replays each kernel "
+                     "once after the timed runs (CUDA backend)."));
   const QCommandLineOption sweepOption(
       QStringLiteral("sweep"),
       QStringLiteral("Sweep an axis: tile=1,2,4 (or tile=all), size=256,512, kernel=naive,library "
@@ -191,12 +195,12 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("quit"),
       QStringLiteral("Quit once the runs and exports are done, without showing the window."));
   parser.addOptions(
-      {backendOption,  deviceOption,   kernelOption,      tileOption,      paramOption,
-       typeOption,     sizeOption,     mOption,           nOption,         kOption,
-       repsOption,     budgetOption,   noVerifyOption,    sweepOption,     runOption,
-       openOption,     saveOption,     exportChartOption, chartOption,     chartSizeOption,
-       csvOption,      jsonOption,     viewOption,        diagramOption,   quitOption,
-       autotuneOption, ceilingsOption, screenshotOption,  windowSizeOption});
+      {backendOption,   deviceOption,   kernelOption,   tileOption,        paramOption,
+       typeOption,      sizeOption,     mOption,        nOption,           kOption,
+       repsOption,      budgetOption,   noVerifyOption, countersOption,    sweepOption,
+       runOption,       openOption,     saveOption,     exportChartOption, chartOption,
+       chartSizeOption, csvOption,      jsonOption,     viewOption,        diagramOption,
+       quitOption,      autotuneOption, ceilingsOption, screenshotOption,  windowSizeOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -300,6 +304,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       choices.fixedReps.reset();
     }
     if (parser.isSet(noVerifyOption)) choices.verify = false;
+    if (parser.isSet(countersOption)) choices.counters = true;
 
     std::vector<std::string> sweeps;
     for (const QString& text : parser.values(sweepOption)) sweeps.push_back(text.toStdString());

@@ -89,6 +89,13 @@ class TestCommandLine : public QObject {
     QVERIFY(line.run && line.quit);
     QCOMPARE(line.chartToExport(), ChartKind::Rate);
     QCOMPARE(line.jobs().size(), std::size_t(1));
+    QVERIFY(!line.choices.counters);
+    QVERIFY(!line.jobs().front().request.collectCounters);
+
+    const ParseOutcome counted = parse({"--kernel", "naive", "--counters", "--run", "--quit"});
+    QVERIFY2(counted.commandLine, qPrintable(counted.message));
+    QVERIFY(counted.commandLine->choices.counters);
+    QVERIFY(counted.commandLine->jobs().front().request.collectCounters);
   }
 
   // --type picks the element type; without it a kernel runs in its own default type.

@@ -385,7 +385,7 @@ std::optional<plan::TunedEntry> ControlPanel::tunedEntry(QString* problem) const
   try {
     const plan::TunedStore store(plan::TunedStore::defaultPath());
     std::optional<plan::TunedEntry> entry =
-        store.find(current.backend, device, current.kernel, current.element);
+        store.find(current.backend, device, current.kernel, current.element, current.shape);
     // Parameters remembered before the catalogue changed may no longer be valid.
     if (entry && refusal({entry->kernel, entry->params})) return std::nullopt;
     return entry;

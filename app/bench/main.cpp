@@ -333,6 +333,17 @@ std::string formatGflops(double gflops) {
   return text;
 }
 
+// The size whose tuned parameters a run takes: the one the options give; a size sweep has none
+// of its own, and its runs take the entry tuned at the largest size, the one autotune is for.
+Shape tunedFor(const bench::PlanInput& input) {
+  try {
+    return bench::problemShape(input);
+  } catch (const Error&) {
+    constexpr std::int64_t kLargest = std::int64_t(1) << 20;
+    return {kLargest, kLargest, kLargest};
+  }
+}
+
 // The parameters --autotune remembered on this device for every kernel, where they are still
 // valid (a note says which are not). Empty with --no-tuned.
 std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Backend& backend,
@@ -343,7 +354,7 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
   for (const std::string& warning : store.warnings()) printNote("warning: " + warning);
   for (const KernelInfo& info : catalogue()) {
     const std::optional<plan::TunedEntry> entry =
-        store.find(backend.id(), device.name, info.id, cl.plan.base.element);
+        store.find(backend.id(), device.name, info.id, cl.plan.base.element, tunedFor(cl.plan));
     if (!entry) continue;
     if (const auto why = refusal({info.id, entry->params}))
       printNote("ignoring the parameters remembered for " + info.id + ": " + *why);
@@ -358,7 +369,8 @@ std::map<std::string, Params> rememberedParams(const CommandLine& cl, const Back
 void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const DeviceInfo& device) {
   const plan::TunedStore store(plan::TunedStore::defaultPath());
   for (const std::string& id : plan.usedRemembered) {
-    const plan::TunedEntry entry = *store.find(cl.backend, device.name, id, cl.plan.base.element);
+    const plan::TunedEntry entry =
+        *store.find(cl.backend, device.name, id, cl.plan.base.element, tunedFor(cl.plan));
     printNote("using the parameters remembered for " + id + " on " + device.name + ": " +
               formatParams({id, entry.params}) + " (autotuned at " + shapeText(entry.shape) + ", " +
               formatGflops(entry.gflops) + " GFLOP/s; --no-tuned for the catalogue's defaults)");

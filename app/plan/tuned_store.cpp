@@ -1,5 +1,6 @@
 #include "tuned_store.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -99,15 +100,27 @@ TunedStore::TunedStore(std::string path) : path_(std::move(path)) {
 }
 
 std::optional<TunedEntry> TunedStore::find(const std::string& backend, const std::string& device,
-                                           const std::string& kernel, ElementType element) const {
-  for (const TunedEntry& entry : entries_)
-    if (sameKey(entry, {backend, device, kernel, {}, {}, 0, element})) return entry;
-  return std::nullopt;
+                                           const std::string& kernel, ElementType element,
+                                           const Shape& shape) const {
+  // How many times more work one of the two sizes is than the other (exact for powers of two,
+  // so 2048^3 lies as far from 1024^3 as from 4096^3).
+  const auto distance = [&](const TunedEntry& entry) {
+    const double tuned = entry.shape.flops(), wanted = shape.flops();
+    return std::max(tuned, wanted) / std::min(tuned, wanted);
+  };
+  const TunedEntry* nearest = nullptr;
+  for (const TunedEntry& entry : entries_) {
+    if (!sameKey(entry, {backend, device, kernel, {}, {}, 0, element})) continue;
+    if (!nearest || distance(entry) < distance(*nearest) ||
+        (distance(entry) == distance(*nearest) && entry.shape.flops() > nearest->shape.flops()))
+      nearest = &entry;
+  }
+  return nearest ? std::optional<TunedEntry>(*nearest) : std::nullopt;
 }
 
 void TunedStore::remember(const TunedEntry& entry) {
   for (TunedEntry& existing : entries_) {
-    if (sameKey(existing, entry)) {
+    if (sameKey(existing, entry) && existing.shape == entry.shape) {
       existing = entry;
       return;
     }

@@ -432,6 +432,34 @@ TEST(BenchCli, AutotuneRunsEveryValidConfigurationFastestFirstAndRemembersTheBes
     EXPECT_EQ(entry.at("params").at(name), value);
 }
 
+// Tuned at two sizes, a run takes the entry tuned nearest its own size.
+TEST(BenchCli, ARunTakesTheParametersTunedNearestItsSize) {
+  ScratchDir config;
+  const std::string device = tilescope::makeCpuBackend()->devices().front().name;
+  const tilescope::Params small = {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 8}};
+  const tilescope::Params large = {{"BM", 128}, {"BN", 64}, {"BK", 16}, {"TM", 8}};
+  ASSERT_FALSE(tilescope::refusal({"blocktile-1d", small}));
+  ASSERT_FALSE(tilescope::refusal({"blocktile-1d", large}));
+  const auto entry = [&](const tilescope::Params& params, int size) {
+    return nlohmann::json{{"backend", "cpu"}, {"device", device}, {"kernel", "blocktile-1d"},
+                          {"params", params}, {"m", size},        {"n", size},
+                          {"k", size},        {"gflops", 12.5}};
+  };
+  std::filesystem::create_directories(config.file("tilescope"));
+  std::ofstream(config.file("tilescope/tuned.json")) << nlohmann::json{
+      {"format_version", 1},
+      {"entries", {entry(small, 24), entry(large, 512)}}}.dump();
+  for (const auto& [size, expected, at] : {std::tuple{"20", small, "autotuned at 24x24x24"},
+                                           std::tuple{"400", large, "autotuned at 512x512x512"}}) {
+    const BenchOutcome run =
+        runBench({"--kernel", "blocktile-1d", "--size", size, "--reps", "1", "--format", "csv"},
+                 config.path());
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(parseCsv(run.out).at(0).kernel.params, expected) << size;
+    EXPECT_TRUE(contains(run.err, at)) << run.err;
+  }
+}
+
 TEST(BenchCli, RememberedParametersAreUsedByDefaultAndSaidSo) {
   ScratchDir config;
   const std::string device = tilescope::makeCpuBackend()->devices().front().name;

@@ -121,7 +121,7 @@ class TestAutotune : public QObject {
     QVERIFY(QFile::exists(tunedPath()));
     const plan::TunedStore store(tunedPath().toStdString());
     const std::optional<plan::TunedEntry> entry =
-        store.find("cpu", cpuDevice(), "blocktile-1d", ElementType::F32);
+        store.find("cpu", cpuDevice(), "blocktile-1d", ElementType::F32, {kSize, kSize, kSize});
     QVERIFY(entry);
     QCOMPARE(entry->params, best->kernel.params);
     QCOMPARE(entry->shape, (Shape{kSize, kSize, kSize}));

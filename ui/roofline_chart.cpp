@@ -354,7 +354,8 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   std::vector<LegendEntry> legend = ChartView::groupedLegend(order, styles);
   if (anyCounted) {
     SeriesStyle hollow{view->palette().color(QPalette::Text), QCPScatterStyle::ssCircle, 1, true};
-    legend.push_back({QObject::tr("hollow: at the DRAM bytes counted"), {}, hollow});
+    const QString what = QObject::tr("hollow: at the DRAM bytes counted");
+    legend.push_back({what, {what}, hollow});
   }
   view->setLegendEntries(legend);
 

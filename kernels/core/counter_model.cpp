@@ -15,6 +15,13 @@ bool within(double model, double measured) {
   return std::abs(measured - model) <= kCounterMargin * std::abs(model) + 1e-9;
 }
 
+// Two significant digits: 20, 3.4, 0.27.
+std::string twoDigits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", value);
+  return text;
+}
+
 double ratio(double part, double whole) {
   return whole > 0 ? part / whole : 0;
 }
@@ -88,8 +95,9 @@ std::vector<CounterComparison> compareWithModel(const RunResult& result) {
                     "neighbouring shared reads into 8- or 16-byte ones (fewer requests, more "
                     "passes each), or reads the model does not draw conflict; the bank conflicts "
                     "below tell which",
-                    "fewer passes per request than the model predicts: the hardware also counts "
-                    "conflict-free shared reads the model leaves out, which dilute the average");
+                    "fewer passes per request than the model predicts: the hardware serves "
+                    "lanes that read the same words together, so a wide read most lanes share "
+                    "takes fewer passes than the model's one per phase");
     if (reads > 0 && hw.sharedLoadRequests > 0) {
       CounterComparison bank{
           "bank conflicts",
@@ -122,7 +130,7 @@ std::vector<CounterComparison> compareWithModel(const RunResult& result) {
                         "L2 cache from the previous launch";
     else if (dram < traffic.globalBytes * (1 - kCounterMargin))
       bytes.why = "the L2 cache served most re-reads: DRAM moved " +
-                  std::to_string(int(std::lround(100 * dram / traffic.globalBytes))) +
+                  twoDigits(100 * dram / traffic.globalBytes) +
                   " % of the sectors the model counts without caches";
     out.push_back(bytes);
     if (dram > 0) {

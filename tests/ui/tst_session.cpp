@@ -33,8 +33,13 @@ Session sampleSession() {
   gpu.phases = Phases{0.4, 1.85, 0.35};
   gpu.unsyncedHostMs = 0.01;
   gpu.resources = KernelResources{38, 2048, 16, 256, 8, 1.0};
-  session.results = {test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0),
-                     test::madeUpResult("library", {}, 256, 0.75), gpu};
+  gpu.counters = HardwareCounters{
+      6.5e9, 9.2e7, 8.5e8, 2.7e8,        1.07e9,
+      5.2e5, 2.1e6, 2.7e9, 3.2e9,        2.7e8,
+      2.9e8, 2.1e7, 0.997, std::nullopt, "CUPTI range profiler (GH100, kernel replay, 1 kernel)"};
+  RunResult cpu = test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0);
+  cpu.countersUnavailable = "the CPU backend has no hardware counters";
+  session.results = {cpu, test::madeUpResult("library", {}, 256, 0.75), gpu};
   session.ceilings = {{"cpu",
                        "Test CPU",
                        {{kFp32Ceiling, kComputeUnit, 205.5, std::nullopt, "OpenBLAS sgemm"}},
@@ -74,6 +79,10 @@ class TestSession : public QObject {
     QCOMPARE(loaded->results[2].phases->h2dMs, 0.4);
     QCOMPARE(loaded->results[2].resources, session.results[2].resources);
     QVERIFY(!loaded->results[0].resources);
+    // Sessions keep the counters, and why a run has none.
+    QCOMPARE(loaded->results[2].counters, session.results[2].counters);
+    QVERIFY(!loaded->results[0].counters);
+    QCOMPARE(loaded->results[0].countersUnavailable, session.results[0].countersUnavailable);
     QCOMPARE(loaded->devices[1].info.facts[0].second, std::string("132"));
     QCOMPARE(loaded->choices.sweep, SweepKind::Tile);
     QCOMPARE(loaded->ceilings, session.ceilings);

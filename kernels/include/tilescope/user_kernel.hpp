@@ -1,0 +1,70 @@
+#pragma once
+// A kernel the user writes: CUDA source against a small API (userApiHeader()), compiled at run
+// time with NVRTC. Compiling needs no GPU, only NVRTC from the CUDA Toolkit, which is loaded when
+// first asked for: a build or machine without it says so and still runs everything else.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/backend.hpp"
+#include "tilescope/catalogue.hpp"
+
+namespace tilescope {
+
+struct UserKernelSource {
+  std::string name;    // the user's name for it; the file name in messages is name + ".cu"
+  std::string source;  // what the user wrote, without the API header
+};
+
+// One message of the compiler at a line of the user's source (1-based; 0 for a message about
+// the whole program), its column where the compiler marks one (else 0).
+struct CompileDiagnostic {
+  int line = 0, column = 0;
+  bool error = true;  // else a warning
+  std::string message;
+  bool operator==(const CompileDiagnostic&) const = default;
+};
+
+struct CompileOptions {
+  std::string arch = "sm_90";  // the GPU architecture to compile for, e.g. sm_75, sm_90
+  Params params;               // values of the source's named parameters; missing: defaults
+};
+
+struct CompileResult {
+  bool ok = false;
+  std::vector<CompileDiagnostic> diagnostics;  // errors and warnings, in the compiler's order
+  std::string log;                             // the compiler's whole output
+  std::string arch;
+  // The named parameters the source declares (TS_PARAM), in order, and the values compiled in.
+  std::vector<ParamSpec> params;
+  Params values;
+  // Registers, shared memory and local memory of the kernel as ptxas reports them (threads,
+  // blocks per SM and occupancy stay 0: the launch decides them).
+  std::optional<KernelResources> resources;
+  std::string image;  // the cubin, for the driver to load
+};
+
+// Why user kernels cannot be compiled here (NVRTC missing), or nullopt.
+std::optional<std::string> userKernelCompilerUnavailable();
+
+// Compiles on the calling thread (a fraction of a second to seconds); never throws for anything
+// the source or options do wrong: that is a CompileResult with its diagnostics.
+CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options);
+
+// The named parameters a source declares with TS_PARAM(NAME, default, allowed...), in order.
+// A malformed declaration is a diagnostic at its line.
+std::vector<ParamSpec> declaredParams(const std::string& source,
+                                      std::vector<CompileDiagnostic>* problems = nullptr);
+
+// The API put in front of every user kernel: the problem, the accessors the tracer sees, the
+// parameter and launch declarations.
+const std::string& userApiHeader();
+
+// A catalogue kernel written against the API, following its Mapping: where "New from..." starts.
+struct UserKernelTemplate {
+  std::string kernel;  // the catalogue id it follows
+  std::string source;
+};
+const std::vector<UserKernelTemplate>& userKernelTemplates();
+
+}  // namespace tilescope

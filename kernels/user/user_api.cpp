@@ -1,0 +1,115 @@
+// The user-kernel API header and the templates "New from..." starts from. Each template follows
+// its catalogue kernel's Mapping (thread_map.hpp): the same launch, the same owner of every
+// element of C, the same staged tiles.
+#include "tilescope/user_kernel.hpp"
+
+namespace tilescope {
+
+const std::string& userApiHeader() {
+  static const std::string header =
+      R"api(// TileScope's user-kernel API, put in front of every user kernel.
+namespace ts {
+// C = A B: A is M x K, B is K x N and C is M x N, all row-major floats.
+struct Problem {
+  int M, N, K;
+  const float* A;
+  const float* B;
+  float* C;
+};
+// The accessors a traced launch records; plain pointer code on p.A, p.B and p.C works too.
+__device__ __forceinline__ float loadA(const Problem& p, int i, int k) {
+  return p.A[(long long)i * p.K + k];
+}
+__device__ __forceinline__ float loadB(const Problem& p, int k, int j) {
+  return p.B[(long long)k * p.N + j];
+}
+__device__ __forceinline__ void storeC(const Problem& p, int i, int j, float value) {
+  p.C[(long long)i * p.N + j] = value;
+}
+// Blocks needed to cover `n` with blocks of `b`.
+__host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b; }
+}  // namespace ts
+
+// TS_PARAM(NAME, default, allowed...): a named parameter, a compile-time constant NAME in the
+// source; TileScope compiles one variant per value it runs, sweeps and autotunes.
+#define TS_PARAM(...)
+// TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes): the launch, from M, N, K and the
+// parameters; sharedBytes is the dynamic shared memory (0 for static __shared__ arrays only).
+#define TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes)                      \
+  extern "C" __global__ void ts_launch(int M, int N, int K, int* launch) {        \
+    launch[0] = (blockX);                                                         \
+    launch[1] = (blockY);                                                         \
+    launch[2] = (gridX);                                                          \
+    launch[3] = (gridY);                                                          \
+    launch[4] = (sharedBytes);                                                    \
+  }
+// TS_KERNEL { ... }: the kernel, with the problem as `p`.
+#define TS_KERNEL extern "C" __global__ void ts_kernel(const ts::Problem p)
+)api";
+  return header;
+}
+
+const std::vector<UserKernelTemplate>& userKernelTemplates() {
+  static const std::vector<UserKernelTemplate> templates = {
+      {"row-per-thread",
+       R"cu(// row-per-thread (seed 000a): each thread owns a row of C and walks along it, so a
+// warp's 32 lanes read 32 different rows of A: 32 sectors per load. Block TILE x TILE.
+TS_PARAM(TILE, 32, 1, 2, 4, 8, 16, 32)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(M, TILE), 1, 0)
+
+TS_KERNEL {
+  const int i = blockIdx.x * TILE + threadIdx.x;
+  if (i >= p.M) return;
+  for (int j = threadIdx.y; j < p.N; j += TILE) {
+    float sum = 0.0f;
+    for (int k = 0; k < p.K; ++k) sum += ts::loadA(p, i, k) * ts::loadB(p, k, j);
+    ts::storeC(p, i, j, sum);
+  }
+}
+)cu"},
+      {"naive",
+       R"cu(// naive (seeds 001a, 003a): one thread per element of C. x runs along a row of C, so
+// a warp reads consecutive floats of B (coalesced) and one float of A (a broadcast).
+TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+
+TS_KERNEL {
+  const int i = blockIdx.y * TILE + threadIdx.y;
+  const int j = blockIdx.x * TILE + threadIdx.x;
+  if (i >= p.M || j >= p.N) return;
+  float sum = 0.0f;
+  for (int k = 0; k < p.K; ++k) sum += ts::loadA(p, i, k) * ts::loadB(p, k, j);
+  ts::storeC(p, i, j, sum);
+}
+)cu"},
+      {"shared-tiled",
+       R"cu(// shared-tiled (seed 004-3): each k-step the block stages a TILE x TILE tile of A and
+// one of B in shared memory, waits at a barrier, and multiplies from there. Pad each
+// tile row with PAD words to move the columns across the banks.
+TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
+TS_PARAM(PAD, 0, 0, 1)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+
+TS_KERNEL {
+  __shared__ float a[TILE][TILE + PAD];
+  __shared__ float b[TILE][TILE + PAD];
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  const int i = blockIdx.y * TILE + ty;
+  const int j = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int k0 = 0; k0 < p.K; k0 += TILE) {
+    // Outside the matrix a tile holds zeros, so every thread reaches both barriers.
+    a[ty][tx] = i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f;
+    b[ty][tx] = k0 + ty < p.K && j < p.N ? ts::loadB(p, k0 + ty, j) : 0.0f;
+    __syncthreads();
+    for (int kk = 0; kk < TILE; ++kk) sum += a[ty][kk] * b[kk][tx];
+    __syncthreads();
+  }
+  if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
+}
+)cu"},
+  };
+  return templates;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,276 @@
+// Compiling a user kernel with NVRTC, loaded at run time, and reading the compiler's messages
+// back onto the user's lines.
+#include "tilescope/user_kernel.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
+#include <sstream>
+
+#ifdef TILESCOPE_HAVE_NVRTC_HEADER
+#include <nvrtc.h>
+#endif
+
+namespace tilescope {
+namespace {
+
+void problem(std::vector<CompileDiagnostic>* problems, int line, std::string message) {
+  if (problems) problems->push_back({line, 0, true, std::move(message)});
+}
+
+std::optional<int> integer(const std::string& text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+#ifdef TILESCOPE_HAVE_NVRTC_HEADER
+
+// The file name the API header has in messages: anything there is TileScope's, not the user's.
+constexpr const char* kHeaderFile = "tilescope_api.h";
+
+// The NVRTC functions used, from libnvrtc.so.13.
+struct Nvrtc {
+  decltype(&nvrtcCreateProgram) createProgram = nullptr;
+  decltype(&nvrtcDestroyProgram) destroyProgram = nullptr;
+  decltype(&nvrtcCompileProgram) compileProgram = nullptr;
+  decltype(&nvrtcGetProgramLogSize) getProgramLogSize = nullptr;
+  decltype(&nvrtcGetProgramLog) getProgramLog = nullptr;
+  decltype(&nvrtcGetCUBINSize) getCubinSize = nullptr;
+  decltype(&nvrtcGetCUBIN) getCubin = nullptr;
+  decltype(&nvrtcGetErrorString) getErrorString = nullptr;
+  std::optional<std::string> missing;
+};
+
+Nvrtc loadNvrtc() {
+  Nvrtc api;
+  void* library = nullptr;
+  for (const char* name : {"libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13"})
+    if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+  if (!library) {
+    api.missing =
+        "compiling a kernel needs NVIDIA's NVRTC (libnvrtc.so.13, from the CUDA Toolkit or the "
+        "cuda-nvrtc-13-0 package), which this machine lacks";
+    return api;
+  }
+  const auto find = [&](auto& function, const char* name) {
+    function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
+    if (!function && !api.missing) api.missing = std::string("this machine's NVRTC lacks ") + name;
+  };
+  find(api.createProgram, "nvrtcCreateProgram");
+  find(api.destroyProgram, "nvrtcDestroyProgram");
+  find(api.compileProgram, "nvrtcCompileProgram");
+  find(api.getProgramLogSize, "nvrtcGetProgramLogSize");
+  find(api.getProgramLog, "nvrtcGetProgramLog");
+  find(api.getCubinSize, "nvrtcGetCUBINSize");
+  find(api.getCubin, "nvrtcGetCUBIN");
+  find(api.getErrorString, "nvrtcGetErrorString");
+  return api;
+}
+
+const Nvrtc& nvrtc() {
+  static const Nvrtc loaded = loadNvrtc();
+  return loaded;
+}
+
+// NVRTC's messages: "name.cu(12): error: ...", the offending line echoed after two spaces, then
+// a caret under the column.
+void readDiagnostics(const std::string& log, const std::string& file, CompileResult& result) {
+  static const std::regex message(
+      R"(^(.*)\((\d+)\): (catastrophic error|error|warning)[^:]*: (.*)$)");
+  std::vector<std::string> lines;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::smatch match;
+    if (!std::regex_match(lines[i], match, message)) continue;
+    CompileDiagnostic d;
+    d.error = match[3] != "warning";
+    d.message = match[4];
+    // A message about the API header belongs to the whole program, not to a line of the user's.
+    if (match[1] == file) d.line = integer(match[2]).value_or(0);
+    if (d.line > 0 && i + 2 < lines.size()) {
+      const std::size_t caret = lines[i + 2].find('^');
+      if (caret != std::string::npos && caret >= 2 && lines[i + 2].find_first_not_of(' ') == caret)
+        d.column = int(caret) - 1;
+    }
+    result.diagnostics.push_back(std::move(d));
+  }
+}
+
+// ptxas -v, per entry function: "Compiling entry function 'ts_kernel'", then "N bytes stack
+// frame", then "Used R registers, ... S bytes smem".
+std::optional<KernelResources> readResources(const std::string& log) {
+  static const std::regex entry(R"(Compiling entry function '(\w+)')");
+  static const std::regex stack(R"((\d+) bytes stack frame)");
+  static const std::regex used(R"(Used (\d+) registers)");
+  static const std::regex shared(R"((\d+) bytes smem)");
+  std::istringstream in(log);
+  std::string function;
+  std::optional<KernelResources> kernel;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch match;
+    if (std::regex_search(line, match, entry)) function = match[1];
+    if (function != "ts_kernel") continue;
+    if (!kernel) kernel.emplace();
+    if (std::regex_search(line, match, stack))
+      kernel->localBytesPerThread = integer(match[1]).value_or(0);
+    if (std::regex_search(line, match, used))
+      kernel->registersPerThread = integer(match[1]).value_or(0);
+    if (std::regex_search(line, match, shared))
+      kernel->sharedBytesPerBlock = integer(match[1]).value_or(0);
+  }
+  return kernel;
+}
+
+#endif  // TILESCOPE_HAVE_NVRTC_HEADER
+
+}  // namespace
+
+std::optional<std::string> userKernelCompilerUnavailable() {
+#ifdef TILESCOPE_HAVE_NVRTC_HEADER
+  return nvrtc().missing;
+#else
+  return "this build of TileScope was made without the CUDA Toolkit, so it cannot compile "
+         "kernels (NVRTC)";
+#endif
+}
+
+std::vector<ParamSpec> declaredParams(const std::string& source,
+                                      std::vector<CompileDiagnostic>* problems) {
+  static const std::regex declaration(R"(^\s*TS_PARAM\s*\(([^)]*)\))");
+  std::vector<ParamSpec> params;
+  std::istringstream in(source);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    std::smatch match;
+    if (!std::regex_search(line, match, declaration)) continue;
+    std::vector<std::string> fields;
+    std::istringstream items(match[1].str());
+    for (std::string item; std::getline(items, item, ',');) {
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      fields.push_back(item);
+    }
+    static const std::regex name(R"([A-Za-z_]\w*)");
+    if (fields.size() < 2 || !std::regex_match(fields[0], name)) {
+      problem(problems, number, "TS_PARAM takes a name, a default and the allowed values");
+      continue;
+    }
+    ParamSpec spec{fields[0], "a parameter of this kernel", 0, {}, ""};
+    bool valid = true;
+    for (std::size_t f = 1; f < fields.size(); ++f) {
+      const std::optional<int> value = integer(fields[f]);
+      if (!value) {
+        problem(problems, number,
+                "TS_PARAM " + spec.name + ": '" + fields[f] + "' is not a whole number");
+        valid = false;
+        break;
+      }
+      if (f == 1)
+        spec.defaultValue = *value;
+      else
+        spec.allowed.push_back(*value);
+    }
+    if (!valid) continue;
+    if (spec.allowed.empty()) spec.allowed.push_back(spec.defaultValue);
+    std::sort(spec.allowed.begin(), spec.allowed.end());
+    spec.allowed.erase(std::unique(spec.allowed.begin(), spec.allowed.end()), spec.allowed.end());
+    if (!std::binary_search(spec.allowed.begin(), spec.allowed.end(), spec.defaultValue)) {
+      problem(problems, number,
+              "TS_PARAM " + spec.name + ": the default " + std::to_string(spec.defaultValue) +
+                  " is not one of the allowed values");
+      continue;
+    }
+    if (std::any_of(params.begin(), params.end(),
+                    [&](const ParamSpec& p) { return p.name == spec.name; })) {
+      problem(problems, number, "TS_PARAM " + spec.name + " is declared twice");
+      continue;
+    }
+    spec.refusal = "is not one of the values its TS_PARAM allows";
+    params.push_back(std::move(spec));
+  }
+  return params;
+}
+
+CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options) {
+  CompileResult result;
+  result.arch = options.arch;
+  result.params = declaredParams(kernel.source, &result.diagnostics);
+  for (const auto& given : options.params) {
+    const std::string& name = given.first;
+    const int value = given.second;
+    const auto spec = std::find_if(result.params.begin(), result.params.end(),
+                                   [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == result.params.end())
+      result.diagnostics.push_back({0, 0, true, "the source declares no parameter " + name});
+    else if (!std::binary_search(spec->allowed.begin(), spec->allowed.end(), value))
+      result.diagnostics.push_back(
+          {0, 0, true, name + " = " + std::to_string(value) + " " + spec->refusal});
+  }
+  for (const ParamSpec& spec : result.params) {
+    const auto given = options.params.find(spec.name);
+    result.values[spec.name] = given == options.params.end() ? spec.defaultValue : given->second;
+  }
+  if (!result.diagnostics.empty()) return result;
+  if (const std::optional<std::string> why = userKernelCompilerUnavailable()) {
+    result.diagnostics.push_back({0, 0, true, *why});
+    return result;
+  }
+#ifdef TILESCOPE_HAVE_NVRTC_HEADER
+  const Nvrtc& api = nvrtc();
+  const std::string file = (kernel.name.empty() ? std::string("kernel") : kernel.name) + ".cu";
+  const std::string text = "#line 1 \"" + std::string(kHeaderFile) + "\"\n" + userApiHeader() +
+                           "#line 1 \"" + file + "\"\n" + kernel.source;
+  nvrtcProgram program = nullptr;
+  if (nvrtcResult created =
+          api.createProgram(&program, text.c_str(), file.c_str(), 0, nullptr, nullptr);
+      created != NVRTC_SUCCESS) {
+    result.diagnostics.push_back({0, 0, true, api.getErrorString(created)});
+    return result;
+  }
+  std::vector<std::string> arguments = {"--gpu-architecture=" + options.arch, "-Xptxas", "-v",
+                                        "-lineinfo", "--std=c++17"};
+  for (const auto& [name, value] : result.values)
+    arguments.push_back("-D" + name + "=" + std::to_string(value));
+  std::vector<const char*> argv;
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  const nvrtcResult compiled = api.compileProgram(program, int(argv.size()), argv.data());
+  std::size_t logSize = 0;
+  api.getProgramLogSize(program, &logSize);
+  result.log.assign(logSize, '\0');
+  if (logSize > 0) api.getProgramLog(program, result.log.data());
+  if (!result.log.empty() && result.log.back() == '\0') result.log.pop_back();
+  readDiagnostics(result.log, file, result);
+  if (compiled == NVRTC_SUCCESS) {
+    std::size_t size = 0;
+    if (api.getCubinSize(program, &size) == NVRTC_SUCCESS && size > 0) {
+      result.image.assign(size, '\0');
+      api.getCubin(program, result.image.data());
+    }
+    result.resources = readResources(result.log);
+    if (!result.resources)
+      result.diagnostics.push_back(
+          {0, 0, true, "the source has no kernel: write TS_KERNEL { ... }"});
+    if (result.log.find("entry function 'ts_launch'") == std::string::npos)
+      result.diagnostics.push_back(
+          {0, 0, true,
+           "the source has no launch: write TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes)"});
+  } else if (std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
+                          [](const CompileDiagnostic& d) { return d.error; })) {
+    result.diagnostics.push_back({0, 0, true, api.getErrorString(compiled)});
+  }
+  api.destroyProgram(&program);
+  result.ok = compiled == NVRTC_SUCCESS &&
+              std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
+                           [](const CompileDiagnostic& d) { return d.error; });
+  if (!result.ok) result.image.clear();
+#endif
+  return result;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,157 @@
+// User kernels compiled with NVRTC: parameters read from the source, errors and warnings at the
+// user's lines and columns, resources from ptxas, every template compiling for sm_75 and sm_90.
+// No GPU is needed; without NVRTC the compile tests skip and the refusal is checked instead.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "tilescope/user_kernel.hpp"
+
+namespace tilescope {
+namespace {
+
+class UserKernelCompile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
+  }
+};
+
+const std::string& templateOf(const std::string& kernel) {
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    if (t.kernel == kernel) return t.source;
+  throw std::runtime_error("no template of " + kernel);
+}
+
+std::string describe(const CompileResult& result) {
+  std::string text = result.log;
+  for (const CompileDiagnostic& d : result.diagnostics)
+    text += "\n[" + std::to_string(d.line) + ":" + std::to_string(d.column) + "] " + d.message;
+  return text;
+}
+
+TEST(UserKernelParams, DeclarationsAreReadAndMistakesNamedAtTheirLines) {
+  std::vector<CompileDiagnostic> problems;
+  const std::vector<ParamSpec> params = declaredParams(
+      "// TS_PARAM(COMMENTED, 1) is not at the start of a line\n"
+      "TS_PARAM(TILE, 16, 32, 8, 16)\n"
+      "  TS_PARAM( PAD , 0, 0, 1 )\n"
+      "TS_PARAM(BAD, 3, 1, 2)\n"
+      "TS_PARAM(WORD, x)\n"
+      "TS_PARAM(TILE, 8)\n"
+      "TS_PARAM(ALONE, 4)\n",
+      &problems);
+  ASSERT_EQ(params.size(), 3u);
+  EXPECT_EQ(params[0].name, "TILE");
+  EXPECT_EQ(params[0].defaultValue, 16);
+  EXPECT_EQ(params[0].allowed, (std::vector<int>{8, 16, 32}));
+  EXPECT_EQ(params[1].name, "PAD");
+  EXPECT_EQ(params[1].allowed, (std::vector<int>{0, 1}));
+  EXPECT_EQ(params[2].name, "ALONE");
+  EXPECT_EQ(params[2].allowed, (std::vector<int>{4}));
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_EQ(problems[0].line, 4);
+  EXPECT_NE(problems[0].message.find("default 3 is not one of the allowed"), std::string::npos);
+  EXPECT_EQ(problems[1].line, 5);
+  EXPECT_NE(problems[1].message.find("'x' is not a whole number"), std::string::npos);
+  EXPECT_EQ(problems[2].line, 6);
+  EXPECT_NE(problems[2].message.find("declared twice"), std::string::npos);
+}
+
+TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
+  const auto why = userKernelCompilerUnavailable();
+  if (!why) GTEST_SKIP() << "NVRTC is here: UserKernelCompile covers compiling";
+  const CompileResult result = compileUserKernel({"naive", templateOf("naive")}, {});
+  EXPECT_FALSE(result.ok);
+  ASSERT_EQ(result.diagnostics.size(), 1u);
+  EXPECT_EQ(result.diagnostics[0].message, *why);
+  EXPECT_EQ(result.params.size(), 1u);  // the parameters are read all the same
+}
+
+TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90) {
+  ASSERT_GE(userKernelTemplates().size(), 3u);
+  for (const UserKernelTemplate& t : userKernelTemplates()) {
+    for (const char* arch : {"sm_75", "sm_90"}) {
+      const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}});
+      EXPECT_TRUE(result.ok) << t.kernel << " " << arch << ": " << describe(result);
+      EXPECT_FALSE(result.image.empty()) << t.kernel;
+      EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
+                               [](const CompileDiagnostic& d) { return !d.error; }))
+          << t.kernel << ": a template compiles without warnings: " << describe(result);
+      ASSERT_TRUE(result.resources) << t.kernel;
+      EXPECT_GT(result.resources->registersPerThread, 0) << t.kernel;
+    }
+  }
+}
+
+// The shared tiles as ptxas counts them: 2 x 16 x 16 floats, and 2 x 16 x 17 with a pad.
+TEST_F(UserKernelCompile, ParametersAreCompiledInAndShowInTheResources) {
+  const std::string& source = templateOf("shared-tiled");
+  const CompileResult plain = compileUserKernel({"tiled", source}, {"sm_90", {}});
+  ASSERT_TRUE(plain.ok) << describe(plain);
+  EXPECT_EQ(plain.values, (Params{{"PAD", 0}, {"TILE", 16}}));
+  EXPECT_EQ(plain.resources->sharedBytesPerBlock, 2 * 16 * 16 * 4);
+  const CompileResult padded =
+      compileUserKernel({"tiled", source}, {"sm_90", {{"PAD", 1}, {"TILE", 8}}});
+  ASSERT_TRUE(padded.ok) << describe(padded);
+  EXPECT_EQ(padded.resources->sharedBytesPerBlock, 2 * 8 * 9 * 4);
+
+  const CompileResult refused = compileUserKernel({"tiled", source}, {"sm_90", {{"TILE", 12}}});
+  EXPECT_FALSE(refused.ok);
+  ASSERT_EQ(refused.diagnostics.size(), 1u);
+  EXPECT_EQ(refused.diagnostics[0].message,
+            "TILE = 12 is not one of the values its TS_PARAM allows");
+  const CompileResult unknown = compileUserKernel({"tiled", source}, {"sm_90", {{"BM", 64}}});
+  EXPECT_FALSE(unknown.ok);
+  EXPECT_EQ(unknown.diagnostics[0].message, "the source declares no parameter BM");
+}
+
+TEST_F(UserKernelCompile, ErrorsAndWarningsSitAtTheUsersLinesAndColumns) {
+  const std::string source =
+      "TS_LAUNCH(32, 1, 1, 1, 0)\n"          // 1
+      "TS_KERNEL {\n"                        // 2
+      "  int unused;\n"                      // 3
+      "  float x = ;\n"                      // 4
+      "  ts::storeC(p, 0, 0, undefined);\n"  // 5
+      "}\n";
+  const CompileResult result = compileUserKernel({"broken", source}, {});
+  EXPECT_FALSE(result.ok);
+  EXPECT_TRUE(result.image.empty());
+  const auto at = [&](int line, bool error) {
+    return std::find_if(
+        result.diagnostics.begin(), result.diagnostics.end(),
+        [&](const CompileDiagnostic& d) { return d.line == line && d.error == error; });
+  };
+  const auto warning = at(3, false);
+  ASSERT_NE(warning, result.diagnostics.end()) << describe(result);
+  EXPECT_NE(warning->message.find("\"unused\""), std::string::npos);
+  EXPECT_EQ(warning->column, 7);  // under `unused`
+  const auto expression = at(4, true);
+  ASSERT_NE(expression, result.diagnostics.end()) << describe(result);
+  EXPECT_EQ(expression->message, "expected an expression");
+  EXPECT_EQ(expression->column, 13);  // under the `;`
+  const auto undefined = at(5, true);
+  ASSERT_NE(undefined, result.diagnostics.end()) << describe(result);
+  EXPECT_NE(undefined->message.find("\"undefined\" is undefined"), std::string::npos);
+  EXPECT_EQ(undefined->column, 23);
+  // Nothing is blamed on the API header put in front.
+  EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
+                           [](const CompileDiagnostic& d) { return d.line == 0; }))
+      << describe(result);
+}
+
+TEST_F(UserKernelCompile, ASourceWithoutItsKernelOrLaunchSaysWhatIsMissing) {
+  const CompileResult noKernel = compileUserKernel({"k", "TS_LAUNCH(1, 1, 1, 1, 0)\n"}, {});
+  EXPECT_FALSE(noKernel.ok);
+  ASSERT_FALSE(noKernel.diagnostics.empty()) << describe(noKernel);
+  EXPECT_EQ(noKernel.diagnostics.back().message,
+            "the source has no kernel: write TS_KERNEL { ... }");
+  const CompileResult noLaunch = compileUserKernel({"k", "TS_KERNEL {}\n"}, {});
+  EXPECT_FALSE(noLaunch.ok);
+  ASSERT_FALSE(noLaunch.diagnostics.empty()) << describe(noLaunch);
+  EXPECT_NE(noLaunch.diagnostics.back().message.find("no launch"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilescope

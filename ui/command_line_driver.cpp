@@ -7,6 +7,7 @@
 #include "chart_panel.hpp"
 #include "control_panel.hpp"
 #include "io/interrupt.hpp"
+#include "kernel_editor.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "tilescope/catalogue.hpp"
@@ -95,6 +96,25 @@ void CommandLineDriver::start() {
 #endif
   }
 
+  if (!line_.kernelFile.isEmpty()) {
+    QString error;
+    if (!window_->openKernelFile(line_.kernelFile, &error)) {
+      report(error, app::kBadArgumentsExitCode);
+      finish();
+      return;
+    }
+    // The exports and the screenshot wait for the compile, so they show its messages.
+    if (!measures) {
+      connect(
+          window_->kernelEditor(), &KernelEditor::compiled, this,
+          [this] {
+            exportAll();
+            finish();
+          },
+          Qt::SingleShotConnection);
+      return;
+    }
+  }
   if (!measures) {
     exportAll();
     finish();

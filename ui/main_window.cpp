@@ -26,6 +26,7 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #include "formatting.hpp"
+#include "kernel_editor.hpp"
 #include "lesson_bar.hpp"
 #include "notice_bar.hpp"
 #include "result_analysis.hpp"
@@ -48,7 +49,7 @@ namespace {
 const std::string kGeometryKey = "windowGeometry";
 const std::string kStateKey = "windowState";
 // Bump when the docks or toolbars change, so an old saved layout is not applied to a new one.
-constexpr int kWindowStateVersion = 1;
+constexpr int kWindowStateVersion = 2;
 constexpr QSize kFirstRunSize(1600, 1000);
 
 // Window geometry and dock layout are kept base64-encoded in the settings file.
@@ -275,6 +276,14 @@ void MainWindow::createDocks() {
   diagramsDock->setWidget(diagramsScroll);
   addDockWidget(Qt::RightDockWidgetArea, diagramsDock);
   resizeDocks({controlsDock, diagramsDock}, {360, 460}, Qt::Horizontal);
+
+  // The user's own kernel: a tab behind the diagrams.
+  auto* editorDock = new QDockWidget(tr("Kernel Editor"), this);
+  editorDock->setObjectName(QStringLiteral("kernelEditorDock"));
+  kernelEditor_ = new KernelEditor(editorDock);
+  editorDock->setWidget(kernelEditor_);
+  tabifyDockWidget(diagramsDock, editorDock);
+  diagramsDock->raise();
   resizeDocks({resultsDock}, {260}, Qt::Vertical);
 }
 
@@ -403,6 +412,13 @@ void MainWindow::restoreSettings() {
   if (savedTheme() != currentTheme()) applyTheme(savedTheme());
 }
 
+bool MainWindow::openKernelFile(const QString& path, QString* error) {
+  if (!kernelEditor_->openFile(path, error)) return false;
+  findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"))->raise();
+  kernelEditor_->compile();
+  return true;
+}
+
 void MainWindow::fitDocksTo(const QSize& available) {
   // Back on a screen wide enough for the layout this window had before it was fitted: restore it.
   if (!layoutBeforeFit_.isEmpty() && minimumBeforeFit_.width() <= available.width()) {
@@ -411,18 +427,25 @@ void MainWindow::fitDocksTo(const QSize& available) {
     return;
   }
   if (minimumSizeHint().width() <= available.width()) return;
-  // Three columns are wider than the screen: the diagrams become a tab of the Run Setup column.
+  // Three columns are wider than the screen: the right column's docks (the diagrams, the kernel
+  // editor) become tabs of the Run Setup column.
   auto* controlsDock = findChild<QDockWidget*>(QStringLiteral("controlsDock"));
-  auto* diagramsDock = findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
-  if (diagramsDock->isFloating() || !diagramsDock->isVisible()) return;
+  std::vector<QDockWidget*> right;
+  for (QDockWidget* dock : findChildren<QDockWidget*>())
+    if (dockWidgetArea(dock) == Qt::RightDockWidgetArea && !dock->isFloating() &&
+        dock->toggleViewAction()->isChecked())  // a tab behind another is shown, if not visible
+      right.push_back(dock);
+  if (right.empty()) return;
   layoutBeforeFit_ = saveState(kWindowStateVersion);
   minimumBeforeFit_ = minimumSizeHint();
-  tabifyDockWidget(controlsDock, diagramsDock);
+  for (QDockWidget* dock : right) tabifyDockWidget(controlsDock, dock);
   controlsDock->raise();
   layout()->activate();  // the new, narrower minimum, before the window shrinks to the screen
   resize(size().boundedTo(available));
   statusBar()->showMessage(
-      tr("The screen is too narrow for three columns: Diagrams is a tab beside Run Setup"), 10000);
+      tr("The screen is too narrow for three columns: Diagrams and the Kernel Editor are tabs "
+         "beside Run Setup"),
+      10000);
 }
 
 void MainWindow::showEvent(QShowEvent* event) {

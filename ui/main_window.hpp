@@ -24,6 +24,7 @@ class QUndoStack;
 namespace tilescope::ui {
 
 class ChartPanel;
+class KernelEditor;
 class ControlPanel;
 class HelpPanel;
 class LessonBar;
@@ -120,6 +121,10 @@ class MainWindow : public QMainWindow {
   // `problem`) or cancelled.
   bool startLesson(const std::string& id, QString* problem = nullptr);
   LessonBar* lessonBar() const { return lessonBar_; }
+  KernelEditor* kernelEditor() const { return kernelEditor_; }
+  // Shows the Kernel Editor with the kernel in `path` and compiles it; false (and why in `error`)
+  // when the file cannot be read.
+  bool openKernelFile(const QString& path, QString* error);
 
   // Where the window's docks side by side are wider than `available` (a screen), makes the
   // Diagrams dock a tab of the Run Setup column so the window fits; on a screen wide enough for
@@ -185,6 +190,7 @@ class MainWindow : public QMainWindow {
   ResultsView* table_ = nullptr;
   NoticeBar* notice_ = nullptr;
   QWidget* diagrams_ = nullptr;
+  KernelEditor* kernelEditor_ = nullptr;
   bool followsScreen_ = false;
   // The last run's counters against the model (or why it has none), said when the queue ends.
   QString countersNote_;

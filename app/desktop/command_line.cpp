@@ -187,6 +187,10 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("screenshot"),
       QStringLiteral("Write the main window as PNG once the runs and exports are done."),
       QStringLiteral("file"));
+  const QCommandLineOption kernelFileOption(
+      QStringLiteral("kernel-file"),
+      QStringLiteral("Open a kernel (.cu) in the Kernel Editor and compile it."),
+      QStringLiteral("file"));
   const QCommandLineOption windowSizeOption(
       QStringLiteral("window-size"),
       QStringLiteral("The window's size in pixels, e.g. 1920x1080 (default: the last one)."),
@@ -194,13 +198,14 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   const QCommandLineOption quitOption(
       QStringLiteral("quit"),
       QStringLiteral("Quit once the runs and exports are done, without showing the window."));
-  parser.addOptions(
-      {backendOption,   deviceOption,   kernelOption,   tileOption,        paramOption,
-       typeOption,      sizeOption,     mOption,        nOption,           kOption,
-       repsOption,      budgetOption,   noVerifyOption, countersOption,    sweepOption,
-       runOption,       openOption,     saveOption,     exportChartOption, chartOption,
-       chartSizeOption, csvOption,      jsonOption,     viewOption,        diagramOption,
-       quitOption,      autotuneOption, ceilingsOption, screenshotOption,  windowSizeOption});
+  parser.addOptions({backendOption,    deviceOption,     kernelOption,      tileOption,
+                     paramOption,      typeOption,       sizeOption,        mOption,
+                     nOption,          kOption,          repsOption,        budgetOption,
+                     noVerifyOption,   countersOption,   sweepOption,       runOption,
+                     openOption,       saveOption,       exportChartOption, chartOption,
+                     chartSizeOption,  csvOption,        jsonOption,        viewOption,
+                     diagramOption,    quitOption,       autotuneOption,    ceilingsOption,
+                     screenshotOption, windowSizeOption, kernelFileOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -371,6 +376,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
                     {QStringLiteral("png"), QStringLiteral("svg")});
     }
     line.screenshot = parser.value(screenshotOption);
+    line.kernelFile = parser.value(kernelFileOption);
     if (!line.screenshot.isEmpty()) {
       requireSuffix(line.screenshot, QStringLiteral("screenshot"), {QStringLiteral("png")});
       // An unwritable path is refused now, not after the runs it would follow.

@@ -20,6 +20,7 @@ struct CommandLine {
   bool measureCeilings = false;  // the chosen device's roofline ceilings, after any runs
   bool quit = false;
   QString openSession;
+  QString kernelFile;  // a .cu file for the Kernel Editor, compiled once opened
   QString saveSession;
   QString exportChart;
   std::optional<ChartKind> chart;  // nullopt: the one that fits the run (see chartToExport)

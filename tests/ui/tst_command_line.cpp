@@ -92,6 +92,10 @@ class TestCommandLine : public QObject {
     QVERIFY(!line.choices.counters);
     QVERIFY(!line.jobs().front().request.collectCounters);
 
+    const ParseOutcome kernelFile = parse({"--kernel-file", "mine.cu", "--quit"});
+    QVERIFY2(kernelFile.commandLine, qPrintable(kernelFile.message));
+    QCOMPARE(kernelFile.commandLine->kernelFile, QStringLiteral("mine.cu"));
+
     const ParseOutcome counted = parse({"--kernel", "naive", "--counters", "--run", "--quit"});
     QVERIFY2(counted.commandLine, qPrintable(counted.message));
     QVERIFY(counted.commandLine->choices.counters);

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QtTest>
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "diagram_panel.hpp"
 #include "diagram_view.hpp"
 #endif
+#include "kernel_editor.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "results_view.hpp"
@@ -377,6 +379,8 @@ class TestMainWindow : public QObject {
     QVERIFY(threeColumns.width() > projector.width());
     window.fitDocksTo(projector);
     QVERIFY(tabbed());
+    auto* editor = window.findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+    QVERIFY(window.tabifiedDockWidgets(controls).contains(editor));
     const QSize fitted = window.minimumSizeHint();
     QVERIFY2(fitted.width() <= projector.width() && fitted.height() <= projector.height(),
              qPrintable(QStringLiteral("minimum %1x%2").arg(fitted.width()).arg(fitted.height())));
@@ -387,6 +391,26 @@ class TestMainWindow : public QObject {
     window.fitDocksTo(QSize(1920, 1080));
     QVERIFY(!tabbed());
     QCOMPARE(window.minimumSizeHint(), threeColumns);
+  }
+
+  // The Kernel Editor is a tab behind the diagrams; opening a kernel file shows it and compiles.
+  void aKernelFileOpensInTheEditorAndCompiles() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* diagrams = window.findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+    auto* editor = window.findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+    QVERIFY(editor);
+    QVERIFY(window.tabifiedDockWidgets(diagrams).contains(editor));
+    const QString path = dir_.filePath(QStringLiteral("mine.cu"));
+    QString error;
+    QVERIFY(!window.openKernelFile(path, &error));  // not there yet
+    QVERIFY(!error.isEmpty());
+    QVERIFY(window.kernelEditor()->saveFile(path, &error));
+    QSignalSpy compiled(window.kernelEditor(), &ui::KernelEditor::compiled);
+    QVERIFY2(window.openKernelFile(path, &error), qPrintable(error));
+    QCOMPARE(window.kernelEditor()->kernelName(), QStringLiteral("mine"));
+    QVERIFY(compiled.wait(60000));
   }
 
   void choicesAndGeometryAreRemembered() {

@@ -1,0 +1,51 @@
+#include "kernel_compiler.hpp"
+
+#include <QPointer>
+#include <utility>
+
+namespace tilescope::app {
+
+KernelCompiler::KernelCompiler(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<tilescope::UserKernelSource>();
+  qRegisterMetaType<tilescope::CompileResult>();
+}
+
+KernelCompiler::~KernelCompiler() {
+  next_.reset();
+  if (thread_) thread_->wait();
+}
+
+void KernelCompiler::compile(const UserKernelSource& kernel, const CompileOptions& options) {
+  if (thread_) {
+    next_ = {kernel, options};  // only the newest waiting source is worth compiling
+    return;
+  }
+  start(kernel, options);
+}
+
+void KernelCompiler::start(const UserKernelSource& kernel, const CompileOptions& options) {
+  emit started();
+  QPointer<KernelCompiler> self(this);
+  thread_ = QThread::create([self, kernel, options] {
+    const CompileResult result = compileUserKernel(kernel, options);
+    // Back on the window's thread; nothing is delivered to a compiler that is gone.
+    QMetaObject::invokeMethod(
+        self.data(),
+        [self, kernel, result] {
+          if (self) emit self->compiled(kernel, result);
+        },
+        Qt::QueuedConnection);
+  });
+  thread_->setParent(this);  // never outlives the compiler, which waits for it
+  connect(thread_, &QThread::finished, this, [this] {
+    thread_->deleteLater();
+    thread_ = nullptr;
+    if (next_) {
+      const auto [kernel, options] = *std::exchange(next_, std::nullopt);
+      start(kernel, options);
+    }
+  });
+  thread_->start();
+}
+
+}  // namespace tilescope::app

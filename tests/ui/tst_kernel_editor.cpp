@@ -1,0 +1,157 @@
+// The Kernel Editor: highlighting, the gutter, find, compiling off the window's thread with the
+// compiler's messages marked at their lines, every template compiling, and .cu files saved and
+// opened through the one writer and reader.
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QtTest>
+
+#include "kernel_editor.hpp"
+#include "tilescope/user_kernel.hpp"
+
+using namespace tilescope;
+using tilescope::ui::CodeEditor;
+using tilescope::ui::CudaHighlighter;
+using tilescope::ui::KernelEditor;
+
+namespace {
+
+// The highlighting kind of the first `word` on the first line that holds it.
+QString kindOf(CodeEditor* editor, const QString& word) {
+  for (QTextBlock block = editor->document()->begin(); block.isValid(); block = block.next()) {
+    const int at = int(block.text().indexOf(word));
+    if (at >= 0) return CudaHighlighter::kindAt(block, at);
+  }
+  return QStringLiteral("(not found)");
+}
+
+bool compileAndWait(KernelEditor& editor, int results = 1) {
+  QSignalSpy done(&editor, &KernelEditor::compiled);
+  editor.compile();
+  while (done.count() < results)
+    if (!done.wait(60000)) return false;
+  return true;
+}
+
+}  // namespace
+
+class TestKernelEditor : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+ private slots:
+  void highlightingMarksEachKindOfToken() {
+    KernelEditor editor;
+    QVERIFY(editor.newFrom(QStringLiteral("shared-tiled")));
+    CodeEditor* code = editor.editor();
+    QCOMPARE(kindOf(code, QStringLiteral("__shared__")), QStringLiteral("qualifier"));
+    QCOMPARE(kindOf(code, QStringLiteral("__syncthreads")), QStringLiteral("qualifier"));
+    QCOMPARE(kindOf(code, QStringLiteral("for (")), QStringLiteral("keyword"));
+    QCOMPARE(kindOf(code, QStringLiteral("float sum")), QStringLiteral("type"));
+    QCOMPARE(kindOf(code, QStringLiteral("threadIdx")), QStringLiteral("builtin"));
+    QCOMPARE(kindOf(code, QStringLiteral("TS_KERNEL")), QStringLiteral("api"));
+    QCOMPARE(kindOf(code, QStringLiteral("0.0f")), QStringLiteral("number"));
+    QCOMPARE(kindOf(code, QStringLiteral("// shared-tiled")), QStringLiteral("comment"));
+    // A block comment spans lines; what follows it is code again.
+    code->setPlainText(QStringLiteral("/* one\nfor two */ int x;\n"));
+    QCOMPARE(kindOf(code, QStringLiteral("for two")), QStringLiteral("comment"));
+    QCOMPARE(kindOf(code, QStringLiteral("int x")), QStringLiteral("type"));
+  }
+
+  void theGutterWidensWithTheLineCount() {
+    CodeEditor code;
+    code.setPlainText(QStringLiteral("a\nb\n"));
+    const int narrow = code.gutterWidth();
+    code.setPlainText(QString(QStringLiteral("x\n")).repeated(150));
+    QVERIFY(code.gutterWidth() > narrow);
+  }
+
+  void findGoesToEachMatchAndWrapsAround() {
+    KernelEditor editor;
+    QVERIFY(editor.newFrom(QStringLiteral("naive")));
+    CodeEditor* code = editor.editor();
+    QVERIFY(code->findText(QStringLiteral("sum")));
+    const int first = code->textCursor().blockNumber();
+    QCOMPARE(code->textCursor().selectedText(), QStringLiteral("sum"));
+    QVERIFY(code->findText(QStringLiteral("sum")));
+    QVERIFY(code->textCursor().blockNumber() >= first);
+    for (int i = 0; i < 10; ++i) QVERIFY(code->findText(QStringLiteral("sum")));  // wraps
+    QVERIFY(code->findText(QStringLiteral("sum"), /*backward=*/true));
+    QVERIFY(!code->findText(QStringLiteral("no such text")));
+  }
+
+  void compilerMessagesAreMarkedAtTheirLines() {
+    if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
+    KernelEditor editor;
+    editor.setKernel(QStringLiteral("broken"),
+                     QStringLiteral("TS_LAUNCH(32, 1, 1, 1, 0)\nTS_KERNEL {\n  int unused;\n"
+                                    "  float x = ;\n}\n"));
+    QVERIFY(compileAndWait(editor));
+    QVERIFY(editor.lastResult() && !editor.lastResult()->ok);
+    const auto& marked = editor.editor()->diagnostics();
+    QVERIFY(std::any_of(marked.begin(), marked.end(),
+                        [](const CompileDiagnostic& d) { return d.line == 4 && d.error; }));
+    QVERIFY(std::any_of(marked.begin(), marked.end(),
+                        [](const CompileDiagnostic& d) { return d.line == 3 && !d.error; }));
+    QVERIFY(editor.editor()->extraSelections().size() >= 2);
+    QCOMPARE(editor.messages()->count(), int(marked.size()));
+    // A message takes the cursor to its line.
+    for (int i = 0; i < editor.messages()->count(); ++i) {
+      QListWidgetItem* item = editor.messages()->item(i);
+      if (!item->text().startsWith(QStringLiteral("error line 4"))) continue;
+      emit editor.messages()->itemActivated(item);
+      QCOMPARE(editor.editor()->textCursor().blockNumber(), 3);
+    }
+    QVERIFY2(editor.summary().startsWith(QStringLiteral("Not compiled: 1 error(s), 1 warning(s)")),
+             qPrintable(editor.summary()));
+  }
+
+  void everyTemplateCompilesWithItsResources() {
+    if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
+    KernelEditor editor;
+    for (const UserKernelTemplate& t : userKernelTemplates()) {
+      QVERIFY(editor.newFrom(QString::fromStdString(t.kernel)));
+      QVERIFY(compileAndWait(editor));
+      QVERIFY2(editor.lastResult()->ok, t.kernel.c_str());
+      QVERIFY(editor.editor()->diagnostics().empty());
+      QVERIFY2(editor.summary().contains(QStringLiteral("registers per thread")),
+               qPrintable(editor.summary()));
+    }
+  }
+
+  // Ctrl+B again while compiling: the newest source follows, and its result is the last.
+  void aCompileWhileOneRunsFollowsWithTheNewestSource() {
+    if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
+    KernelEditor editor;
+    QVERIFY(editor.newFrom(QStringLiteral("naive")));
+    QSignalSpy done(&editor, &KernelEditor::compiled);
+    editor.compile();
+    editor.editor()->setPlainText(QStringLiteral("TS_KERNEL { broken }\n"));
+    editor.compile();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
+    QVERIFY(!editor.lastResult()->ok);
+  }
+
+  void kernelsSaveAndOpenAsCuFiles() {
+    KernelEditor editor;
+    QVERIFY(editor.newFrom(QStringLiteral("shared-tiled")));
+    const QString source = editor.editor()->toPlainText();
+    const QString path = dir_.filePath(QStringLiteral("padded.cu"));
+    QString error;
+    QVERIFY2(editor.saveFile(path, &error), qPrintable(error));
+    editor.newFrom(QStringLiteral("naive"));
+    QVERIFY2(editor.openFile(path, &error), qPrintable(error));
+    QCOMPARE(editor.editor()->toPlainText(), source);
+    QCOMPARE(editor.kernelName(), QStringLiteral("padded"));
+    // An unwritable place leaves nothing and says why; a missing file opens nothing.
+    QVERIFY(!editor.saveFile(dir_.filePath(QStringLiteral("no/such/dir/k.cu")), &error));
+    QVERIFY2(error.contains(QStringLiteral("k.cu")), qPrintable(error));
+    QVERIFY(!editor.openFile(dir_.filePath(QStringLiteral("missing.cu")), &error));
+    QCOMPARE(editor.editor()->toPlainText(), source);
+  }
+};
+
+QTEST_MAIN(TestKernelEditor)
+#include "tst_kernel_editor.moc"

@@ -1,0 +1,116 @@
+#pragma once
+// The Kernel Editor: the user's own CUDA kernel, written against TileScope's small API
+// (user_kernel.hpp), highlighted, compiled with NVRTC off the window's thread (Ctrl+B), its
+// errors and warnings marked at their lines, its registers and memory shown as for catalogue
+// kernels. "New from..." starts from a catalogue kernel's template; kernels open and save as .cu.
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QSyntaxHighlighter>
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+#include "kernel_compiler.hpp"
+#include "tilescope/user_kernel.hpp"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+
+namespace tilescope::ui {
+
+// CUDA C++ with TileScope's API: keywords, types, qualifiers, built-ins, the ts:: names,
+// numbers, strings, comments and preprocessor lines each in their own colour.
+class CudaHighlighter : public QSyntaxHighlighter {
+ public:
+  // `dark`: colours for a dark background.
+  CudaHighlighter(QTextDocument* document, bool dark);
+  // The format a character of `line` would get (for tests), read from the current highlighting.
+  static QString kindAt(const QTextBlock& block, int position);
+
+ protected:
+  void highlightBlock(const QString& text) override;
+
+ private:
+  struct Rule {
+    QRegularExpression pattern;
+    QTextCharFormat format;
+  };
+  std::vector<Rule> rules_;
+  QTextCharFormat comment_;
+};
+
+// A code editor with a line-number gutter that marks the lines the compiler spoke about.
+class CodeEditor : public QPlainTextEdit {
+  Q_OBJECT
+
+ public:
+  explicit CodeEditor(QWidget* parent = nullptr);
+  int gutterWidth() const;
+  // Marks each diagnostic's line: a wavy underline from its column and a dot in the gutter,
+  // red for errors, amber for warnings; the tooltip of a marked line is its message.
+  void setDiagnostics(const std::vector<CompileDiagnostic>& diagnostics);
+  const std::vector<CompileDiagnostic>& diagnostics() const { return diagnostics_; }
+  void goToLine(int line, int column = 0);
+  // Finds `text` from the cursor on, wrapping around; false when it is nowhere.
+  bool findText(const QString& text, bool backward = false);
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  friend class Gutter;
+  void paintGutter(QPaintEvent* event);
+  void updateGutterWidth();
+  void updateGutter(const QRect& rect, int dy);
+
+  QWidget* gutter_;
+  std::vector<CompileDiagnostic> diagnostics_;
+};
+
+class KernelEditor : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit KernelEditor(QWidget* parent = nullptr);
+
+  CodeEditor* editor() const { return editor_; }
+  QString kernelName() const;
+  void setKernel(const QString& name, const QString& source);
+  // The template of catalogue kernel `kernel` (userKernelTemplates()); false when it has none.
+  bool newFrom(const QString& kernel);
+  bool openFile(const QString& path, QString* error);
+  bool saveFile(const QString& path, QString* error);
+  // Compiles on the compiler's thread; the result arrives as compiled().
+  void compile();
+  const std::optional<CompileResult>& lastResult() const { return last_; }
+  QListWidget* messages() const { return messages_; }
+  QString summary() const;
+
+ signals:
+  void compiled(const tilescope::CompileResult& result);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void showResult(const UserKernelSource& kernel, const CompileResult& result);
+  void showFind();
+  void openDialog();
+  void saveDialog(bool askForName);
+
+  app::KernelCompiler compiler_;
+  CodeEditor* editor_;
+  CudaHighlighter* highlighter_;
+  QLineEdit* name_;
+  QComboBox* arch_;
+  QLineEdit* find_;
+  QListWidget* messages_;
+  QLabel* summary_;
+  QString path_;
+  std::optional<CompileResult> last_;
+};
+
+}  // namespace tilescope::ui

@@ -747,6 +747,8 @@ app::Session MainWindow::currentSession() const {
   session.choices = controls_->choices();
   session.results = model_.results();
   session.ceilings = model_.ceilings();
+  session.editorKernel = UserKernelSource{kernelEditor_->kernelName().toStdString(),
+                                          kernelEditor_->editor()->toPlainText().toStdString()};
   return session;
 }
 
@@ -766,6 +768,9 @@ bool MainWindow::openSession(const QString& path, QString* error) {
   model_.setResults(std::move(session->results));
   model_.setCeilings(std::move(session->ceilings));
   controls_->setChoices(session->choices);
+  if (const auto& kernel = session->editorKernel)
+    kernelEditor_->setKernel(QString::fromStdString(kernel->name),
+                             QString::fromStdString(kernel->source));
   sessionPath_ = QFileInfo(path).absoluteFilePath();
   sessionReadOnly_ = app::isShippedSample(path);
   undoStack_->clear();

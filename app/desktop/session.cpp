@@ -27,7 +27,7 @@ bool writeText(const QString& path, const std::string& text, QString* error) {
 }  // namespace
 
 nlohmann::json toJson(const Session& session) {
-  return {
+  nlohmann::json json = {
       {"format", kSessionFormat},
       {"version", report::kFormatVersion},
       {"created", session.created},
@@ -36,6 +36,9 @@ nlohmann::json toJson(const Session& session) {
       {"results", resultsToJson(session.results)},
       {"ceilings", report::ceilingsToJson(session.ceilings)},
   };
+  if (const auto& kernel = session.editorKernel)
+    json["kernel_editor"] = {{"name", kernel->name}, {"source", kernel->source}};
+  return json;
 }
 
 Session sessionFromJson(const nlohmann::json& json) {
@@ -75,6 +78,16 @@ Session sessionFromJson(const nlohmann::json& json) {
   // Sessions saved before the roofline have no ceilings.
   if (json.contains("ceilings"))
     session.ceilings = report::ceilingsFromJson(json["ceilings"], "ceilings", &session.warnings);
+  // The Kernel Editor's source; a malformed one is left out and said, the rest opens.
+  if (const nlohmann::json* kernel = io::optionalField(json, "kernel_editor")) {
+    try {
+      io::objectAt(*kernel, "kernel_editor");
+      session.editorKernel = UserKernelSource{io::stringField(*kernel, "name", "kernel_editor"),
+                                              io::stringField(*kernel, "source", "kernel_editor")};
+    } catch (const Error& error) {
+      session.warnings.push_back(std::string(error.what()) + "; the editor's kernel is left out");
+    }
+  }
   return session;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// A session: the results, the devices they were measured on, and the choices that made them,
-// as one JSON document, so a session measured on a GPU machine opens on a laptop without one.
+// A session: the results, the devices they were measured on, the choices that made them and the
+// Kernel Editor's source, as one JSON document, so a session measured on a GPU machine opens on a
+// laptop without one.
 #include <QString>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "choices.hpp"
 #include "report/report.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::app {
 
@@ -22,7 +24,8 @@ struct Session {
   std::vector<MeasuredDevice> devices;
   Choices choices;
   std::vector<RunResult> results;
-  std::vector<DeviceCeilings> ceilings;  // the roofline's, one entry per backend and device
+  std::vector<DeviceCeilings> ceilings;          // the roofline's, one entry per backend and device
+  std::optional<UserKernelSource> editorKernel;  // the Kernel Editor's kernel, when it had one
   // What opening it left out (not saved): one line per skipped entry, naming its JSON path.
   std::vector<std::string> warnings;
 };

@@ -242,6 +242,7 @@ class TestMainWindow : public QObject {
       window.controls()->setChoices(choices);
       runAndWait(window);
       QCOMPARE(window.results()->rowCount(), 2);
+      window.kernelEditor()->setKernel(QStringLiteral("mine"), QStringLiteral("TS_KERNEL {}\n"));
       QString error;
       QVERIFY2(window.saveSession(path, &error), qPrintable(error));
       QVERIFY(!window.isWindowModified());
@@ -254,6 +255,9 @@ class TestMainWindow : public QObject {
     QCOMPARE(tableText(*reopened.results()), saved);
     QCOMPARE(reopened.controls()->choices().sweep, SweepKind::Kernel);
     QCOMPARE(reopened.controls()->choices().shape, (Shape{32, 32, 32}));
+    // The Kernel Editor's source comes back with the session.
+    QCOMPARE(reopened.kernelEditor()->kernelName(), QStringLiteral("mine"));
+    QCOMPARE(reopened.kernelEditor()->editor()->toPlainText(), QStringLiteral("TS_KERNEL {}\n"));
     QVERIFY(reopened.windowTitle().contains(QStringLiteral("session.json")));
     QTRY_COMPARE(reopened.charts()->chart(ChartKind::Library)->plottableCount(), 1);
   }

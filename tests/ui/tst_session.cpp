@@ -39,6 +39,7 @@ Session sampleSession() {
       2.9e8, 2.1e7, 0.997, std::nullopt, "CUPTI range profiler (GH100, kernel replay, 1 kernel)"};
   RunResult cpu = test::madeUpResult("naive", {{"tile", 16}}, 256, 3.0);
   cpu.countersUnavailable = "the CPU backend has no hardware counters";
+  session.editorKernel = UserKernelSource{"padded", "TS_KERNEL {}\n// \"quoted\"\n"};
   session.results = {cpu, test::madeUpResult("library", {}, 256, 0.75), gpu};
   session.ceilings = {{"cpu",
                        "Test CPU",
@@ -83,6 +84,10 @@ class TestSession : public QObject {
     QCOMPARE(loaded->results[2].counters, session.results[2].counters);
     QVERIFY(!loaded->results[0].counters);
     QCOMPARE(loaded->results[0].countersUnavailable, session.results[0].countersUnavailable);
+    // And the Kernel Editor's source.
+    QVERIFY(loaded->editorKernel);
+    QCOMPARE(loaded->editorKernel->name, std::string("padded"));
+    QCOMPARE(loaded->editorKernel->source, session.editorKernel->source);
     QCOMPARE(loaded->devices[1].info.facts[0].second, std::string("132"));
     QCOMPARE(loaded->choices.sweep, SweepKind::Tile);
     QCOMPARE(loaded->ceilings, session.ceilings);
@@ -204,6 +209,19 @@ class TestSession : public QObject {
     QVERIFY(
         session->warnings[2].starts_with("results[1].stats.reps: -3 is not a valid repetition"));
     QCOMPARE(session->choices.shape, Choices{}.shape);
+
+    // A damaged editor source is left out and said; the rest opens.
+    json = toJson(sampleSession());
+    json["kernel_editor"]["source"] = 42;
+    writeText(path, QByteArray::fromStdString(json.dump()));
+    const std::optional<Session> withoutKernel = loadSession(path, &error);
+    QVERIFY2(withoutKernel, qPrintable(error));
+    QVERIFY(!withoutKernel->editorKernel);
+    QCOMPARE(withoutKernel->results.size(), std::size_t(3));
+    QCOMPARE(withoutKernel->warnings.size(), std::size_t(1));
+    QVERIFY2(withoutKernel->warnings[0].find("kernel_editor.source") != std::string::npos &&
+                 withoutKernel->warnings[0].ends_with("the editor's kernel is left out"),
+             withoutKernel->warnings[0].c_str());
   }
 
   void versionsMustBeKnownIntegers() {

@@ -37,9 +37,10 @@ HardwareCounters asModelled(const RunResult& r) {
   return hw;
 }
 
-const CounterComparison& find(const std::vector<CounterComparison>& all, const std::string& what) {
+// A copy: the comparisons are often a temporary.
+CounterComparison find(const std::vector<CounterComparison>& all, const std::string& what) {
   const auto it = std::find_if(all.begin(), all.end(),
-                               [&](const CounterComparison& c) { return c.what == what; });
+                               [&](const CounterComparison c) { return c.what == what; });
   if (it == all.end()) throw std::runtime_error("no comparison of " + what);
   return *it;
 }
@@ -53,12 +54,12 @@ TEST(CounterModel, RowPerThreadLoadsAverageTheUncoalescedAAndTheBroadcastB) {
   RunResult r = runOf("row-per-thread", {64, 64, 64});
   r.counters = asModelled(r);
   const auto all = compareWithModel(r);
-  const CounterComparison& loads = find(all, "global loads");
+  const CounterComparison loads = find(all, "global loads");
   EXPECT_DOUBLE_EQ(loads.model, (32.0 + 1.0) / 2.0);
   EXPECT_DOUBLE_EQ(loads.measured, loads.model);
   EXPECT_TRUE(loads.agrees);
   EXPECT_TRUE(loads.why.empty());
-  for (const CounterComparison& c : all) EXPECT_TRUE(c.agrees) << c.what;
+  for (const CounterComparison c : all) EXPECT_TRUE(c.agrees) << c.what;
 }
 
 TEST(CounterModel, SectorsPerRequestBeyondTheMarginDisagreeAndSayWhy) {
@@ -66,7 +67,7 @@ TEST(CounterModel, SectorsPerRequestBeyondTheMarginDisagreeAndSayWhy) {
   HardwareCounters hw = asModelled(r);
   hw.globalLoadSectors *= 1 + 2 * kCounterMargin;
   r.counters = hw;
-  const CounterComparison& loads = find(compareWithModel(r), "global loads");
+  const CounterComparison loads = find(compareWithModel(r), "global loads");
   EXPECT_FALSE(loads.agrees);
   EXPECT_NE(loads.why.find("more sectors per load than the model"), std::string::npos);
   hw.globalLoadSectors = asModelled(r).globalLoadSectors * (1 + kCounterMargin / 2);
@@ -86,19 +87,19 @@ TEST(CounterModel, DramTrafficBetweenCompulsoryAndTheModelAgreesAndNamesTheCache
   hw.dramWriteBytes = 0;
   r.counters = hw;
   const auto all = compareWithModel(r);
-  const CounterComparison& dram = find(all, "DRAM traffic");
+  const CounterComparison dram = find(all, "DRAM traffic");
   EXPECT_DOUBLE_EQ(dram.model, model / 1e6);
   EXPECT_DOUBLE_EQ(dram.measured, 1.5 * compulsory / 1e6);
   EXPECT_TRUE(dram.agrees);
   EXPECT_NE(dram.why.find("L2 cache served most re-reads"), std::string::npos);
-  const CounterComparison& intensity = find(all, "arithmetic intensity");
+  const CounterComparison intensity = find(all, "arithmetic intensity");
   EXPECT_DOUBLE_EQ(intensity.measured, r.shape.flops() / (1.5 * compulsory));
   EXPECT_FALSE(intensity.agrees);
   EXPECT_NE(intensity.why.find("further right on the roofline"), std::string::npos);
 
   hw.dramReadBytes = 1.5 * model;
   r.counters = hw;
-  const CounterComparison& above = find(compareWithModel(r), "DRAM traffic");
+  const CounterComparison above = find(compareWithModel(r), "DRAM traffic");
   EXPECT_FALSE(above.agrees);
   EXPECT_NE(above.why.find("no-reuse bound"), std::string::npos);
 }
@@ -120,15 +121,15 @@ TEST(CounterModel, SharedReadsAndBankConflictsAgainstTheModel) {
   hw.sharedLoadWavefronts = wavefronts * perLaunch;
   r.counters = hw;
   const auto all = compareWithModel(r);
-  const CounterComparison& shared = find(all, "shared-memory loads");
+  const CounterComparison shared = find(all, "shared-memory loads");
   EXPECT_DOUBLE_EQ(shared.model, wavefronts / reads);
   EXPECT_TRUE(shared.agrees);
-  const CounterComparison& bank = find(all, "bank conflicts");
+  const CounterComparison bank = find(all, "bank conflicts");
   EXPECT_TRUE(bank.agrees) << bank.model << " " << bank.measured;
 
   hw.sharedBankConflicts = hw.sharedLoadRequests;  // one extra pass for every read
   r.counters = hw;
-  const CounterComparison& conflicted = find(compareWithModel(r), "bank conflicts");
+  const CounterComparison conflicted = find(compareWithModel(r), "bank conflicts");
   EXPECT_FALSE(conflicted.agrees);
   EXPECT_NE(conflicted.why.find("more conflicts than the model"), std::string::npos);
 }
@@ -163,7 +164,7 @@ TEST(CounterModel, AchievedOccupancyBelowTheTheoreticalSaysWhy) {
   HardwareCounters hw = asModelled(r);
   hw.achievedOccupancy = 0.6;
   r.counters = hw;
-  const CounterComparison& occupancy = find(compareWithModel(r), "occupancy");
+  const CounterComparison occupancy = find(compareWithModel(r), "occupancy");
   EXPECT_DOUBLE_EQ(occupancy.model, 100);
   EXPECT_DOUBLE_EQ(occupancy.measured, 60);
   EXPECT_FALSE(occupancy.agrees);

@@ -1,0 +1,37 @@
+#pragma once
+// A user kernel compiled with NVRTC (user_kernel.hpp), loaded on the current device through the
+// driver the runtime has loaded: its launch description evaluated on the GPU, the kernel launched
+// on a product's operands.
+#include <cuda.h>
+
+#include "launch.hpp"
+#include "tilescope/user_kernel.hpp"
+
+namespace tilescope::cuda {
+
+struct UserLaunch {
+  Dim2 block, grid;
+  int sharedBytes = 0;
+};
+
+class UserModule {
+ public:
+  // Throws Error(InvalidArgument) for a result that did not compile, and the CUDA error of a
+  // module the driver refuses (an image for another architecture, ...).
+  explicit UserModule(const CompileResult& compiled);
+  ~UserModule();
+  UserModule(const UserModule&) = delete;
+  UserModule& operator=(const UserModule&) = delete;
+
+  // TS_LAUNCH evaluated for `shape` on one GPU thread; throws Error(InvalidArgument) naming the
+  // value when the block or grid is not a valid launch.
+  UserLaunch launchFor(const Shape& shape) const;
+  // Launches TS_KERNEL on fp32 operands; does not wait (a fault surfaces at the next sync).
+  void launch(const ProductArgs& args, const UserLaunch& launch) const;
+
+ private:
+  CUmodule module_ = nullptr;
+  CUfunction kernel_ = nullptr, launchShape_ = nullptr;
+};
+
+}  // namespace tilescope::cuda

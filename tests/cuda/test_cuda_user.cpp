@@ -1,0 +1,81 @@
+// User kernels on the GPU: every template compiled with NVRTC for this device runs, verifies
+// against the reference at a size that is no tile multiple, and launches exactly as the Mapping
+// of the catalogue kernel it follows.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cuda_check.hpp"
+#include "device_memory.hpp"
+#include "gpu_test.hpp"
+#include "tilescope/mapping.hpp"
+#include "tilescope/measurement.hpp"
+#include "user_module.hpp"
+
+namespace tilescope {
+namespace {
+
+class CudaUserKernel : public test::GpuTest {
+ protected:
+  void SetUp() override {
+    test::GpuTest::SetUp();
+    if (IsSkipped()) return;
+    if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
+    cudaDeviceProp properties{};
+    TS_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+    arch_ = "sm_" + std::to_string(properties.major) + std::to_string(properties.minor);
+  }
+  std::string arch_;
+};
+
+TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
+  const Shape shape{100, 70, 50};
+  const Operands operands = makeOperands(shape, Fill::Random, 7, ElementType::F32);
+  const std::vector<double> reference = referenceProduct(operands.a, operands.b);
+  cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n);
+  TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+  cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+  int runs = 0;
+  for (const UserKernelTemplate& t : userKernelTemplates()) {
+    for (const Params& params : {Params{}, Params{{"TILE", 8}}}) {
+      SCOPED_TRACE(t.kernel + (params.empty() ? "" : " TILE=8"));
+      const CompileResult compiled = compileUserKernel({t.kernel, t.source}, {arch_, params});
+      ASSERT_TRUE(compiled.ok) << compiled.log;
+      const cuda::UserModule module(compiled);
+      const cuda::UserLaunch launch = module.launchFor(shape);
+      const Mapping mapping(resolve({t.kernel, {{"tile", compiled.values.at("TILE")}}}), shape);
+      EXPECT_EQ(launch.grid.x, mapping.grid().x);
+      EXPECT_EQ(launch.grid.y, mapping.grid().y);
+      EXPECT_EQ(launch.block.x, mapping.block().x);
+      EXPECT_EQ(launch.block.y, mapping.block().y);
+      TS_CUDA_CHECK(cudaMemset(c.get(), 0xFF, c.bytes()));  // NaN: an unwritten element fails
+      module.launch(args, launch);
+      TS_CUDA_CHECK(cudaDeviceSynchronize());
+      Matrix result = makePoisonedMatrix(shape.m, shape.n);
+      TS_CUDA_CHECK(cudaMemcpy(result.data.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost));
+      const Verification check = verify(result, reference, operands.a, operands.b);
+      EXPECT_TRUE(check.passed) << "relative error " << check.relError << ", " << check.nonFinite
+                                << " unwritten";
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 2 * int(userKernelTemplates().size()));
+}
+
+TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {
+  const CompileResult compiled =
+      compileUserKernel({"zero", "TS_LAUNCH(0, 1, 1, 1, 0)\nTS_KERNEL {}\n"}, {arch_, {}});
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+  const cuda::UserModule module(compiled);
+  try {
+    module.launchFor({16, 16, 16});
+    ADD_FAILURE() << "a block of 0 threads was accepted";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_EQ(std::string(error.what()), "TS_LAUNCH gives blockX 0: it must be at least 1");
+  }
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -476,17 +476,22 @@ QString KernelEditor::summary() const {
   QStringList values;
   for (const auto& [name, value] : r.values)
     values << QStringLiteral("%1=%2").arg(QString::fromStdString(name)).arg(value);
+  const QString compiled =
+      tr("Compiled for %1%2")
+          .arg(QString::fromStdString(r.arch),
+               values.isEmpty()
+                   ? QString()
+                   : QStringLiteral(" (") + values.join(QLatin1Char(',')) + QLatin1Char(')'));
+  const QString warnings = count(false) > 0 ? tr("; %1 warning(s)").arg(count(false)) : QString();
+  if (!r.resources) return compiled + warnings;
   const KernelResources& k = *r.resources;
-  return tr("Compiled for %1%2: %3 registers per thread, %4 bytes of shared memory per block, "
-            "%5 bytes of local memory per thread%6")
-      .arg(QString::fromStdString(r.arch),
-           values.isEmpty()
-               ? QString()
-               : QStringLiteral(" (") + values.join(QLatin1Char(',')) + QLatin1Char(')'))
-      .arg(k.registersPerThread)
-      .arg(k.sharedBytesPerBlock)
-      .arg(k.localBytesPerThread)
-      .arg(count(false) > 0 ? tr("; %1 warning(s)").arg(count(false)) : QString());
+  return compiled +
+         tr(": %1 registers per thread, %2 bytes of shared memory per block, %3 bytes of local "
+            "memory per thread")
+             .arg(k.registersPerThread)
+             .arg(k.sharedBytesPerBlock)
+             .arg(k.localBytesPerThread) +
+         warnings;
 }
 
 }  // namespace tilescope::ui

@@ -126,6 +126,12 @@ std::optional<KernelResources> readResources(const std::string& log) {
   return kernel;
 }
 
+// Whether the cubin holds entry point `name`: its symbol, NUL-terminated in the string table.
+bool defines(const std::string& image, const std::string& name) {
+  return image.find(std::string(1, '\0') + name + '\0') != std::string::npos ||
+         image.find(".text." + name + '\0') != std::string::npos;
+}
+
 #endif  // TILESCOPE_HAVE_NVRTC_HEADER
 
 }  // namespace
@@ -252,11 +258,13 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
       result.image.assign(size, '\0');
       api.getCubin(program, result.image.data());
     }
+    // ptxas reports the resources; in a process where the CUDA driver is loaded NVRTC may
+    // assemble without that report, so the entry points are looked up in the image itself.
     result.resources = readResources(result.log);
-    if (!result.resources)
+    if (!defines(result.image, "ts_kernel"))
       result.diagnostics.push_back(
           {0, 0, true, "the source has no kernel: write TS_KERNEL { ... }"});
-    if (result.log.find("entry function 'ts_launch'") == std::string::npos)
+    if (!defines(result.image, "ts_launch"))
       result.diagnostics.push_back(
           {0, 0, true,
            "the source has no launch: write TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes)"});

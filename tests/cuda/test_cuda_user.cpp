@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
 
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
@@ -14,6 +15,22 @@
 
 namespace tilescope {
 namespace {
+
+// As the app compiles: on a thread with no CUDA context current (ptxas reports the resources
+// only there).
+CompileResult compileOffThisThread(const UserKernelSource& kernel, const CompileOptions& options) {
+  CompileResult result;
+  std::thread([&] { result = compileUserKernel(kernel, options); }).join();
+  return result;
+}
+
+// What the compiler said, for a failure message.
+std::string said(const CompileResult& result) {
+  std::string text = result.log;
+  for (const CompileDiagnostic& d : result.diagnostics)
+    text += "\n[" + std::to_string(d.line) + "] " + d.message;
+  return text;
+}
 
 class CudaUserKernel : public test::GpuTest {
  protected:
@@ -40,8 +57,9 @@ TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   for (const UserKernelTemplate& t : userKernelTemplates()) {
     for (const Params& params : {Params{}, Params{{"TILE", 8}}}) {
       SCOPED_TRACE(t.kernel + (params.empty() ? "" : " TILE=8"));
-      const CompileResult compiled = compileUserKernel({t.kernel, t.source}, {arch_, params});
-      ASSERT_TRUE(compiled.ok) << compiled.log;
+      const CompileResult compiled = compileOffThisThread({t.kernel, t.source}, {arch_, params});
+      ASSERT_TRUE(compiled.ok) << said(compiled);
+      EXPECT_TRUE(compiled.resources) << "ptxas's report: " << compiled.log;
       const cuda::UserModule module(compiled);
       const cuda::UserLaunch launch = module.launchFor(shape);
       const Mapping mapping(resolve({t.kernel, {{"tile", compiled.values.at("TILE")}}}), shape);
@@ -66,7 +84,7 @@ TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
 TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {
   const CompileResult compiled =
       compileUserKernel({"zero", "TS_LAUNCH(0, 1, 1, 1, 0)\nTS_KERNEL {}\n"}, {arch_, {}});
-  ASSERT_TRUE(compiled.ok) << compiled.log;
+  ASSERT_TRUE(compiled.ok) << said(compiled);
   const cuda::UserModule module(compiled);
   try {
     module.launchFor({16, 16, 16});

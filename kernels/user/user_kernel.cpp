@@ -258,8 +258,9 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
       result.image.assign(size, '\0');
       api.getCubin(program, result.image.data());
     }
-    // ptxas reports the resources; in a process where the CUDA driver is loaded NVRTC may
-    // assemble without that report, so the entry points are looked up in the image itself.
+    // ptxas reports the resources, but not in a process that has initialised CUDA (measured on
+    // an H200 with CUDA 13.0: the log is empty there), so the entry points are looked up in the
+    // image itself and the resources may be missing.
     result.resources = readResources(result.log);
     if (!defines(result.image, "ts_kernel"))
       result.diagnostics.push_back(

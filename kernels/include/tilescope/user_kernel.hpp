@@ -39,7 +39,8 @@ struct CompileResult {
   std::vector<ParamSpec> params;
   Params values;
   // Registers, shared memory and local memory of the kernel as ptxas reports them (threads,
-  // blocks per SM and occupancy stay 0: the launch decides them).
+  // blocks per SM and occupancy stay 0: the launch decides them); nullopt where NVRTC gives no
+  // report (in a process that has initialised CUDA).
   std::optional<KernelResources> resources;
   std::string image;  // the cubin, for the driver to load
 };

@@ -121,15 +121,12 @@ void require(CUptiResult result, const char* call) {
 }
 
 CUcontext currentContext() {
-  // From the driver the runtime has loaded, so nothing links libcuda.
   static const auto getCurrent = [] {
-    void* entry = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    TS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000,
-                                                   cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess)
-      throw ProfilingFailure("the driver lacks cuCtxGetCurrent");
-    return reinterpret_cast<CUresult (*)(CUcontext*)>(entry);
+    try {
+      return driverEntryPoint<CUresult (*)(CUcontext*)>("cuCtxGetCurrent");
+    } catch (const Error& error) {
+      throw ProfilingFailure(error.what());
+    }
   }();
   CUcontext context = nullptr;
   if (getCurrent(&context) != CUDA_SUCCESS || !context)

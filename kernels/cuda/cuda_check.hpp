@@ -24,6 +24,18 @@ void check(cublasStatus_t status, const std::string& what);
 // configuration the CUDA limit the launch broke.
 void checkLaunch(cudaError_t status, const char* kernel, Dim2 grid, Dim2 block);
 
+// A driver API function from the driver the runtime has loaded, so nothing links libcuda; throws
+// Error(Unavailable) when the driver lacks it.
+template <typename Function>
+Function driverEntryPoint(const char* name) {
+  void* found = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  check(cudaGetDriverEntryPointByVersion(name, &found, 12000, cudaEnableDefault, &status), name);
+  if (status != cudaDriverEntryPointSuccess)
+    throw Error(ErrorKind::Unavailable, std::string("the CUDA driver lacks ") + name);
+  return reinterpret_cast<Function>(found);
+}
+
 }  // namespace tilescope::cuda
 
 // Wraps a runtime call so the error message quotes the call itself.

@@ -17,25 +17,13 @@ struct Driver {
   decltype(&cuGetErrorString) errorString = nullptr;
 };
 
-template <typename Function>
-void entry(Function& function, const char* name) {
-  void* found = nullptr;
-  cudaDriverEntryPointQueryResult status{};
-  check(cudaGetDriverEntryPointByVersion(name, &found, 12000, cudaEnableDefault, &status), name);
-  if (status != cudaDriverEntryPointSuccess)
-    throw Error(ErrorKind::Unavailable, std::string("the CUDA driver lacks ") + name);
-  function = reinterpret_cast<Function>(found);
-}
-
 const Driver& driver() {
   static const Driver loaded = [] {
-    Driver d;
-    entry(d.loadData, "cuModuleLoadData");
-    entry(d.unload, "cuModuleUnload");
-    entry(d.getFunction, "cuModuleGetFunction");
-    entry(d.launchKernel, "cuLaunchKernel");
-    entry(d.errorString, "cuGetErrorString");
-    return d;
+    return Driver{driverEntryPoint<decltype(&cuModuleLoadData)>("cuModuleLoadData"),
+                  driverEntryPoint<decltype(&cuModuleUnload)>("cuModuleUnload"),
+                  driverEntryPoint<decltype(&cuModuleGetFunction)>("cuModuleGetFunction"),
+                  driverEntryPoint<decltype(&cuLaunchKernel)>("cuLaunchKernel"),
+                  driverEntryPoint<decltype(&cuGetErrorString)>("cuGetErrorString")};
   }();
   return loaded;
 }

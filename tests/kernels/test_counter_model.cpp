@@ -40,7 +40,7 @@ HardwareCounters asModelled(const RunResult& r) {
 // A copy: the comparisons are often a temporary.
 CounterComparison find(const std::vector<CounterComparison>& all, const std::string& what) {
   const auto it = std::find_if(all.begin(), all.end(),
-                               [&](const CounterComparison c) { return c.what == what; });
+                               [&](const CounterComparison& c) { return c.what == what; });
   if (it == all.end()) throw std::runtime_error("no comparison of " + what);
   return *it;
 }
@@ -59,7 +59,7 @@ TEST(CounterModel, RowPerThreadLoadsAverageTheUncoalescedAAndTheBroadcastB) {
   EXPECT_DOUBLE_EQ(loads.measured, loads.model);
   EXPECT_TRUE(loads.agrees);
   EXPECT_TRUE(loads.why.empty());
-  for (const CounterComparison c : all) EXPECT_TRUE(c.agrees) << c.what;
+  for (const CounterComparison& c : all) EXPECT_TRUE(c.agrees) << c.what;
 }
 
 TEST(CounterModel, SectorsPerRequestBeyondTheMarginDisagreeAndSayWhy) {

@@ -26,7 +26,6 @@ namespace tilescope::ui {
 namespace {
 
 constexpr int kKindProperty = QTextFormat::UserProperty;
-constexpr std::size_t kMaxSourceBytes = std::size_t(1) << 20;
 
 QTextCharFormat formatOf(const char* kind, const QColor& color, bool dark, bool bold = false,
                          bool italic = false) {
@@ -310,6 +309,13 @@ KernelEditor::KernelEditor(QWidget* parent)
   build->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
   build->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   build->setToolTip(tr("Compile with NVRTC for the chosen architecture (Ctrl+B); no GPU needed"));
+  QAction* run = bar->addAction(tr("Run"), this, &KernelEditor::run);
+  run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+  run->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  run->setToolTip(
+      tr("Run the kernel on a CUDA GPU with Run Setup's backend, size, measurement "
+         "and sweep (Ctrl+Enter): timed, verified and charted like any kernel, in a "
+         "process of its own"));
   bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Name "), this));
   name_->setText(QStringLiteral("my_kernel"));
@@ -401,9 +407,15 @@ bool KernelEditor::newFrom(const QString& kernel) {
   return false;
 }
 
+void KernelEditor::run() {
+  compile();  // marks any error here while the run's own compile reports it too
+  emit runRequested(
+      UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
+}
+
 bool KernelEditor::openFile(const QString& path, QString* error) {
   QByteArray bytes;
-  if (!app::readWholeFile(path, kMaxSourceBytes, &bytes, error)) return false;
+  if (!app::readWholeFile(path, kMaxUserSourceBytes, &bytes, error)) return false;
   path_ = path;
   setKernel(QFileInfo(path).completeBaseName(), QString::fromUtf8(bytes));
   return true;

@@ -85,12 +85,15 @@ class KernelEditor : public QWidget {
   bool saveFile(const QString& path, QString* error);
   // Compiles on the compiler's thread; the result arrives as compiled().
   void compile();
+  // Compiles, and asks the window to run the kernel as it stands (runRequested()).
+  void run();
   const std::optional<CompileResult>& lastResult() const { return last_; }
   QListWidget* messages() const { return messages_; }
   QString summary() const;
 
  signals:
   void compiled(const tilescope::CompileResult& result);
+  void runRequested(const tilescope::UserKernelSource& kernel);
 
  protected:
   void changeEvent(QEvent* event) override;

@@ -283,6 +283,7 @@ void MainWindow::createDocks() {
   kernelEditor_ = new KernelEditor(editorDock);
   editorDock->setWidget(kernelEditor_);
   tabifyDockWidget(diagramsDock, editorDock);
+  connect(kernelEditor_, &KernelEditor::runRequested, this, &MainWindow::runUserKernel);
   diagramsDock->raise();
   resizeDocks({resultsDock}, {260}, Qt::Vertical);
 }
@@ -490,6 +491,21 @@ bool MainWindow::runChoices() {
   }
   if (remembersSettings_) app::saveLastChoices(controls_->choices());
   showChartFor(controls_->choices().sweep);
+  enqueue(jobs);
+  return true;
+}
+
+bool MainWindow::runUserKernel(const UserKernelSource& kernel) {
+  const app::Choices choices = controls_->choices();
+  std::vector<app::RunJob> jobs;
+  try {
+    jobs = app::planUserJobs(choices, kernel);
+  } catch (const Error& error) {
+    showProblem(tr("Cannot run %1: %2")
+                    .arg(QString::fromStdString(kernel.name), QString::fromUtf8(error.what())));
+    return false;
+  }
+  showChartFor(choices.sweep);
   enqueue(jobs);
   return true;
 }

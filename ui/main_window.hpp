@@ -51,6 +51,9 @@ class MainWindow : public QMainWindow {
   // Queues what the control panel describes. When it cannot run, says why (notice and status
   // bar) and returns false.
   bool runChoices();
+  // Queues the Kernel Editor's kernel with the control panel's backend, device, size,
+  // measurement and sweep (app::planUserJobs); says why when it cannot, as runChoices does.
+  bool runUserKernel(const UserKernelSource& kernel);
   void enqueue(const std::vector<app::RunJob>& jobs);
   void cancelRuns();
   // Queues every valid configuration of the chosen kernel at the chosen size; when they have

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -26,6 +27,7 @@
 #include "remote/server.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace {
 
@@ -158,7 +160,7 @@ struct CommandLine {
        ceilings = false, counters = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
-  std::optional<std::string> output, reps, budgetMs, seed, device, via;
+  std::optional<std::string> output, reps, budgetMs, seed, device, via, kernelFile;
   bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
 };
 
@@ -177,6 +179,11 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->type_name("COMMAND");
   auto* kernel =
       app.add_option("--kernel", cl.plan.kernel, "Kernel id (see --list)")->type_name("ID");
+  auto* kernelFile = app.add_option("--kernel-file", cl.kernelFile,
+                                    "Your own kernel: CUDA source against the Kernel Editor's API, "
+                                    "run as user:NAME (NAME: the file's name; --backend cuda)")
+                         ->type_name("FILE.cu");
+  kernelFile->excludes(kernel);
   auto* autotune = app.add_option("--autotune", cl.autotune,
                                   "Run every valid configuration of KERNEL fastest first and "
                                   "remember the fastest for this device (see below)")
@@ -268,6 +275,24 @@ RunRequest baseRequest(const CommandLine& cl, std::size_t deviceCount) {
   base.allowLongRuns = cl.allowLongRuns;
   base.collectCounters = cl.counters;
   return base;
+}
+
+// --kernel-file: the file's source is the kernel "user:" + its name, which every run not on a
+// kernel sweep runs (a kernel sweep may list it beside catalogue kernels).
+void loadKernelFile(CommandLine& cl) {
+  const std::string& path = *cl.kernelFile;
+  const std::string name = std::filesystem::path(path).stem().string();
+  if (const auto why = userKernelNameProblem(name))
+    throw Error(ErrorKind::InvalidArgument, "--kernel-file " + path + ": " + *why);
+  const std::string id = userKernelId(name);
+  cl.plan.base.kernel = {id, {}, io::readFile(path, kMaxUserSourceBytes, "--kernel-file")};
+  if (cl.autotune && *cl.autotune != id)
+    throw Error(ErrorKind::InvalidArgument, "--autotune " + *cl.autotune + " with --kernel-file " +
+                                                path + ": autotune " + id + ", the file's kernel");
+  const bool kernelSweep =
+      std::any_of(cl.plan.sweeps.begin(), cl.plan.sweeps.end(),
+                  [](const std::string& axis) { return axis.rfind("kernel=", 0) == 0; });
+  if (!cl.autotune && !kernelSweep) cl.plan.kernel = id;
 }
 
 struct Measured {
@@ -378,7 +403,7 @@ void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const Devi
   if (!cl.tuned) return;
   for (const RunRequest& run : plan.runs) {
     const auto& used = plan.usedRemembered;
-    if (!kernelInfo(run.kernel.kernel).params.empty() &&
+    if (!kernelInfo(run.kernel).params.empty() &&
         std::find(used.begin(), used.end(), run.kernel.kernel) == used.end())
       throw Error(ErrorKind::InvalidArgument, "--tuned: no usable parameters remembered for " +
                                                   run.kernel.kernel + " on " + device.name +
@@ -498,6 +523,7 @@ int runBench(int argc, char** argv) {
   if (devices.empty())
     throw Error(ErrorKind::Unavailable, "the " + cl.backend + " backend reports no device");
   cl.plan.base = baseRequest(cl, devices.size());
+  if (cl.kernelFile) loadKernelFile(cl);
   const DeviceInfo& device = devices[std::size_t(cl.plan.base.device)];
   if (cl.autotune) return runAutotune(cl, *backend, device);
   const bool runsKernels = cl.plan.kernel || !cl.plan.sweeps.empty();

@@ -59,11 +59,12 @@ Plan buildPlan(const PlanInput& input, const Backend& backend) {
   plan::Start start{input.base, fixedDimensions(input), backend.id(), {}};
   if (!input.kernel && !sweep.find("kernel"))
     refuse("no kernel: give --kernel ID or --sweep kernel=ID,... (see --list)");
-  start.base.kernel = {input.kernel.value_or(""), given};
+  start.base.kernel = {input.kernel.value_or(input.base.kernel.kernel), given,
+                       input.base.kernel.source};
 
   Plan result;
   for (const KernelInfo* kernel :
-       plan::plannedKernels(sweep, start.base.kernel.kernel, start.backend, start.base.element)) {
+       plan::plannedKernels(sweep, start.base.kernel, start.backend, start.base.element)) {
     if (input.tile && !kernel->param("tile")) {
       refuse("--tile: kernel '" + kernel->id + "' has no tile parameter" +
              (kernel->params.empty() ? " (it takes no parameters)" : " (use --param)"));
@@ -84,7 +85,7 @@ Plan buildPlan(const PlanInput& input, const Backend& backend) {
   for (const RunRequest& run : result.runs) {
     if (const auto why = backend.refusal(run)) {
       const bool overBound =
-          workLimitRefusal(kernelInfo(run.kernel.kernel), backend.id(), run.shape).has_value();
+          workLimitRefusal(kernelInfo(run.kernel), backend.id(), run.shape).has_value();
       throw Error(ErrorKind::Unsupported, "cannot run " + plan::describe(run) + " on " +
                                               backend.id() + ": " + *why +
                                               (overBound ? " (--allow-long-runs)" : ""));

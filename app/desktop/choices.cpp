@@ -160,14 +160,46 @@ plan::Sweep sweepAxes(const Choices& choices) {
   return {};
 }
 
-std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep) {
-  const RunRequest base = baseRequest(choices);
+std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep,
+                             const std::optional<std::string>& source) {
+  RunRequest base = baseRequest(choices);
+  base.kernel.source = source;
   const plan::Start start{base, {base.shape.m, base.shape.n, base.shape.k}, choices.backend, {}};
   std::vector<RunJob> jobs;
   for (const RunRequest& request : plan::planRuns(sweep, start)) {
     jobs.push_back({choices.backend, request});
   }
   return jobs;
+}
+
+std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource& kernel,
+                                 const Params& params) {
+  Choices mine = choices;
+  mine.kernel = userKernelId(kernel.name);
+  mine.params = params;
+  mine.element = ElementType::F32;
+  const KernelInfo& info = kernelInfo(KernelConfig{mine.kernel, {}, kernel.source});
+  plan::Sweep sweep;
+  switch (choices.sweep) {
+    case SweepKind::Single:
+      break;
+    case SweepKind::Size:
+      sweep = sweepAxes(mine);
+      break;
+    case SweepKind::Tile:
+      if (!info.params.empty()) {
+        mine.params.erase(info.params.front().name);
+        sweep = plan::Sweep({{info.params.front().name, {"all"}}});
+      }
+      break;
+    case SweepKind::Kernel: {
+      std::vector<std::string> kernels = {mine.kernel};
+      kernels.insert(kernels.end(), choices.kernels.begin(), choices.kernels.end());
+      sweep = plan::Sweep({{"kernel", kernels}});
+      break;
+    }
+  }
+  return planJobs(mine, sweep, kernel.source);
 }
 
 }  // namespace tilescope::app

@@ -9,6 +9,7 @@
 
 #include "plan/sweep.hpp"
 #include "run_job.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::app {
 
@@ -54,7 +55,15 @@ ElementType elementFor(const Choices& choices);
 RunRequest baseRequest(const Choices& choices);
 // The axes of the chosen sweep (none for a single run). Throws Error(InvalidArgument).
 plan::Sweep sweepAxes(const Choices& choices);
-// The jobs of `sweep` over the base request, on the chosen backend. Throws Error(InvalidArgument).
-std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep);
+// The jobs of `sweep` over the base request, on the chosen backend; `source` makes the chosen
+// kernel a user kernel. Throws Error(InvalidArgument).
+std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep,
+                             const std::optional<std::string>& source = {});
+// The Kernel Editor's kernel at `params` (missing ones: its TS_PARAM defaults) with the chosen
+// backend, device, shape, measurement and sweep: a tile sweep runs every value of its first
+// parameter, a kernel sweep runs it before the chosen kernels, fp32 always. Throws
+// Error(InvalidArgument).
+std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource& kernel,
+                                 const Params& params = {});
 
 }  // namespace tilescope::app

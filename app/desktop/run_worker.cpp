@@ -4,6 +4,7 @@
 #include <new>
 
 #include "result_analysis.hpp"
+#include "servers.hpp"
 
 namespace tilescope::app {
 namespace {
@@ -95,9 +96,29 @@ Backend& RunWorker::backendFor(const std::string& id) {
   return *found->second;
 }
 
+Backend& RunWorker::userKernelBackendFor(const std::string& id) {
+  try {
+    Backend& backend = backendFor(id);
+    const bool server = std::find(serverIds_.begin(), serverIds_.end(), id) != serverIds_.end();
+    // The CPU backend refuses the kernel with its own reason; a server is a child already.
+    if (server || id != "cuda") return backend;
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::Unavailable) throw;
+    throw Error(ErrorKind::Unavailable,
+                std::string("running a kernel of your own needs a CUDA GPU: ") + error.what() +
+                    ". The editor still compiles it here; to run it, add a GPU server (Backend > "
+                    "GPU Server...)");
+  }
+  if (!userKernelServer_)
+    userKernelServer_ = std::make_unique<remote::RemoteBackend>(
+        remote::ServerAddress{"", localServerCommand().toStdString(), "cuda"});
+  return *userKernelServer_;
+}
+
 void RunWorker::execute(quint64 ticket, const RunJob& job) {
   try {
-    Backend& backend = backendFor(job.backend);
+    Backend& backend =
+        job.request.kernel.source ? userKernelBackendFor(job.backend) : backendFor(job.backend);
     if (job.kind == JobKind::Ceilings) {
       emit ceilingsMeasured(ticket, measureOn(backend, ticket, job));
     } else {

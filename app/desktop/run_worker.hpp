@@ -41,6 +41,10 @@ class RunWorker : public QObject {
 
  private:
   Backend& backendFor(const std::string& id);
+  // A user kernel never runs in the window's process: where `id` is the in-process CUDA backend
+  // it runs in a child server of its own (started on first use, restarted after a fault or a
+  // kernel that would not stop). Throws Error(Unavailable) saying that running needs a GPU.
+  Backend& userKernelBackendFor(const std::string& id);
   RunResult runOn(Backend& backend, quint64 ticket, const RunJob& job);
   DeviceCeilings measureOn(Backend& backend, quint64 ticket, const RunJob& job);
   // Forwards the backend's progress for `ticket`, a few times a second at most.
@@ -55,6 +59,7 @@ class RunWorker : public QObject {
   std::vector<std::string> serverIds_;  // those of run servers
   // Backends that failed to come up, or lost their device: the reason replaces the backend.
   std::map<std::string, std::string> lostReasons_;
+  std::unique_ptr<remote::RemoteBackend> userKernelServer_;
   QElapsedTimer sinceProgress_;
 };
 

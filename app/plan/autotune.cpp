@@ -10,17 +10,18 @@ namespace tilescope::plan {
 RefusalFn catalogueRefusal(const std::string& backendId) {
   return [backendId](const RunRequest& run) -> std::optional<std::string> {
     if (auto why = refusal(run.kernel)) return why;
-    if (auto why = elementRefusal(kernelInfo(run.kernel.kernel), run.element)) return why;
+    if (auto why = elementRefusal(kernelInfo(run.kernel), run.element)) return why;
     if (run.allowLongRuns) return std::nullopt;
-    return workLimitRefusal(kernelInfo(run.kernel.kernel), backendId, run.shape);
+    return workLimitRefusal(kernelInfo(run.kernel), backendId, run.shape);
   };
 }
 
 AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
                           const std::string& backendId, const RefusalFn& refusal) {
-  const KernelInfo& info = kernelInfo(kernel);
+  const std::optional<std::string>& source = base.kernel.source;
+  const KernelInfo& info = kernelInfo(KernelConfig{kernel, {}, source});
   AutotunePlan plan;
-  for (const KernelConfig& config : validConfigurations(info)) {
+  for (const KernelConfig& config : validConfigurations(info, source)) {
     RunRequest run = base;
     run.kernel = config;
     run.shape = shape;

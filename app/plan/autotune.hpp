@@ -21,9 +21,9 @@ struct AutotunePlan {
 using RefusalFn = std::function<std::optional<std::string>(const RunRequest&)>;
 RefusalFn catalogueRefusal(const std::string& backendId);
 
-// The runs for `kernel` on `shape`: `base` with each valid configuration in catalogue order.
-// Throws Error(InvalidArgument) for an unknown kernel and Error(Unsupported) when the backend
-// can run none of its configurations.
+// The runs for `kernel` on `shape`: `base` with each valid configuration in catalogue order (a
+// user kernel's source is base.kernel.source). Throws Error(InvalidArgument) for an unknown kernel
+// and Error(Unsupported) when the backend can run none of its configurations.
 AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
                           const std::string& backendId, const RefusalFn& refusal);
 

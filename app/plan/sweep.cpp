@@ -1,6 +1,7 @@
 #include "plan/sweep.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -66,11 +67,24 @@ void applyDimension(const SweepAxis& axis, const std::string& text, Dimensions& 
   }
 }
 
+[[noreturn]] void refuseUnknownKey(const std::string& key) {
+  refuse("--sweep: unknown key '" + key +
+         "' (sweep kernel, size, m, n, k or a kernel parameter such as tile)");
+}
+
+// A name TS_PARAM could declare: a user kernel's parameters are known only once the plan knows
+// its kernels, so planRuns refuses a name no planned kernel has.
+bool mayNameAParameter(const std::string& key) {
+  const auto wordCharacter = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  return !key.empty() && !std::isdigit(static_cast<unsigned char>(key.front())) &&
+         std::all_of(key.begin(), key.end(), wordCharacter);
+}
+
 void checkAxis(const SweepAxis& axis) {
-  if (axis.key != "kernel" && !isDimensionKey(axis.key) && !isParameterName(axis.key)) {
-    refuse("--sweep: unknown key '" + axis.key +
-           "' (sweep kernel, size, m, n, k or a kernel parameter such as tile)");
-  }
+  if (axis.key != "kernel" && !isDimensionKey(axis.key) && !mayNameAParameter(axis.key))
+    refuseUnknownKey(axis.key);
   const auto empty = [](const std::string& value) { return value.empty(); };
   if (axis.values.empty() || std::any_of(axis.values.begin(), axis.values.end(), empty))
     refuse("--sweep " + axis.key + ": empty value in '" + axisText(axis) + "'");
@@ -83,7 +97,8 @@ void checkAxis(const SweepAxis& axis) {
   // Every value parses now, even one a kernel without the parameter would never read.
   for (const std::string& value : axis.values) {
     if (axis.key == "kernel") {
-      kernelInfo(value);  // throws for an unknown id
+      // Throws for an unknown id; a user kernel's id is checked with its source (plannedKernels).
+      if (!isUserKernelId(value)) kernelInfo(value);
     } else if (isDimensionKey(axis.key)) {
       Dimensions unused;
       applyDimension(axis, value, unused);
@@ -110,7 +125,7 @@ void expand(const std::vector<const SweepAxis*>& axes, std::size_t axis, RunRequ
     }
     return;
   }
-  const ParamSpec* spec = kernelInfo(run.kernel.kernel).param(sweep.key);
+  const ParamSpec* spec = kernelInfo(run.kernel).param(sweep.key);
   // A kernel without this parameter runs once, at its only configuration.
   if (!spec) return expand(axes, axis + 1, run, dims, runs);
   if (sweep.all()) {
@@ -255,18 +270,23 @@ bool Sweep::sweepsParameterOf(const KernelInfo& kernel) const {
                      [&](const SweepAxis& axis) { return kernel.param(axis.key) != nullptr; });
 }
 
-std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::string& kernel,
+std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const KernelConfig& base,
                                               const std::string& backend, ElementType element) {
+  // The base kernel may be a user kernel, whose entry its source makes.
+  const auto infoOf = [&](const std::string& id) {
+    return &kernelInfo(id == base.kernel ? KernelConfig{id, {}, base.source}
+                                         : KernelConfig{id, {}});
+  };
   const SweepAxis* kernelAxis = sweep.find("kernel");
   std::vector<const KernelInfo*> kernels;
   if (!kernelAxis) {
-    kernels = {&kernelInfo(kernel)};
+    kernels = {infoOf(base.kernel)};
   } else if (kernelAxis->all()) {
     for (const KernelInfo& info : catalogue()) {
       if (implements(info, backend) && !elementRefusal(info, element)) kernels.push_back(&info);
     }
   } else {
-    for (const std::string& id : kernelAxis->values) kernels.push_back(&kernelInfo(id));
+    for (const std::string& id : kernelAxis->values) kernels.push_back(infoOf(id));
   }
   // A listed kernel that does not multiply the type is refused before anything runs.
   for (const KernelInfo* info : kernels)
@@ -276,16 +296,18 @@ std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::str
 
 std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start) {
   const std::vector<const KernelInfo*> kernels =
-      plannedKernels(sweep, start.base.kernel.kernel, start.backend, start.base.element);
+      plannedKernels(sweep, start.base.kernel, start.backend, start.base.element);
   std::vector<const SweepAxis*> axes;
   for (const SweepAxis& axis : sweep.axes()) {
     if (axis.key == "kernel") continue;
     const auto hasIt = [&](const KernelInfo* kernel) { return kernel->param(axis.key); };
     // Listed values of a parameter that none of the kernels has would be silently dropped.
     // (The catalogue refuses the name before it reads a value.)
-    if (!isDimensionKey(axis.key) && !axis.all() && !kernels.empty() &&
+    if (!isDimensionKey(axis.key) && !kernels.empty() &&
         std::none_of(kernels.begin(), kernels.end(), hasIt)) {
-      refuse("--sweep " + axis.key + ": " + *refusal({kernels.front()->id, {{axis.key, 0}}}));
+      if (!isParameterName(axis.key)) refuseUnknownKey(axis.key);
+      if (!axis.all())
+        refuse("--sweep " + axis.key + ": " + *refusal({kernels.front()->id, {{axis.key, 0}}}));
     }
     axes.push_back(&axis);
   }
@@ -297,7 +319,8 @@ std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start) {
   std::vector<RunRequest> runs;
   for (const KernelInfo* kernel : kernels) {
     RunRequest run = start.base;
-    run.kernel = {kernel->id, {}};
+    run.kernel = {
+        kernel->id, {}, kernel->family == Family::User ? start.base.kernel.source : std::nullopt};
     if (const auto given = start.kernelParams.find(kernel->id); given != start.kernelParams.end()) {
       run.kernel.params = given->second;
     } else {

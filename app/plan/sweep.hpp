@@ -82,9 +82,10 @@ struct Start {
 };
 
 // The kernels a plan runs, in order: the kernel axis's (kernel=all: the catalogue's that
-// `backend` implements and that multiply `element`), else `kernel` alone. Throws
-// Error(InvalidArgument) for an unknown id or a kernel that does not multiply `element`.
-std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const std::string& kernel,
+// `backend` implements and that multiply `element`), else `base`'s alone; a user kernel is
+// known by `base`'s source. Throws Error(InvalidArgument) for an unknown id or a kernel that does
+// not multiply `element`.
+std::vector<const KernelInfo*> plannedKernels(const Sweep& sweep, const KernelConfig& base,
                                               const std::string& backend,
                                               ElementType element = ElementType::F32);
 

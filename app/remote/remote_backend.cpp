@@ -137,7 +137,7 @@ std::optional<std::string> RemoteBackend::capabilityRefusal(const KernelConfig& 
                                                             const Shape&,
                                                             ElementType element) const {
   if (const auto why = tilescope::refusal(kernel)) return why;
-  const KernelInfo& info = kernelInfo(kernel.kernel);
+  const KernelInfo& info = kernelInfo(kernel);
   if (!implements(info, address_.backend))
     return info.id + " is not implemented on the " + address_.backend + " backend";
   if (const auto why = elementRefusal(info, element)) return why;

@@ -321,8 +321,8 @@ class Server {
     RunRequest request = validRequest(backend, message);
     if (const auto why = backend.refusal(request)) {
       const bool overBound =
-          workLimitRefusal(kernelInfo(request.kernel.kernel), backend.id(), request.shape)
-              .has_value();
+          !refusal(request.kernel) &&
+          workLimitRefusal(kernelInfo(request.kernel), backend.id(), request.shape).has_value();
       throw Error(ErrorKind::Unsupported, "cannot run " + plan::describe(request) + " on " +
                                               backend.id() + ": " + *why +
                                               (overBound ? " (\"allow_long_runs\": true)" : ""));

@@ -489,6 +489,8 @@ nlohmann::json toJson(const RunResult& result) {
   }
   if (result.counters) out["counters"] = toJson(*result.counters);
   if (result.countersUnavailable) out["counters_unavailable"] = *result.countersUnavailable;
+  // A user kernel's result keeps the source it measured.
+  if (result.kernel.source) out["source"] = *result.kernel.source;
   return out;
 }
 
@@ -551,6 +553,7 @@ RunResult resultFromJson(const nlohmann::json& json, const std::string& path) {
   }
   if (io::optionalField(json, "counters_unavailable"))
     r.countersUnavailable = io::stringField(json, "counters_unavailable", path);
+  if (io::optionalField(json, "source")) r.kernel.source = io::stringField(json, "source", path);
   return r;
 }
 
@@ -558,6 +561,7 @@ nlohmann::json toJson(const RunRequest& request) {
   json params = json::object();
   for (const auto& [name, value] : request.kernel.params) params[name] = value;
   return {{"kernel", request.kernel.kernel},
+          {"source", request.kernel.source ? json(*request.kernel.source) : json(nullptr)},
           {"params", std::move(params)},
           {"m", request.shape.m},
           {"n", request.shape.n},
@@ -578,8 +582,9 @@ RunRequest requestFromJson(const nlohmann::json& json) {
   io::objectAt(json, where);
   // A misspelt member would silently run the default: refuse it, as the command line does.
   static const char* const kMembers[] = {
-      "kernel", "params", "m",    "n",         "k",      "element",         "device",
-      "fill",   "seed",   "reps", "budget_ms", "verify", "allow_long_runs", "counters"};
+      "kernel",  "source",          "params",  "m",    "n",    "k",
+      "element", "device",          "fill",    "seed", "reps", "budget_ms",
+      "verify",  "allow_long_runs", "counters"};
   for (const auto& item : json.items()) {
     const std::string& name = item.key();
     if (std::none_of(std::begin(kMembers), std::end(kMembers),
@@ -588,6 +593,8 @@ RunRequest requestFromJson(const nlohmann::json& json) {
   }
   RunRequest request;
   request.kernel.kernel = io::stringField(json, "kernel", where);
+  if (io::optionalField(json, "source"))
+    request.kernel.source = io::stringField(json, "source", where);
   if (const nlohmann::json* params = io::optionalField(json, "params")) {
     const std::string at = io::memberPath(where, "params");
     io::objectAt(*params, at);

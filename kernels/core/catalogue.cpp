@@ -1,12 +1,16 @@
 #include "tilescope/catalogue.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <type_traits>
 
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope {
 
@@ -44,6 +48,8 @@ const char* toString(Family family) {
       return "tensor-wgmma";
     case Family::Tma:
       return "tensor-tma";
+    case Family::User:
+      return "user";
   }
   return "unknown";
 }
@@ -547,8 +553,89 @@ const KernelInfo& kernelInfo(const std::string& id) {
               "unknown kernel " + quoteValue(id) + " (known kernels: " + knownIds() + ")");
 }
 
+namespace {
+constexpr std::string_view kUserPrefix = "user:";
+}  // namespace
+
+std::string userKernelId(const std::string& name) {
+  return std::string(kUserPrefix) + name;
+}
+
+bool isUserKernelId(const std::string& id) {
+  return id.rfind(kUserPrefix, 0) == 0;
+}
+
+std::string userKernelName(const std::string& id) {
+  return isUserKernelId(id) ? id.substr(kUserPrefix.size()) : id;
+}
+
+std::optional<std::string> userKernelNameProblem(const std::string& name) {
+  constexpr std::size_t kLongest = 64;
+  if (name.empty()) return "a kernel needs a name";
+  if (name.size() > kLongest)
+    return "the name " + quoteValue(name) + " is longer than " + std::to_string(kLongest) +
+           " characters";
+  const auto allowed = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  };
+  if (!std::all_of(name.begin(), name.end(), allowed))
+    return "the name " + quoteValue(name) +
+           " may hold only letters, digits, '_', '-' and '.' (it names results and files)";
+  return std::nullopt;
+}
+
+KernelInfo userKernelInfo(const std::string& name, const std::string& source) {
+  if (auto why = userKernelNameProblem(name)) throw Error(ErrorKind::InvalidArgument, *why);
+  std::vector<CompileDiagnostic> problems;
+  std::vector<ParamSpec> params = declaredParams(source, &problems);
+  if (!problems.empty())
+    throw Error(ErrorKind::InvalidArgument, name + ".cu line " +
+                                                std::to_string(problems.front().line) + ": " +
+                                                problems.front().message);
+  return {.id = userKernelId(name),
+          .displayName = name,
+          .family = Family::User,
+          .seed = "your own kernel (Kernel Editor)",
+          .teaching =
+              "Your kernel, compiled with NVRTC for the GPU that runs it, timed and "
+              "verified like every catalogue kernel.",
+          .params = std::move(params),
+          .backends = {"cuda"},
+          .hasMapping = false};
+}
+
+const KernelInfo& kernelInfo(const KernelConfig& config) {
+  if (!config.source) return kernelInfo(config.kernel);
+  if (!isUserKernelId(config.kernel))
+    throw Error(ErrorKind::InvalidArgument,
+                "kernel " + quoteValue(config.kernel) +
+                    " carries source code, which only a user kernel (\"user:NAME\") does");
+  // Made once per distinct source and kept, so the reference outlives the call like a
+  // catalogue entry's; a session compiles a few dozen versions at most.
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::string>, std::unique_ptr<const KernelInfo>> made;
+  const std::lock_guard lock(mutex);
+  auto& entry = made[{config.kernel, *config.source}];
+  if (!entry)
+    entry = std::make_unique<const KernelInfo>(
+        userKernelInfo(userKernelName(config.kernel), *config.source));
+  return *entry;
+}
+
 std::optional<std::string> refusal(const KernelConfig& config) {
-  const KernelInfo* info = findKernel(config.kernel);
+  if (isUserKernelId(config.kernel) && !config.source)
+    return quoteValue(config.kernel) +
+           " is a kernel of the Kernel Editor, and the request does not carry its source";
+  const KernelInfo* info = nullptr;
+  if (config.source) {
+    try {
+      info = &kernelInfo(config);
+    } catch (const Error& e) {
+      return e.what();
+    }
+  } else {
+    info = findKernel(config.kernel);
+  }
   if (!info)
     return "unknown kernel " + quoteValue(config.kernel) + " (known kernels: " + knownIds() + ")";
   for (const auto& [name, value] : config.params) {
@@ -611,14 +698,15 @@ std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std:
 KernelConfig resolve(const KernelConfig& config) {
   if (auto reason = refusal(config)) throw Error(ErrorKind::InvalidArgument, *reason);
   KernelConfig resolved = config;
-  for (const ParamSpec& p : kernelInfo(config.kernel).params)
+  for (const ParamSpec& p : kernelInfo(config).params)
     resolved.params.try_emplace(p.name, p.defaultValue);
   return resolved;
 }
 
-std::vector<KernelConfig> validConfigurations(const KernelInfo& info) {
+std::vector<KernelConfig> validConfigurations(const KernelInfo& info,
+                                              const std::optional<std::string>& source) {
   std::vector<KernelConfig> configs;
-  KernelConfig config{info.id, {}};
+  KernelConfig config{info.id, {}, source};
   // Depth first over the parameters in catalogue order: the last one varies fastest.
   std::function<void(std::size_t)> expand = [&](std::size_t p) {
     if (p == info.params.size()) {
@@ -678,7 +766,9 @@ std::string formatParams(const KernelConfig& config) {
     text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
   };
   Params rest = config.params;
-  if (const KernelInfo* info = findKernel(config.kernel)) {
+  const KernelInfo* info = findKernel(config.kernel);
+  if (config.source && !refusal(config)) info = &kernelInfo(config);
+  if (info) {
     for (const ParamSpec& p : info->params) {
       if (auto it = rest.find(p.name); it != rest.end()) {
         append(it->first, it->second);

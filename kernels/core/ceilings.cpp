@@ -88,7 +88,7 @@ double compulsoryIntensity(const Shape& shape, ElementType element) {
 Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape, ElementType element) {
   const KernelConfig resolved = resolve(kernel);
   validateShape(shape);
-  const KernelInfo& info = kernelInfo(resolved.kernel);
+  const KernelInfo& info = kernelInfo(resolved);
   if (const auto why = elementRefusal(info, element)) throw Error(ErrorKind::InvalidArgument, *why);
   if (!info.hasMapping) return {compulsoryIntensity(shape, element), true};
   return {kernelTraffic(Mapping(resolved, shape, element)).arithmeticIntensity(), false};

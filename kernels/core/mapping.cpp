@@ -55,7 +55,7 @@ constexpr int kMaxGridY = 65535;
 
 ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
   const auto tile = [&] { return resolved.params.at("tile"); };
-  switch (kernelInfo(resolved.kernel).family) {
+  switch (kernelInfo(resolved).family) {
     case Family::Serial:
       return maps::Serial{};
     case Family::RowPerThread:
@@ -87,6 +87,7 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
     case Family::Tma:
       return ladderMap<maps::Tma>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Library:
+    case Family::User:
       break;
   }
   throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
@@ -95,14 +96,17 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
 Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<ElementType> element)
     : config_(resolve(config)),
       shape_(shape),
-      element_(element.value_or(kernelInfo(config.kernel).types.front())),
-      family_(kernelInfo(config.kernel).family) {
+      element_(element.value_or(kernelInfo(config).types.front())),
+      family_(kernelInfo(config).family) {
   validateShape(shape);
-  if (!kernelInfo(config.kernel).hasMapping) {
+  if (family_ == Family::User)
+    throw Error(ErrorKind::Unsupported, "'" + userKernelName(config.kernel) +
+                                            "' is your own kernel: it has no Mapping to draw");
+  if (!kernelInfo(config).hasMapping) {
     throw Error(ErrorKind::Unsupported,
                 "kernel '" + config.kernel + "' is a closed library: its mapping is not visible");
   }
-  if (auto why = elementRefusal(kernelInfo(config.kernel), element_))
+  if (auto why = elementRefusal(kernelInfo(config), element_))
     throw Error(ErrorKind::InvalidArgument, *why);
   map_ = threadMapOf(config_, element_);
   std::visit(
@@ -410,6 +414,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::RegisterTiled:
       return access == Access::StoreC ? rowsPerThread_ * colsPerThread_ : rowsPerThread_;
     case Family::Library:
+    case Family::User:
       return 0;
     case Family::BlockTile1D:
     case Family::BlockTile2D:
@@ -489,6 +494,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
                     m, n);
     }
     case Family::Library:
+    case Family::User:
       return std::nullopt;
     case Family::BlockTile1D:
     case Family::BlockTile2D:

@@ -52,6 +52,7 @@ cpu::KernelFn kernelFor(Family family) {
     case Family::TensorCore:  // tensor cores exist on the GPU only
     case Family::Wgmma:
     case Family::Tma:
+    case Family::User:  // CUDA source
       break;
   }
   return nullptr;
@@ -152,7 +153,11 @@ class CpuBackend final : public Backend {
     if (element != ElementType::F32)
       return std::string("the CPU backend multiplies fp32 only: ") + toString(element) +
              " needs tensor cores (the CUDA backend)";
-    const KernelInfo& info = kernelInfo(kernel.kernel);
+    const KernelInfo& info = kernelInfo(kernel);
+    if (info.family == Family::User)
+      return info.displayName +
+             " is CUDA source: it runs on a CUDA GPU, this machine's or a GPU server's (Backend > "
+             "GPU Server...), not on the CPU backend";
     if (std::find(info.backends.begin(), info.backends.end(), kBackendId) == info.backends.end() ||
         !kernelFor(info.family))
       return info.id + " has no CPU implementation";

@@ -21,6 +21,8 @@
 #include "kernel_resources.hpp"
 #include "launch.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
+#include "user_module.hpp"
 
 namespace tilescope {
 
@@ -129,7 +131,8 @@ class CudaBackend final : public Backend {
                                                ElementType) const override {
     if (auto why = unavailableReason()) return why;
     if (auto why = tilescope::refusal(kernel)) return why;
-    const KernelInfo& info = kernelInfo(kernel.kernel);
+    const KernelInfo& info = kernelInfo(kernel);
+    if (info.family == Family::User) return userKernelCompilerUnavailable();
     if (std::find(info.backends.begin(), info.backends.end(), id()) == info.backends.end())
       return "'" + info.id + "' is not implemented by the CUDA backend";
     return architectureRefusal(info, 0);
@@ -159,7 +162,7 @@ class CudaBackend final : public Backend {
     const KernelConfig config = resolve(request.kernel);
     if (auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
     requireDevice(request.device);
-    if (auto why = architectureRefusal(kernelInfo(config.kernel), request.device))
+    if (auto why = architectureRefusal(kernelInfo(config), request.device))
       throw Error(ErrorKind::Unsupported, *why);
     return rememberingFaults([&] { return runOnDevice(request, config, progress, cancel); });
   }
@@ -246,7 +249,8 @@ class CudaBackend final : public Backend {
       if (progress) progress(fraction, stage);
     };
     const Shape& shape = request.shape;
-    const bool isLibrary = kernelInfo(config.kernel).family == Family::Library;
+    const Family family = kernelInfo(config).family;
+    const bool isLibrary = family == Family::Library;
     const bool cpuReference = request.verify && shape.flops() / 2 <= kCpuReferenceMaxWork;
     const bool gpuReference = request.verify && !cpuReference && !isLibrary;
 
@@ -271,9 +275,18 @@ class CudaBackend final : public Backend {
 
     cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
     args.element = request.element;
+    const cuda::UserModule* user = nullptr;
+    cuda::UserLaunch userLaunch;
+    if (family == Family::User) {
+      report(0.07, "compiling " + userKernelName(config.kernel) + " with NVRTC");
+      user = &userModule(config, request.device);
+      userLaunch = user->launchFor(shape);
+    }
     const auto launch = [&] {
       if (isLibrary)
         gemm->multiply(args);
+      else if (user)
+        user->launch(args, userLaunch);
       else
         cuda::launchMapped(config, args);
     };
@@ -347,9 +360,39 @@ class CudaBackend final : public Backend {
     out.gflops = stats.medianMs > 0 ? shape.flops() / (stats.medianMs * 1e6) : 0.0;
     out.phases = phases;
     out.unsyncedHostMs = unsyncedHostMs;
-    if (!isLibrary) out.resources = cuda::resourcesOf(cuda::plannedLaunch(config, args));
+    if (user)
+      out.resources = user->resources(userLaunch);
+    else if (!isLibrary)
+      out.resources = cuda::resourcesOf(cuda::plannedLaunch(config, args));
     report(1.0, "done");
     return out;
+  }
+
+  // A user kernel compiled for `device` and loaded there, once per source and parameters. Throws
+  // Error(InvalidArgument) with the compiler's first error when the source does not compile.
+  const cuda::UserModule& userModule(const KernelConfig& config, int device) {
+    const int capability = capabilities_[std::size_t(device)];
+    const std::string arch = "sm_" + std::to_string(capability);
+    const std::string key = std::to_string(device) + "\n" + formatParams(config) + "\n" +
+                            config.kernel + "\n" + config.source.value_or("");
+    auto found = userModules_.find(key);
+    if (found != userModules_.end()) return *found->second;
+    const std::string name = userKernelName(config.kernel);
+    const CompileResult compiled =
+        compileUserKernel({name, config.source.value_or("")}, {arch, config.params});
+    if (!compiled.ok) {
+      std::string why = name + ".cu did not compile for " + arch;
+      const auto error = std::find_if(compiled.diagnostics.begin(), compiled.diagnostics.end(),
+                                      [](const CompileDiagnostic& d) { return d.error; });
+      if (error != compiled.diagnostics.end())
+        why += (error->line > 0 ? ", line " + std::to_string(error->line) : std::string()) + ": " +
+               error->message;
+      throw Error(ErrorKind::InvalidArgument, why);
+    }
+    // Each variant is a loaded module: past kUserModulesKept (a long autotuning session) the
+    // cache starts over.
+    if (userModules_.size() >= kUserModulesKept) userModules_.clear();
+    return *userModules_.emplace(key, std::make_unique<cuda::UserModule>(compiled)).first->second;
   }
 
   // The kernel's result against cuBLAS's on the same device operands.
@@ -374,6 +417,9 @@ class CudaBackend final : public Backend {
   std::vector<int> capabilities_;  // 10 * major + minor, per device
   // Created on first use, on the thread that runs (the worker owns all CUDA state).
   std::map<int, std::unique_ptr<cuda::CublasGemm>> cublas_;
+  // User kernels loaded, by device, parameters, name and source (userModule()).
+  static constexpr std::size_t kUserModulesKept = 64;
+  std::map<std::string, std::unique_ptr<cuda::UserModule>> userModules_;
 };
 
 }  // namespace

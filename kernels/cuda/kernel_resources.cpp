@@ -44,21 +44,28 @@ KernelResources resourcesOf(const LaunchPlan& plan) {
   int blocks = 0;
   TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, plan.kernel, threads,
                                                               plan.dynamicSharedBytes));
+  return residentResources(attributes.numRegs, std::int64_t(attributes.sharedSizeBytes),
+                           std::int64_t(attributes.localSizeBytes), threads,
+                           plan.dynamicSharedBytes, blocks);
+}
+
+KernelResources residentResources(int registers, std::int64_t staticSharedBytes,
+                                  std::int64_t localBytes, int threads,
+                                  std::size_t dynamicSharedBytes, int blocksPerSM) {
   int device = 0, maxThreadsPerSM = 0;
   TS_CUDA_CHECK(cudaGetDevice(&device));
   TS_CUDA_CHECK(
       cudaDeviceGetAttribute(&maxThreadsPerSM, cudaDevAttrMaxThreadsPerMultiProcessor, device));
   KernelResources resources;
-  resources.registersPerThread = attributes.numRegs;
-  resources.sharedBytesPerBlock =
-      std::int64_t(attributes.sharedSizeBytes) + std::int64_t(plan.dynamicSharedBytes);
-  resources.localBytesPerThread = std::int64_t(attributes.localSizeBytes);
+  resources.registersPerThread = registers;
+  resources.sharedBytesPerBlock = staticSharedBytes + std::int64_t(dynamicSharedBytes);
+  resources.localBytesPerThread = localBytes;
   resources.threadsPerBlock = threads;
-  resources.blocksPerSM = blocks;
+  resources.blocksPerSM = blocksPerSM;
   // Warps, not threads: a block of 49 threads still occupies two warp slots.
   const int warpsPerBlock = (threads + 31) / 32;
   resources.occupancy =
-      maxThreadsPerSM > 0 ? double(blocks * warpsPerBlock) / (maxThreadsPerSM / 32) : 0.0;
+      maxThreadsPerSM > 0 ? double(blocksPerSM * warpsPerBlock) / (maxThreadsPerSM / 32) : 0.0;
   return resources;
 }
 

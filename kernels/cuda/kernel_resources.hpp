@@ -42,4 +42,11 @@ LaunchPlan plannedLaunch(const KernelConfig& config, const ProductArgs& args);
 // (cudaOccupancyMaxActiveBlocksPerMultiprocessor) of a planned launch on the current device.
 KernelResources resourcesOf(const LaunchPlan& plan);
 
+// The same from a kernel's own figures, however they were read (the runtime's, or the driver's
+// for a user kernel): its registers per thread, static shared and local bytes, and the blocks of
+// `threads` threads with `dynamicSharedBytes` each that fit on one SM of the current device.
+KernelResources residentResources(int registers, std::int64_t staticSharedBytes,
+                                  std::int64_t localBytes, int threads,
+                                  std::size_t dynamicSharedBytes, int blocksPerSM);
+
 }  // namespace tilescope::cuda

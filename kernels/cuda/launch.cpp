@@ -6,10 +6,10 @@ namespace tilescope::cuda {
 
 void launchMapped(const KernelConfig& config, const ProductArgs& args) {
   const KernelConfig resolved = resolve(config);
-  if (auto why = elementRefusal(kernelInfo(resolved.kernel), args.element))
+  if (auto why = elementRefusal(kernelInfo(resolved), args.element))
     throw Error(ErrorKind::Unsupported, *why);
   const auto tile = [&] { return resolved.params.at("tile"); };
-  switch (kernelInfo(resolved.kernel).family) {
+  switch (kernelInfo(resolved).family) {
     case Family::Serial:
       return launchSerial(args);
     case Family::RowPerThread:
@@ -40,6 +40,9 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchWgmma(ladderMap<maps::Wgmma>(resolved.params), args);
     case Family::Tma:
       return launchTma(ladderMap<maps::Tma>(resolved.params), args);
+    case Family::User:
+      throw Error(ErrorKind::InvalidArgument,
+                  "'" + resolved.kernel + "' is a user kernel: it launches through its UserModule");
     case Family::Library:
       break;
   }

@@ -4,6 +4,7 @@
 
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
+#include "kernel_resources.hpp"
 
 namespace tilescope::cuda {
 namespace {
@@ -15,6 +16,9 @@ struct Driver {
   decltype(&cuModuleGetFunction) getFunction = nullptr;
   decltype(&cuLaunchKernel) launchKernel = nullptr;
   decltype(&cuGetErrorString) errorString = nullptr;
+  decltype(&cuFuncGetAttribute) getAttribute = nullptr;
+  decltype(&cuFuncSetAttribute) setAttribute = nullptr;
+  decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor) residentBlocks = nullptr;
 };
 
 const Driver& driver() {
@@ -23,7 +27,11 @@ const Driver& driver() {
                   driverEntryPoint<decltype(&cuModuleUnload)>("cuModuleUnload"),
                   driverEntryPoint<decltype(&cuModuleGetFunction)>("cuModuleGetFunction"),
                   driverEntryPoint<decltype(&cuLaunchKernel)>("cuLaunchKernel"),
-                  driverEntryPoint<decltype(&cuGetErrorString)>("cuGetErrorString")};
+                  driverEntryPoint<decltype(&cuGetErrorString)>("cuGetErrorString"),
+                  driverEntryPoint<decltype(&cuFuncGetAttribute)>("cuFuncGetAttribute"),
+                  driverEntryPoint<decltype(&cuFuncSetAttribute)>("cuFuncSetAttribute"),
+                  driverEntryPoint<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>(
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor")};
   }();
   return loaded;
 }
@@ -35,6 +43,9 @@ void checkDriver(CUresult result, const std::string& what) {
   // The runtime's classification applies: the driver's codes are the runtime's.
   check(cudaError_t(int(result)), what + " (" + (text ? text : "unknown driver error") + ")");
 }
+
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kDefaultDynamicSharedBytes = 48 * 1024;
 
 // The device side's ts::Problem, field for field.
 struct Problem {
@@ -84,7 +95,36 @@ UserLaunch UserModule::launchFor(const Shape& shape) const {
   if (launch.grid.y < 1) refuse("gridY", launch.grid.y);
   if (launch.sharedBytes < 0)
     throw Error(ErrorKind::InvalidArgument, "TS_LAUNCH gives a negative shared-memory size");
+  const std::int64_t threads = std::int64_t(launch.block.x) * launch.block.y;
+  if (threads > kMaxThreadsPerBlock)
+    throw Error(ErrorKind::InvalidArgument,
+                "TS_LAUNCH gives a block of " + std::to_string(launch.block.x) + " x " +
+                    std::to_string(launch.block.y) + " = " + std::to_string(threads) +
+                    " threads: a block holds at most " + std::to_string(kMaxThreadsPerBlock));
+  // Past the default 48 KiB a kernel must ask for its dynamic shared memory; the launch then
+  // fails with the device's limit in the driver's message if it is more than the SM has.
+  if (launch.sharedBytes > kDefaultDynamicSharedBytes)
+    checkDriver(driver().setAttribute(kernel_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                      launch.sharedBytes),
+                "asking for " + std::to_string(launch.sharedBytes) +
+                    " bytes of dynamic shared memory (TS_LAUNCH)");
   return launch;
+}
+
+KernelResources UserModule::resources(const UserLaunch& launch) const {
+  const auto attribute = [&](CUfunction_attribute which, const char* what) {
+    int value = 0;
+    checkDriver(driver().getAttribute(&value, which, kernel_), std::string("reading ") + what);
+    return value;
+  };
+  const int threads = launch.block.x * launch.block.y;
+  int blocks = 0;
+  checkDriver(driver().residentBlocks(&blocks, kernel_, threads, std::size_t(launch.sharedBytes)),
+              "computing the kernel's occupancy");
+  return residentResources(attribute(CU_FUNC_ATTRIBUTE_NUM_REGS, "its registers"),
+                           attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "its shared memory"),
+                           attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, "its local memory"),
+                           threads, std::size_t(launch.sharedBytes), blocks);
 }
 
 void UserModule::launch(const ProductArgs& args, const UserLaunch& launch) const {

@@ -25,7 +25,12 @@ class UserModule {
 
   // TS_LAUNCH evaluated for `shape` on one GPU thread; throws Error(InvalidArgument) naming the
   // value when the block or grid is not a valid launch.
+  // Also raises the kernel's dynamic shared-memory limit where the launch asks for more than the
+  // default 48 KiB.
   UserLaunch launchFor(const Shape& shape) const;
+  // Registers, shared and local memory as the driver reads them from the loaded kernel (ptxas's
+  // report is missing in a process that has initialised CUDA) and the launch's occupancy.
+  KernelResources resources(const UserLaunch& launch) const;
   // Launches TS_KERNEL on fp32 operands; does not wait (a fault surfaces at the next sync).
   void launch(const ProductArgs& args, const UserLaunch& launch) const;
 

@@ -84,8 +84,11 @@ TS_KERNEL {
 )cu"},
       {"shared-tiled",
        R"cu(// shared-tiled (seed 004-3): each k-step the block stages a TILE x TILE tile of A and
-// one of B in shared memory, waits at a barrier, and multiplies from there. Pad each
-// tile row with PAD words to move the columns across the banks.
+// one of B in shared memory, waits at a barrier, and multiplies from there. A warp
+// writes and reads rows of the tiles, so its lanes never meet in one bank. Try this:
+// store A transposed (a[tx][ty] = ..., read a[kk][ty]) and a warp writes a column,
+// TILE words apart: at TILE = 32 all 32 lanes in one bank. PAD words at the end of
+// each row move the column across the banks.
 TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
 TS_PARAM(PAD, 0, 0, 1)
 TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)

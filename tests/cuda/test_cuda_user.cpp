@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <memory>
+
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
 #include "gpu_test.hpp"
@@ -69,6 +71,46 @@ TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
     }
   }
   EXPECT_EQ(runs, 2 * int(userKernelTemplates().size()));
+}
+
+// Through the backend, as the app and tilescope-bench --kernel-file run it: timed, verified,
+// with the driver's figures for its resources, the result keeping the source.
+TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
+  const std::unique_ptr<Backend> backend = makeCudaBackend();
+  for (const UserKernelTemplate& t : userKernelTemplates()) {
+    SCOPED_TRACE(t.kernel);
+    RunRequest request;
+    request.kernel = {userKernelId("my_" + t.kernel), {{"TILE", 8}}, t.source};
+    request.shape = {100, 70, 50};
+    request.sampling.fixedReps = 3;
+    ASSERT_FALSE(backend->refusal(request)) << *backend->refusal(request);
+    const RunResult result = backend->run(request, {}, nullptr);
+    EXPECT_TRUE(result.verified());
+    EXPECT_EQ(result.kernel, resolve(request.kernel));
+    EXPECT_EQ(result.stats.reps, 3);
+    ASSERT_TRUE(result.resources);
+    EXPECT_GT(result.resources->registersPerThread, 0);
+    EXPECT_EQ(result.resources->threadsPerBlock, 64);
+    EXPECT_GT(result.resources->blocksPerSM, 0);
+    EXPECT_GT(result.resources->occupancy, 0);
+  }
+}
+
+TEST_F(CudaUserKernel, ASourceThatDoesNotCompileIsRefusedAtItsLine) {
+  RunRequest request;
+  request.kernel = {
+      userKernelId("broken"), {}, "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL { int x = }\n"};
+  request.shape = {16, 16, 16};
+  try {
+    makeCudaBackend()->run(request, {}, nullptr);
+    ADD_FAILURE() << "a broken source ran";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_EQ(
+        std::string(error.what()).rfind("broken.cu did not compile for " + arch_ + ", line 2: ", 0),
+        0u)
+        << error.what();
+  }
 }
 
 TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {

@@ -16,6 +16,7 @@
 #include "report/report.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace {
 
@@ -393,6 +394,12 @@ const BadInput kBadInputs[] = {
      "--ceilings alone runs no kernel"},
     {"ceilings_and_autotune", {"--ceilings", "--autotune", "warptile", "--size", "32"}, "excludes"},
     {"ceilings_on_a_missing_device", {"--ceilings", "--device", "3"}, "--device 3"},
+    {"kernel_file_missing",
+     {"--kernel-file", "{dir}/none.cu", "--size", "32"},
+     "cannot read --kernel-file"},
+    {"kernel_file_and_kernel",
+     {"--kernel-file", "{dir}/none.cu", "--kernel", "naive", "--size", "32"},
+     "excludes"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Each, BenchCliBadInput, testing::ValuesIn(kBadInputs),
@@ -552,6 +559,32 @@ TEST(BenchCli, CeilingsWithARunMakeOneResultsDocument) {
   EXPECT_GT(ceilings.compute[0].measured, 0);
   EXPECT_FALSE(ceilings.compute[0].datasheet) << "no datasheet figure for a CPU";
   EXPECT_GT(ceilings.bandwidth.measured, 0);
+}
+
+// --kernel-file: the user's CUDA source, run as user:NAME on the CUDA backend alone.
+TEST(BenchCli, AKernelFileIsRefusedWhereItCannotRunWithTheReason) {
+  ScratchDir dir;
+  const std::string source = tilescope::userKernelTemplates().front().source;
+  for (const char* name : {"mine.cu", "my kernel.cu"}) {
+    std::ofstream(dir.file(name)) << source;
+  }
+  const BenchOutcome onCpu =
+      runBench({"--backend", "cpu", "--kernel-file", dir.file("mine.cu"), "--size", "32"});
+  EXPECT_EQ(onCpu.exitCode, 2);
+  EXPECT_EQ(lines(onCpu.err).size(), 1u) << onCpu.err;
+  EXPECT_TRUE(contains(onCpu.err,
+                       "cannot run user:mine TILE=32 32x32x32 on cpu: mine is CUDA source: it "
+                       "runs on a CUDA GPU"))
+      << onCpu.err;
+  const BenchOutcome badName =
+      runBench({"--backend", "cpu", "--kernel-file", dir.file("my kernel.cu"), "--size", "32"});
+  EXPECT_EQ(badName.exitCode, 2);
+  EXPECT_TRUE(contains(badName.err, "the name 'my kernel' may hold only letters")) << badName.err;
+  const BenchOutcome otherAutotune =
+      runBench({"--kernel-file", dir.file("mine.cu"), "--autotune", "naive", "--size", "32"});
+  EXPECT_EQ(otherAutotune.exitCode, 2);
+  EXPECT_TRUE(contains(otherAutotune.err, "autotune user:mine, the file's kernel"))
+      << otherAutotune.err;
 }
 
 TEST(BenchCli, CudaWithoutAUsableGpuIsRefused) {

@@ -125,6 +125,20 @@ TEST(ReportJson, RoundTripKeepsEveryField) {
   }
 }
 
+TEST(ReportJson, AUserKernelsResultKeepsItsSource) {
+  RunResult mine = minimalResult();
+  mine.backend = "cuda";
+  mine.kernel = {"user:mine", {{"TILE", 16}}, "TS_PARAM(TILE, 16, 8, 16)\n// \"quoted\"\n"};
+  const nlohmann::json written = report::toJson(mine);
+  EXPECT_EQ(written.at("kernel"), "user:mine");
+  EXPECT_EQ(written.at("source"), *mine.kernel.source);
+  const RunResult back = report::resultFromJson(nlohmann::json::parse(written.dump()));
+  EXPECT_EQ(back.kernel, mine.kernel);
+  // A catalogue kernel's result has no source member at all.
+  EXPECT_FALSE(report::toJson(minimalResult()).contains("source"));
+  EXPECT_FALSE(report::resultFromJson(report::toJson(minimalResult())).kernel.source);
+}
+
 TEST(ReportJson, WritesTheDocumentedFields) {
   const nlohmann::json j = report::toJson(fullResult());
   EXPECT_EQ(j.at("format_version"), report::kFormatVersion);
@@ -632,6 +646,22 @@ TEST(ReportRequestJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.sampling.budgetMs, 750);
   EXPECT_FALSE(back.verify);
   EXPECT_TRUE(back.allowLongRuns);
+  EXPECT_FALSE(back.kernel.source);
+}
+
+TEST(ReportRequestJson, AUserKernelTravelsWithItsSource) {
+  tilescope::RunRequest request;
+  request.kernel = {"user:mine", {{"TILE", 8}}, "TS_PARAM(TILE, 16, 8, 16)\nTS_KERNEL {}\n"};
+  request.shape = {64, 64, 64};
+  const nlohmann::json sent = nlohmann::json::parse(report::toJson(request).dump());
+  EXPECT_EQ(sent.at("source"), *request.kernel.source);
+  EXPECT_EQ(report::requestFromJson(sent).kernel, request.kernel);
+  expectInvalid(
+      [] {
+        report::requestFromJson(
+            {{"kernel", "user:mine"}, {"source", 42}, {"m", 8}, {"n", 8}, {"k", 8}});
+      },
+      "source");
 }
 
 TEST(ReportRequestJson, RefusesWhatTheCommandLineRefusesNamingTheField) {

@@ -98,6 +98,24 @@ TEST(CpuBackend, MultipliesFp32OnlyAndSaysWhereTheOtherTypesRun) {
   }
 }
 
+TEST(CpuBackend, SaysAUserKernelRunsOnACudaGpu) {
+  const auto backend = makeCpuBackend();
+  RunRequest request;
+  request.kernel = {userKernelId("mine"), {}, "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"};
+  request.shape = {8, 8, 8};
+  const std::string expected =
+      "mine is CUDA source: it runs on a CUDA GPU, this machine's or a GPU server's (Backend > "
+      "GPU Server...), not on the CPU backend";
+  EXPECT_EQ(backend->refusal(request), expected);
+  try {
+    backend->run(request, {}, nullptr);
+    FAIL() << "the CPU backend ran CUDA source";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Unsupported);
+    EXPECT_EQ(std::string(error.what()), expected);
+  }
+}
+
 TEST(CpuBackend, RefusesSerialBeyondItsWorkLimit) {
   const auto backend = makeCpuBackend();
   const double limit = kernelInfo("serial").maxWork.at("cpu");

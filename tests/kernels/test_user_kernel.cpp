@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <string>
 
+#include "tilescope/error.hpp"
+#include "tilescope/mapping.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace tilescope {
@@ -57,6 +59,65 @@ TEST(UserKernelParams, DeclarationsAreReadAndMistakesNamedAtTheirLines) {
   EXPECT_NE(problems[1].message.find("'x' is not a whole number"), std::string::npos);
   EXPECT_EQ(problems[2].line, 6);
   EXPECT_NE(problems[2].message.find("declared twice"), std::string::npos);
+}
+
+TEST(UserKernelEntry, ItsParametersComeFromTheSourceAndItRunsOnCudaOnly) {
+  const KernelInfo info = userKernelInfo("mine", templateOf("shared-tiled"));
+  EXPECT_EQ(info.id, "user:mine");
+  EXPECT_EQ(info.displayName, "mine");
+  EXPECT_EQ(info.family, Family::User);
+  EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
+  EXPECT_EQ(info.types, std::vector<ElementType>{ElementType::F32});
+  EXPECT_FALSE(info.hasMapping);
+  ASSERT_EQ(info.params.size(), 2u);
+  EXPECT_EQ(info.params[0].name, "TILE");
+  EXPECT_EQ(info.params[0].defaultValue, 16);
+  EXPECT_EQ(info.params[0].allowed, (std::vector<int>{1, 2, 4, 8, 16, 32}));
+  EXPECT_EQ(info.params[1].name, "PAD");
+  EXPECT_EQ(info.params[1].allowed, (std::vector<int>{0, 1}));
+}
+
+TEST(UserKernelEntry, AConfigurationResolvesAndIsRefusedLikeACatalogueOne) {
+  const std::string source = templateOf("shared-tiled");
+  const KernelConfig mine{userKernelId("mine"), {{"TILE", 8}}, source};
+  EXPECT_EQ(resolve(mine).params, (Params{{"TILE", 8}, {"PAD", 0}}));
+  EXPECT_EQ(resolve(mine).source, source);
+  EXPECT_EQ(&kernelInfo(mine), &kernelInfo(KernelConfig{"user:mine", {}, source}));
+  EXPECT_EQ(formatParams(resolve(mine)), "TILE=8,PAD=0");
+
+  EXPECT_EQ(refusal({"user:mine", {{"TILE", 3}}, source}),
+            "user:mine: TILE = 3 is refused: is not one of the values its TS_PARAM allows");
+  EXPECT_EQ(refusal({"user:mine", {{"WIDTH", 3}}, source}),
+            "kernel 'user:mine' has no parameter 'WIDTH' (it takes TILE, PAD)");
+  EXPECT_EQ(refusal({"user:mine", {}}),
+            "'user:mine' is a kernel of the Kernel Editor, and the request does not carry "
+            "its source");
+  EXPECT_EQ(refusal({"naive", {}, source}),
+            "kernel 'naive' carries source code, which only a user kernel (\"user:NAME\") does");
+  EXPECT_EQ(refusal({"user:my kernel", {}, source}),
+            "the name 'my kernel' may hold only letters, digits, '_', '-' and '.' (it names "
+            "results and files)");
+  EXPECT_EQ(refusal({"user:mine", {}, "TS_PARAM(TILE, 5, 1, 2)\n"}),
+            "mine.cu line 1: TS_PARAM TILE: the default 5 is not one of the allowed values");
+}
+
+TEST(UserKernelEntry, EveryConfigurationCarriesTheSource) {
+  const std::string source = templateOf("shared-tiled");
+  const std::vector<KernelConfig> configs =
+      validConfigurations(userKernelInfo("mine", source), source);
+  ASSERT_EQ(configs.size(), 12u);  // TILE: 6 values, PAD: 2
+  EXPECT_EQ(configs.front(), (KernelConfig{"user:mine", {{"TILE", 1}, {"PAD", 0}}, source}));
+  EXPECT_EQ(configs.back(), (KernelConfig{"user:mine", {{"TILE", 32}, {"PAD", 1}}, source}));
+}
+
+TEST(UserKernelEntry, HasNoMappingToDraw) {
+  try {
+    Mapping({"user:mine", {}, templateOf("naive")}, {64, 64, 64});
+    ADD_FAILURE() << "a user kernel got a Mapping";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Unsupported);
+    EXPECT_EQ(std::string(error.what()), "'mine' is your own kernel: it has no Mapping to draw");
+  }
 }
 
 TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {

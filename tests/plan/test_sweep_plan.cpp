@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/autotune.hpp"
 #include "plan/sweep.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
@@ -99,7 +100,7 @@ TEST(SweepPlan, KernelAllRunsTheKernelsOfTheBackendInCatalogueOrder) {
       expected.push_back(info.id);
   ASSERT_EQ(runs.size(), expected.size());
   for (std::size_t i = 0; i < runs.size(); ++i) EXPECT_EQ(runs[i].kernel.kernel, expected[i]);
-  EXPECT_TRUE(plannedKernels(Sweep::parse({"kernel=all"}), "naive", "opencl").empty());
+  EXPECT_TRUE(plannedKernels(Sweep::parse({"kernel=all"}), {"naive", {}}, "opencl").empty());
 }
 
 TEST(SweepPlan, KernelAllWithParameterAllRunsKernelsWithoutItOnceAtTheirDefaults) {
@@ -292,6 +293,37 @@ INSTANTIATE_TEST_SUITE_P(Each, SweepPlanRefuses, testing::ValuesIn(kBadSweeps),
                          [](const testing::TestParamInfo<BadSweep>& info) {
                            return std::string(info.param.name);
                          });
+
+// A user kernel from the Kernel Editor: its TS_PARAM parameters sweep and autotune like a
+// catalogue kernel's, and every run carries its source.
+const std::string kUserSource =
+    "TS_PARAM(TILE, 16, 8, 16, 32)\nTS_PARAM(PAD, 0, 0, 1)\nTS_LAUNCH(TILE, TILE, 1, 1, 0)\n"
+    "TS_KERNEL {}\n";
+
+TEST(SweepPlan, AUserKernelSweepsItsOwnParametersBesideCatalogueKernels) {
+  Start start = startAt("user:mine");
+  start.base.kernel.source = kUserSource;
+  const auto runs = planRuns(Sweep::parse({"kernel=user:mine,naive", "TILE=8,32"}), start);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].kernel, (KernelConfig{"user:mine", {{"TILE", 8}, {"PAD", 0}}, kUserSource}));
+  EXPECT_EQ(runs[1].kernel, (KernelConfig{"user:mine", {{"TILE", 32}, {"PAD", 0}}, kUserSource}));
+  EXPECT_EQ(runs[2].kernel, resolve({"naive", {}}));  // no TILE: once, and no source
+  EXPECT_TRUE(contains(refusalOf([&] { planRuns(Sweep::parse({"WIDTH=4"}), start); }),
+                       "--sweep: unknown key 'WIDTH'"));
+  EXPECT_TRUE(contains(refusalOf([&] { planRuns(Sweep::parse({"TILE=12"}), start); }),
+                       "user:mine: TILE = 12 is refused"));
+}
+
+TEST(SweepPlan, AUserKernelAutotunesOverEveryDeclaredValue) {
+  RunRequest base;
+  base.kernel = {"user:mine", {}, kUserSource};
+  const AutotunePlan plan =
+      planAutotune("user:mine", {64, 64, 64}, base, "cuda", catalogueRefusal("cuda"));
+  ASSERT_EQ(plan.runs.size(), 6u);  // TILE 8, 16, 32 by PAD 0, 1
+  for (const RunRequest& run : plan.runs) EXPECT_EQ(run.kernel.source, kUserSource);
+  EXPECT_EQ(plan.runs.back().kernel.params, (Params{{"TILE", 32}, {"PAD", 1}}));
+  EXPECT_TRUE(plan.refused.empty());
+}
 
 TEST(SweepPlan, AxesBuiltInCodeAreCheckedLikeParsedOnes) {
   EXPECT_TRUE(contains(refusalOf([] {

@@ -3,13 +3,18 @@
 // one error while the server stays up.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "remote/protocol.hpp"
+#include "remote/remote_backend.hpp"
 #include "remote/server_process.hpp"
+#include "tilescope/error.hpp"
 #include "tilescope/measurement.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::remote {
 namespace {
@@ -197,6 +202,22 @@ TEST_F(Serve, RefusedRequestsGetAnErrorAndTheServerStaysUp) {
        "unknown backend"},
       {{{"verb", "hello"}, {"id", 9}, {"extra", 1}}, "unknown member 'extra'"},
       {{{"verb", "run"}, {"id", 10}, {"backend", "cpu"}}, "no 'request'"},
+      // A user kernel is CUDA source: the CPU backend says where it runs, and one without its
+      // source or with a malformed parameter is refused before any backend sees it.
+      {runMessage(11, {{"kernel", "user:mine"},
+                       {"source", "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"},
+                       {"m", 8},
+                       {"n", 8},
+                       {"k", 8}}),
+       "mine is CUDA source: it runs on a CUDA GPU"},
+      {runMessage(12, {{"kernel", "user:mine"}, {"m", 8}, {"n", 8}, {"k", 8}}),
+       "does not carry its source"},
+      {runMessage(13, {{"kernel", "user:mine"},
+                       {"source", "TS_PARAM(TILE, 3, 8)\n"},
+                       {"m", 8},
+                       {"n", 8},
+                       {"k", 8}}),
+       "mine.cu line 1: TS_PARAM TILE: the default 3 is not one of the allowed values"},
   };
   for (const auto& [message, expected] : refused) {
     const json reply = request(message);
@@ -292,6 +313,92 @@ TEST_F(Serve, EveryMalformedLineGetsOneErrorAndTheServerStaysUp) {
     ASSERT_EQ(hello.at("id"), i);
   }
   EXPECT_EQ(request({{"verb", "bye"}, {"id", "end"}}).at("reply"), "bye");
+}
+
+// User kernels run in the server, never in the client: a kernel that faults ends its run with
+// the fault and the server is restarted; one that never ends is stopped by a cancel or by the
+// client's time limit, the server killed; either way the next run starts a new server and
+// verifies. On the GPU machine only: skipped where the server has no usable CUDA backend.
+class ServeOnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const auto why = makeCudaBackend()->unavailableReason()) GTEST_SKIP() << *why;
+    if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
+  }
+
+  static ServerAddress address(std::chrono::milliseconds replyTimeout = std::chrono::minutes(5)) {
+    return {"", serverCommand(), "cuda", replyTimeout};
+  }
+
+  static RunRequest userRun(const std::string& name, const std::string& source) {
+    RunRequest request;
+    request.kernel = {userKernelId(name), {}, source};
+    request.shape = {96, 80, 72};
+    request.sampling.fixedReps = 2;
+    return request;
+  }
+
+  // The naive template, which must verify on the server that replaced a lost one.
+  static void expectANewServerRuns(RemoteBackend& backend) {
+    const RunResult result =
+        backend.run(userRun("naive", userKernelTemplates().at(1).source), {}, nullptr);
+    EXPECT_TRUE(result.verified());
+  }
+
+  // Error(kind) from `run`, with its message; fails the test when it does not throw.
+  template <typename Run>
+  static std::string failure(Run&& run, ErrorKind kind) {
+    try {
+      run();
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), kind) << error.what();
+      return error.what();
+    }
+    ADD_FAILURE() << "the run did not fail";
+    return {};
+  }
+};
+
+constexpr const char* kFaultingKernel =
+    "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+    "TS_KERNEL { *reinterpret_cast<volatile float*>(16) = 1.0f; }\n";
+// The clock only grows; a loop on a local flag, volatile or not, is compiled away.
+constexpr const char* kEndlessKernel =
+    "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+    "TS_KERNEL { const long long start = clock64(); while (clock64() >= start) {} }\n";
+
+TEST_F(ServeOnGpu, AFaultingKernelEndsItsRunWithTheFaultAndTheNextRunWorks) {
+  RemoteBackend backend(address());
+  const std::string why =
+      failure([&] { backend.run(userRun("faulting", kFaultingKernel), {}, nullptr); },
+              ErrorKind::Unavailable);
+  EXPECT_NE(why.find("illegal"), std::string::npos) << why;
+  EXPECT_NE(why.find("the server is restarted for the next run"), std::string::npos) << why;
+  expectANewServerRuns(backend);
+}
+
+TEST_F(ServeOnGpu, CancelStopsAKernelThatNeverEnds) {
+  RemoteBackend backend(address());
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    cancel = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const std::string why = failure(
+      [&] { backend.run(userRun("endless", kEndlessKernel), {}, &cancel); }, ErrorKind::Cancelled);
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << why;
+  expectANewServerRuns(backend);
+}
+
+TEST_F(ServeOnGpu, AKernelSilentPastTheTimeLimitIsStopped) {
+  RemoteBackend backend(address(std::chrono::seconds(5)));
+  const std::string why =
+      failure([&] { backend.run(userRun("endless", kEndlessKernel), {}, nullptr); },
+              ErrorKind::Unavailable);
+  EXPECT_NE(why.find("5 s"), std::string::npos) << why;
+  expectANewServerRuns(backend);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "choices.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -124,6 +125,50 @@ class TestChoices : public QObject {
     const auto sizes = planJobs(choices, sweepAxes(choices));
     QCOMPARE(sizes.size(), std::size_t(2));
     QCOMPARE(sizes[1].request.shape, (Shape{48, 16, 8}));
+  }
+
+  // The Kernel Editor's kernel runs with the panel's backend, size, measurement and sweep; every
+  // job carries its source, and the panel's kernel and parameters are not its.
+  void theEditorsKernelPlansWithThePanelsSweep() {
+    const UserKernelSource mine{"mine",
+                                "TS_PARAM(TILE, 16, 8, 16, 32)\nTS_PARAM(PAD, 0, 0, 1)\n"
+                                "TS_LAUNCH(TILE, TILE, 1, 1, 0)\nTS_KERNEL {}\n"};
+    Choices choices;
+    choices.backend = "cuda";
+    choices.kernel = "shared-tiled";
+    choices.params = {{"tile", 4}};
+    choices.shape = {96, 64, 32};
+    choices.fixedReps = 3;
+    const auto single = planUserJobs(choices, mine);
+    QCOMPARE(single.size(), std::size_t(1));
+    QCOMPARE(single[0].backend, std::string("cuda"));
+    QCOMPARE(single[0].request.kernel,
+             (KernelConfig{"user:mine", {{"TILE", 16}, {"PAD", 0}}, mine.source}));
+    QCOMPARE(single[0].request.shape, (Shape{96, 64, 32}));
+    QCOMPARE(single[0].request.sampling.fixedReps, std::optional<int>(3));
+
+    choices.sweep = SweepKind::Tile;  // every value of its first parameter
+    const auto tiles = planUserJobs(choices, mine, {{"PAD", 1}});
+    QCOMPARE(tiles.size(), std::size_t(3));
+    QCOMPARE(tiles[2].request.kernel.params, (Params{{"TILE", 32}, {"PAD", 1}}));
+
+    choices.sweep = SweepKind::Kernel;  // first, then the chosen kernels
+    choices.kernels = {"naive", "library"};
+    const auto kernels = planUserJobs(choices, mine);
+    QCOMPARE(kernels.size(), std::size_t(3));
+    QCOMPARE(kernels[0].request.kernel.kernel, std::string("user:mine"));
+    QCOMPARE(kernels[1].request.kernel, resolve({"naive", {}}));
+    QVERIFY(!kernels[1].request.kernel.source);
+
+    choices.sweep = SweepKind::Size;
+    choices.sizes = "32,64";
+    const auto sizes = planUserJobs(choices, mine);
+    QCOMPARE(sizes.size(), std::size_t(2));
+    QCOMPARE(sizes[1].request.shape, (Shape{64, 64, 64}));
+    QCOMPARE(sizes[1].request.kernel.source, std::optional<std::string>(mine.source));
+
+    QVERIFY_THROWS_EXCEPTION(Error, planUserJobs(choices, {"my kernel", mine.source}));
+    QVERIFY_THROWS_EXCEPTION(Error, planUserJobs(choices, mine, {{"TILE", 12}}));
   }
 };
 

@@ -12,6 +12,7 @@
 #include "run_controller.hpp"
 #include "servers.hpp"
 #include "tilescope/backend.hpp"
+#include "tilescope/user_kernel.hpp"
 
 #ifdef TILESCOPE_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -222,6 +223,50 @@ class TestGpuApp : public QObject {
   }
 
   // Last: the fault poisons this process's CUDA context for good.
+  // Issue 14: the Kernel Editor's kernel runs in a child server, never in the window's process.
+  // It verifies like a catalogue kernel; one that faults fails alone, and the next user kernel,
+  // the in-process CUDA backend and every result carry on.
+  void aUserKernelRunsInAChildAndItsFaultLeavesTheWindow() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    RunController* controller = window.controller();
+    Choices choices = window.controls()->choices();
+    choices.backend = "cuda";
+    choices.kernel = "naive";
+    choices.params = {{"tile", 16}};
+    choices.shape = {512, 512, 512};
+    choices.fixedReps = 3;
+    choices.sweep = SweepKind::Single;
+    window.controls()->setChoices(choices);
+    const UserKernelSource naive{"my_naive", userKernelTemplates().at(1).source};
+    const UserKernelSource faulting{"faulting",
+                                    "TS_LAUNCH(32, 1, 1, 1, 0)\nTS_KERNEL { "
+                                    "*reinterpret_cast<volatile float*>(16) = 1.0f; }\n"};
+    QSignalSpy results(controller, &RunController::resultReady);
+    QSignalSpy failures(controller, &RunController::runFailed);
+    QVERIFY(window.runUserKernel(naive));
+    QVERIFY(window.runUserKernel(faulting));
+    QVERIFY(window.runUserKernel(naive));
+    QVERIFY(window.runChoices());  // the catalogue's naive, in this process
+    QTRY_COMPARE_WITH_TIMEOUT(int(results.size() + failures.size()), 4, kWaitMs);
+    QCOMPARE(int(failures.size()), 1);
+    const RunFailure fault = failures.front().at(1).value<RunFailure>();
+    qInfo("the faulting kernel: %s", qPrintable(fault.message));
+    QVERIFY2(fault.message.contains(QStringLiteral("illegal")), qPrintable(fault.message));
+    QCOMPARE(int(results.size()), 3);
+    for (const QList<QVariant>& arrived : results) {
+      const RunResult result = arrived.front().value<RunResult>();
+      logResult(result);
+      QVERIFY(result.verified());
+    }
+    QCOMPARE(results.at(0).front().value<RunResult>().kernel.kernel, std::string("user:my_naive"));
+    QCOMPARE(results.at(2).front().value<RunResult>().kernel.kernel, std::string("naive"));
+    const BackendSummary* cuda = controller->backend("cuda");
+    QVERIFY(cuda && cuda->available());
+    QCOMPARE(window.results()->rowCount(), 3);
+  }
+
   void aStickyFaultMidSweepKeepsTheWindowAndTheResults() {
 #ifndef TILESCOPE_HAVE_CUDA
     QSKIP("built without CUDA");

@@ -1,6 +1,7 @@
 // The Kernel Editor: highlighting, the gutter, find, compiling off the window's thread with the
 // compiler's messages marked at their lines, every template compiling, and .cu files saved and
 // opened through the one writer and reader.
+#include <QAction>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -132,6 +133,23 @@ class TestKernelEditor : public QObject {
     editor.compile();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
     QVERIFY(!editor.lastResult()->ok);
+  }
+
+  void runAsksForTheKernelAsItStands() {
+    KernelEditor editor;
+    QVERIFY(editor.newFrom(QStringLiteral("naive")));
+    editor.editor()->appendPlainText(QStringLiteral("// edited"));
+    QSignalSpy runs(&editor, &KernelEditor::runRequested);
+    QAction* run = nullptr;
+    for (QAction* action : editor.findChildren<QAction*>())
+      if (action->text() == QStringLiteral("Run")) run = action;
+    QVERIFY(run);
+    QCOMPARE(run->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Return));
+    run->trigger();
+    QCOMPARE(runs.size(), 1);
+    const auto kernel = runs.front().front().value<UserKernelSource>();
+    QCOMPARE(kernel.name, std::string("my_naive"));
+    QCOMPARE(QString::fromStdString(kernel.source), editor.editor()->toPlainText());
   }
 
   void kernelsSaveAndOpenAsCuFiles() {

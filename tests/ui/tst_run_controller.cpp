@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "run_controller.hpp"
+#include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
 
 using namespace tilescope;
@@ -157,6 +158,28 @@ class TestRunController : public QObject {
     const auto summary = finished.front().front().value<QueueSummary>();
     QCOMPARE(summary.completed, 2);
     QCOMPARE(summary.failed, 2);
+  }
+
+  // A user kernel never runs in this process: the CPU backend says where it runs, and without a
+  // usable GPU the CUDA backend says that running needs one (the editor still compiles).
+  void aUserKernelSaysWhereItCanRun() {
+    if (!makeCudaBackend()->unavailableReason()) QSKIP("a usable GPU is present (tst_gpu_app)");
+    RunController controller;
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n";
+    RunJob onCpu = job("user:mine", {}, 32), onCuda = job("user:mine", {}, 32, 2, "cuda");
+    onCpu.request.kernel.source = onCuda.request.kernel.source = source;
+    controller.enqueue({onCpu, onCuda});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(failures.size(), 2);
+    const QString cpu = failures.at(0).at(1).value<RunFailure>().message;
+    const QString cuda = failures.at(1).at(1).value<RunFailure>().message;
+    QVERIFY2(cpu.contains(QStringLiteral("mine is CUDA source: it runs on a CUDA GPU")),
+             qPrintable(cpu));
+    QVERIFY2(cuda.startsWith(QStringLiteral("running a kernel of your own needs a CUDA GPU: ")),
+             qPrintable(cuda));
+    QVERIFY2(cuda.contains(QStringLiteral("add a GPU server")), qPrintable(cuda));
   }
 
   void shutdownDuringARunIsClean() {

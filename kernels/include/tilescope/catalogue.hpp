@@ -30,6 +30,7 @@ enum class Family {
   TensorCore,   // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
   Wgmma,        // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
   Tma,          // Hopper: a TMA producer warpgroup feeding two wgmma consumers through mbarriers
+  User,         // the user's own CUDA source from the Kernel Editor, compiled with NVRTC
 };
 
 const char* toString(Family family);
@@ -72,6 +73,9 @@ struct KernelInfo {
 struct KernelConfig {
   std::string kernel;
   Params params;  // missing parameters take their defaults in resolve()
+  // A user kernel's CUDA source (user_kernel.hpp); its id is userKernelId(its name). The
+  // catalogue's kernels have none.
+  std::optional<std::string> source = {};
   bool operator==(const KernelConfig&) const = default;
 };
 
@@ -79,9 +83,25 @@ const std::vector<KernelInfo>& catalogue();
 // Throws Error(InvalidArgument) listing the known ids when `id` is unknown.
 const KernelInfo& kernelInfo(const std::string& id);
 const KernelInfo* findKernel(const std::string& id);
+// The entry of a configuration: the catalogue's, or for a user kernel the one its source declares
+// (userKernelInfo). Throws Error(InvalidArgument) for an unknown id or a user kernel whose name or
+// parameter declarations are malformed. The reference stays valid for the process's life.
+const KernelInfo& kernelInfo(const KernelConfig& config);
 
-// The reason a configuration is refused (unknown kernel, unknown or invalid parameter), or
-// nullopt when it is valid.
+// User kernels run under the id "user:" + the name the user gave them.
+std::string userKernelId(const std::string& name);
+bool isUserKernelId(const std::string& id);
+// The name in a user kernel's id ("user:mine" -> "mine"); the id itself otherwise.
+std::string userKernelName(const std::string& id);
+// Why `name` cannot name a user kernel (empty, or characters other than letters, digits, '_', '-'
+// and '.', or longer than 64), or nullopt.
+std::optional<std::string> userKernelNameProblem(const std::string& name);
+// The catalogue-like entry of a user kernel: the parameters its TS_PARAM lines declare, fp32, the
+// CUDA backend, no Mapping. Throws Error(InvalidArgument) for a malformed name or declaration.
+KernelInfo userKernelInfo(const std::string& name, const std::string& source);
+
+// The reason a configuration is refused (unknown kernel, unknown or invalid parameter, a user
+// kernel without its source or a catalogue kernel with one), or nullopt when it is valid.
 std::optional<std::string> refusal(const KernelConfig& config);
 // The backend whose kernels a backend id runs: the id itself, or for a run server's backend
 // "cuda@gpu1" (app/remote) the part before '@'.
@@ -99,8 +119,10 @@ std::optional<std::string> elementRefusal(const KernelInfo& kernel, ElementType 
 KernelConfig resolve(const KernelConfig& config);
 
 // Every configuration of a kernel the catalogue accepts, resolved: the product of its parameters'
-// allowed values (the first parameter varying slowest) that passes its cross-parameter check.
-std::vector<KernelConfig> validConfigurations(const KernelInfo& info);
+// allowed values (the first parameter varying slowest) that passes its cross-parameter check. A
+// user kernel's configurations carry `source`.
+std::vector<KernelConfig> validConfigurations(const KernelInfo& info,
+                                              const std::optional<std::string>& source = {});
 
 // The thread map of a ladder family from a resolved configuration's parameters.
 template <typename Map>

@@ -11,6 +11,10 @@
 
 namespace tilescope {
 
+// The largest source a user kernel may have (thousands of lines): even with every character
+// escaped six-fold it fits one line of the run server's protocol (1 MiB).
+inline constexpr std::size_t kMaxUserSourceBytes = std::size_t(128) << 10;
+
 struct UserKernelSource {
   std::string name;    // the user's name for it; the file name in messages is name + ".cu"
   std::string source;  // what the user wrote, without the API header

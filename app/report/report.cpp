@@ -14,6 +14,7 @@
 #include "tilescope/counter_model.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::report {
 
@@ -593,8 +594,13 @@ RunRequest requestFromJson(const nlohmann::json& json) {
   }
   RunRequest request;
   request.kernel.kernel = io::stringField(json, "kernel", where);
-  if (io::optionalField(json, "source"))
+  if (io::optionalField(json, "source")) {
     request.kernel.source = io::stringField(json, "source", where);
+    if (request.kernel.source->size() > kMaxUserSourceBytes)
+      io::refuseAt("request.source", std::to_string(request.kernel.source->size()) +
+                                         " bytes is more than a kernel's source may have (" +
+                                         std::to_string(kMaxUserSourceBytes) + ")");
+  }
   if (const nlohmann::json* params = io::optionalField(json, "params")) {
     const std::string at = io::memberPath(where, "params");
     io::objectAt(*params, at);

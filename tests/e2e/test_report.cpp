@@ -9,6 +9,7 @@
 
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace {
 
@@ -662,6 +663,15 @@ TEST(ReportRequestJson, AUserKernelTravelsWithItsSource) {
             {{"kernel", "user:mine"}, {"source", 42}, {"m", 8}, {"n", 8}, {"k", 8}});
       },
       "source");
+  expectInvalid(
+      [] {
+        report::requestFromJson({{"kernel", "user:mine"},
+                                 {"source", std::string(tilescope::kMaxUserSourceBytes + 1, ' ')},
+                                 {"m", 8},
+                                 {"n", 8},
+                                 {"k", 8}});
+      },
+      "request.source: 131073 bytes is more than a kernel's source may have (131072)");
 }
 
 TEST(ReportRequestJson, RefusesWhatTheCommandLineRefusesNamingTheField) {

@@ -316,16 +316,22 @@ KernelEditor::KernelEditor(QWidget* parent)
       tr("Run the kernel on a CUDA GPU with Run Setup's backend, size, measurement "
          "and sweep (Ctrl+Enter): timed, verified and charted like any kernel, in a "
          "process of its own"));
-  bar->addSeparator();
-  bar->addWidget(new QLabel(tr(" Name "), this));
+  // The name and architecture on a row of their own, so a narrow dock keeps every action in view.
+  auto* identity = new QHBoxLayout;
+  identity->setContentsMargins(6, 0, 6, 0);
+  auto* nameLabel = new QLabel(tr("&Name"), this);
+  nameLabel->setBuddy(name_);
+  identity->addWidget(nameLabel);
   name_->setText(QStringLiteral("my_kernel"));
-  name_->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('m')) * 14);
-  name_->setToolTip(tr("The name its runs get in the results and charts"));
-  bar->addWidget(name_);
+  name_->setToolTip(tr("The name its runs get in the results and charts (user:NAME)"));
+  identity->addWidget(name_, 1);
+  auto* archLabel = new QLabel(tr("&Architecture"), this);
+  archLabel->setBuddy(arch_);
+  identity->addWidget(archLabel);
   arch_->addItems({QStringLiteral("sm_90"), QStringLiteral("sm_75"), QStringLiteral("sm_80"),
                    QStringLiteral("sm_89")});
-  arch_->setToolTip(tr("The GPU architecture to compile for"));
-  bar->addWidget(arch_);
+  arch_->setToolTip(tr("The GPU architecture Compile checks for (a run compiles for its GPU)"));
+  identity->addWidget(arch_);
 
   find_->setPlaceholderText(tr("Find (Enter: next, Shift+Enter: previous, Esc: close)"));
   find_->setClearButtonEnabled(true);
@@ -362,6 +368,7 @@ KernelEditor::KernelEditor(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(bar);
+  layout->addLayout(identity);
   layout->addWidget(find_);
   layout->addWidget(splitter, 1);
   layout->addWidget(summary_);

@@ -9,6 +9,7 @@
 
 #include "gpu_test.hpp"
 #include "tilescope/counter_model.hpp"
+#include "tilescope/mapping.hpp"
 #include "tilescope/traffic.hpp"
 #include "tilescope/user_kernel.hpp"
 
@@ -90,6 +91,51 @@ TEST_F(CudaCounters, SharedTiledBankConflictsAsTheModelPredicts) {
   const CounterComparison conflicts = comparison(result, "bank conflicts");
   EXPECT_EQ(conflicts.model, 0);
   EXPECT_TRUE(conflicts.agrees) << conflicts.measured;
+}
+
+// Each operand's loads alone: the Kernel Editor's row-per-thread and naive templates at TILE = 32,
+// edited so the other operand is a constant, against the catalogue Mapping's figure for that
+// operand. A warp of row-per-thread reads 32 rows of A (32 sectors) and one float of B; a warp of
+// naive reads 128 consecutive bytes of B (4 sectors) and one float of A.
+TEST_F(CudaCounters, EachOperandsLoadsAloneAsTheMappingCountsThem) {
+  if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
+  const Shape shape{512, 512, 512};
+  struct Case {
+    const char* kernel;
+    Access kept;
+    double sectorsPerLoad;  // the model's, checked below against the Mapping
+  };
+  for (const Case& c :
+       {Case{"row-per-thread", Access::LoadA, 32}, Case{"row-per-thread", Access::LoadB, 1},
+        Case{"naive", Access::LoadA, 1}, Case{"naive", Access::LoadB, 4}}) {
+    const bool keepA = c.kept == Access::LoadA;
+    SCOPED_TRACE(std::string(c.kernel) + (keepA ? ", A alone" : ", B alone"));
+    std::string source;
+    for (const UserKernelTemplate& t : userKernelTemplates())
+      if (t.kernel == c.kernel) source = t.source;
+    const std::string dropped = keepA ? "ts::loadB(p, k, j)" : "ts::loadA(p, i, k)";
+    const std::size_t at = source.find(dropped);
+    ASSERT_NE(at, std::string::npos);
+    source.replace(at, dropped.size(), "1.0f");
+    const double model = kernelTraffic(Mapping(resolve({c.kernel, {{"tile", 32}}}), shape))
+                             .totals(c.kept)
+                             .sectorsPerRequest();
+    EXPECT_DOUBLE_EQ(model, c.sectorsPerLoad);
+    RunRequest request;
+    request.kernel = {userKernelId("one_operand"), {{"TILE", 32}}, source};
+    request.shape = shape;
+    request.verify = false;  // the product is not A B any more
+    request.sampling.warmups = 0;
+    request.sampling.fixedReps = 2;
+    request.collectCounters = true;
+    const RunResult result = makeCudaBackend()->run(request, {}, nullptr);
+    TS_REQUIRE_COUNTERS(result);
+    const double measured =
+        result.counters->globalLoadSectors / result.counters->globalLoadRequests;
+    std::cout << c.kernel << (keepA ? ", A" : ", B") << " alone: sectors per load, model " << model
+              << ", measured " << measured << '\n';
+    EXPECT_NEAR(measured, model, 0.1 * model);
+  }
 }
 
 // The experiment of the Kernel Editor's shared-tiled template: stored transposed, the A tile is

@@ -82,6 +82,31 @@ TS_KERNEL {
   ts::storeC(p, i, j, sum);
 }
 )cu"},
+      {"shared-a",
+       R"cu(// shared-a (seed 001b): the naive mapping, but each k-step the block first stages a
+// TILE x TILE tile of A in shared memory; B is still read from global memory, one
+// float per multiply-add. Thread (x, y) stores A[i][k0 + x] and reads row y back.
+TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+
+TS_KERNEL {
+  __shared__ float a[TILE][TILE];
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  const int i = blockIdx.y * TILE + ty;
+  const int j = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int k0 = 0; k0 < p.K; k0 += TILE) {
+    // Outside the matrix the tile holds zeros, so every thread reaches both barriers.
+    a[ty][tx] = i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f;
+    __syncthreads();
+    if (j < p.N)
+      for (int kk = 0; kk < TILE && k0 + kk < p.K; ++kk)
+        sum += a[ty][kk] * ts::loadB(p, k0 + kk, j);
+    __syncthreads();
+  }
+  if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
+}
+)cu"},
       {"shared-tiled",
        R"cu(// shared-tiled (seed 004-3): each k-step the block stages a TILE x TILE tile of A and
 // one of B in shared memory, waits at a barrier, and multiplies from there. A warp
@@ -109,6 +134,36 @@ TS_KERNEL {
     __syncthreads();
   }
   if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
+}
+)cu"},
+      {"register-tiled",
+       R"cu(// register-tiled (seed 004-2): blocks of 16 x 16 threads, each accumulating a
+// TILE x TILE block of C in registers: per k it reads TILE values of A's column k
+// and TILE of B's row k for TILE * TILE multiply-adds. Past TILE = 16 the
+// accumulators no longer fit in registers and spill to local memory.
+TS_PARAM(TILE, 8, 1, 2, 4, 8, 16, 32, 64)
+TS_LAUNCH(16, 16, ts::ceilDiv(N, 16 * TILE), ts::ceilDiv(M, 16 * TILE), 0)
+
+TS_KERNEL {
+  const int row0 = (blockIdx.y * 16 + threadIdx.y) * TILE;
+  const int col0 = (blockIdx.x * 16 + threadIdx.x) * TILE;
+  float sum[TILE][TILE] = {};
+  for (int k = 0; k < p.K; ++k) {
+    float a[TILE], b[TILE];
+#pragma unroll
+    for (int r = 0; r < TILE; ++r) a[r] = row0 + r < p.M ? ts::loadA(p, row0 + r, k) : 0.0f;
+#pragma unroll
+    for (int c = 0; c < TILE; ++c) b[c] = col0 + c < p.N ? ts::loadB(p, k, col0 + c) : 0.0f;
+#pragma unroll
+    for (int r = 0; r < TILE; ++r)
+#pragma unroll
+      for (int c = 0; c < TILE; ++c) sum[r][c] += a[r] * b[c];
+  }
+#pragma unroll
+  for (int r = 0; r < TILE; ++r)
+#pragma unroll
+    for (int c = 0; c < TILE; ++c)
+      if (row0 + r < p.M && col0 + c < p.N) ts::storeC(p, row0 + r, col0 + c, sum[r][c]);
 }
 )cu"},
   };

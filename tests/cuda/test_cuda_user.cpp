@@ -90,7 +90,8 @@ TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
     EXPECT_EQ(result.stats.reps, 3);
     ASSERT_TRUE(result.resources);
     EXPECT_GT(result.resources->registersPerThread, 0);
-    EXPECT_EQ(result.resources->threadsPerBlock, 64);
+    const Dim2 block = Mapping(resolve({t.kernel, {{"tile", 8}}}), request.shape).block();
+    EXPECT_EQ(result.resources->threadsPerBlock, block.x * block.y);
     EXPECT_GT(result.resources->blocksPerSM, 0);
     EXPECT_GT(result.resources->occupancy, 0);
   }

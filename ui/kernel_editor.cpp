@@ -316,6 +316,10 @@ KernelEditor::KernelEditor(QWidget* parent)
       tr("Run the kernel on a CUDA GPU with Run Setup's backend, size, measurement "
          "and sweep (Ctrl+Enter): timed, verified and charted like any kernel, in a "
          "process of its own"));
+  QAction* tune = bar->addAction(tr("Autotune"), this, &KernelEditor::autotune);
+  tune->setToolTip(
+      tr("Run every combination of the kernel's TS_PARAM values at Run Setup's size, "
+         "fastest first in the Autotune chart"));
   // The name and architecture on a row of their own, so a narrow dock keeps every action in view.
   auto* identity = new QHBoxLayout;
   identity->setContentsMargins(6, 0, 6, 0);
@@ -417,6 +421,12 @@ bool KernelEditor::newFrom(const QString& kernel) {
 void KernelEditor::run() {
   compile();  // marks any error here while the run's own compile reports it too
   emit runRequested(
+      UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
+}
+
+void KernelEditor::autotune() {
+  compile();
+  emit autotuneRequested(
       UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
 }
 

@@ -85,8 +85,10 @@ class KernelEditor : public QWidget {
   bool saveFile(const QString& path, QString* error);
   // Compiles on the compiler's thread; the result arrives as compiled().
   void compile();
-  // Compiles, and asks the window to run the kernel as it stands (runRequested()).
+  // Compiles, and asks the window to run the kernel as it stands (runRequested()), or to
+  // autotune it over its TS_PARAM values (autotuneRequested()).
   void run();
+  void autotune();
   const std::optional<CompileResult>& lastResult() const { return last_; }
   QListWidget* messages() const { return messages_; }
   QString summary() const;
@@ -94,6 +96,7 @@ class KernelEditor : public QWidget {
  signals:
   void compiled(const tilescope::CompileResult& result);
   void runRequested(const tilescope::UserKernelSource& kernel);
+  void autotuneRequested(const tilescope::UserKernelSource& kernel);
 
  protected:
   void changeEvent(QEvent* event) override;

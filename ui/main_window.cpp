@@ -284,6 +284,8 @@ void MainWindow::createDocks() {
   editorDock->setWidget(kernelEditor_);
   tabifyDockWidget(diagramsDock, editorDock);
   connect(kernelEditor_, &KernelEditor::runRequested, this, &MainWindow::runUserKernel);
+  connect(kernelEditor_, &KernelEditor::autotuneRequested, this,
+          [this](const UserKernelSource& kernel) { autotune(nullptr, kernel); });
   diagramsDock->raise();
   resizeDocks({resultsDock}, {260}, Qt::Vertical);
 }
@@ -528,7 +530,7 @@ void MainWindow::enqueue(const std::vector<app::RunJob>& jobs) {
   controller_.enqueue(jobs);
 }
 
-bool MainWindow::autotune(QString* problem) {
+bool MainWindow::autotune(QString* problem, const std::optional<UserKernelSource>& userKernel) {
   const auto refuse = [&](const QString& message) {
     showProblem(message);
     if (problem) *problem = message;
@@ -541,21 +543,21 @@ bool MainWindow::autotune(QString* problem) {
   const app::BackendSummary* summary = controller_.backend(choices.backend);
   if (!summary || !summary->available() || device.empty())
     return refuse(tr("Autotune needs an available backend and device"));
-  if (const auto why = summary->elementRefusal(choices.element))
+  if (const auto why = summary->elementRefusal(userKernel ? ElementType::F32 : choices.element))
     return refuse(tr("Cannot autotune: %1").arg(QString::fromStdString(*why)));
   try {
     // The remembered parameters are read first, so a damaged file is reported before the runs.
     [[maybe_unused]] const plan::TunedStore remembered(plan::TunedStore::defaultPath());
     // The backends live on the worker thread: plan with the catalogue's refusals; whatever the
     // backend still refuses fails that run alone, as in a sweep.
-    autotune_.emplace(choices, device);
+    autotune_.emplace(choices, device, userKernel);
   } catch (const Error& error) {
     return refuse(tr("Cannot autotune: %1").arg(QString::fromStdString(error.what())));
   }
   if (remembersSettings_) app::saveLastChoices(choices);
   charts_->showChart(app::ChartKind::Landscape);
   statusBar()->showMessage(tr("Autotuning %1: %2 configurations (%3 refused)")
-                               .arg(QString::fromStdString(choices.kernel))
+                               .arg(QString::fromStdString(autotune_->kernel()))
                                .arg(autotune_->jobs().size())
                                .arg(autotune_->refused().size()));
   enqueue(autotune_->jobs());

@@ -59,7 +59,9 @@ class MainWindow : public QMainWindow {
   // Queues every valid configuration of the chosen kernel at the chosen size; when they have
   // run, the fastest verified one is remembered for the device and chosen in the controls.
   // When it cannot start, says why (notice, status bar and `problem`) and returns false.
-  bool autotune(QString* problem = nullptr);
+  // With `userKernel`, the Kernel Editor's kernel over its TS_PARAM values instead.
+  bool autotune(QString* problem = nullptr,
+                const std::optional<UserKernelSource>& userKernel = std::nullopt);
   // Queues a measurement of the chosen device's roofline ceilings and shows the roofline; when
   // they arrive they replace the device's earlier ceilings in the session. When it cannot start,
   // says why (notice, status bar and `problem`) and returns false.

@@ -4,14 +4,18 @@
 
 namespace tilescope::app {
 
-AutotuneRun::AutotuneRun(const Choices& choices, std::string device)
+AutotuneRun::AutotuneRun(const Choices& choices, std::string device,
+                         const std::optional<UserKernelSource>& userKernel)
     : backend_(choices.backend),
       device_(std::move(device)),
-      kernel_(choices.kernel),
+      kernel_(userKernel ? userKernelId(userKernel->name) : choices.kernel),
       shape_(choices.shape),
-      element_(choices.element) {
-  plan::AutotunePlan planned = plan::planAutotune(kernel_, shape_, baseRequest(choices), backend_,
-                                                  plan::catalogueRefusal(backend_));
+      element_(userKernel ? ElementType::F32 : choices.element) {
+  RunRequest base = baseRequest(choices);
+  base.element = element_;
+  if (userKernel) base.kernel = {kernel_, {}, userKernel->source};
+  plan::AutotunePlan planned =
+      plan::planAutotune(kernel_, shape_, base, backend_, plan::catalogueRefusal(backend_));
   for (RunRequest& run : planned.runs) jobs_.push_back({backend_, std::move(run)});
   refused_ = std::move(planned.refused);
 }

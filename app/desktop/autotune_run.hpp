@@ -14,8 +14,10 @@ namespace tilescope::app {
 class AutotuneRun {
  public:
   // Plans every valid configuration of the chosen kernel on the chosen shape and measuring
-  // settings, less what the catalogue refuses there. Throws tilescope::Error when nothing can run.
-  AutotuneRun(const Choices& choices, std::string device);
+  // settings, less what the catalogue refuses there; with `userKernel`, every combination of its
+  // TS_PARAM values instead (fp32). Throws tilescope::Error when nothing can run.
+  AutotuneRun(const Choices& choices, std::string device,
+              const std::optional<UserKernelSource>& userKernel = {});
 
   const std::vector<RunJob>& jobs() const { return jobs_; }
   // Configurations refused on this shape (the serial work bound), each with its reason.

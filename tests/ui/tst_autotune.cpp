@@ -12,6 +12,7 @@
 #include "main_window.hpp"
 #include "plan/autotune.hpp"
 #include "plan/tuned_store.hpp"
+#include "tilescope/user_kernel.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -70,6 +71,28 @@ class TestAutotune : public QObject {
   }
 
   // First, while nothing is remembered yet.
+  // The Kernel Editor's kernel: every combination of its TS_PARAM values, fp32, each job
+  // carrying the source; its results are collected under user:NAME. On the CPU the window says
+  // where it can run instead.
+  void aUserKernelTunesOverItsDeclaredValues() {
+    const UserKernelSource mine{"mine",
+                                "TS_PARAM(TILE, 16, 8, 16, 32)\nTS_PARAM(PAD, 0, 0, 1)\n"
+                                "TS_LAUNCH(TILE, TILE, 1, 1, 0)\nTS_KERNEL {}\n"};
+    Choices choices = tinyAutotune();
+    choices.backend = "cuda";
+    choices.element = ElementType::F16;  // the panel's type does not apply to a user kernel
+    const AutotuneRun run(choices, "NVIDIA H200", mine);
+    QCOMPARE(run.kernel(), std::string("user:mine"));
+    QCOMPARE(run.element(), ElementType::F32);
+    QCOMPARE(run.jobs().size(), std::size_t(6));
+    for (const RunJob& job : run.jobs()) {
+      QCOMPARE(job.backend, std::string("cuda"));
+      QCOMPARE(job.request.kernel.source, std::optional<std::string>(mine.source));
+      QCOMPARE(job.request.element, ElementType::F32);
+    }
+    QCOMPARE(run.jobs().back().request.kernel.params, (Params{{"TILE", 32}, {"PAD", 1}}));
+  }
+
   void cancelStopsItAndRemembersNothing() {
     MainWindow window;
     window.setRemembersSettings(false);

@@ -1,6 +1,8 @@
 #include "user_module.hpp"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
@@ -47,12 +49,21 @@ void checkDriver(CUresult result, const std::string& what) {
 constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kDefaultDynamicSharedBytes = 48 * 1024;
 
-// The device side's ts::Problem, field for field.
+// The device side's ts::Trace and ts::Problem, field for field.
+struct Trace {
+  int* ownerBlock;
+  int* ownerThread;
+  int blockX, blockY;
+  unsigned long long* loads;
+  int* loadCounts;
+  int capacity;
+};
 struct Problem {
   int m, n, k;
   const float* a;
   const float* b;
   float* c;
+  const void* trace;
 };
 
 }  // namespace
@@ -128,13 +139,74 @@ KernelResources UserModule::resources(const UserLaunch& launch) const {
 }
 
 void UserModule::launch(const ProductArgs& args, const UserLaunch& launch) const {
-  Problem problem{int(args.m),       int(args.n),       int(args.k),
-                  args.aAs<float>(), args.bAs<float>(), args.c};
+  launchWith(args, launch, nullptr);
+}
+
+void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
+                            const void* trace) const {
+  Problem problem{int(args.m),       int(args.n), int(args.k), args.aAs<float>(),
+                  args.bAs<float>(), args.c,      trace};
   void* parameters[] = {&problem};
   checkDriver(driver().launchKernel(kernel_, unsigned(launch.grid.x), unsigned(launch.grid.y), 1,
                                     unsigned(launch.block.x), unsigned(launch.block.y), 1,
                                     unsigned(launch.sharedBytes), nullptr, parameters, nullptr),
               "launching the user kernel");
+}
+
+KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch, Dim2 block,
+                              int capacity) const {
+  if (block.x < 0 || block.x >= launch.grid.x || block.y < 0 || block.y >= launch.grid.y)
+    throw Error(ErrorKind::InvalidArgument,
+                "block (" + std::to_string(block.x) + "," + std::to_string(block.y) +
+                    ") is not in the launch's grid of " + std::to_string(launch.grid.x) + " x " +
+                    std::to_string(launch.grid.y));
+  const std::int64_t elements = args.m * args.n;
+  const int threads = launch.block.x * launch.block.y;
+  DeviceBuffer<int> ownerBlock(elements), ownerThread(elements), counts(threads);
+  DeviceBuffer<unsigned long long> loads(std::int64_t(threads) * capacity);
+  check(cudaMemset(ownerBlock.get(), 0xFF, ownerBlock.bytes()), "clearing the trace");  // -1
+  check(cudaMemset(ownerThread.get(), 0xFF, ownerThread.bytes()), "clearing the trace");
+  check(cudaMemset(counts.get(), 0, counts.bytes()), "clearing the trace");
+  const Trace trace{ownerBlock.get(), ownerThread.get(), block.x, block.y,
+                    loads.get(),      counts.get(),      capacity};
+  DeviceBuffer<Trace> deviceTrace(1);
+  check(cudaMemcpy(deviceTrace.get(), &trace, sizeof trace, cudaMemcpyHostToDevice),
+        "setting up the trace");
+  launchWith(args, launch, deviceTrace.get());
+  check(cudaDeviceSynchronize(), "running the traced kernel");
+
+  KernelTrace out;
+  out.shape = {args.m, args.n, args.k};
+  out.grid = launch.grid;
+  out.block = launch.block;
+  out.tracedBlock = block;
+  out.ownerBlock.resize(std::size_t(elements));
+  out.ownerThread.resize(std::size_t(elements));
+  check(cudaMemcpy(out.ownerBlock.data(), ownerBlock.get(), ownerBlock.bytes(),
+                   cudaMemcpyDeviceToHost),
+        "reading the trace");
+  check(cudaMemcpy(out.ownerThread.data(), ownerThread.get(), ownerThread.bytes(),
+                   cudaMemcpyDeviceToHost),
+        "reading the trace");
+  std::vector<int> loadCounts(std::size_t(threads), 0);
+  std::vector<unsigned long long> packed(std::size_t(threads) * std::size_t(capacity));
+  check(cudaMemcpy(loadCounts.data(), counts.get(), counts.bytes(), cudaMemcpyDeviceToHost),
+        "reading the trace");
+  check(cudaMemcpy(packed.data(), loads.get(), loads.bytes(), cudaMemcpyDeviceToHost),
+        "reading the trace");
+  constexpr unsigned long long kField = (1ull << 31) - 1;
+  out.loads.resize(std::size_t(threads));
+  for (int t = 0; t < threads; ++t) {
+    const int recorded = std::min(loadCounts[std::size_t(t)], capacity);
+    out.truncated = out.truncated || loadCounts[std::size_t(t)] > capacity;
+    for (int n = 0; n < recorded; ++n) {
+      const unsigned long long load = packed[std::size_t(t) * std::size_t(capacity) + n];
+      out.loads[std::size_t(t)].push_back(
+          {load >> 62 ? Operand::B : Operand::A,
+           {std::int64_t(load >> 31 & kField), std::int64_t(load & kField)}});
+    }
+  }
+  return out;
 }
 
 }  // namespace tilescope::cuda

@@ -33,8 +33,16 @@ class UserModule {
   KernelResources resources(const UserLaunch& launch) const;
   // Launches TS_KERNEL on fp32 operands; does not wait (a fault surfaces at the next sync).
   void launch(const ProductArgs& args, const UserLaunch& launch) const;
+  // Launches a module compiled with CompileOptions::trace and waits: the owner of every element
+  // of C, and up to `capacity` loads of every thread of `block`. Throws Error(InvalidArgument)
+  // for a block outside the grid.
+  KernelTrace trace(const ProductArgs& args, const UserLaunch& launch, Dim2 block,
+                    int capacity) const;
 
  private:
+  // `trace`: the device's ts::Trace of a traced launch, else null.
+  void launchWith(const ProductArgs& args, const UserLaunch& launch, const void* trace) const;
+
   CUmodule module_ = nullptr;
   CUfunction kernel_ = nullptr, launchShape_ = nullptr;
 };

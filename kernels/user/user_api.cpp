@@ -9,21 +9,52 @@ const std::string& userApiHeader() {
   static const std::string header =
       R"api(// TileScope's user-kernel API, put in front of every user kernel.
 namespace ts {
+// Where a traced launch (compiled with TS_TRACE) records: for every element of C the block and
+// thread that stored it, and the loads of every thread of one block, in program order.
+struct Trace {
+  int* ownerBlock;                 // per element of C: blockIdx.x + blockIdx.y * gridDim.x
+  int* ownerThread;                // threadIdx.x + threadIdx.y * blockDim.x
+  int blockX, blockY;              // the block whose loads are recorded
+  unsigned long long* loads;       // `capacity` per thread: operand << 62 | row << 31 | col
+  int* loadCounts;                 // per thread: its loads, recorded or not
+  int capacity;
+};
 // C = A B: A is M x K, B is K x N and C is M x N, all row-major floats.
 struct Problem {
   int M, N, K;
   const float* A;
   const float* B;
   float* C;
+  const Trace* trace;  // null but in a traced launch
 };
+namespace detail {
+__device__ __forceinline__ void recordLoad(const Problem& p, unsigned long long operand, int row,
+                                           int col) {
+#ifdef TS_TRACE
+  const Trace& t = *p.trace;
+  if (blockIdx.x != t.blockX || blockIdx.y != t.blockY) return;
+  const int thread = threadIdx.x + threadIdx.y * blockDim.x;
+  const int n = t.loadCounts[thread]++;  // each thread counts its own
+  if (n < t.capacity)
+    t.loads[(long long)thread * t.capacity + n] =
+        operand << 62 | (unsigned long long)row << 31 | (unsigned long long)col;
+#endif
+}
+}  // namespace detail
 // The accessors a traced launch records; plain pointer code on p.A, p.B and p.C works too.
 __device__ __forceinline__ float loadA(const Problem& p, int i, int k) {
+  detail::recordLoad(p, 0, i, k);
   return p.A[(long long)i * p.K + k];
 }
 __device__ __forceinline__ float loadB(const Problem& p, int k, int j) {
+  detail::recordLoad(p, 1, k, j);
   return p.B[(long long)k * p.N + j];
 }
 __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float value) {
+#ifdef TS_TRACE
+  p.trace->ownerBlock[(long long)i * p.N + j] = blockIdx.x + blockIdx.y * gridDim.x;
+  p.trace->ownerThread[(long long)i * p.N + j] = threadIdx.x + threadIdx.y * blockDim.x;
+#endif
   p.C[(long long)i * p.N + j] = value;
 }
 // Blocks needed to cover `n` with blocks of `b`.
@@ -99,7 +130,7 @@ TS_KERNEL {
     // Outside the matrix the tile holds zeros, so every thread reaches both barriers.
     a[ty][tx] = i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f;
     __syncthreads();
-    if (j < p.N)
+    if (i < p.M && j < p.N)
       for (int kk = 0; kk < TILE && k0 + kk < p.K; ++kk)
         sum += a[ty][kk] * ts::loadB(p, k0 + kk, j);
     __syncthreads();

@@ -243,6 +243,7 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
                                         "-lineinfo", "--std=c++17"};
   for (const auto& [name, value] : result.values)
     arguments.push_back("-D" + name + "=" + std::to_string(value));
+  if (options.trace) arguments.push_back("-DTS_TRACE");
   std::vector<const char*> argv;
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
   const nvrtcResult compiled = api.compileProgram(program, int(argv.size()), argv.data());

@@ -147,6 +147,15 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90) {
 }
 
 // The shared tiles as ptxas counts them: 2 x 16 x 16 floats, and 2 x 16 x 17 with a pad.
+// The tracer's recording compiles into every template (TS_TRACE), for both architectures.
+TEST_F(UserKernelCompile, EveryTemplateCompilesForTracing) {
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    for (const char* arch : {"sm_75", "sm_90"}) {
+      const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}, true});
+      EXPECT_TRUE(result.ok) << t.kernel << " " << arch << describe(result);
+    }
+}
+
 TEST_F(UserKernelCompile, ParametersAreCompiledInAndShowInTheResources) {
   const std::string& source = templateOf("shared-tiled");
   const CompileResult plain = compileUserKernel({"tiled", source}, {"sm_90", {}});

@@ -8,6 +8,7 @@
 
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/mapping.hpp"
 
 namespace tilescope {
 
@@ -32,6 +33,29 @@ struct CompileDiagnostic {
 struct CompileOptions {
   std::string arch = "sm_90";  // the GPU architecture to compile for, e.g. sm_75, sm_90
   Params params;               // values of the source's named parameters; missing: defaults
+  // Compiles the accessors' recording in (TS_TRACE): a traced launch, not a timed one.
+  bool trace = false;
+};
+
+// One element of A or B a thread read through ts::loadA or ts::loadB.
+struct TracedLoad {
+  Operand operand = Operand::A;
+  Cell cell;
+  bool operator==(const TracedLoad& other) const {
+    return operand == other.operand && cell.row == other.cell.row && cell.col == other.cell.col;
+  }
+};
+
+// What a traced launch recorded through the accessors: for every element of C the block and
+// thread that stored it (linear: x + y * width), and every load of each thread of one block, in
+// program order.
+struct KernelTrace {
+  Shape shape;
+  Dim2 grid, block;
+  std::vector<int> ownerBlock, ownerThread;  // row-major over C; -1 where no thread stored
+  Dim2 tracedBlock;
+  std::vector<std::vector<TracedLoad>> loads;  // per linear thread of tracedBlock
+  bool truncated = false;                      // some thread loaded more than the trace could hold
 };
 
 struct CompileResult {

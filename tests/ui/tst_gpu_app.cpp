@@ -265,6 +265,28 @@ class TestGpuApp : public QObject {
     const BackendSummary* cuda = controller->backend("cuda");
     QVERIFY(cuda && cuda->available());
     QCOMPARE(window.results()->rowCount(), 3);
+
+    // A kernel that never ends: Cancel stops its child (the launch cannot be interrupted), and
+    // the next run of a user kernel starts a new child and verifies.
+    const UserKernelSource endless{
+        "endless",
+        "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+        "TS_KERNEL { const long long start = clock64(); while (clock64() >= start) {} }\n"};
+    QSignalSpy finished(controller, &RunController::queueFinished);
+    QVERIFY(window.runUserKernel(endless));
+    QSignalSpy progress(controller, &RunController::progressChanged);
+    QTRY_VERIFY_WITH_TIMEOUT(progress.size() > 0, kWaitMs);
+    QTest::qWait(2000);
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
+    window.cancelRuns();
+    QVERIFY(finished.wait(kWaitMs));
+    qInfo("the endless kernel stopped %lld ms after Cancel", (long long)sinceCancel.elapsed());
+    QVERIFY(sinceCancel.elapsed() < 30000);
+    QVERIFY(finished.front().front().value<QueueSummary>().cancelled);
+    QVERIFY(window.runUserKernel(naive));
+    QTRY_COMPARE_WITH_TIMEOUT(window.results()->rowCount(), 4, kWaitMs);
+    QVERIFY(window.results()->results().back().verified());
   }
 
   void aStickyFaultMidSweepKeepsTheWindowAndTheResults() {

@@ -263,7 +263,7 @@ void addTensorPersistent(std::vector<KernelInfo>& list) {
            "the copy engine multicasts it into both, and a stage is refilled only when the "
            "consumers of both blocks have freed it. Needs an sm_90 GPU (H100, H200).",
        .params = ladderParams(
-           maps::Persistent::fromValues({128, 256, 64, 4, 2, 8}),
+           maps::Persistent::fromValues({128, 256, 64, 4, 2, 16}),
            withBlock({{"stages", "shared stages the producer fills ahead of the consumers"},
                       {"cluster",
                        "blocks per thread-block cluster (tiles stacked along M sharing B by "

@@ -187,7 +187,8 @@ __device__ __forceinline__ void syncCluster() {
 // Arrives on the barrier at the same offset in block `rank` of the cluster (this one included).
 // The arrival only says "this warp's wgmma reads of the stage are done" (wgmma.wait_group saw to
 // that), so it carries no cluster-scope release: that would wait, at every k-step, for the
-// warp's earlier stores of C to reach the whole cluster, and measured twice as slow on an H200.
+// warp's earlier stores of C to reach the whole cluster: with it tensor-persistent ran at 400
+// TFLOP/s instead of 725 (H200, bf16 4096^3, cluster 2).
 __device__ __forceinline__ void arriveInCluster(std::uint64_t* barrier, unsigned rank) {
   asm volatile(
       "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
   const int cta = int(blockIdx.x);
   const int rounds = order.roundsOf(cta, args.m, args.n);
   // Per block the k-steps of all its tiles stay far below 2^31 (A alone would not fit in memory
-  // otherwise): int counters, which the producer's 40 registers hold without spilling.
+  // otherwise): int counters, since 64-bit ones made the producer spill on its 40 registers.
   const int steps = int(ceilDiv(args.k, map.kDepth()));
   // TMA needs 16-byte aligned rows; an operand without them is copied by the producer's threads,
   // each block its own (then nothing is multicast).

@@ -48,6 +48,8 @@ const char* toString(Family family) {
       return "tensor-wgmma";
     case Family::Tma:
       return "tensor-tma";
+    case Family::Persistent:
+      return "tensor-persistent";
     case Family::User:
       return "user";
   }
@@ -111,7 +113,8 @@ std::optional<std::string> explainRule(const Map& map) {
   constexpr bool isGrid = std::is_base_of_v<maps::ThreadGrid<Map>, Map>;
   constexpr bool isTensor = std::is_same_v<Map, maps::TensorCore>;
   constexpr bool isWgmma = std::is_same_v<Map, maps::Wgmma>;
-  constexpr bool isTma = std::is_same_v<Map, maps::Tma>;
+  // tensor-persistent's blocks are tensor-tma's, with the same rules.
+  constexpr bool isTma = std::is_same_v<Map, maps::Tma> || std::is_same_v<Map, maps::Persistent>;
   const int width = map.copyWidth();
   const std::string unit = width == 1   ? "elements"
                            : width == 4 ? "float4 copies"
@@ -243,6 +246,39 @@ void addTensorTma(std::vector<KernelInfo>& list) {
        .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up to "
                       "256; BK = 64; the stages fit in 227 KiB of shared memory",
        .check = ladderCheck<maps::Tma>(),
+       .types = {ElementType::F16, ElementType::BF16}});
+}
+
+// tensor-persistent: its own function, like tensor-tma's.
+void addTensorPersistent(std::vector<KernelInfo>& list) {
+  list.push_back(
+      {.id = "tensor-persistent",
+       .displayName = "Tensor cores (persistent, clusters)",
+       .family = Family::Persistent,
+       .seed = "fast.cu kernels 6 and 8 (pranjalssh); CUTLASS's sm90 persistent tile scheduler "
+               "and TMA multicast; the PTX ISA's clusters, mapa and multicast::cluster",
+       .teaching =
+           "tensor-tma's block, launched only as many times as the GPU holds blocks at once (one "
+           "per SM), each block looping over tiles of C. Two things get cheaper. Between tiles "
+           "the producer simply goes on filling stages with the next tile's k-steps while the "
+           "consumers store this one, so no block starts with an empty pipeline. And the tiles "
+           "are handed out in a grouped order, bands of `group` tile rows walked column by "
+           "column, so the blocks working at one time read a few columns of B and rows of A "
+           "that stay in L2. With cluster = 2, pairs of blocks on neighbouring SMs take two "
+           "tiles stacked along M: they need the same tile of B, so each loads half of it and "
+           "the copy engine multicasts it into both, and a stage is refilled only when the "
+           "consumers of both blocks have freed it. Needs an sm_90 GPU (H100, H200).",
+       .params = ladderParams(
+           maps::Persistent::fromValues({128, 256, 64, 4, 2, 16}),
+           withBlock({{"stages", "shared stages the producer fills ahead of the consumers"},
+                      {"cluster",
+                       "blocks per thread-block cluster (tiles stacked along M sharing B by "
+                       "multicast); 1: no cluster"},
+                      {"group", "tile rows per band of the grouped tile order (L2 reuse)"}})),
+       .backends = {"cuda"},
+       .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up to "
+                      "256; BK = 64; the stages fit in 227 KiB of shared memory",
+       .check = ladderCheck<maps::Persistent>(),
        .types = {ElementType::F16, ElementType::BF16}});
 }
 
@@ -502,6 +538,7 @@ std::vector<KernelInfo> buildCatalogue() {
        .types = {ElementType::F16, ElementType::BF16}});
 
   addTensorTma(list);
+  addTensorPersistent(list);
 
   list.push_back(
       {.id = "library",

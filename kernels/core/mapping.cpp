@@ -86,6 +86,8 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
       return ladderMap<maps::Wgmma>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Tma:
       return ladderMap<maps::Tma>(resolved.params).withElementBytes(storageBytes(element));
+    case Family::Persistent:
+      return ladderMap<maps::Persistent>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Library:
     case Family::User:
       break;
@@ -93,7 +95,8 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
   throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
 }
 
-Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<ElementType> element)
+Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<ElementType> element,
+                 int residentBlocks)
     : config_(resolve(config)),
       shape_(shape),
       element_(element.value_or(kernelInfo(config).types.front())),
@@ -109,6 +112,8 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
   if (auto why = elementRefusal(kernelInfo(config), element_))
     throw Error(ErrorKind::InvalidArgument, *why);
   map_ = threadMapOf(config_, element_);
+  if (auto* persistent = std::get_if<maps::Persistent>(&map_); persistent && residentBlocks > 0)
+    *persistent = persistent->withResidentCtas(residentBlocks);
   std::visit(
       [&](const auto& map) {
         block_ = map.block();
@@ -116,6 +121,11 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
         rowsPerThread_ = map.rowsPerThread(shape.m);
         colsPerThread_ = map.colsPerThread(shape.n);
         kDepth_ = map.kDepth();
+        launchGrid_ = grid_;
+        if constexpr (requires { map.launchGrid(shape.m, shape.n); }) {
+          launchGrid_ = map.launchGrid(shape.m, shape.n);
+          cluster_ = map.clusterShape();
+        }
       },
       map_);
   if (grid_.y > kMaxGridY) {
@@ -126,6 +136,42 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
                     " blocks along y for M = " + std::to_string(shape.m) +
                     ", more than CUDA's 65535: use a larger tile");
   }
+}
+
+bool Mapping::persistent() const {
+  return std::holds_alternative<maps::Persistent>(map_);
+}
+
+std::int64_t Mapping::launchedBlockOf(Dim2 block) const {
+  if (const auto* map = std::get_if<maps::Persistent>(&map_))
+    return map->ctaOf(block, shape_.m, shape_.n);
+  return block.x + std::int64_t(block.y) * grid_.x;
+}
+
+std::int64_t Mapping::roundOf(Dim2 block) const {
+  if (const auto* map = std::get_if<maps::Persistent>(&map_))
+    return map->roundOf(block, shape_.m, shape_.n);
+  return 0;
+}
+
+std::optional<Dim2> Mapping::blockAt(std::int64_t launched, std::int64_t round) const {
+  if (launched < 0 || launched >= std::int64_t(launchGrid_.x) * launchGrid_.y || round < 0)
+    return std::nullopt;
+  if (const auto* map = std::get_if<maps::Persistent>(&map_)) {
+    if (round >= map->roundsOf(int(launched), shape_.m, shape_.n)) return std::nullopt;
+    const Dim2 tile = map->tileAt(int(launched), round, shape_.m, shape_.n);
+    // A cluster's unit may reach past the last tile row: that block computes no tile of C.
+    if (tile.y >= grid_.y) return std::nullopt;
+    return tile;
+  }
+  if (round > 0) return std::nullopt;
+  return Dim2{int(launched % grid_.x), int(launched / grid_.x)};
+}
+
+std::int64_t Mapping::rounds() const {
+  if (const auto* map = std::get_if<maps::Persistent>(&map_))
+    return map->rounds(shape_.m, shape_.n);
+  return 1;
 }
 
 std::optional<Pipeline> pipelineOf(const ThreadMap& map) {
@@ -425,6 +471,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::TensorCore:
     case Family::Wgmma:
     case Family::Tma:
+    case Family::Persistent:
       break;
   }
   // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
@@ -505,6 +552,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::TensorCore:
     case Family::Wgmma:
     case Family::Tma:
+    case Family::Persistent:
       break;
   }
   // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar

@@ -52,6 +52,7 @@ cpu::KernelFn kernelFor(Family family) {
     case Family::TensorCore:  // tensor cores exist on the GPU only
     case Family::Wgmma:
     case Family::Tma:
+    case Family::Persistent:
     case Family::User:  // CUDA source
       break;
   }

@@ -14,6 +14,7 @@ struct LaunchPlan {
   const void* kernel = nullptr;
   Dim2 grid, block;
   std::size_t dynamicSharedBytes = 0;
+  Dim2 cluster;  // thread-block cluster shape; 1 x 1: no cluster
 };
 
 // While a LaunchProbe lives, the launch functions on its thread record their launch in it

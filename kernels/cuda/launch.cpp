@@ -40,6 +40,8 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchWgmma(ladderMap<maps::Wgmma>(resolved.params), args);
     case Family::Tma:
       return launchTma(ladderMap<maps::Tma>(resolved.params), args);
+    case Family::Persistent:
+      return launchPersistent(ladderMap<maps::Persistent>(resolved.params), args);
     case Family::User:
       throw Error(ErrorKind::InvalidArgument,
                   "'" + resolved.kernel + "' is a user kernel: it launches through its UserModule");

@@ -57,6 +57,12 @@ void launchTensorCore(const maps::TensorCore& map, const ProductArgs& args);
 void launchWgmma(const maps::Wgmma& map, const ProductArgs& args);
 // Hopper only (compiled for sm_90a): fp16 or bf16, TMA loads (tensor maps made per launch).
 void launchTma(const maps::Tma& map, const ProductArgs& args);
+// Hopper only (compiled for sm_90a): fp16 or bf16, one block per SM looping over the tiles (in
+// clusters of map.cluster blocks). The launch's map is `map` with the resident blocks counted on
+// the current GPU: persistentResidentCtas() gives that count, so the Mapping can describe the
+// launch exactly.
+void launchPersistent(const maps::Persistent& map, const ProductArgs& args);
+int persistentResidentCtas(const maps::Persistent& map, ElementType element);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).

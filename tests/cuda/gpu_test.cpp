@@ -59,6 +59,14 @@ std::string describe(const KernelCase& kernelCase, const Shape& shape) {
          std::to_string(shape.k);
 }
 
+Mapping launchedMapping(const KernelConfig& config, const Shape& shape, ElementType element) {
+  const KernelConfig resolved = resolve(config);
+  int resident = 0;
+  if (kernelInfo(resolved.kernel).family == Family::Persistent)
+    resident = cuda::persistentResidentCtas(ladderMap<maps::Persistent>(resolved.params), element);
+  return Mapping(resolved, shape, element, resident);
+}
+
 DeviceProduct::DeviceProduct(const Operands& operands, ElementType element)
     : shape_{operands.a.rows, operands.b.cols, operands.a.cols},
       element_(element),

@@ -11,6 +11,7 @@
 #include "device_memory.hpp"
 #include "launch.hpp"
 #include "tilescope/backend.hpp"
+#include "tilescope/mapping.hpp"
 #include "tilescope/problem.hpp"
 
 namespace tilescope::test {
@@ -42,6 +43,9 @@ std::vector<KernelConfig> ladderCorners();
 // "shared_tiled_T7", "warptile_BM128_BN128_...", "tensor_mma_..._bf16": a valid GoogleTest name.
 std::string caseName(const ::testing::TestParamInfo<KernelCase>& info);
 std::string describe(const KernelCase& kernelCase, const Shape& shape);
+// The Mapping of a configuration as this GPU launches it: a persistent kernel's tiles are placed
+// by the blocks the current GPU holds at once, which its launch counts.
+Mapping launchedMapping(const KernelConfig& config, const Shape& shape, ElementType element);
 
 // A and B uploaded once, in `element`'s storage; run() launches one configuration on them and
 // returns C.

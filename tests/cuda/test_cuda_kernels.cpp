@@ -103,6 +103,29 @@ TEST_P(KernelExactness, RectangularShapes) {
   for (const Shape& shape : rectangularShapes()) expectExact(shape);
 }
 
+// A persistent kernel's blocks take several tiles in turn, its stage ring running on from one
+// tile into the next: shapes of two to five rounds per block, K of one to nine k-steps (so the
+// ring wraps inside a tile and across tiles), the TMA path and the element-by-element edge paths
+// (K, then N, no multiple of 8), and a last tile row a cluster only half covers.
+class PersistentExactness : public KernelExactness {};
+
+std::vector<KernelCase> persistentConfigurations() {
+  std::vector<KernelCase> cases;
+  for (const KernelCase& kernelCase : everyCudaConfiguration(/*withLibrary=*/false))
+    if (kernelInfo(kernelCase.config.kernel).family == Family::Persistent)
+      cases.push_back(kernelCase);
+  return cases;
+}
+
+TEST_P(PersistentExactness, SeveralTilesPerBlock) {
+  for (const Shape& shape : {Shape{2049, 2115, 72}, Shape{2200, 1500, 520}, Shape{1283, 2300, 61},
+                             Shape{2100, 1999, 64}, Shape{4096, 4096, 128}})
+    expectExact(shape);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cuda, PersistentExactness, ::testing::ValuesIn(persistentConfigurations()),
+                         caseName);
+
 INSTANTIATE_TEST_SUITE_P(Cuda, KernelExactness,
                          ::testing::ValuesIn(everyCudaConfiguration(/*withLibrary=*/true)),
                          caseName);

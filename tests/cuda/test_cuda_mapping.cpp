@@ -2,6 +2,7 @@
 // block and thread CUDA ran it on; they must be the ones tilescope::Mapping::owner() names, so
 // the diagrams and the traffic model describe what the GPU really does.
 #include <sstream>
+#include <vector>
 
 #include "gpu_test.hpp"
 #include "tilescope/mapping.hpp"
@@ -15,20 +16,25 @@ class KernelMapping : public GpuTest, public ::testing::WithParamInterface<Kerne
 TEST_P(KernelMapping, EveryElementIsWrittenByTheThreadTheMappingNames) {
   const KernelConfig config = resolve(GetParam().config);
   // One element; a few blocks with ragged edges; enough to need several blocks of the largest
-  // register tile (16 x 64 rows per block).
-  for (const Shape& shape : {Shape{1, 1, 1}, Shape{37, 45, 5}, Shape{1100, 1030, 3}}) {
+  // register tile (16 x 64 rows per block); for a persistent kernel also enough tiles for three
+  // rounds of its blocks.
+  std::vector<Shape> shapes = {{1, 1, 1}, {37, 45, 5}, {1100, 1030, 3}};
+  if (kernelInfo(config.kernel).family == Family::Persistent) shapes.push_back({2200, 2100, 3});
+  for (const Shape& shape : shapes) {
     const Operands operands = makeOperands(shape, Fill::Integer, 11, GetParam().element);
     DeviceProduct device(operands, GetParam().element);
     DeviceProduct::Owners owners;
     const Matrix c = device.run(config, &owners);
 
-    const Mapping mapping(config, shape, GetParam().element);
+    // The block CUDA ran is the launched one: for a persistent kernel the block its tile order
+    // gives the tile, for the others the tile's own.
+    const Mapping mapping = launchedMapping(config, shape, GetParam().element);
     std::int64_t mismatches = 0;
     std::ostringstream first;
     for (std::int64_t i = 0; i < shape.m; ++i) {
       for (std::int64_t j = 0; j < shape.n; ++j) {
         const ThreadRef owner = mapping.owner(i, j);
-        const int block = owner.block.x + owner.block.y * mapping.grid().x;
+        const std::int64_t block = mapping.launchedBlockOf(owner.block);
         const int thread = owner.thread.x + owner.thread.y * mapping.block().x;
         const std::size_t index = std::size_t(i * shape.n + j);
         if (owners.block[index] == block && owners.thread[index] == thread) continue;

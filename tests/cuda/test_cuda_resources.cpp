@@ -1,5 +1,7 @@
 // Resources and occupancy: every hand-written kernel's launch, as the backend plans it, has the
 // grid, block and shared memory its Mapping describes, and the runtime's figures are sane.
+#include <cuda_runtime.h>
+
 #include "gpu_test.hpp"
 #include "kernel_resources.hpp"
 #include "tilescope/mapping.hpp"
@@ -15,9 +17,20 @@ TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
   cuda::ProductArgs args{nullptr, nullptr, nullptr, shape.m, shape.n, shape.k};
   args.element = GetParam().element;
   const cuda::LaunchPlan plan = cuda::plannedLaunch(config, args);
-  const Mapping mapping(config, shape, GetParam().element);
-  EXPECT_EQ(plan.grid.x, mapping.grid().x);
-  EXPECT_EQ(plan.grid.y, mapping.grid().y);
+  const Mapping mapping = launchedMapping(config, shape, GetParam().element);
+  EXPECT_EQ(plan.grid.x, mapping.launchGrid().x);
+  EXPECT_EQ(plan.grid.y, mapping.launchGrid().y);
+  EXPECT_EQ(plan.cluster.x, mapping.cluster().x);
+  EXPECT_EQ(plan.cluster.y, mapping.cluster().y);
+  // A persistent launch holds no more blocks than the GPU keeps at once, all its tiles placed.
+  if (mapping.persistent()) {
+    int device = 0, multiprocessors = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+              cudaSuccess);
+    EXPECT_LE(plan.grid.x, multiprocessors);
+    EXPECT_EQ(plan.grid.x % plan.cluster.x, 0);
+  }
   EXPECT_EQ(plan.block.x * plan.block.y, mapping.threadsPerBlock());
 
   const KernelResources resources = cuda::resourcesOf(plan);

@@ -153,6 +153,36 @@ TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
   expectCatalogueMatchesTheMap<maps::Warptile>("warptile");
   expectCatalogueMatchesTheMap<maps::Pipelined>("pipelined");
   expectCatalogueMatchesTheMap<maps::Prefetched>("prefetched");
+  expectCatalogueMatchesTheMap<maps::Tma>("tensor-tma");
+  expectCatalogueMatchesTheMap<maps::Persistent>("tensor-persistent");
+}
+
+// tensor-persistent: a ladder rung of its own after tensor-tma, in the 16-bit types, on the GPU
+// only, with its launch parameters (cluster, group) as autotune axes beside the tile's.
+TEST(Catalogue, TensorPersistentIsTheRungAfterTensorTma) {
+  const KernelInfo& info = kernelInfo("tensor-persistent");
+  EXPECT_EQ(info.family, Family::Persistent);
+  EXPECT_EQ(std::string(toString(info.family)), "tensor-persistent");
+  EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
+  EXPECT_EQ(info.types, (std::vector<ElementType>{ElementType::F16, ElementType::BF16}));
+  std::vector<std::string> names;
+  for (const ParamSpec& spec : info.params) names.push_back(spec.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"BM", "BN", "BK", "stages", "cluster", "group"}));
+  EXPECT_EQ(info.param("cluster")->allowed, (std::vector<int>{1, 2}));
+  EXPECT_EQ(info.param("group")->allowed, (std::vector<int>{8, 16}));
+  // BN 128 with 4 or 6 stages, BN 256 with 4 (6 would take 288 KiB), each with every cluster and
+  // group.
+  EXPECT_EQ(validConfigurations(info).size(), 3u * 2u * 2u);
+  const auto tooDeep = refusal({"tensor-persistent", {{"BN", 256}, {"stages", 6}}});
+  EXPECT_TRUE(mentions(tooDeep, "227 KiB")) << tooDeep.value_or("");
+  EXPECT_TRUE(mentions(refusal({"tensor-persistent", {{"cluster", 4}}}), "cluster is 1 or 2"));
+  EXPECT_TRUE(elementRefusal(info, ElementType::F32).has_value());
+  std::vector<std::string> ids;
+  for (const KernelInfo& entry : catalogue()) ids.push_back(entry.id);
+  const auto tma = std::find(ids.begin(), ids.end(), "tensor-tma");
+  ASSERT_NE(tma, ids.end());
+  ASSERT_NE(tma + 1, ids.end());
+  EXPECT_EQ(*(tma + 1), "tensor-persistent");
 }
 
 TEST(Catalogue, LadderRefusalsNameTheBrokenRule) {

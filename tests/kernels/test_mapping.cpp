@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,7 +33,8 @@ bool isLadder(Family family) {
   return family == Family::BlockTile1D || family == Family::BlockTile2D ||
          family == Family::Vectorized || family == Family::Warptile ||
          family == Family::Pipelined || family == Family::Prefetched ||
-         family == Family::TensorCore || family == Family::Wgmma || family == Family::Tma;
+         family == Family::TensorCore || family == Family::Wgmma || family == Family::Tma ||
+         family == Family::Persistent;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {
@@ -547,6 +549,119 @@ TEST(Mapping, TmaRefusesStagesPastSharedMemory) {
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("227 KiB"), std::string::npos) << *why;
   EXPECT_FALSE(refusal({"tensor-tma", {{"BN", 128}, {"stages", 6}}}).has_value());
+}
+
+// tensor-persistent's blocks are tensor-tma's tiles: the same owners, copies and stages.
+TEST(Mapping, PersistentTilesAreTensorTmasBlocks) {
+  for (const Shape& shape : {Shape{512, 768, 256}, Shape{130, 300, 70}}) {
+    const Mapping tma({"tensor-tma", {{"BN", 128}, {"stages", 4}}}, shape, ElementType::F16);
+    const Mapping persistent({"tensor-persistent", {{"BN", 128}, {"stages", 4}, {"cluster", 2}}},
+                             shape, ElementType::F16);
+    EXPECT_EQ(persistent.grid().x, tma.grid().x);
+    EXPECT_EQ(persistent.grid().y, tma.grid().y);
+    EXPECT_EQ(persistent.threadsPerBlock(), tma.threadsPerBlock());
+    EXPECT_EQ(persistent.sharedBytesPerBlock(), tma.sharedBytesPerBlock());
+    EXPECT_EQ(persistent.pipeline()->stages, tma.pipeline()->stages);
+    for (std::int64_t i = 0; i < shape.m; i += 7)
+      for (std::int64_t j = 0; j < shape.n; j += 5) {
+        const ThreadRef a = persistent.owner(i, j), b = tma.owner(i, j);
+        EXPECT_EQ(a.block.x, b.block.x);
+        EXPECT_EQ(a.block.y, b.block.y);
+        EXPECT_EQ(a.warp, b.warp);
+        EXPECT_EQ(a.lane, b.lane);
+      }
+    const std::vector<Cell> staged = persistent.stagedBy(Operand::B, {1, 1}, {5, 0}, 2),
+                            stagedByTma = tma.stagedBy(Operand::B, {1, 1}, {5, 0}, 2);
+    ASSERT_EQ(staged.size(), stagedByTma.size());
+    for (std::size_t e = 0; e < staged.size(); ++e) {
+      EXPECT_EQ(staged[e].row, stagedByTma[e].row);
+      EXPECT_EQ(staged[e].col, stagedByTma[e].col);
+    }
+  }
+}
+
+// The launch: one block per resident slot at most, in whole clusters, never more than the units
+// of work; every other kernel launches grid() without clusters.
+TEST(Mapping, PersistentLaunchIsOneBlockPerResidentSlotInWholeClusters) {
+  const KernelConfig pairs{"tensor-persistent", {{"BN", 256}, {"cluster", 2}}};
+  const Mapping big(pairs, {4096, 4096, 4096}, ElementType::BF16);
+  EXPECT_TRUE(big.persistent());
+  EXPECT_EQ(big.grid().x, 16);
+  EXPECT_EQ(big.grid().y, 32);
+  EXPECT_EQ(big.launchGrid().x, 132);  // an H100's or H200's SMs unless the GPU says otherwise
+  EXPECT_EQ(big.launchGrid().y, 1);
+  EXPECT_EQ(big.cluster().x, 2);
+  EXPECT_EQ(big.cluster().y, 1);
+  EXPECT_EQ(big.rounds(), 4);  // 256 units of 2 tiles over 66 clusters
+  // The GPU's own count of resident blocks, rounded down to whole clusters.
+  EXPECT_EQ(Mapping(pairs, {4096, 4096, 4096}, ElementType::BF16, 115).launchGrid().x, 114);
+  // Fewer units than clusters: one cluster per unit, a unit of 3 tile rows reaching past M.
+  const Mapping small(pairs, {300, 300, 64}, ElementType::BF16);
+  EXPECT_EQ(small.launchGrid().x, 2 * 2 * 2);
+  EXPECT_EQ(small.rounds(), 1);
+  EXPECT_FALSE(small.blockAt(3, 0).has_value()) << "tile row 3 lies past M = 300";
+  EXPECT_EQ(small.blockAt(2, 0)->y, 2);
+  const Mapping single({"tensor-persistent", {{"cluster", 1}}}, {128, 256, 64}, ElementType::BF16);
+  EXPECT_EQ(single.launchGrid().x, 1);
+  EXPECT_EQ(single.cluster().x, 1);
+  const Mapping tma({"tensor-tma", {}}, {1000, 1000, 64}, ElementType::BF16);
+  EXPECT_FALSE(tma.persistent());
+  EXPECT_EQ(tma.launchGrid().x, tma.grid().x);
+  EXPECT_EQ(tma.launchGrid().y, tma.grid().y);
+  EXPECT_EQ(tma.cluster().x, 1);
+  EXPECT_EQ(tma.launchedBlockOf({2, 3}), 2 + 3 * tma.grid().x);
+  EXPECT_EQ(tma.rounds(), 1);
+}
+
+// The tile order covers every tile exactly once, blockAt() and launchedBlockOf()/roundOf() are
+// inverses, the two blocks of a cluster take vertically adjacent tiles of the same columns in
+// the same round, and each round's tiles fill bands of `group` tile rows column by column.
+TEST(Mapping, PersistentTileOrderCoversEveryTileOnce) {
+  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-persistent"))) {
+    for (const Shape& shape : {Shape{1, 1, 1}, Shape{4096, 4096, 64}, Shape{8192, 8192, 64},
+                               Shape{1000, 3000, 64}, Shape{3000, 1000, 64}, Shape{129, 257, 8}}) {
+      for (const int resident : {0, 132, 114, 7}) {
+        SCOPED_TRACE(describe(config, shape) + " resident " + std::to_string(resident));
+        const Mapping mapping(config, shape, ElementType::BF16, resident);
+        const std::int64_t launched = mapping.launchGrid().x;
+        const int cluster = mapping.cluster().x;
+        EXPECT_EQ(launched % cluster, 0);
+        EXPECT_LE(launched, resident > 0 ? resident : 132);
+        std::vector<int> seen(std::size_t(mapping.blockCount()), 0);
+        for (std::int64_t cta = 0; cta < launched; ++cta)
+          for (std::int64_t round = 0; round < mapping.rounds() + 1; ++round) {
+            const std::optional<Dim2> tile = mapping.blockAt(cta, round);
+            if (!tile) continue;
+            ASSERT_LT(tile->x, mapping.grid().x);
+            ASSERT_LT(tile->y, mapping.grid().y);
+            ++seen[std::size_t(tile->x + std::int64_t(tile->y) * mapping.grid().x)];
+            EXPECT_EQ(mapping.launchedBlockOf(*tile), cta);
+            EXPECT_EQ(mapping.roundOf(*tile), round);
+            EXPECT_LT(round, mapping.rounds());
+            // The partner of a cluster works on the tile beside it along M, same columns.
+            if (cluster == 2 && cta % 2 == 0) {
+              if (const auto partner = mapping.blockAt(cta + 1, round)) {
+                EXPECT_EQ(partner->x, tile->x);
+                EXPECT_EQ(partner->y, tile->y + 1);
+              }
+            }
+          }
+        for (std::size_t t = 0; t < seen.size(); ++t) ASSERT_EQ(seen[t], 1) << "tile " << t;
+      }
+    }
+  }
+  // Grouped order, cluster 1, group 8, 16 x 16 tiles and 132 blocks: round 0 walks band 0 (tile
+  // rows 0-7) column by column: block 0 tile (0, 0), block 7 (0, 7), block 8 (1, 0), ...
+  const Mapping grouped({"tensor-persistent", {{"BN", 256}, {"cluster", 1}, {"group", 8}}},
+                        {2048, 4096, 64}, ElementType::BF16);
+  EXPECT_EQ(grouped.blockAt(7, 0)->x, 0);
+  EXPECT_EQ(grouped.blockAt(7, 0)->y, 7);
+  EXPECT_EQ(grouped.blockAt(8, 0)->x, 1);
+  EXPECT_EQ(grouped.blockAt(8, 0)->y, 0);
+  EXPECT_EQ(grouped.blockAt(128, 0)->x, 0);  // band 1 starts after 8 x 16 tiles
+  EXPECT_EQ(grouped.blockAt(128, 0)->y, 8);
+  EXPECT_EQ(grouped.blockAt(0, 1)->x, 0);  // unit 132: band 1, column 0, row 4 of the band
+  EXPECT_EQ(grouped.blockAt(0, 1)->y, 12);
 }
 
 TEST(Mapping, TensorCoreRefusesFp32AndTheSimtKernelsRefuseFp16) {

@@ -163,7 +163,8 @@ class TestControlPanel : public QObject {
     panel.setChoices(choices);
     QVERIFY(panel.plannedJobs(&problem).empty());
     QVERIFY2(problem.startsWith(QStringLiteral("'naive' multiplies fp32 only; bf16 is multiplied "
-                                               "by tensor-mma, tensor-wgmma, tensor-tma, library")),
+                                               "by tensor-mma, tensor-wgmma, tensor-tma, "
+                                               "tensor-persistent, library")),
              qPrintable(problem));
   }
 

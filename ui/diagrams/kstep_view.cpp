@@ -90,8 +90,10 @@ QString productPhrase(const Mapping& m) {
                             .arg(outputs);
 }
 
-// tensor-tma's k-step: the producer's and the consumers' parts, met at two mbarriers per stage.
-QString warpSpecialisedRecipe(const Mapping& m, const maps::Tma& map) {
+// tensor-tma's k-step (and each of tensor-persistent's tiles): the producer's and the consumers'
+// parts, met at two mbarriers per stage.
+template <typename Map>
+QString warpSpecialisedRecipe(const Mapping& m, const Map& map) {
   return QStringLiteral(
              "Warp-specialised, a %1-stage pipeline without block-wide barriers. In every "
              "k-step:\nproducer (warpgroup 0, one thread): wait on the stage's 'empty' mbarrier "
@@ -107,16 +109,39 @@ QString warpSpecialisedRecipe(const Mapping& m, const maps::Tma& map) {
       .arg(map.bm)
       .arg(map.bk)
       .arg(map.bn / 64)
-      .arg(maps::Tma::kConsumerRows)
-      .arg(map.bk / maps::Tma::kInstrK)
+      .arg(Map::kConsumerRows)
+      .arg(map.bk / Map::kInstrK)
       .arg(map.bn)
       .arg(m.rowsPerThread() * m.colsPerThread());
+}
+
+// tensor-persistent: the same k-step, in blocks that loop over tiles, in clusters sharing B.
+QString persistentRecipe(const Mapping& m, const maps::Persistent& map) {
+  QString text = warpSpecialisedRecipe(m, map) +
+                 QStringLiteral(
+                     "\nacross tiles: %1 blocks (the GPU's resident ones) take up to %2 "
+                     "tiles each, in a grouped order (bands of %3 tile rows, column by "
+                     "column); the stages and their mbarrier phases run on from one "
+                     "tile into the next, so the producer fills the next tile's first "
+                     "stages while the consumers store this one")
+                     .arg(m.launchGrid().x)
+                     .arg(m.rounds())
+                     .arg(map.group);
+  if (map.cluster > 1)
+    text += QStringLiteral(
+                "\nclusters of %1 blocks take tiles stacked along M: each producer loads 1/%1 of "
+                "B's boxes and the copy engine multicasts them into every block of the cluster; a "
+                "stage is refilled once the consumers of all %1 blocks have freed it")
+                .arg(map.cluster);
+  return text;
 }
 
 // What the threads do in every k-step, in the order they do it.
 QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
   if (const auto* tma = std::get_if<maps::Tma>(&m.threadMap()))
     return warpSpecialisedRecipe(m, *tma);
+  if (const auto* persistent = std::get_if<maps::Persistent>(&m.threadMap()))
+    return persistentRecipe(m, *persistent);
   const int depth = m.kDepth();
   const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
   if (sharedA && sharedB) {

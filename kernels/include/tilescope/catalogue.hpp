@@ -30,6 +30,7 @@ enum class Family {
   TensorCore,   // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
   Wgmma,        // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
   Tma,          // Hopper: a TMA producer warpgroup feeding two wgmma consumers through mbarriers
+  Persistent,   // tensor-tma's block once per SM over every tile; 2x1 clusters multicast B
   User,         // the user's own CUDA source from the Kernel Editor, compiled with NVRTC
 };
 

@@ -90,10 +90,11 @@ std::vector<PipelineStep> pipelinePrologue(const Pipeline& pipeline, PipelineRol
 std::vector<PipelineStep> pipelineEpilogue(const Pipeline& pipeline, PipelineRole role);
 
 // The formulas of every family that has a mapping (thread_map.hpp), one alternative per family.
-using ThreadMap = std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA,
-                               maps::SharedTiled, maps::RegisterTiled, maps::BlockTile1D,
-                               maps::BlockTile2D, maps::Vectorized, maps::Warptile, maps::Pipelined,
-                               maps::Prefetched, maps::TensorCore, maps::Wgmma, maps::Tma>;
+using ThreadMap =
+    std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
+                 maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
+                 maps::Warptile, maps::Pipelined, maps::Prefetched, maps::TensorCore, maps::Wgmma,
+                 maps::Tma, maps::Persistent>;
 
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.
@@ -106,17 +107,31 @@ class Mapping {
  public:
   // Throws Error(InvalidArgument) for a refused configuration, shape or element type, and
   // Error(Unsupported) for a kernel whose mapping is not known (the library reference). Without
-  // an element type the kernel's first (default) type is used.
+  // an element type the kernel's first (default) type is used. `residentBlocks` is how many
+  // blocks of the kernel the GPU holds at once, which places a persistent kernel's tiles (0: its
+  // map's default, one per SM of an H100 or H200); the other kernels ignore it.
   Mapping(const KernelConfig& config, const Shape& shape,
-          std::optional<ElementType> element = std::nullopt);
+          std::optional<ElementType> element = std::nullopt, int residentBlocks = 0);
 
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }
   ElementType element() const { return element_; }
   Family family() const { return family_; }
 
-  // Launch shape.
+  // Launch shape. grid() lists the blocks every view draws: one tile of C each. CUDA launches
+  // launchGrid(), the same but in tensor-persistent, whose launched blocks (one per SM) each
+  // compute several tiles in turn, in clusters of cluster() blocks (1 x 1: no cluster).
   Dim2 grid() const { return grid_; }
+  Dim2 launchGrid() const { return launchGrid_; }
+  Dim2 cluster() const { return cluster_; }
+  bool persistent() const;
+  // The tile order: the launched block (its linear index) that computes `block`, and in which of
+  // its rounds (0 but in a persistent kernel); blockAt() is the inverse, nullopt where launched
+  // block `launched` computes no tile of C in `round`. rounds(): the most any launched block runs.
+  std::int64_t launchedBlockOf(Dim2 block) const;
+  std::int64_t roundOf(Dim2 block) const;
+  std::optional<Dim2> blockAt(std::int64_t launched, std::int64_t round) const;
+  std::int64_t rounds() const;
   Dim2 block() const { return block_; }
   std::int64_t blockCount() const { return std::int64_t(grid_.x) * grid_.y; }
   int threadsPerBlock() const { return block_.x * block_.y; }
@@ -190,7 +205,7 @@ class Mapping {
   ElementType element_;
   Family family_;
   ThreadMap map_;
-  Dim2 grid_, block_;
+  Dim2 grid_, block_, launchGrid_, cluster_;
   std::int64_t rowsPerThread_ = 1, colsPerThread_ = 1;
   int kDepth_ = 1;
 };

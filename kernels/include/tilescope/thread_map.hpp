@@ -826,7 +826,8 @@ struct Wgmma : LadderBase<Wgmma> {
 };
 
 // tensor-tma (issue 13, step 1 of the Hopper plan; the warp-specialised shape of CUTLASS's sm90
-// GEMM and of fast.cu's kernels 4-5): a block of three warpgroups with fixed roles.
+// GEMM and of fast.cu's kernels 4-5), and each block of tensor-persistent (below): a block of
+// three warpgroups with fixed roles.
 //   - Warpgroup 0 is the producer. Its thread 0 fills a stage with TMA bulk tensor copies
 //     (cp.async.bulk.tensor through a tensor map with the 128-byte swizzle): one box of A (BM
 //     rows of 64 k values) and BN/64 boxes of B (64 k rows of 64 columns), completing on the
@@ -850,7 +851,11 @@ struct Wgmma : LadderBase<Wgmma> {
 // The schedule is pipeline(): the producer warps, TMA fills handed over through mbarriers, one
 // wgmma batch in flight; the producer fills k-step s once the consumers have released step
 // s - stages (the stage's previous use).
-struct Tma : LadderBase<Tma> {
+template <typename Self>
+struct WarpSpecialised : LadderBase<Self> {
+  using LadderBase<Self>::bm;
+  using LadderBase<Self>::bn;
+  using LadderBase<Self>::bk;
   int stages;
   int elementBytes = 2;  // fp16 and bf16 only (tf32 wgmma needs B K-major: a transposed copy)
 
@@ -858,14 +863,8 @@ struct Tma : LadderBase<Tma> {
   static constexpr int kInstrK = 16, kAtomBytes = 1024, kRowBytes = 128;
   static constexpr int kSharedLimitBytes = 227 * 1024;  // one block's dynamic shared memory
   static constexpr int kBarrierBytes = 8;               // one mbarrier
-  static constexpr std::array<ParamAxis, 4> kAxes = {
-      {{"BM", {128}, 1}, {"BN", {128, 256}, 2}, {"BK", {64}, 1}, {"stages", {3, 4, 5, 6}, 4}}};
-  static constexpr Tma fromValues(const std::array<int, 4>& v) {
-    return {{v[0], v[1], v[2]}, v[3]};
-  }
-  constexpr std::array<int, 4> values() const { return {bm, bn, bk, stages}; }
-  TS_HDC Tma withElementBytes(int bytes) const {
-    Tma map = *this;
+  TS_HDC Self withElementBytes(int bytes) const {
+    Self map = this->self();
     map.elementBytes = bytes;
     return map;
   }
@@ -942,7 +941,111 @@ struct Tma : LadderBase<Tma> {
       return TilingRule::TileDivides;
     if (bk * elementBytes != kRowBytes) return TilingRule::Fragments;
     if (sharedBytes() > kSharedLimitBytes) return TilingRule::SharedMemory;
-    return checkCopies();
+    return this->checkCopies();
+  }
+};
+
+struct Tma : WarpSpecialised<Tma> {
+  static constexpr std::array<ParamAxis, 4> kAxes = {
+      {{"BM", {128}, 1}, {"BN", {128, 256}, 2}, {"BK", {64}, 1}, {"stages", {3, 4, 5, 6}, 4}}};
+  static constexpr Tma fromValues(const std::array<int, 4>& v) {
+    return {{{v[0], v[1], v[2]}, v[3]}};
+  }
+  constexpr std::array<int, 4> values() const { return {bm, bn, bk, stages}; }
+};
+
+// tensor-persistent (issue 13, the Hopper plan's steps 4 and 6; fast.cu kernels 6 and 8, CUTLASS's
+// persistent tile scheduler): tensor-tma's block, launched once per SM, each block looping over
+// output tiles. Every diagram's "block" stays one BM x BN tile of C (grid(), owner(), the copies
+// and the pipeline are tensor-tma's); what this map adds is the launch and the tile order:
+//   - The launch is launchedCtas() blocks, at most residentCtas (the blocks the GPU holds at
+//     once: one per SM), in thread-block clusters of `cluster` x 1 blocks.
+//   - A cluster takes `cluster` vertically adjacent tiles at once (a unit: the same columns of B,
+//     consecutive rows of A). Its blocks share B's tile: each block's producer loads 1/cluster of
+//     B's slabs and the copy engine multicasts them into every block of the cluster, so B crosses
+//     L2 once per unit. A block then waits for its own and its partners' consumers to free a
+//     stage before refilling it (their `empty` arrivals come to every block of the cluster).
+//   - The units are numbered in a grouped order: bands of `group` tile rows, each band walked
+//     column by column, down the band's rows first, so the blocks working at one time share
+//     a few columns of B and rows of A in L2 (a row-by-row order rereads all of B every row).
+//   - Cluster c takes units c, c + clusters, c + 2 clusters, ...: unit c + r clusters in round r.
+//     Block `rank` of the cluster computes tile row unitRow * cluster + rank of its unit.
+// The stage ring runs on across tiles: the producer fills the next tile's k-steps while the
+// consumers still multiply (or store) this one, and the ring's phases carry over.
+struct Persistent : WarpSpecialised<Persistent> {
+  int cluster = 1;  // blocks per thread-block cluster, along M
+  int group = 8;    // tile rows per band of the tile order
+  int residentCtas = kDefaultResidentCtas;
+
+  // An H100's or H200's SMs: what the diagrams assume until a GPU says (the launch asks CUDA how
+  // many clusters fit and builds its map withResidentCtas()).
+  static constexpr int kDefaultResidentCtas = 132;
+  static constexpr std::array<ParamAxis, 6> kAxes = {{{"BM", {128}, 1},
+                                                      {"BN", {128, 256}, 2},
+                                                      {"BK", {64}, 1},
+                                                      {"stages", {4, 6}, 2},
+                                                      {"cluster", {1, 2}, 2},
+                                                      {"group", {8, 16}, 2}}};
+  static constexpr Persistent fromValues(const std::array<int, 6>& v) {
+    return {{{v[0], v[1], v[2]}, v[3]}, v[4], v[5]};
+  }
+  constexpr std::array<int, 6> values() const { return {bm, bn, bk, stages, cluster, group}; }
+  TS_HDC Persistent withResidentCtas(int ctas) const {
+    Persistent map = *this;
+    map.residentCtas = ctas;
+    return map;
+  }
+
+  // Tile counts fit in an int (C would hold more than 2^45 floats otherwise), and int division
+  // keeps the producer, which computes the order on 40 registers, from spilling.
+  TS_HDC int tilesAlongM(std::int64_t m) const { return int(ceilDiv(m, bm)); }
+  TS_HDC int tilesAlongN(std::int64_t n) const { return int(ceilDiv(n, bn)); }
+  // Units: `cluster` tiles stacked along M (the last unit row may reach past M: a block whose
+  // tile lies there still copies its share of B for its partners, and stores nothing).
+  TS_HDC int unitRows(std::int64_t m) const { return (tilesAlongM(m) + cluster - 1) / cluster; }
+  TS_HDC int units(std::int64_t m, std::int64_t n) const { return unitRows(m) * tilesAlongN(n); }
+  TS_HDC int clusters(std::int64_t m, std::int64_t n) const {
+    const int fit = residentCtas / cluster > 0 ? residentCtas / cluster : 1;
+    return units(m, n) < fit ? units(m, n) : fit;
+  }
+  TS_HDC int launchedCtas(std::int64_t m, std::int64_t n) const { return clusters(m, n) * cluster; }
+  TS_HDC Dim2 launchGrid(std::int64_t m, std::int64_t n) const { return {launchedCtas(m, n), 1}; }
+  TS_HDC Dim2 clusterShape() const { return {cluster, 1}; }
+  TS_HDC int rounds(std::int64_t m, std::int64_t n) const {
+    return (units(m, n) + clusters(m, n) - 1) / clusters(m, n);
+  }
+
+  // The grouped order: unit u as {x: tile column, y: unit row}, and back.
+  TS_HDC int bandUnitRows() const { return group / cluster; }
+  TS_HDC Dim2 unitAt(int u, std::int64_t m, std::int64_t n) const {
+    const int perBand = bandUnitRows() * tilesAlongN(n);
+    const int first = u / perBand * bandUnitRows(), inBand = u % perBand;
+    const int left = unitRows(m) - first;
+    const int rows = left < bandUnitRows() ? left : bandUnitRows();
+    return {inBand / rows, first + inBand % rows};
+  }
+  TS_HDC int unitOf(Dim2 unit, std::int64_t m, std::int64_t n) const {
+    const int first = unit.y / bandUnitRows() * bandUnitRows();
+    const int left = unitRows(m) - first;
+    const int rows = left < bandUnitRows() ? left : bandUnitRows();
+    return first * tilesAlongN(n) + unit.x * rows + (unit.y - first);
+  }
+  // The tile (a block of grid()) launched block `cta` computes in `round`; its y may lie past
+  // the last tile row (see units). Valid while round < roundsOf(cta).
+  TS_HDC Dim2 tileAt(int cta, int round, std::int64_t m, std::int64_t n) const {
+    const Dim2 unit = unitAt(cta / cluster + round * clusters(m, n), m, n);
+    return {unit.x, unit.y * cluster + cta % cluster};
+  }
+  TS_HDC int roundsOf(int cta, std::int64_t m, std::int64_t n) const {
+    return (units(m, n) - cta / cluster + clusters(m, n) - 1) / clusters(m, n);
+  }
+  // The inverse: which launched block computes a tile, and in which round.
+  TS_HDC int ctaOf(Dim2 tile, std::int64_t m, std::int64_t n) const {
+    const int u = unitOf({tile.x, tile.y / cluster}, m, n);
+    return u % clusters(m, n) * cluster + tile.y % cluster;
+  }
+  TS_HDC int roundOf(Dim2 tile, std::int64_t m, std::int64_t n) const {
+    return unitOf({tile.x, tile.y / cluster}, m, n) / clusters(m, n);
   }
 };
 

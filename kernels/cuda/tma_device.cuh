@@ -1,0 +1,212 @@
+#pragma once
+// What the warp-specialised Hopper kernels (tensor-tma, tensor-persistent) share on the device:
+// mbarriers, TMA copies (multicast to a cluster too), register reallocation between the roles,
+// the cluster's barrier and addresses, and the producer's element-by-element edge path. sm_90a
+// only: include from files built for that architecture alone.
+#include <cuda.h>
+
+#include "wgmma_device.cuh"
+
+namespace tilescope::cuda {
+
+// ---- mbarriers (PTX ISA, "Parallel synchronization and communication: mbarrier") ----
+
+__device__ __forceinline__ void initBarrier(std::uint64_t* barrier, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(barrier)),
+               "r"(arrivals)
+               : "memory");
+}
+// Makes the initialised barriers visible to the copy engine (the async proxy).
+__device__ __forceinline__ void fenceBarrierInit() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+__device__ __forceinline__ void arrive(std::uint64_t* barrier) {
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
+                   sharedAddress(barrier))
+               : "memory");
+}
+// Arrives and announces `bytes` the copy engine will deliver to this phase.
+__device__ __forceinline__ void arriveExpectingBytes(std::uint64_t* barrier, unsigned bytes) {
+  asm volatile(
+      "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(
+          sharedAddress(barrier)),
+      "r"(bytes)
+      : "memory");
+}
+// Announces `bytes` without arriving (the thread arrives later, after its own stores).
+__device__ __forceinline__ void expectBytes(std::uint64_t* barrier, unsigned bytes) {
+  asm volatile(
+      "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(sharedAddress(barrier)),
+      "r"(bytes)
+      : "memory");
+}
+// Waits until the barrier's phase of parity `parity` has completed.
+__device__ __forceinline__ void waitBarrier(std::uint64_t* barrier, int parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(sharedAddress(barrier)), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// ---- TMA: one box of a 2-D tensor map into shared memory, completing on `barrier` ----
+
+__device__ __forceinline__ void loadBox(unsigned char* destination, const CUtensorMap& tensor,
+                                        int column, int row, std::uint64_t* barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(sharedAddress(destination)),
+      "l"(reinterpret_cast<std::uint64_t>(&tensor)), "r"(column), "r"(row),
+      "r"(sharedAddress(barrier))
+      : "memory");
+}
+
+// setmaxnreg: the producer gives registers back, the consumers take them (a multiple of 8; the
+// whole warpgroup executes it). 128 x 40 + 256 x 232 registers fit in the SM's 65536.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+template <int kRegisters>
+__device__ __forceinline__ void shrinkRegisters() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+template <int kRegisters>
+__device__ __forceinline__ void growRegisters() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+
+// The edge path: rows of A (or B) that are not 16-byte aligned (K, or N, no multiple of 8), which
+// TMA cannot describe. Producer thread t copies its vectors of the tile (aCopy/aLoad, or
+// bCopy/bLoad) element by element into the bytes aByte (bByte) names, zero past the matrix. Not
+// unrolled: the producer runs on 40 registers.
+template <auto kMap, typename Element, bool kA>
+__device__ __forceinline__ void copyElements(const ProductArgs& args, Dim2 block, int t,
+                                             std::int64_t s, unsigned char* tile) {
+  constexpr auto map = kMap;
+  constexpr maps::TileCopy copy = kA ? map.aCopy() : map.bCopy();
+  const Bits<Element>* matrix = kA ? args.aAs<Bits<Element>>() : args.bAs<Bits<Element>>();
+  const std::int64_t rows = kA ? args.m : args.k, cols = kA ? args.k : args.n;
+  const Dim2 thread{t, 0};
+#pragma unroll 1
+  for (int i = 0; i < copy.copiesPerThread(); ++i) {
+    const Cell to = copy.at(t, i);
+    const Cell from = kA ? map.aLoad(block, thread, s, i) : map.bLoad(block, thread, s, i);
+#pragma unroll 1
+    for (int e = 0; e < copy.width; ++e) {
+      const int byte =
+          kA ? map.aByte(int(to.row), int(to.col) + e) : map.bByte(int(to.row), int(to.col) + e);
+      *reinterpret_cast<Bits<Element>*>(tile + byte) =
+          from.row < rows && from.col + e < cols ? matrix[from.row * cols + from.col + e] : 0;
+    }
+  }
+}
+
+// TMA's swizzle and wgmma's descriptors work on address bits: the stages start at the first
+// 1024-byte boundary of the dynamic shared memory (the maps reserve one atom for this).
+__device__ __forceinline__ unsigned char* atomAligned(unsigned char* dynamicShared) {
+  constexpr unsigned kAtom = 1024;
+  return dynamicShared + (kAtom - sharedAddress(dynamicShared) % kAtom) % kAtom;
+}
+
+// ---- The consumers' side ----
+
+// One k-step of consumer `consumer` (its 64 rows): the map's BK / 16 wgmma instructions on the
+// stage, committed as one batch. The first instruction overwrites the accumulators unless
+// `accumulate` (a tile's first k-step), so they need no zeroing, which also keeps ptxas from
+// serialising the batches.
+template <auto kMap, typename Element, int kRegisters>
+__device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const unsigned char* stage,
+                                              int consumer, bool accumulate) {
+  constexpr auto map = kMap;
+  constexpr int kAtom = map.kAtomBytes;
+  const unsigned char* aTile = stage + map.aByte(consumer * map.kConsumerRows, 0);
+  const unsigned char* bTile = stage + map.aStageBytes();
+  fenceAccumulators();
+#pragma unroll
+  for (int kk = 0; kk < map.bk / map.kInstrK; ++kk) {
+    // A: 16 more k values are 32 bytes along the swizzled rows, 8-row atoms 1024 bytes apart.
+    // B: 16 k values are two 8-row atom groups (1024 bytes each) down every slab; the slabs,
+    // 64 columns each, lie slabBytes apart.
+    const std::uint64_t a = descriptor(aTile + kk * map.kInstrK * kBytes<Element>, 16, kAtom);
+    const std::uint64_t b =
+        descriptor(bTile + kk * map.kInstrK * map.kRowBytes, map.slabBytes(), kAtom);
+    WarpgroupMma<Element, map.bn>::run(sum, a, b, accumulate || kk > 0);
+  }
+  commitWarpgroup();
+}
+
+// Consumer thread t's accumulators into C for the map's block (tile) `block`: pairs of floats
+// while rows of C are 8-byte aligned and no owners are recorded, else one element at a time.
+template <auto kMap, int kRegisters>
+__device__ __forceinline__ void storeTile(const ProductArgs& args, Dim2 block, int t,
+                                          const float (&sum)[kRegisters]) {
+  constexpr auto map = kMap;
+  // Register j is output slot (row j % 4 / 2, column 2 (j / 4) + j % 2).
+  const Dim2 thread{t, 0};
+  const bool pairs = !recordsOwners(args) && map.vectorStores(args.n);
+#pragma unroll
+  for (int j = 0; j < map.bn / 2; j += 2) {
+    const std::int64_t row = map.row(block, thread, j % 4 / 2);
+    const std::int64_t col = map.col(block, thread, 2 * (j / 4));
+    if (row >= args.m) continue;
+    if (pairs) {
+      if (col < args.n)
+        *reinterpret_cast<float2*>(args.c + row * args.n + col) = make_float2(sum[j], sum[j + 1]);
+      continue;
+    }
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      if (col + e >= args.n) continue;
+      if (recordsOwners(args))
+        storeOutput<true>(args, row, col + e, sum[j + e]);
+      else
+        storeOutput<false>(args, row, col + e, sum[j + e]);
+    }
+  }
+}
+
+// ---- Thread-block clusters (PTX ISA, "Cluster of cooperative thread arrays") ----
+
+// This block's rank inside its cluster.
+__device__ __forceinline__ unsigned clusterRank() {
+  unsigned rank = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+// Every thread of every block of the cluster arrives, then waits for all: what one block wrote
+// (barrier initialisation, say) is visible to the others, and no block leaves while a partner may
+// still write into its shared memory or arrive on its barriers.
+__device__ __forceinline__ void syncCluster() {
+  asm volatile(
+      "barrier.cluster.arrive.release;\n"
+      "barrier.cluster.wait.acquire;\n" ::
+          : "memory");
+}
+// Arrives on the barrier at the same offset in block `rank` of the cluster (this one included).
+// The arrival only says "this warp's wgmma reads of the stage are done" (wgmma.wait_group saw to
+// that), so it carries no cluster-scope release: that would wait, at every k-step, for the
+// warp's earlier stores of C to reach the whole cluster: with it tensor-persistent ran at 400
+// TFLOP/s instead of 725 (H200, bf16 4096^3, cluster 2).
+__device__ __forceinline__ void arriveInCluster(std::uint64_t* barrier, unsigned rank) {
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(sharedAddress(barrier)),
+      "r"(rank)
+      : "memory");
+}
+// One box of a 2-D tensor map into the same offset of every block in `ctaMask`'s shared memory,
+// each copy completing on the barrier at `barrier`'s offset in that block.
+__device__ __forceinline__ void loadBoxMulticast(unsigned char* destination,
+                                                 const CUtensorMap& tensor, int column, int row,
+                                                 std::uint64_t* barrier, unsigned short ctaMask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(sharedAddress(destination)),
+      "l"(reinterpret_cast<std::uint64_t>(&tensor)), "r"(column), "r"(row),
+      "r"(sharedAddress(barrier)), "h"(ctaMask)
+      : "memory");
+}
+
+}  // namespace tilescope::cuda

@@ -28,6 +28,28 @@ std::string said(const CompileResult& result) {
   return text;
 }
 
+// The catalogue configuration a template's compiled parameter values stand for: a seed
+// template's TILE is the catalogue's tile; a ladder template's parameters carry the catalogue's
+// own names.
+KernelConfig catalogueConfig(const UserKernelTemplate& t, const Params& values) {
+  if (const auto tile = values.find("TILE"); tile != values.end())
+    return resolve({t.kernel, {{"tile", tile->second}}});
+  return resolve({t.kernel, values});
+}
+
+// The variants each template runs at: its defaults, and a smaller tile (seed kernels) or a
+// larger, deeper block tile (ladder kernels).
+std::vector<Params> variants(const UserKernelTemplate& t) {
+  if (declaredParams(t.source).front().name == "TILE") return {{}, {{"TILE", 8}}};
+  return {{}, {{"BM", 128}, {"BK", 16}}};
+}
+
+std::string nameOf(const UserKernelTemplate& t, const Params& values) {
+  std::string name = t.kernel;
+  for (const auto& [param, value] : values) name += " " + param + "=" + std::to_string(value);
+  return name;
+}
+
 class CudaUserKernel : public test::GpuTest {
  protected:
   void SetUp() override {
@@ -51,13 +73,13 @@ TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
   int runs = 0;
   for (const UserKernelTemplate& t : userKernelTemplates()) {
-    for (const Params& params : {Params{}, Params{{"TILE", 8}}}) {
-      SCOPED_TRACE(t.kernel + (params.empty() ? "" : " TILE=8"));
+    for (const Params& params : variants(t)) {
       const CompileResult compiled = compileUserKernel({t.kernel, t.source}, {arch_, params});
       ASSERT_TRUE(compiled.ok) << said(compiled);
+      SCOPED_TRACE(nameOf(t, compiled.values));
       const cuda::UserModule module(compiled);
       const cuda::UserLaunch launch = module.launchFor(shape);
-      const Mapping mapping(resolve({t.kernel, {{"tile", compiled.values.at("TILE")}}}), shape);
+      const Mapping mapping(catalogueConfig(t, compiled.values), shape);
       EXPECT_EQ(launch.grid.x, mapping.grid().x);
       EXPECT_EQ(launch.grid.y, mapping.grid().y);
       EXPECT_EQ(launch.block.x, mapping.block().x);
@@ -74,6 +96,7 @@ TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
     }
   }
   EXPECT_EQ(runs, 2 * int(userKernelTemplates().size()));
+  EXPECT_EQ(userKernelTemplates().size(), 7u);  // the five seed kernels, blocktile-1d and -2d
 }
 
 // Through the backend, as the app and tilescope-bench --kernel-file run it: timed, verified,
@@ -83,7 +106,7 @@ TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
   for (const UserKernelTemplate& t : userKernelTemplates()) {
     SCOPED_TRACE(t.kernel);
     RunRequest request;
-    request.kernel = {userKernelId("my_" + t.kernel), {{"TILE", 8}}, t.source};
+    request.kernel = {userKernelId("my_" + t.kernel), variants(t).back(), t.source};
     request.shape = {100, 70, 50};
     request.sampling.fixedReps = 3;
     ASSERT_FALSE(backend->refusal(request)) << *backend->refusal(request);
@@ -93,7 +116,8 @@ TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
     EXPECT_EQ(result.stats.reps, 3);
     ASSERT_TRUE(result.resources);
     EXPECT_GT(result.resources->registersPerThread, 0);
-    const Dim2 block = Mapping(resolve({t.kernel, {{"tile", 8}}}), request.shape).block();
+    const Dim2 block =
+        Mapping(catalogueConfig(t, resolve(request.kernel).params), request.shape).block();
     EXPECT_EQ(result.resources->threadsPerBlock, block.x * block.y);
     EXPECT_GT(result.resources->blocksPerSM, 0);
     EXPECT_GT(result.resources->occupancy, 0);
@@ -133,17 +157,17 @@ TEST_F(CudaUserKernel, EveryTemplatesTraceIsItsMapping) {
     return std::tuple(int(load.operand), load.cell.row, load.cell.col);
   };
   for (const UserKernelTemplate& t : userKernelTemplates()) {
-    for (const Params& params : {Params{}, Params{{"TILE", 8}}}) {
+    for (const Params& params : variants(t)) {
       CompileOptions options{arch_, params, /*trace=*/true};
       const CompileResult compiled = compileUserKernel({t.kernel, t.source}, options);
       ASSERT_TRUE(compiled.ok) << said(compiled);
-      const Mapping mapping(resolve({t.kernel, {{"tile", compiled.values.at("TILE")}}}), shape);
+      const Mapping mapping(catalogueConfig(t, compiled.values), shape);
       const cuda::UserModule module(compiled);
       const cuda::UserLaunch launch = module.launchFor(shape);
       const Dim2 last{launch.grid.x - 1, launch.grid.y - 1};
       for (const Dim2 block : {Dim2{launch.grid.x / 2, launch.grid.y / 2}, last}) {
-        SCOPED_TRACE(t.kernel + " TILE=" + std::to_string(compiled.values.at("TILE")) +
-                     ", block (" + std::to_string(block.x) + "," + std::to_string(block.y) + ")");
+        SCOPED_TRACE(nameOf(t, compiled.values) + ", block (" + std::to_string(block.x) + "," +
+                     std::to_string(block.y) + ")");
         const KernelTrace trace = module.trace(args, launch, block, 1 << 14);
         ASSERT_FALSE(trace.truncated);
         int wrongOwners = 0;

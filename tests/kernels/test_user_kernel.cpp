@@ -156,6 +156,24 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForTracing) {
     }
 }
 
+// A ladder template refuses the combinations its catalogue kernel refuses, at its own line.
+TEST_F(UserKernelCompile, ALadderTemplateNamesTheRuleABadCombinationBreaks) {
+  const std::string& source = templateOf("blocktile-1d");
+  // 64 * 64 / 4 = 1024 threads, but the 64 x 8 tile of A has only 512 elements to copy.
+  const CompileResult result =
+      compileUserKernel({"mine", source}, {"sm_90", {{"BM", 64}, {"BN", 64}, {"TM", 4}}});
+  EXPECT_FALSE(result.ok);
+  const auto error = std::find_if(result.diagnostics.begin(), result.diagnostics.end(),
+                                  [](const CompileDiagnostic& d) { return d.error; });
+  ASSERT_NE(error, result.diagnostics.end()) << describe(result);
+  EXPECT_NE(error->message.find("every thread must copy as many elements of each tile"),
+            std::string::npos)
+      << error->message;
+  const std::size_t assertAt = source.find("static_assert(BM * BK");
+  EXPECT_EQ(error->line, 1 + std::count(source.begin(), source.begin() + long(assertAt), '\n'));
+  EXPECT_TRUE(compileUserKernel({"mine", source}, {"sm_90", {}}).ok);
+}
+
 TEST_F(UserKernelCompile, ParametersAreCompiledInAndShowInTheResources) {
   const std::string& source = templateOf("shared-tiled");
   const CompileResult plain = compileUserKernel({"tiled", source}, {"sm_90", {}});

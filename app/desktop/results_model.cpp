@@ -302,6 +302,9 @@ QString ResultsModel::tooltip(const RunResult& result, int column) const {
         .arg(100.0 * result.stats.spread, 0, 'f', 1);
   }
   if (column == Kernel) {
+    if (result.kernel.source)
+      return tr("%1: your own kernel; the result keeps the CUDA source it ran")
+          .arg(text(userKernelName(result.kernel.kernel)));
     if (const KernelInfo* info = findKernel(result.kernel.kernel)) return text(info->displayName);
   }
   if (isCounter(column)) {

@@ -334,6 +334,22 @@ class TestSession : public QObject {
     }
   }
 
+  // A user kernel's result keeps its source through a session, and the table says whose it is.
+  void aUserKernelsResultKeepsItsSource() {
+    Session session = sampleSession();
+    session.results.front().kernel = {"user:mine", {{"TILE", 16}}, "TS_KERNEL {}\n"};
+    const QString path = dir_.filePath(QStringLiteral("user.json"));
+    QString error;
+    QVERIFY2(saveSession(path, session, &error), qPrintable(error));
+    const std::optional<Session> loaded = loadSession(path, &error);
+    QVERIFY2(loaded, qPrintable(error));
+    QCOMPARE(loaded->results.front().kernel, session.results.front().kernel);
+    ResultsModel model;
+    model.setResults(loaded->results);
+    QCOMPARE(model.index(0, ResultsModel::Kernel).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("mine: your own kernel; the result keeps the CUDA source it ran"));
+  }
+
   // A session file as another machine (with a GPU) would write it, by hand: the table shows its
   // resource figures, and leaves them empty for the result without.
   void resourcesFromAFileShowInTheTable() {

@@ -301,8 +301,8 @@ std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start) {
   for (const SweepAxis& axis : sweep.axes()) {
     if (axis.key == "kernel") continue;
     const auto hasIt = [&](const KernelInfo* kernel) { return kernel->param(axis.key); };
-    // Listed values of a parameter that none of the kernels has would be silently dropped.
-    // (The catalogue refuses the name before it reads a value.)
+    // Listed values of a parameter that none of the kernels has would be silently dropped; a
+    // name no kernel anywhere has is an unknown key (checkAxis let it through for TS_PARAM).
     if (!isDimensionKey(axis.key) && !kernels.empty() &&
         std::none_of(kernels.begin(), kernels.end(), hasIt)) {
       if (!isParameterName(axis.key)) refuseUnknownKey(axis.key);

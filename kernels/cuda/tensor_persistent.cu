@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
       waitWarpgroup<0>();
       // The tile's last stage is free before its stores: the producer is filling the next tile.
       release(filled - 1);
-      storeTile<kMap>(args, order.tileAt(cta, round, args.m, args.n), t, sum);
+      storeTileQuads<kMap>(args, order.tileAt(cta, round, args.m, args.n), t, sum);
     }
   }
   // No block leaves while a partner may still multicast into it or arrive on its barriers.

@@ -1,8 +1,11 @@
 #include "tilescope/mapping.hpp"
 
+#include <algorithm>
 #include <concepts>
+#include <set>
 
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope {
 
@@ -24,7 +27,227 @@ int WarpAccess::activeLanes() const {
   return n;
 }
 
+// A trace indexed for the Mapping's questions: each block's extent, and the traced block's loads
+// grouped by k-step, program order kept inside one.
+struct TracedTables {
+  KernelTrace trace;
+  std::vector<std::pair<Range, Range>> blockBoxes;  // rows and columns of C each block stored
+  // Per operand (A, B): every thread's loads ordered by k-step, and where thread t's loads of
+  // k-step s start: steps[operand][t * (kSteps + 1) + s].
+  std::array<std::vector<Cell>, 2> loads;
+  std::array<std::vector<std::int64_t>, 2> steps;
+  std::array<std::int64_t, 2> mostPerStep{};  // the most loads one thread makes in one k-step
+  std::int64_t kSteps = 0;
+  std::int64_t mostRows = 0, mostCols = 0;  // over the traced block's threads
+  // The distinct rows and columns each thread of the traced block stored, ascending.
+  std::vector<std::vector<std::int64_t>> tracedRows, tracedCols;
+
+  int threads() const { return trace.block.x * trace.block.y; }
+  int linearBlock(Dim2 block) const { return block.x + block.y * trace.grid.x; }
+  bool insideGrid(Dim2 block) const {
+    return block.x >= 0 && block.y >= 0 && block.x < trace.grid.x && block.y < trace.grid.y;
+  }
+
+  // Row-major over the block's extent: the elements `thread` of `block` stored.
+  std::vector<Cell> outputs(Dim2 block, Dim2 thread) const {
+    std::vector<Cell> cells;
+    if (!insideGrid(block)) return cells;
+    const auto& [rows, cols] = blockBoxes[std::size_t(linearBlock(block))];
+    const int b = linearBlock(block), t = thread.x + thread.y * trace.block.x;
+    // The box may reach into the padding (padEdgeTiles), where no thread stores.
+    const std::int64_t lastRow = std::min(rows.end(), trace.shape.m);
+    const std::int64_t lastCol = std::min(cols.end(), trace.shape.n);
+    for (std::int64_t i = rows.begin; i < lastRow; ++i)
+      for (std::int64_t j = cols.begin; j < lastCol; ++j) {
+        const std::size_t at = std::size_t(i * trace.shape.n + j);
+        if (trace.ownerBlock[at] == b && trace.ownerThread[at] == t) cells.push_back({i, j});
+      }
+    return cells;
+  }
+
+  // The distinct rows (or columns) `thread` of `block` stored, ascending.
+  std::vector<std::int64_t> distinctOutputs(Dim2 block, Dim2 thread, bool rows) const {
+    if (block.x == trace.tracedBlock.x && block.y == trace.tracedBlock.y) {
+      const std::size_t t = std::size_t(thread.x + thread.y * trace.block.x);
+      return rows ? tracedRows[t] : tracedCols[t];
+    }
+    std::set<std::int64_t> values;
+    for (const Cell& cell : outputs(block, thread)) values.insert(rows ? cell.row : cell.col);
+    return {values.begin(), values.end()};
+  }
+
+  // The traced block's loads of `operand` by `thread` in k-step `step`, in program order.
+  std::pair<const Cell*, const Cell*> stepLoads(int operand, int thread, std::int64_t step) const {
+    const std::size_t at = std::size_t(thread * (kSteps + 1) + step);
+    const Cell* base = loads[std::size_t(operand)].data();
+    return {base + steps[std::size_t(operand)][at], base + steps[std::size_t(operand)][at + 1]};
+  }
+};
+
 namespace {
+
+// The distinct rows (or columns) of `cells`, ascending.
+std::vector<std::int64_t> distinct(const std::vector<Cell>& cells, bool rows) {
+  std::set<std::int64_t> values;
+  for (const Cell& cell : cells) values.insert(rows ? cell.row : cell.col);
+  return {values.begin(), values.end()};
+}
+
+}  // namespace
+
+namespace maps {
+
+Dim2 Traced::block() const {
+  return tables->trace.block;
+}
+Dim2 Traced::grid(std::int64_t, std::int64_t) const {
+  return tables->trace.grid;
+}
+std::int64_t Traced::rowsPerThread(std::int64_t) const {
+  return std::max<std::int64_t>(1, tables->mostRows);
+}
+std::int64_t Traced::colsPerThread(std::int64_t) const {
+  return std::max<std::int64_t>(1, tables->mostCols);
+}
+std::int64_t Traced::row(Dim2 b, Dim2 t, std::int64_t r) const {
+  const std::vector<std::int64_t> rows = tables->distinctOutputs(b, t, true);
+  return r < std::int64_t(rows.size()) ? rows[std::size_t(r)] : tables->trace.shape.m + r;
+}
+std::int64_t Traced::col(Dim2 b, Dim2 t, std::int64_t c) const {
+  const std::vector<std::int64_t> cols = tables->distinctOutputs(b, t, false);
+  return c < std::int64_t(cols.size()) ? cols[std::size_t(c)] : tables->trace.shape.n + c;
+}
+OwnerSlot Traced::owner(std::int64_t i, std::int64_t j) const {
+  const KernelTrace& trace = tables->trace;
+  const std::size_t at = std::size_t(i * trace.shape.n + j);
+  const int block = trace.ownerBlock[at], thread = trace.ownerThread[at];
+  if (block < 0) return {{-1, -1}, {-1, -1}, 0, 0};
+  const Dim2 b{block % trace.grid.x, block / trace.grid.x};
+  const Dim2 t{thread % trace.block.x, thread / trace.block.x};
+  const std::vector<std::int64_t> rows = tables->distinctOutputs(b, t, true);
+  const std::vector<std::int64_t> cols = tables->distinctOutputs(b, t, false);
+  return {b, t, int(std::lower_bound(rows.begin(), rows.end(), i) - rows.begin()),
+          int(std::lower_bound(cols.begin(), cols.end(), j) - cols.begin())};
+}
+int Traced::kDepth() const {
+  return tables->trace.kDepth;
+}
+
+}  // namespace maps
+
+namespace {
+
+// Where the blocks tile C regularly (each block's rows start at a multiple of the tallest
+// block's height and fill it but at the last row of C, the same for columns), an edge block is
+// a whole tile reaching past the matrix, as the formulas draw it: the padding it computes but
+// does not store.
+void padEdgeTiles(std::vector<std::pair<Range, Range>>& boxes, const Shape& shape) {
+  std::int64_t height = 0, width = 0;
+  for (const auto& [rows, cols] : boxes) {
+    height = std::max(height, rows.count);
+    width = std::max(width, cols.count);
+  }
+  if (height == 0 || width == 0) return;
+  const auto regular = [](const Range& range, std::int64_t size, std::int64_t limit) {
+    return range.count == 0 ||
+           (range.begin % size == 0 && (range.count == size || range.end() == limit));
+  };
+  for (const auto& [rows, cols] : boxes)
+    if (!regular(rows, height, shape.m) || !regular(cols, width, shape.n)) return;
+  for (auto& [rows, cols] : boxes)
+    if (rows.count > 0) {
+      rows.count = height;
+      cols.count = width;
+    }
+}
+
+[[noreturn]] void refuseTrace(const std::string& problem) {
+  throw Error(ErrorKind::InvalidArgument, "the trace is inconsistent: " + problem);
+}
+
+std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
+  validateShape(trace.shape);
+  const Shape& shape = trace.shape;
+  if (trace.grid.x < 1 || trace.grid.y < 1 || trace.block.x < 1 || trace.block.y < 1)
+    refuseTrace("its launch has an empty grid or block");
+  if (std::int64_t(trace.block.x) * trace.block.y > 1024)
+    refuseTrace("its block has more than 1024 threads");
+  if (trace.kDepth < 1) refuseTrace("its k-step covers no value of k");
+  const std::size_t elements = std::size_t(shape.m * shape.n);
+  if (trace.ownerBlock.size() != elements || trace.ownerThread.size() != elements)
+    refuseTrace("it does not name an owner for each of the " + std::to_string(elements) +
+                " elements of C");
+  auto tables = std::make_shared<TracedTables>();
+  tables->trace = trace;
+  TracedTables& t = *tables;
+  if (!t.insideGrid(trace.tracedBlock)) refuseTrace("its traced block is outside the grid");
+  const int threads = t.threads();
+  const std::int64_t blocks = std::int64_t(trace.grid.x) * trace.grid.y;
+  t.blockBoxes.assign(std::size_t(blocks), {Range{0, 0}, Range{0, 0}});
+  std::vector<std::array<std::int64_t, 4>> bounds(std::size_t(blocks), {shape.m, -1, shape.n, -1});
+  for (std::int64_t i = 0; i < shape.m; ++i)
+    for (std::int64_t j = 0; j < shape.n; ++j) {
+      const std::size_t at = std::size_t(i * shape.n + j);
+      const int block = trace.ownerBlock[at], thread = trace.ownerThread[at];
+      if (block < -1 || block >= blocks || thread < -1 || thread >= threads ||
+          (block < 0) != (thread < 0))
+        refuseTrace("C[" + std::to_string(i) + "][" + std::to_string(j) +
+                    "] names a block or thread outside the launch");
+      if (block < 0) continue;
+      auto& b = bounds[std::size_t(block)];
+      b = {std::min(b[0], i), std::max(b[1], i), std::min(b[2], j), std::max(b[3], j)};
+    }
+  for (std::size_t b = 0; b < bounds.size(); ++b)
+    if (bounds[b][1] >= 0)
+      t.blockBoxes[b] = {Range{bounds[b][0], bounds[b][1] + 1 - bounds[b][0]},
+                         Range{bounds[b][2], bounds[b][3] + 1 - bounds[b][2]}};
+  padEdgeTiles(t.blockBoxes, shape);
+
+  // Loads: each thread's, grouped by k-step. A load outside its matrix (a kernel's bug) names no
+  // element to draw and is left out.
+  if (trace.loadsA.size() != std::size_t(threads) || trace.loadsB.size() != std::size_t(threads))
+    refuseTrace("it does not list the loads of each thread of the traced block");
+  t.kSteps = ceilDiv(shape.k, trace.kDepth);
+  const std::int64_t kSteps = t.kSteps;
+  for (int operand = 0; operand < 2; ++operand) {
+    const auto& perThread = operand == 0 ? trace.loadsA : trace.loadsB;
+    const std::int64_t rows = operand == 0 ? shape.m : shape.k;
+    const std::int64_t cols = operand == 0 ? shape.k : shape.n;
+    auto& starts = t.steps[std::size_t(operand)];
+    auto& flat = t.loads[std::size_t(operand)];
+    starts.assign(std::size_t(threads * (kSteps + 1)), 0);
+    for (int thread = 0; thread < threads; ++thread) {
+      std::vector<Cell> inside;
+      for (const Cell& cell : perThread[std::size_t(thread)])
+        if (cell.row >= 0 && cell.col >= 0 && cell.row < rows && cell.col < cols)
+          inside.push_back(cell);
+      const auto stepOf = [&](const Cell& cell) {
+        return (operand == 0 ? cell.col : cell.row) / trace.kDepth;
+      };
+      std::stable_sort(inside.begin(), inside.end(),
+                       [&](const Cell& x, const Cell& y) { return stepOf(x) < stepOf(y); });
+      const std::size_t base = std::size_t(thread * (kSteps + 1));
+      std::size_t n = 0;
+      for (std::int64_t step = 0; step <= kSteps; ++step) {
+        starts[base + std::size_t(step)] = std::int64_t(flat.size() + n);
+        const std::size_t first = n;
+        while (n < inside.size() && stepOf(inside[n]) == step) ++n;
+        t.mostPerStep[std::size_t(operand)] =
+            std::max(t.mostPerStep[std::size_t(operand)], std::int64_t(n - first));
+      }
+      flat.insert(flat.end(), inside.begin(), inside.end());
+    }
+  }
+  for (int thread = 0; thread < threads; ++thread) {
+    const std::vector<Cell> cells =
+        t.outputs(trace.tracedBlock, {thread % trace.block.x, thread / trace.block.x});
+    t.tracedRows.push_back(distinct(cells, true));
+    t.tracedCols.push_back(distinct(cells, false));
+    t.mostRows = std::max(t.mostRows, std::int64_t(t.tracedRows.back().size()));
+    t.mostCols = std::max(t.mostCols, std::int64_t(t.tracedCols.back().size()));
+  }
+  return tables;
+}
 
 // The ladder families: block tiles staged in shared memory, parameters listed in kAxes.
 template <typename Map>
@@ -136,6 +359,25 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
                     " blocks along y for M = " + std::to_string(shape.m) +
                     ", more than CUDA's 65535: use a larger tile");
   }
+}
+
+Mapping::Mapping(const KernelTrace& trace)
+    : config_(trace.kernel),
+      shape_(trace.shape),
+      element_(ElementType::F32),
+      family_(Family::User),
+      map_(maps::Traced{indexTrace(trace)}) {
+  const TracedTables& t = *std::get<maps::Traced>(map_).tables;
+  block_ = trace.block;
+  grid_ = launchGrid_ = trace.grid;
+  kDepth_ = trace.kDepth;
+  rowsPerThread_ = std::max<std::int64_t>(1, t.mostRows);
+  colsPerThread_ = std::max<std::int64_t>(1, t.mostCols);
+}
+
+const KernelTrace* Mapping::trace() const {
+  const auto* traced = std::get_if<maps::Traced>(&map_);
+  return traced ? &traced->tables->trace : nullptr;
 }
 
 bool Mapping::persistent() const {
@@ -281,11 +523,21 @@ ThreadRef Mapping::threadRef(Dim2 block, Dim2 thread) const {
 }
 
 ThreadRef Mapping::owner(std::int64_t i, std::int64_t j) const {
+  if (const auto* traced = std::get_if<maps::Traced>(&map_)) {
+    // The table alone: the slot (which takes a scan of the block) is not asked for here.
+    const KernelTrace& trace = traced->tables->trace;
+    const std::size_t at = std::size_t(i * shape_.n + j);
+    const int block = trace.ownerBlock[at], thread = trace.ownerThread[at];
+    if (block < 0) return {{-1, -1}, {-1, -1}, -1, -1};
+    return threadRef({block % grid_.x, block / grid_.x}, threadOfLinear(thread));
+  }
   const OwnerSlot slot = std::visit([&](const auto& map) { return map.owner(i, j); }, map_);
   return threadRef(slot.block, slot.thread);
 }
 
 std::vector<Cell> Mapping::outputs(Dim2 block, Dim2 thread) const {
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return traced->tables->outputs(block, thread);
   std::vector<Cell> cells;
   std::visit(
       [&](const auto& map) {
@@ -307,6 +559,10 @@ std::vector<Cell> Mapping::outputs(Dim2 block, Dim2 thread) const {
 // the same holds for columns. This is true of every family and keeps the formulas in
 // thread_map.hpp.
 Range Mapping::blockRows(Dim2 block) const {
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return traced->tables->insideGrid(block)
+               ? traced->tables->blockBoxes[std::size_t(block.x + block.y * grid_.x)].first
+               : Range{};
   const Dim2 last{block_.x - 1, block_.y - 1};
   return std::visit(
       [&](const auto& map) {
@@ -317,6 +573,10 @@ Range Mapping::blockRows(Dim2 block) const {
 }
 
 Range Mapping::blockCols(Dim2 block) const {
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return traced->tables->insideGrid(block)
+               ? traced->tables->blockBoxes[std::size_t(block.x + block.y * grid_.x)].second
+               : Range{};
   const Dim2 last{block_.x - 1, block_.y - 1};
   return std::visit(
       [&](const auto& map) {
@@ -460,8 +720,13 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::RegisterTiled:
       return access == Access::StoreC ? rowsPerThread_ * colsPerThread_ : rowsPerThread_;
     case Family::Library:
-    case Family::User:
       return 0;
+    case Family::User: {
+      const auto* traced = std::get_if<maps::Traced>(&map_);
+      if (!traced) return 0;
+      if (access == Access::StoreC) return rowsPerThread_ * colsPerThread_;
+      return traced->tables->mostPerStep[access == Access::LoadA ? 0 : 1];
+    }
     case Family::BlockTile1D:
     case Family::BlockTile2D:
     case Family::Vectorized:
@@ -541,8 +806,31 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
                     m, n);
     }
     case Family::Library:
-    case Family::User:
       return std::nullopt;
+    case Family::User: {
+      // Only the traced block's accesses are known.
+      const auto* traced = std::get_if<maps::Traced>(&map_);
+      if (!traced || block.x != traced->tables->trace.tracedBlock.x ||
+          block.y != traced->tables->trace.tracedBlock.y)
+        return std::nullopt;
+      const int linear = thread.x + thread.y * block_.x;
+      if (access == Access::StoreC) {
+        // Store slot (r, c), as the formulas number them: the thread's r-th row and c-th column,
+        // where it stored that element.
+        const std::int64_t row = traced->row(block, thread, instr / colsPerThread_);
+        const std::int64_t col = traced->col(block, thread, instr % colsPerThread_);
+        if (row >= shape_.m || col >= shape_.n) return std::nullopt;
+        const std::size_t at = std::size_t(row * shape_.n + col);
+        const KernelTrace& trace = traced->tables->trace;
+        if (trace.ownerBlock[at] != block.x + block.y * grid_.x || trace.ownerThread[at] != linear)
+          return std::nullopt;
+        return Cell{row, col};
+      }
+      const auto [first, last] =
+          traced->tables->stepLoads(access == Access::LoadA ? 0 : 1, linear, step);
+      if (instr >= last - first) return std::nullopt;
+      return first[instr];
+    }
     case Family::BlockTile1D:
     case Family::BlockTile2D:
     case Family::Vectorized:

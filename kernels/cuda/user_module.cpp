@@ -75,6 +75,7 @@ UserModule::UserModule(const CompileResult& compiled) {
   try {
     checkDriver(driver().getFunction(&kernel_, module_, "ts_kernel"), "finding TS_KERNEL");
     checkDriver(driver().getFunction(&launchShape_, module_, "ts_launch"), "finding TS_LAUNCH");
+    if (driver().getFunction(&kStep_, module_, "ts_kstep") != CUDA_SUCCESS) kStep_ = nullptr;
   } catch (...) {
     driver().unload(module_);
     throw;
@@ -86,16 +87,28 @@ UserModule::~UserModule() {
 }
 
 UserLaunch UserModule::launchFor(const Shape& shape) const {
-  DeviceBuffer<int> values(5);
+  DeviceBuffer<int> values(6);
   int m = int(shape.m), n = int(shape.n), k = int(shape.k);
   int* out = values.get();
   void* parameters[] = {&m, &n, &k, &out};
   checkDriver(
       driver().launchKernel(launchShape_, 1, 1, 1, 1, 1, 1, 0, nullptr, parameters, nullptr),
       "evaluating TS_LAUNCH");
-  int host[5] = {};
-  check(cudaMemcpy(host, values.get(), sizeof host, cudaMemcpyDeviceToHost), "reading TS_LAUNCH");
-  const UserLaunch launch{{host[0], host[1]}, {host[2], host[3]}, host[4]};
+  int host[6] = {0, 0, 0, 0, 0, 1};
+  check(cudaMemcpy(host, values.get(), 5 * sizeof(int), cudaMemcpyDeviceToHost),
+        "reading TS_LAUNCH");
+  if (kStep_) {
+    int* kStepOut = values.get() + 5;
+    void* kStepParameters[] = {&m, &n, &k, &kStepOut};
+    checkDriver(
+        driver().launchKernel(kStep_, 1, 1, 1, 1, 1, 1, 0, nullptr, kStepParameters, nullptr),
+        "evaluating TS_KSTEP");
+    check(cudaMemcpy(&host[5], kStepOut, sizeof(int), cudaMemcpyDeviceToHost), "reading TS_KSTEP");
+    if (host[5] < 1)
+      throw Error(ErrorKind::InvalidArgument, "TS_KSTEP gives " + std::to_string(host[5]) +
+                                                  ": a k-step covers at least 1 value of k");
+  }
+  const UserLaunch launch{{host[0], host[1]}, {host[2], host[3]}, host[4], host[5]};
   const auto refuse = [](const char* what, int value) {
     throw Error(ErrorKind::InvalidArgument, std::string("TS_LAUNCH gives ") + what + " " +
                                                 std::to_string(value) + ": it must be at least 1");
@@ -195,15 +208,16 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
   check(cudaMemcpy(packed.data(), loads.get(), loads.bytes(), cudaMemcpyDeviceToHost),
         "reading the trace");
   constexpr unsigned long long kField = (1ull << 31) - 1;
-  out.loads.resize(std::size_t(threads));
+  out.kDepth = launch.kDepth;
+  out.loadsA.resize(std::size_t(threads));
+  out.loadsB.resize(std::size_t(threads));
   for (int t = 0; t < threads; ++t) {
     const int recorded = std::min(loadCounts[std::size_t(t)], capacity);
     out.truncated = out.truncated || loadCounts[std::size_t(t)] > capacity;
     for (int n = 0; n < recorded; ++n) {
       const unsigned long long load = packed[std::size_t(t) * std::size_t(capacity) + n];
-      out.loads[std::size_t(t)].push_back(
-          {load >> 62 ? Operand::B : Operand::A,
-           {std::int64_t(load >> 31 & kField), std::int64_t(load & kField)}});
+      (load >> 62 ? out.loadsB : out.loadsA)[std::size_t(t)].push_back(
+          {std::int64_t(load >> 31 & kField), std::int64_t(load & kField)});
     }
   }
   return out;

@@ -12,6 +12,7 @@ namespace tilescope::cuda {
 struct UserLaunch {
   Dim2 block, grid;
   int sharedBytes = 0;
+  int kDepth = 1;  // TS_KSTEP, 1 where the source has none
 };
 
 class UserModule {
@@ -23,8 +24,8 @@ class UserModule {
   UserModule(const UserModule&) = delete;
   UserModule& operator=(const UserModule&) = delete;
 
-  // TS_LAUNCH evaluated for `shape` on one GPU thread; throws Error(InvalidArgument) naming the
-  // value when the block or grid is not a valid launch.
+  // TS_LAUNCH (and TS_KSTEP) evaluated for `shape` on one GPU thread; throws
+  // Error(InvalidArgument) naming the value when the block or grid is not a valid launch.
   // Also raises the kernel's dynamic shared-memory limit where the launch asks for more than the
   // default 48 KiB.
   UserLaunch launchFor(const Shape& shape) const;
@@ -34,8 +35,8 @@ class UserModule {
   // Launches TS_KERNEL on fp32 operands; does not wait (a fault surfaces at the next sync).
   void launch(const ProductArgs& args, const UserLaunch& launch) const;
   // Launches a module compiled with CompileOptions::trace and waits: the owner of every element
-  // of C, and up to `capacity` loads of every thread of `block`. Throws Error(InvalidArgument)
-  // for a block outside the grid.
+  // of C, and up to `capacity` loads of every thread of `block` (the trace's kernel and device
+  // are the caller's to fill in). Throws Error(InvalidArgument) for a block outside the grid.
   KernelTrace trace(const ProductArgs& args, const UserLaunch& launch, Dim2 block,
                     int capacity) const;
 
@@ -45,6 +46,7 @@ class UserModule {
 
   CUmodule module_ = nullptr;
   CUfunction kernel_ = nullptr, launchShape_ = nullptr;
+  CUfunction kStep_ = nullptr;  // TS_KSTEP, null where the source has none
 };
 
 }  // namespace tilescope::cuda

@@ -74,6 +74,13 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
     launch[3] = (gridY);                                                          \
     launch[4] = (sharedBytes);                                                    \
   }
+// TS_KSTEP(depth): how many values of k one pass of the kernel's k loop covers (its k-step, the
+// depth of a staged tile), from M, N, K and the parameters. A traced launch groups each thread's
+// loads by it; without it a k-step is one value of k.
+#define TS_KSTEP(depth)                                                       \
+  extern "C" __global__ void ts_kstep(int M, int N, int K, int* kstep) {      \
+    kstep[0] = (depth);                                                       \
+  }
 // TS_KERNEL { ... }: the kernel, with the problem as `p`.
 #define TS_KERNEL extern "C" __global__ void ts_kernel(const ts::Problem p)
 )api";
@@ -119,6 +126,7 @@ TS_KERNEL {
 // float per multiply-add. Thread (x, y) stores A[i][k0 + x] and reads row y back.
 TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
 TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+TS_KSTEP(TILE)
 
 TS_KERNEL {
   __shared__ float a[TILE][TILE];
@@ -148,6 +156,7 @@ TS_KERNEL {
 TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
 TS_PARAM(PAD, 0, 0, 1)
 TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+TS_KSTEP(TILE)
 
 TS_KERNEL {
   __shared__ float a[TILE][TILE + PAD];
@@ -208,6 +217,7 @@ TS_PARAM(BN, 64, 64, 128)
 TS_PARAM(BK, 8, 8, 16)
 TS_PARAM(TM, 16, 4, 8, 16)
 TS_LAUNCH(BM * BN / TM, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM), 0)
+TS_KSTEP(BK)
 
 TS_KERNEL {
   constexpr int kThreads = BM * BN / TM;
@@ -258,6 +268,7 @@ TS_PARAM(BK, 8, 8, 16)
 TS_PARAM(TM, 8, 4, 8)
 TS_PARAM(TN, 4, 4, 8)
 TS_LAUNCH(BM / TM * (BN / TN), 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM), 0)
+TS_KSTEP(BK)
 
 TS_KERNEL {
   constexpr int kAlongN = BN / TN, kThreads = BM / TM * kAlongN;

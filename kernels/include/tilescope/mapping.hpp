@@ -4,6 +4,7 @@
 // the per-family formulas of thread_map.hpp; pure functions, no matrices allocated.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -89,12 +90,34 @@ std::vector<PipelineStep> pipelinePrologue(const Pipeline& pipeline, PipelineRol
                                            std::int64_t steps);
 std::vector<PipelineStep> pipelineEpilogue(const Pipeline& pipeline, PipelineRole role);
 
-// The formulas of every family that has a mapping (thread_map.hpp), one alternative per family.
+struct KernelTrace;
+struct TracedTables;  // mapping.cpp: a trace indexed for the Mapping's questions
+
+namespace maps {
+// A user kernel's map as a traced launch recorded it (Mapping(const KernelTrace&)): the formulas'
+// questions answered from tables, on the host. A thread's slot r is the r-th distinct row it
+// stored (c: column), past the matrix where it has fewer; an element no thread stored has block
+// and thread (-1, -1).
+struct Traced {
+  std::shared_ptr<const TracedTables> tables;
+  Dim2 block() const;
+  Dim2 grid(std::int64_t m, std::int64_t n) const;
+  std::int64_t rowsPerThread(std::int64_t m) const;
+  std::int64_t colsPerThread(std::int64_t n) const;
+  std::int64_t row(Dim2 b, Dim2 t, std::int64_t r) const;
+  std::int64_t col(Dim2 b, Dim2 t, std::int64_t c) const;
+  OwnerSlot owner(std::int64_t i, std::int64_t j) const;
+  int kDepth() const;
+};
+}  // namespace maps
+
+// The formulas of every family that has a mapping (thread_map.hpp), one alternative per family,
+// and the tables of a traced user kernel.
 using ThreadMap =
     std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
                  maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
                  maps::Warptile, maps::Pipelined, maps::Prefetched, maps::TensorCore, maps::Wgmma,
-                 maps::Tma, maps::Persistent>;
+                 maps::Tma, maps::Persistent, maps::Traced>;
 
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.
@@ -112,6 +135,14 @@ class Mapping {
   // map's default, one per SM of an H100 or H200); the other kernels ignore it.
   Mapping(const KernelConfig& config, const Shape& shape,
           std::optional<ElementType> element = std::nullopt, int residentBlocks = 0);
+  // A user kernel as the GPU ran it: owners from the trace, the traced block's loads as its
+  // global accesses (a warp's instruction n is the n-th load of each lane in the k-step), no
+  // staged tiles (the trace sees global memory). Other blocks have owners but no accesses.
+  // Throws Error(InvalidArgument) naming what is inconsistent in a trace (one read from a file).
+  explicit Mapping(const KernelTrace& trace);
+
+  // The trace this Mapping was built from; null for a catalogue kernel's formulas.
+  const KernelTrace* trace() const;
 
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }

@@ -37,26 +37,29 @@ struct CompileOptions {
   bool trace = false;
 };
 
-// One element of A or B a thread read through ts::loadA or ts::loadB.
-struct TracedLoad {
-  Operand operand = Operand::A;
-  Cell cell;
-  bool operator==(const TracedLoad& other) const {
-    return operand == other.operand && cell.row == other.cell.row && cell.col == other.cell.col;
-  }
-};
-
 // What a traced launch recorded through the accessors: for every element of C the block and
-// thread that stored it (linear: x + y * width), and every load of each thread of one block, in
-// program order.
+// thread that stored it (linear: x + y * width), and the loads of every thread of one block. A
+// Mapping built from it (Mapping(KernelTrace)) draws the kernel as the GPU ran it.
 struct KernelTrace {
+  KernelConfig kernel;  // the user kernel traced: its id, parameter values and source
+  std::string device;   // the GPU it ran on, e.g. "NVIDIA H200"
   Shape shape;
   Dim2 grid, block;
+  int kDepth = 1;                            // TS_KSTEP: values of k per pass of its k loop
   std::vector<int> ownerBlock, ownerThread;  // row-major over C; -1 where no thread stored
   Dim2 tracedBlock;
-  std::vector<std::vector<TracedLoad>> loads;  // per linear thread of tracedBlock
-  bool truncated = false;                      // some thread loaded more than the trace could hold
+  // Per linear thread of tracedBlock, the elements of A (and of B) it loaded, in program order.
+  std::vector<std::vector<Cell>> loadsA, loadsB;
+  bool truncated = false;  // some thread loaded more than the trace could hold
 };
+
+// Where a traced kernel (Mapping(KernelTrace)) draws other pictures than `model`, a catalogue
+// kernel's Mapping of the same shape: the launch, the owner of every element of C, the elements
+// each thread of the traced block stores, and every warp instruction of that block's global
+// accesses at every k-step (instruction n of a k-step is each lane's n-th access in it). Empty
+// when the trace proves the Mapping. At most `maxListed` lines, the last one saying how many more.
+std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& model,
+                                          std::size_t maxListed = 8);
 
 struct CompileResult {
   bool ok = false;

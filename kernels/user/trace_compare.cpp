@@ -1,0 +1,104 @@
+// A traced kernel against a catalogue Mapping: the trace proves the Mapping when every picture
+// the views draw from the two is the same.
+#include <algorithm>
+
+#include "tilescope/user_kernel.hpp"
+
+namespace tilescope {
+namespace {
+
+std::string cellText(const char* matrix, std::int64_t element, std::int64_t cols) {
+  if (element < 0) return "nothing";
+  return std::string(matrix) + "[" + std::to_string(element / cols) + "][" +
+         std::to_string(element % cols) + "]";
+}
+
+std::string dimText(Dim2 d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + ")";
+}
+
+// Collects differences, keeping the first `limit` and counting the rest.
+class Differences {
+ public:
+  explicit Differences(std::size_t limit) : limit_(std::max<std::size_t>(limit, 1)) {}
+  void add(const std::string& line) {
+    if (lines_.size() < limit_)
+      lines_.push_back(line);
+    else
+      ++more_;
+  }
+  std::vector<std::string> take() {
+    if (more_ > 0) lines_.back() = "... and " + std::to_string(more_ + 1) + " more differences";
+    return std::move(lines_);
+  }
+
+ private:
+  std::size_t limit_, more_ = 0;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace
+
+std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& model,
+                                          std::size_t maxListed) {
+  Differences found(maxListed);
+  const KernelTrace* trace = traced.trace();
+  const Shape& shape = traced.shape();
+  if (!trace) {
+    found.add("the first Mapping is not a trace");
+    return found.take();
+  }
+  if (shape.m != model.shape().m || shape.n != model.shape().n || shape.k != model.shape().k) {
+    found.add("the trace is of another shape than the Mapping");
+    return found.take();
+  }
+  if (traced.block().x != model.block().x || traced.block().y != model.block().y ||
+      traced.grid().x != model.launchGrid().x || traced.grid().y != model.launchGrid().y) {
+    found.add("blocks of " + dimText(traced.block()) + " threads in a grid of " +
+              dimText(traced.grid()) + "; the Mapping launches " + dimText(model.block()) +
+              " threads in " + dimText(model.launchGrid()));
+    return found.take();
+  }
+  for (std::int64_t i = 0; i < shape.m; ++i)
+    for (std::int64_t j = 0; j < shape.n; ++j) {
+      const ThreadRef got = traced.owner(i, j), want = model.owner(i, j);
+      if (got.block.x != want.block.x || got.block.y != want.block.y ||
+          got.thread.x != want.thread.x || got.thread.y != want.thread.y)
+        found.add("C[" + std::to_string(i) + "][" + std::to_string(j) + "] is stored by block " +
+                  dimText(got.block) + " thread " + dimText(got.thread) +
+                  ", the Mapping's owner is block " + dimText(want.block) + " thread " +
+                  dimText(want.thread));
+    }
+  if (traced.kDepth() != model.kDepth()) {
+    found.add("k-steps of " + std::to_string(traced.kDepth()) +
+              " values of k (TS_KSTEP), the Mapping's of " + std::to_string(model.kDepth()));
+    return found.take();
+  }
+  const Dim2 block = trace->tracedBlock;
+  for (const Access access : {Access::LoadA, Access::LoadB, Access::StoreC}) {
+    const std::int64_t cols = access == Access::LoadA ? shape.k : shape.n;
+    const char* matrix = access == Access::LoadA ? "A" : access == Access::LoadB ? "B" : "C";
+    // Stores happen once, not per k-step: both count them at step 0.
+    const std::int64_t steps = access == Access::StoreC ? 1 : traced.kSteps();
+    const std::int64_t instructions =
+        std::max(traced.instructionsPerStep(access), model.instructionsPerStep(access));
+    for (std::int64_t step = 0; step < steps; ++step)
+      for (std::int64_t instr = 0; instr < instructions; ++instr)
+        for (int warp = 0; warp < traced.warpsPerBlock(); ++warp) {
+          const WarpAccess got = traced.warpAccess(block, warp, access, step, instr);
+          const WarpAccess want = model.warpAccess(block, warp, access, step, instr);
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            const std::int64_t g = got.element[std::size_t(lane)];
+            const std::int64_t w = want.element[std::size_t(lane)];
+            if (g != w)
+              found.add("block " + dimText(block) + " warp " + std::to_string(warp) + " lane " +
+                        std::to_string(lane) + ", " + toString(access) + " " +
+                        std::to_string(instr) + " of k-step " + std::to_string(step) + ": " +
+                        cellText(matrix, g, cols) + ", the Mapping's " + cellText(matrix, w, cols));
+          }
+        }
+  }
+  return found.take();
+}
+
+}  // namespace tilescope

@@ -1,0 +1,262 @@
+// A Mapping built from a trace (what the GPU recorded of a user kernel) against the catalogue
+// Mapping it follows: a trace made from a Mapping draws the same pictures, a changed mapping is
+// named where it differs, and a broken trace (one read from a file) is refused. The GPU test
+// (tests/cuda/test_cuda_user.cpp) traces the real templates; this one needs no GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tilescope/error.hpp"
+#include "tilescope/mapping.hpp"
+#include "tilescope/traffic.hpp"
+#include "tilescope/user_kernel.hpp"
+
+namespace tilescope {
+namespace {
+
+// What the tracer would record of a kernel that runs `model` exactly: the owners of C, and each
+// thread's loads of `block` in the Mapping's instruction order.
+KernelTrace traceOf(const Mapping& model, Dim2 block) {
+  KernelTrace trace;
+  trace.kernel = {userKernelId("traced_" + model.config().kernel), model.config().params};
+  trace.device = "test";
+  trace.shape = model.shape();
+  trace.grid = model.grid();
+  trace.block = model.block();
+  trace.kDepth = model.kDepth();
+  trace.tracedBlock = block;
+  const Shape& s = model.shape();
+  for (std::int64_t i = 0; i < s.m; ++i)
+    for (std::int64_t j = 0; j < s.n; ++j) {
+      const ThreadRef owner = model.owner(i, j);
+      trace.ownerBlock.push_back(owner.block.x + owner.block.y * model.grid().x);
+      trace.ownerThread.push_back(owner.thread.x + owner.thread.y * model.block().x);
+    }
+  const int threads = model.threadsPerBlock();
+  trace.loadsA.resize(std::size_t(threads));
+  trace.loadsB.resize(std::size_t(threads));
+  for (std::int64_t step = 0; step < model.kSteps(); ++step)
+    for (const Access access : {Access::LoadA, Access::LoadB})
+      for (std::int64_t instr = 0; instr < model.instructionsPerStep(access); ++instr)
+        for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
+          const WarpAccess loads = model.warpAccess(block, warp, access, step, instr);
+          const std::int64_t cols = access == Access::LoadA ? s.k : s.n;
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            const std::int64_t element = loads.element[std::size_t(lane)];
+            if (element < 0) continue;
+            auto& list = access == Access::LoadA ? trace.loadsA : trace.loadsB;
+            list[std::size_t(warp * kWarpSize + lane)].push_back({element / cols, element % cols});
+          }
+        }
+  return trace;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+struct Case {
+  KernelConfig config;
+  Shape shape;
+};
+
+class TracedMapping : public testing::TestWithParam<Case> {};
+
+// The kernels the Kernel Editor has templates of, at sizes that are no tile multiple: traced
+// from their Mapping, an interior and the last block draw the same pictures.
+TEST_P(TracedMapping, ATraceOfTheMappingDrawsItsPictures) {
+  const Mapping model(GetParam().config, GetParam().shape);
+  const Dim2 last{model.grid().x - 1, model.grid().y - 1};
+  for (const Dim2 block : {Dim2{model.grid().x / 2, model.grid().y / 2}, last}) {
+    SCOPED_TRACE("block (" + std::to_string(block.x) + "," + std::to_string(block.y) + ")");
+    const Mapping traced(traceOf(model, block));
+    EXPECT_EQ(traceDifferences(traced, model), std::vector<std::string>{});
+    EXPECT_EQ(traced.family(), Family::User);
+    ASSERT_NE(traced.trace(), nullptr);
+    EXPECT_EQ(traced.kSteps(), model.kSteps());
+    // Every block's extent inside C, and every thread's outputs.
+    const auto clipped = [](Range range, std::int64_t limit) {
+      return std::pair(range.begin, std::min(range.end(), limit));
+    };
+    for (int by = 0; by < model.grid().y; ++by)
+      for (int bx = 0; bx < model.grid().x; ++bx) {
+        EXPECT_EQ(clipped(traced.blockRows({bx, by}), model.shape().m),
+                  clipped(model.blockRows({bx, by}), model.shape().m));
+        EXPECT_EQ(clipped(traced.blockCols({bx, by}), model.shape().n),
+                  clipped(model.blockCols({bx, by}), model.shape().n));
+      }
+    for (int t = 0; t < model.threadsPerBlock(); ++t) {
+      const std::vector<Cell> got = traced.outputs(block, model.threadOfLinear(t));
+      std::vector<Cell> want = model.outputs(block, model.threadOfLinear(t));
+      std::sort(want.begin(), want.end(), [](const Cell& x, const Cell& y) {
+        return x.row != y.row ? x.row < y.row : x.col < y.col;
+      });
+      ASSERT_EQ(got.size(), want.size()) << "thread " << t;
+      for (std::size_t n = 0; n < got.size(); ++n) {
+        EXPECT_EQ(got[n].row, want[n].row);
+        EXPECT_EQ(got[n].col, want[n].col);
+      }
+    }
+    EXPECT_EQ(traced.rowsPerThread(), model.rowsPerThread());
+    EXPECT_EQ(traced.colsPerThread(), model.colsPerThread());
+    // The traffic of each of the block's global requests, as the access view counts it.
+    for (const Access access : {Access::LoadA, Access::LoadB})
+      for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
+        const RequestTraffic got = requestTraffic(traced.warpAccess(block, warp, access, 0, 0));
+        const RequestTraffic want = requestTraffic(model.warpAccess(block, warp, access, 0, 0));
+        EXPECT_EQ(got.sectors, want.sectors);
+        EXPECT_EQ(got.lines, want.lines);
+      }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
+                         testing::Values(Case{{"row-per-thread", {{"tile", 8}}}, {45, 30, 20}},
+                                         Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
+                                         Case{{"shared-a", {{"tile", 16}}}, {100, 70, 50}},
+                                         Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
+                                         Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
+                                         Case{resolve({"blocktile-1d", {}}), {100, 70, 50}},
+                                         Case{resolve({"blocktile-2d", {}}), {150, 140, 50}}),
+                         [](const testing::TestParamInfo<Case>& info) {
+                           std::string name = info.param.config.kernel;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// Blocks that tile C regularly reach past its edge as the formulas draw them: the padding the
+// matrix view hatches. (The trace learns a tile's size from a whole one: C must hold one.)
+TEST(TracedMappingChanged, EdgeTilesReachIntoThePaddingAsTheFormulasDraw) {
+  for (const auto& [config, shape] : {Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
+                                      Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
+                                      Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
+                                      Case{resolve({"blocktile-2d", {}}), {150, 140, 50}}}) {
+    SCOPED_TRACE(config.kernel);
+    const Mapping model(config, shape);
+    const Mapping traced(traceOf(model, {0, 0}));
+    const Dim2 last{model.grid().x - 1, model.grid().y - 1};
+    EXPECT_EQ(traced.blockRows(last).begin, model.blockRows(last).begin);
+    EXPECT_EQ(traced.blockRows(last).count, model.blockRows(last).count);
+    EXPECT_EQ(traced.blockCols(last).begin, model.blockCols(last).begin);
+    EXPECT_EQ(traced.blockCols(last).count, model.blockCols(last).count);
+    EXPECT_GT(model.blockRows(last).end(), shape.m);  // it does reach past the edge
+  }
+}
+
+// naive with x running down the columns of C: each lane reads its own row of A and the warp's B
+// loads no longer coalesce. The trace says where, and the request costs what the hardware pays.
+TEST(TracedMappingChanged, ASwappedThreadMappingIsNamedAndCostsMoreSectors) {
+  const Shape shape{64, 64, 16};
+  const Mapping naive({"naive", {{"tile", 16}}}, shape);
+  KernelTrace trace = traceOf(naive, {1, 1});
+  // Thread (x, y) now computes what (y, x) did: swap the thread of every owner and the loads.
+  for (int& thread : trace.ownerThread) thread = (thread % 16) * 16 + thread / 16;
+  const auto swapped = [](const std::vector<std::vector<Cell>>& loads) {
+    std::vector<std::vector<Cell>> out(loads.size());
+    for (std::size_t t = 0; t < loads.size(); ++t) out[(t % 16) * 16 + t / 16] = loads[t];
+    return out;
+  };
+  trace.loadsA = swapped(trace.loadsA);
+  trace.loadsB = swapped(trace.loadsB);
+  const Mapping traced(trace);
+  const std::vector<std::string> differences = traceDifferences(traced, naive, 3);
+  ASSERT_EQ(differences.size(), 3u) << joined(differences);
+  EXPECT_EQ(differences[0],
+            "C[0][1] is stored by block (0,0) thread (0,1), the Mapping's owner is block (0,0) "
+            "thread (1,0)");
+  EXPECT_EQ(differences[2].rfind("... and ", 0), 0u) << differences[2];
+  // Warp 0 is threads 0..31: before, rows 16..17 of the block (two rows of B's columns); now
+  // columns 0..1 of the block's rows, so its B loads read two columns: 2 distinct elements.
+  const RequestTraffic before = requestTraffic(naive.warpAccess({1, 1}, 0, Access::LoadB, 3, 0));
+  const RequestTraffic after = requestTraffic(traced.warpAccess({1, 1}, 0, Access::LoadB, 3, 0));
+  EXPECT_EQ(before.sectors, 2);  // 16 consecutive floats of B: 64 bytes in 2 sectors
+  EXPECT_EQ(after.sectors, 1);   // 2 floats of B, side by side, broadcast to 16 lanes each
+  const RequestTraffic aBefore = requestTraffic(naive.warpAccess({1, 1}, 0, Access::LoadA, 3, 0));
+  const RequestTraffic aAfter = requestTraffic(traced.warpAccess({1, 1}, 0, Access::LoadA, 3, 0));
+  EXPECT_EQ(aBefore.sectors, 2);  // two rows of A, one element each
+  EXPECT_EQ(aAfter.sectors, 16);  // sixteen rows of A, K = 16 floats apart: one sector each
+}
+
+TEST(TracedMappingChanged, AnElementNoThreadStoredHasNoOwner) {
+  const Mapping naive({"naive", {{"tile", 8}}}, {16, 16, 4});
+  KernelTrace trace = traceOf(naive, {0, 0});
+  trace.ownerBlock[5] = trace.ownerThread[5] = -1;
+  const Mapping traced(trace);
+  EXPECT_EQ(traced.owner(0, 5).block.x, -1);
+  EXPECT_EQ(traced.owner(0, 5).warp, -1);
+  EXPECT_EQ(traced.outputs({0, 0}, {5, 0}).size(), 0u);
+  EXPECT_EQ(traceDifferences(traced, naive),
+            (std::vector<std::string>{"C[0][5] is stored by block (-1,-1) thread (-1,-1), the "
+                                      "Mapping's owner is block (0,0) thread (5,0)",
+                                      "block (0,0) warp 0 lane 5, C store 0 of k-step 0: "
+                                      "nothing, the Mapping's C[0][5]"}));
+}
+
+TEST(TracedMappingChanged, LoadsAreGroupedByTheKernelsKStep) {
+  // shared-tiled's loads come one per k-step of 8; traced with k-steps of 1 every other k-step
+  // is empty and the trace names the depth it was given.
+  const Mapping tiled({"shared-tiled", {{"tile", 8}}}, {16, 16, 16});
+  KernelTrace trace = traceOf(tiled, {0, 0});
+  trace.kDepth = 1;
+  const Mapping traced(trace);
+  EXPECT_EQ(traced.kSteps(), 16);
+  EXPECT_EQ(traced.instructionsPerStep(Access::LoadA), 1);
+  // Thread (x, y) loads A[y][x] and A[y][x + 8]: at k = 1 only the threads of x = 1 load, one in
+  // each of warp 0's four rows of threads; thread 0's second load is in k-step 8.
+  const WarpAccess atOne = traced.warpAccess({0, 0}, 0, Access::LoadA, 1, 0);
+  EXPECT_EQ(atOne.activeLanes(), 4);
+  EXPECT_EQ(atOne.element[1], 1);
+  EXPECT_EQ(atOne.element[9], 16 + 1);
+  EXPECT_EQ(traced.warpAccess({0, 0}, 0, Access::LoadA, 8, 0).element[0], 8);
+  const std::vector<std::string> differences = traceDifferences(traced, tiled);
+  ASSERT_FALSE(differences.empty());
+  EXPECT_EQ(differences.back(), "k-steps of 1 values of k (TS_KSTEP), the Mapping's of 8");
+}
+
+TEST(TracedMappingRefused, ABrokenTraceIsNamed) {
+  const Mapping naive({"naive", {{"tile", 8}}}, {16, 16, 4});
+  const KernelTrace good = traceOf(naive, {0, 0});
+  const auto refusal = [](const KernelTrace& trace) {
+    try {
+      Mapping{trace};
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  KernelTrace shortOwners = good;
+  shortOwners.ownerBlock.pop_back();
+  EXPECT_EQ(refusal(shortOwners),
+            "the trace is inconsistent: it does not name an owner for each of the 256 elements "
+            "of C");
+  KernelTrace outside = good;
+  outside.ownerThread[17] = 64;
+  EXPECT_EQ(refusal(outside),
+            "the trace is inconsistent: C[1][1] names a block or thread outside the launch");
+  KernelTrace farBlock = good;
+  farBlock.tracedBlock = {2, 0};
+  EXPECT_EQ(refusal(farBlock), "the trace is inconsistent: its traced block is outside the grid");
+  KernelTrace noLoads = good;
+  noLoads.loadsB.clear();
+  EXPECT_EQ(refusal(noLoads),
+            "the trace is inconsistent: it does not list the loads of each thread of the traced "
+            "block");
+  KernelTrace noDepth = good;
+  noDepth.kDepth = 0;
+  EXPECT_EQ(refusal(noDepth), "the trace is inconsistent: its k-step covers no value of k");
+}
+
+TEST(TracedMappingRefused, LoadsOutsideTheMatrixAreLeftOut) {
+  const Mapping naive({"naive", {{"tile", 8}}}, {16, 16, 4});
+  KernelTrace trace = traceOf(naive, {0, 0});
+  trace.loadsA[0].insert(trace.loadsA[0].begin(), Cell{0, 4});  // k = K: past A's last column
+  const Mapping traced(trace);
+  EXPECT_EQ(traceDifferences(traced, naive), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace tilescope

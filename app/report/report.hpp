@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tilescope/backend.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::report {
 
@@ -91,6 +92,23 @@ nlohmann::json toJson(const ResultsDocument& document, const std::string& create
 // Throws tilescope::Error(InvalidArgument) for a bad header or results list; bad entries of the
 // lists are skipped and described in the document's warnings.
 ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
+
+// A user kernel's trace (user_kernel.hpp), as the run server's "trace" reply and a trace file
+// carry it: {kernel, source, params, device, m, n, k, grid, block, k_depth, traced_block,
+// owner_block, owner_thread, loads_a, loads_b, truncated}. A list of integers is stored as
+// arithmetic runs, so a regular mapping takes a few numbers per row of C: owner_* is [first,
+// step, count, ...]; each thread's loads are [row, col, row step, col step, count, ...].
+nlohmann::json toJson(const KernelTrace& trace);
+// Checks every field's type and range (the Mapping built from it checks the rest); throws
+// tilescope::Error(InvalidArgument) naming the JSON path.
+KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path = "trace");
+
+// A trace file, as tilescope-bench --trace writes it and the app opens it: {format:
+// "tilescope-trace", version, created, generator, trace}.
+inline constexpr const char* kTraceFormat = "tilescope-trace";
+nlohmann::json traceDocumentToJson(const KernelTrace& trace, const std::string& created,
+                                   const std::string& generator);
+KernelTrace traceDocumentFromJson(const nlohmann::json& json);
 
 // A human-readable, column-aligned table of the same fields.
 void writeTable(std::ostream& out, const std::vector<RunResult>& results);

@@ -181,6 +181,39 @@ class CudaBackend final : public Backend {
     });
   }
 
+  KernelTrace trace(const TraceRequest& request, const ProgressFn& progress) override {
+    requireUsable();
+    validateShape(request.shape);
+    if (auto why = traceRefusal(request)) throw Error(ErrorKind::Unsupported, *why);
+    requireDevice(request.device);
+    const KernelConfig config = resolve(request.kernel);
+    return rememberingFaults([&] {
+      const auto report = [&](double fraction, const std::string& stage) {
+        if (progress) progress(fraction, stage);
+      };
+      const Shape& shape = request.shape;
+      TS_CUDA_CHECK(cudaSetDevice(request.device));
+      ensureFits(shape, ElementType::F32, false);
+      report(0.0, "compiling " + userKernelName(config.kernel) + " with its accessors recording");
+      const cuda::UserModule& module = userModule(config, request.device, /*traced=*/true);
+      const cuda::UserLaunch launch = module.launchFor(shape);
+      const Operands operands = makeOperands(shape, Fill::Random, 42, ElementType::F32);
+      cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.elementsC());
+      TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
+      TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+      report(0.5, "running the traced launch");
+      // 2^24 loads in all (128 MiB of GPU memory) shared by the block's threads: 16384 each in
+      // a block of 1024; a thread that loads more marks the trace truncated.
+      const int capacity = (1 << 24) / (launch.block.x * launch.block.y);
+      const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+      KernelTrace traced = module.trace(args, launch, request.block, capacity);
+      traced.kernel = config;
+      traced.device = devices_[std::size_t(request.device)].name;
+      report(1.0, "done");
+      return traced;
+    });
+  }
+
  private:
   void requireUsable() const {
     if (lost_)
@@ -373,16 +406,18 @@ class CudaBackend final : public Backend {
 
   // A user kernel compiled for `device` and loaded there, once per source and parameters. Throws
   // Error(InvalidArgument) with the compiler's first error when the source does not compile.
-  const cuda::UserModule& userModule(const KernelConfig& config, int device) {
+  // `traced`: compiled with the accessors recording (CompileOptions::trace).
+  const cuda::UserModule& userModule(const KernelConfig& config, int device, bool traced = false) {
     const int capability = capabilities_[std::size_t(device)];
     const std::string arch = "sm_" + std::to_string(capability);
-    const std::string key = std::to_string(device) + "\n" + formatParams(config) + "\n" +
-                            config.kernel + "\n" + config.source.value_or("");
+    const std::string key = std::to_string(device) + (traced ? " traced" : "") + "\n" +
+                            formatParams(config) + "\n" + config.kernel + "\n" +
+                            config.source.value_or("");
     auto found = userModules_.find(key);
     if (found != userModules_.end()) return *found->second;
     const std::string name = userKernelName(config.kernel);
     const CompileResult compiled =
-        compileUserKernel({name, config.source.value_or("")}, {arch, config.params});
+        compileUserKernel({name, config.source.value_or("")}, {arch, config.params, traced});
     if (!compiled.ok) {
       std::string why = name + ".cu did not compile for " + arch;
       const auto error = std::find_if(compiled.diagnostics.begin(), compiled.diagnostics.end(),

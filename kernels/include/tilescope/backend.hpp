@@ -95,6 +95,9 @@ struct RunResult {
   bool verified() const { return verification && verification->passed; }
 };
 
+struct KernelTrace;   // user_kernel.hpp
+struct TraceRequest;  // user_kernel.hpp
+
 // Progress of one run: fraction in [0, 1] and what is happening ("warm-up", "timing 4/10", ...).
 using ProgressFn = std::function<void(double fraction, const std::string& stage)>;
 
@@ -120,6 +123,10 @@ class Backend {
   // repetitions. Throws tilescope::Error like run().
   virtual DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
                                          const std::atomic<bool>* cancel) = 0;
+  // Launches a user kernel once with its accessors recording (user_kernel.hpp): who stores each
+  // element of C, and what each thread of one block loads. Throws tilescope::Error like run();
+  // Unsupported on a backend that cannot (tracing runs CUDA source on a CUDA GPU).
+  virtual KernelTrace trace(const TraceRequest& request, const ProgressFn& progress);
 
  protected:
   // What this backend cannot run at all (unknown kernel, refused parameters, shape or element

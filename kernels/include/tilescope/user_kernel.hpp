@@ -53,6 +53,20 @@ struct KernelTrace {
   bool truncated = false;  // some thread loaded more than the trace could hold
 };
 
+// A traced launch to make (Backend::trace): the user kernel with its source and parameter
+// values, the shape, the device, and the block whose loads are recorded.
+struct TraceRequest {
+  KernelConfig kernel;
+  Shape shape;
+  int device = 0;
+  Dim2 block{0, 0};
+};
+
+// A trace records an owner for every element of C: it is refused past this many (1024 x 1024).
+inline constexpr std::int64_t kMaxTracedElements = std::int64_t(1) << 20;
+// Why a trace of this request cannot be made (no source, C too large), or nullopt.
+std::optional<std::string> traceRefusal(const TraceRequest& request);
+
 // Where a traced kernel (Mapping(KernelTrace)) draws other pictures than `model`, a catalogue
 // kernel's Mapping of the same shape: the launch, the owner of every element of C, the elements
 // each thread of the traced block stores, and every warp instruction of that block's global

@@ -1,0 +1,213 @@
+// A trace as JSON: owners of C and loads as arithmetic runs, so a trace of a regular mapping of
+// 1024 x 1024 fits a few hundred kilobytes.
+#include <limits>
+
+#include "io/json_fields.hpp"
+#include "report/report.hpp"
+#include "tilescope/error.hpp"
+
+namespace tilescope::report {
+namespace {
+
+using nlohmann::json;
+
+// [first, step, count, ...]: the longest runs of equal steps, greedily.
+json intRuns(const std::vector<int>& values) {
+  json out = json::array();
+  for (std::size_t i = 0; i < values.size();) {
+    const std::int64_t step = i + 1 < values.size() ? std::int64_t(values[i + 1]) - values[i] : 0;
+    std::size_t end = i + 1;
+    while (end < values.size() && std::int64_t(values[end]) - values[end - 1] == step) ++end;
+    out.push_back(values[i]);
+    out.push_back(step);
+    out.push_back(end - i);
+    i = end;
+  }
+  return out;
+}
+
+// [row, col, row step, col step, count, ...].
+json cellRuns(const std::vector<Cell>& cells) {
+  json out = json::array();
+  for (std::size_t i = 0; i < cells.size();) {
+    std::int64_t rowStep = 0, colStep = 0;
+    if (i + 1 < cells.size()) {
+      rowStep = cells[i + 1].row - cells[i].row;
+      colStep = cells[i + 1].col - cells[i].col;
+    }
+    std::size_t end = i + 1;
+    while (end < cells.size() && cells[end].row - cells[end - 1].row == rowStep &&
+           cells[end].col - cells[end - 1].col == colStep)
+      ++end;
+    out.insert(out.end(), {json(cells[i].row), json(cells[i].col), json(rowStep), json(colStep),
+                           json(end - i)});
+    i = end;
+  }
+  return out;
+}
+
+std::int64_t wholeNumber(const json& value, const std::string& at) {
+  if (!value.is_number_integer())
+    io::refuseAt(at, io::shownValue(value) + " is not a whole number");
+  return value.get<std::int64_t>();
+}
+
+// Expands runs, refusing more than `limit` values and values outside [low, high].
+std::vector<int> intsFromRuns(const json& runs, const std::string& at, std::size_t limit,
+                              std::int64_t low, std::int64_t high) {
+  io::arrayAt(runs, at);
+  if (runs.size() % 3 != 0) io::refuseAt(at, "runs come as [first, step, count] triples");
+  std::vector<int> values;
+  for (std::size_t r = 0; r < runs.size(); r += 3) {
+    const std::string here = io::elementPath(at, r);
+    const std::int64_t first = wholeNumber(runs[r], here);
+    const std::int64_t step = wholeNumber(runs[r + 1], here);
+    const std::int64_t count = wholeNumber(runs[r + 2], here);
+    if (count < 1 || std::size_t(count) > limit - values.size())
+      io::refuseAt(here, "a run of " + std::to_string(count) + " values: more than the " +
+                             std::to_string(limit) + " there are");
+    const std::int64_t last = first + step * (count - 1);
+    if (std::min(first, last) < low || std::max(first, last) > high)
+      io::refuseAt(here, "a value outside " + std::to_string(low) + ".." + std::to_string(high));
+    for (std::int64_t n = 0; n < count; ++n) values.push_back(int(first + step * n));
+  }
+  return values;
+}
+
+std::vector<Cell> cellsFromRuns(const json& runs, const std::string& at, std::size_t limit) {
+  io::arrayAt(runs, at);
+  if (runs.size() % 5 != 0) io::refuseAt(at, "runs come as [row, col, row step, col step, count]");
+  std::vector<Cell> cells;
+  const std::int64_t bound = std::numeric_limits<std::int32_t>::max();
+  for (std::size_t r = 0; r < runs.size(); r += 5) {
+    const std::string here = io::elementPath(at, r);
+    const std::int64_t row = wholeNumber(runs[r], here), col = wholeNumber(runs[r + 1], here);
+    const std::int64_t rowStep = wholeNumber(runs[r + 2], here);
+    const std::int64_t colStep = wholeNumber(runs[r + 3], here);
+    const std::int64_t count = wholeNumber(runs[r + 4], here);
+    if (count < 1 || std::size_t(count) > limit - cells.size())
+      io::refuseAt(here, "a run of " + std::to_string(count) + " loads: more than a thread's " +
+                             std::to_string(limit));
+    for (const auto [first, step] : {std::pair(row, rowStep), std::pair(col, colStep)}) {
+      const std::int64_t last = first + step * (count - 1);
+      if (std::abs(step) > bound || std::min(first, last) < -bound || std::max(first, last) > bound)
+        io::refuseAt(here, "an index outside a matrix's range");
+    }
+    for (std::int64_t n = 0; n < count; ++n)
+      cells.push_back({row + rowStep * n, col + colStep * n});
+  }
+  return cells;
+}
+
+json dimJson(Dim2 d) {
+  return json::array({d.x, d.y});
+}
+
+Dim2 dimField(const json& object, const char* name, const std::string& path, int low, int high) {
+  const std::string at = io::memberPath(path, name);
+  const json& value = io::arrayAt(io::requiredField(object, name, path), at);
+  if (value.size() != 2) io::refuseAt(at, io::shownValue(value) + " is not [x, y]");
+  Dim2 d;
+  for (const int axis : {0, 1}) {
+    const std::int64_t v = wholeNumber(value[std::size_t(axis)], io::elementPath(at, axis));
+    if (v < low || v > high)
+      io::refuseAt(at, io::shownValue(value) + " is not within " + std::to_string(low) + ".." +
+                           std::to_string(high));
+    (axis == 0 ? d.x : d.y) = int(v);
+  }
+  return d;
+}
+
+// The most loads one thread's record may hold: what the CUDA backend records at most.
+constexpr std::size_t kMaxLoadsPerThread = std::size_t(1) << 24;
+
+}  // namespace
+
+nlohmann::json toJson(const KernelTrace& trace) {
+  json params = json::object();
+  for (const auto& [name, value] : trace.kernel.params) params[name] = value;
+  json loadsA = json::array(), loadsB = json::array();
+  for (const auto& loads : trace.loadsA) loadsA.push_back(cellRuns(loads));
+  for (const auto& loads : trace.loadsB) loadsB.push_back(cellRuns(loads));
+  return {{"kernel", trace.kernel.kernel},
+          {"source", trace.kernel.source ? json(*trace.kernel.source) : json(nullptr)},
+          {"params", std::move(params)},
+          {"device", trace.device},
+          {"m", trace.shape.m},
+          {"n", trace.shape.n},
+          {"k", trace.shape.k},
+          {"grid", dimJson(trace.grid)},
+          {"block", dimJson(trace.block)},
+          {"k_depth", trace.kDepth},
+          {"traced_block", dimJson(trace.tracedBlock)},
+          {"owner_block", intRuns(trace.ownerBlock)},
+          {"owner_thread", intRuns(trace.ownerThread)},
+          {"loads_a", std::move(loadsA)},
+          {"loads_b", std::move(loadsB)},
+          {"truncated", trace.truncated}};
+}
+
+KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
+  io::objectAt(json, path);
+  KernelTrace trace;
+  trace.kernel.kernel = io::stringField(json, "kernel", path);
+  if (const auto* source = io::optionalField(json, "source")) {
+    trace.kernel.source = io::stringField(json, "source", path);
+    if (source->get<std::string>().size() > kMaxUserSourceBytes)
+      io::refuseAt(io::memberPath(path, "source"), "longer than a kernel's source may be");
+  }
+  const std::string paramsPath = io::memberPath(path, "params");
+  const nlohmann::json& params = io::objectAt(io::requiredField(json, "params", path), paramsPath);
+  for (const auto& [name, value] : params.items())
+    trace.kernel.params[name] =
+        int(io::integerField(params, name.c_str(), paramsPath, std::numeric_limits<int>::min(),
+                             std::numeric_limits<int>::max(), "parameter value"));
+  trace.device = io::stringField(json, "device", path);
+  trace.shape = {io::sizeField(json, "m", path), io::sizeField(json, "n", path),
+                 io::sizeField(json, "k", path)};
+  const std::int64_t elements = trace.shape.m * trace.shape.n;
+  if (elements > kMaxTracedElements)
+    io::refuseAt(path, "a trace of " + std::to_string(elements) + " elements of C: at most " +
+                           std::to_string(kMaxTracedElements) + " are traced");
+  trace.grid = dimField(json, "grid", path, 1, std::numeric_limits<int>::max());
+  trace.block = dimField(json, "block", path, 1, 1024);
+  trace.kDepth = int(
+      io::integerField(json, "k_depth", path, 1, std::numeric_limits<int>::max(), "k-step depth"));
+  trace.tracedBlock = dimField(json, "traced_block", path, 0, std::numeric_limits<int>::max());
+  const std::int64_t blocks = std::int64_t(trace.grid.x) * trace.grid.y;
+  const int threads = trace.block.x * trace.block.y;
+  trace.ownerBlock =
+      intsFromRuns(io::requiredField(json, "owner_block", path),
+                   io::memberPath(path, "owner_block"), std::size_t(elements), -1, blocks - 1);
+  trace.ownerThread =
+      intsFromRuns(io::requiredField(json, "owner_thread", path),
+                   io::memberPath(path, "owner_thread"), std::size_t(elements), -1, threads - 1);
+  for (const auto& [name, loads] :
+       {std::pair("loads_a", &trace.loadsA), std::pair("loads_b", &trace.loadsB)}) {
+    const std::string at = io::memberPath(path, name);
+    const nlohmann::json& list = io::arrayAt(io::requiredField(json, name, path), at);
+    if (list.size() != std::size_t(threads))
+      io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' loads, the block has " +
+                           std::to_string(threads));
+    for (std::size_t t = 0; t < list.size(); ++t)
+      loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxLoadsPerThread));
+  }
+  trace.truncated = io::booleanField(json, "truncated", path);
+  return trace;
+}
+
+nlohmann::json traceDocumentToJson(const KernelTrace& trace, const std::string& created,
+                                   const std::string& generator) {
+  return {{"format", kTraceFormat},
+          {"version", kFormatVersion},
+          {"created", created},
+          {"generator", generator},
+          {"trace", toJson(trace)}};
+}
+
+KernelTrace traceDocumentFromJson(const nlohmann::json& json) {
+  checkHeader(json, kTraceFormat);
+  return traceFromJson(io::requiredField(json, "trace", ""), "trace");
+}
+
+}  // namespace tilescope::report

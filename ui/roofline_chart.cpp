@@ -114,7 +114,7 @@ QString pointTip(const RunResult& result, const Intensity& intensity,
   } else {
     tip += QObject::tr(
                "<br>arithmetic intensity <b>%1 FLOP/byte</b> (traffic model: every global-memory "
-               "sector the warps fetch, no cache reuse)")
+               "sector the warps fetch, no cache reuse; a tile a cluster multicasts counts once)")
                .arg(flopsPerByte);
   }
   if (const std::optional<ResultRoof> roof = roofOf(result, ceilings)) {

@@ -21,6 +21,18 @@ const char* toString(Access access) {
   return "access";
 }
 
+Operand operandOf(Access access) {
+  switch (access) {
+    case Access::LoadA:
+      return Operand::A;
+    case Access::LoadB:
+      return Operand::B;
+    case Access::StoreC:
+      return Operand::C;
+  }
+  return Operand::C;
+}
+
 int WarpAccess::activeLanes() const {
   int n = 0;
   for (std::int64_t e : element) n += e >= 0;
@@ -382,6 +394,17 @@ const KernelTrace* Mapping::trace() const {
 
 bool Mapping::persistent() const {
   return std::holds_alternative<maps::Persistent>(map_);
+}
+
+int Mapping::multicastBlocks(Operand operand) const {
+  const auto* map = std::get_if<maps::Persistent>(&map_);
+  if (!map || operand != Operand::B || !map->multicastsB(shape_.k, shape_.n)) return 1;
+  return map->cluster;
+}
+
+std::int64_t Mapping::fetchingBlocks(Operand operand) const {
+  if (multicastBlocks(operand) == 1) return blockCount();
+  return std::get<maps::Persistent>(map_).units(shape_.m, shape_.n);
 }
 
 std::int64_t Mapping::launchedBlockOf(Dim2 block) const {
@@ -873,9 +896,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
 WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t step,
                                std::int64_t instr) const {
   WarpAccess result;
-  result.operand = access == Access::LoadA   ? Operand::A
-                   : access == Access::LoadB ? Operand::B
-                                             : Operand::C;
+  result.operand = operandOf(access);
   result.width = accessWidth(access);
   result.elementBytes = access == Access::StoreC ? 4 : storageBytes(element_);
   const std::int64_t cols = access == Access::LoadA ? shape_.k : shape_.n;

@@ -55,7 +55,12 @@ AccessTotals countAccess(const Mapping& mapping, Access access, std::int64_t sam
     totals.sectors += request.sectors;
     totals.bytesUsed += double(request.bytesUsed);
   }
-  const double scale = double(total / evaluated);
+  // A tile multicast to a cluster crosses L2 once for all its blocks. The partners ask for the
+  // same bytes (their tiles share B's columns), so the blocks' requests count at the fetching
+  // blocks' share.
+  const double fetchedShare =
+      double(mapping.fetchingBlocks(operandOf(access))) / double(mapping.blockCount());
+  const double scale = double(total / evaluated) * fetchedShare;
   totals.requests *= scale;
   totals.sectors *= scale;
   totals.bytesUsed *= scale;

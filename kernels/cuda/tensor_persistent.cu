@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
   // each block its own (then nothing is multicast).
   const bool aByTma = map.aVectorCopies(args.k), bByTma = map.bVectorCopies(args.n);
   const bool allByTma = aByTma && bByTma;
-  const bool multicast = kCluster > 1 && allByTma;
+  const bool multicast = map.multicastsB(args.k, args.n);
 
   if (t == 0) {
     for (int s = 0; s < kStages; ++s) {

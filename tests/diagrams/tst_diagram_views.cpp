@@ -54,6 +54,7 @@ class TestDiagramViews : public QObject {
   void blockHoverNamesOwnerAndLoader();
   void accessViewDrawsAComparisonBeside();
   void accessViewSetsACountedRunBesideTheModel();
+  void accessViewFooterCountsAMulticastTileOncePerCluster();
   void blockHoverNamesTheFloat4CopyOfALadderThread();
   void accessViewShowsTheSelectedReadSlot();
   void kstepPipelineShowsItsTilesInFlight();
@@ -260,6 +261,28 @@ void TestDiagramViews::accessViewSetsACountedRunBesideTheModel() {
 
 // vectorized, K = 64: A[1][10] of the staged tile comes with thread 6's float4 A[1][8..11]; its
 // C tile names thread 37 (rows 8..15, columns 20..23 of the block).
+// tensor-persistent's 2 x 1 clusters fetch each B tile once: the footer says so and counts it so;
+// tensor-tma's blocks each fetch their own.
+void TestDiagramViews::accessViewFooterCountsAMulticastTileOncePerCluster() {
+  DiagramDocument document;
+  document.setConfiguration({"tensor-persistent", {{"cluster", 2}}}, {512, 512, 128},
+                            ElementType::BF16);
+  AccessView view(&document);
+  const QString persistent = AccessView::footer(view.panels()[0]);
+  QVERIFY2(persistent.contains(QStringLiteral(
+               "B loads 16.0 sectors/request, 100% used, each tile fetched once per cluster of "
+               "2 blocks")),
+           qPrintable(persistent));
+  const KernelTraffic* traffic = document.traffic();
+  QVERIFY(traffic);
+  // 4 x 2 tiles of 64 x 256 bf16 per k-step, 2 k-steps: 4 clusters fetch 1024 sectors each.
+  QCOMPARE(traffic->totals(Access::LoadB).sectors, 4.0 * 2 * 1024);
+
+  document.setConfiguration({"tensor-tma", {}}, {512, 512, 128}, ElementType::BF16);
+  const QString tma = AccessView::footer(view.panels()[0]);
+  QVERIFY2(!tma.contains(QStringLiteral("cluster")), qPrintable(tma));
+}
+
 void TestDiagramViews::blockHoverNamesTheFloat4CopyOfALadderThread() {
   DiagramDocument document;
   document.setConfiguration({"vectorized", {}}, {64, 128, 64});

@@ -429,5 +429,139 @@ TEST(KernelTraffic, RowPerThreadWastesSevenEighthsOfEveryALoad) {
   EXPECT_GT(rows.globalBytes, naive.globalBytes);
 }
 
+// Enough for every request of the small problems below: exact totals.
+constexpr std::int64_t kEveryRequest = 1 << 20;
+// tensor-persistent and tensor-tma with 128 x 256 tiles of bf16 and 64-deep k-steps: a tile's
+// k-step moves 128 rows x 128 bytes of A (512 sectors) and 64 rows x 512 bytes of B (1024
+// sectors), in aligned 16-byte vectors that use every byte of their sectors.
+constexpr double kASectorsPerTileStep = 128.0 * 64 * 2 / kSectorBytes;
+constexpr double kBSectorsPerTileStep = 64.0 * 256 * 2 / kSectorBytes;
+
+Mapping persistentOf(int cluster, Shape shape) {
+  return Mapping({"tensor-persistent",
+                  {{"BM", 128}, {"BN", 256}, {"BK", 64}, {"stages", 4}, {"cluster", cluster}}},
+                 shape, ElementType::BF16);
+}
+
+Mapping tmaOf(Shape shape) {
+  return Mapping({"tensor-tma", {{"BM", 128}, {"BN", 256}, {"BK", 64}, {"stages", 4}}}, shape,
+                 ElementType::BF16);
+}
+
+// 512 x 512 x 128: 4 tile rows x 2 tile columns, 2 k-steps. Without clusters each of the 8 tiles
+// fetches its B tile every k-step; with 2 x 1 clusters the 2 tiles of a column pair share one
+// multicast copy: 2 pairs x 2 columns fetch it. A and C stay per tile.
+TEST(KernelTraffic, PersistentClusterFetchesEachBTileOnce) {
+  const Shape shape{512, 512, 128};
+  const KernelTraffic single = kernelTraffic(persistentOf(1, shape), kEveryRequest);
+  const KernelTraffic paired = kernelTraffic(persistentOf(2, shape), kEveryRequest);
+  ASSERT_TRUE(single.exact);
+  ASSERT_TRUE(paired.exact);
+  const double steps = 2, tiles = 4 * 2, clusters = 2 * 2;
+  EXPECT_DOUBLE_EQ(single.totals(Access::LoadB).sectors, tiles * steps * kBSectorsPerTileStep);
+  EXPECT_DOUBLE_EQ(paired.totals(Access::LoadB).sectors, clusters * steps * kBSectorsPerTileStep);
+  EXPECT_DOUBLE_EQ(2 * paired.totals(Access::LoadB).bytesFetched(),
+                   single.totals(Access::LoadB).bytesFetched());
+  // Each warp request is the same 16 sectors; only fewer are made.
+  EXPECT_DOUBLE_EQ(paired.totals(Access::LoadB).sectorsPerRequest(),
+                   single.totals(Access::LoadB).sectorsPerRequest());
+  for (const Access access : {Access::LoadA, Access::StoreC}) {
+    EXPECT_DOUBLE_EQ(paired.totals(access).sectors, single.totals(access).sectors)
+        << toString(access);
+  }
+  EXPECT_DOUBLE_EQ(paired.totals(Access::LoadA).sectors, tiles * steps * kASectorsPerTileStep);
+  const double savedBytes = tiles / 2 * steps * kBSectorsPerTileStep * kSectorBytes;
+  EXPECT_DOUBLE_EQ(paired.globalBytes, single.globalBytes - savedBytes);
+  EXPECT_DOUBLE_EQ(paired.arithmeticIntensity(), 2.0 * 512 * 512 * 128 / paired.globalBytes);
+  EXPECT_GT(paired.arithmeticIntensity(), single.arithmeticIntensity());
+}
+
+// 300 x 512 x 128: 3 tile rows (the last one partial). The second cluster row's partner block
+// lies past M and computes nothing, so that cluster fetches B for its one tile: 2 cluster rows x
+// 2 columns fetch, against 3 x 2 tiles without clusters.
+TEST(KernelTraffic, PersistentClusterWithAnOddTileRowFetchesForItsOneBlock) {
+  const Shape shape{300, 512, 128};
+  const Mapping paired = persistentOf(2, shape);
+  EXPECT_EQ(paired.blockCount(), 3 * 2);
+  EXPECT_EQ(paired.fetchingBlocks(Operand::B), 2 * 2);
+  const KernelTraffic single = kernelTraffic(persistentOf(1, shape), kEveryRequest);
+  const KernelTraffic multicast = kernelTraffic(paired, kEveryRequest);
+  ASSERT_TRUE(multicast.exact);
+  const double steps = 2;
+  EXPECT_DOUBLE_EQ(single.totals(Access::LoadB).sectors, 3 * 2 * steps * kBSectorsPerTileStep);
+  EXPECT_DOUBLE_EQ(multicast.totals(Access::LoadB).sectors, 2 * 2 * steps * kBSectorsPerTileStep);
+  EXPECT_DOUBLE_EQ(multicast.totals(Access::LoadA).sectors, single.totals(Access::LoadA).sectors);
+  EXPECT_DOUBLE_EQ(multicast.totals(Access::StoreC).sectors, single.totals(Access::StoreC).sectors);
+}
+
+// N = 500 is no multiple of 8 bf16 elements: B's rows are not 16-byte aligned, so TMA cannot copy
+// them and each block's producer threads copy their own; nothing is multicast.
+TEST(KernelTraffic, PersistentClusterMulticastsNothingWithoutTma) {
+  const Shape shape{512, 500, 128};
+  const Mapping paired = persistentOf(2, shape);
+  EXPECT_EQ(paired.multicastBlocks(Operand::B), 1);
+  EXPECT_EQ(paired.fetchingBlocks(Operand::B), paired.blockCount());
+  EXPECT_DOUBLE_EQ(
+      kernelTraffic(paired, kEveryRequest).totals(Access::LoadB).sectors,
+      kernelTraffic(persistentOf(1, shape), kEveryRequest).totals(Access::LoadB).sectors);
+}
+
+// Clusters of one block multicast nothing: tensor-persistent with cluster=1 moves exactly what
+// tensor-tma does, tile by tile (512 x 512 x 128: 8 tiles, 2 k-steps; C's floats stored once, in
+// whole sectors).
+TEST(KernelTraffic, ClustersOfOneAndTensorTmaFetchEveryTilePerBlock) {
+  const Shape shape{512, 512, 128};
+  const KernelTraffic tma = kernelTraffic(tmaOf(shape), kEveryRequest);
+  const KernelTraffic single = kernelTraffic(persistentOf(1, shape), kEveryRequest);
+  ASSERT_TRUE(tma.exact);
+  const double tiles = 8, steps = 2;
+  EXPECT_DOUBLE_EQ(tma.totals(Access::LoadA).sectors, tiles * steps * kASectorsPerTileStep);
+  EXPECT_DOUBLE_EQ(tma.totals(Access::LoadB).sectors, tiles * steps * kBSectorsPerTileStep);
+  EXPECT_DOUBLE_EQ(tma.totals(Access::StoreC).sectors, 512.0 * 512 * 4 / kSectorBytes);
+  for (const Access access : {Access::LoadA, Access::LoadB, Access::StoreC}) {
+    EXPECT_DOUBLE_EQ(single.totals(access).requests, tma.totals(access).requests)
+        << toString(access);
+    EXPECT_DOUBLE_EQ(single.totals(access).sectors, tma.totals(access).sectors) << toString(access);
+  }
+  EXPECT_DOUBLE_EQ(single.globalBytes, tma.globalBytes);
+}
+
+// Only tensor-persistent's clusters multicast: every other kernel's blocks fetch every operand
+// themselves, so their totals are counted over every block as before.
+TEST(KernelTraffic, OnlyPersistentClustersMulticast) {
+  const Shape shape{300, 512, 200};
+  int checked = 0;
+  for (const KernelInfo& info : catalogue()) {
+    if (!info.hasMapping) continue;
+    for (const KernelConfig& config : validConfigurations(info)) {
+      const Mapping mapping(config, shape, info.types.front());
+      const bool multicasts = info.id == "tensor-persistent" && config.params.at("cluster") > 1;
+      EXPECT_EQ(mapping.fetchingBlocks(Operand::A), mapping.blockCount());
+      EXPECT_EQ(mapping.fetchingBlocks(Operand::C), mapping.blockCount());
+      EXPECT_EQ(mapping.multicastBlocks(Operand::B), multicasts ? 2 : 1)
+          << info.id << ' ' << formatParams(config);
+      if (!multicasts) {
+        EXPECT_EQ(mapping.fetchingBlocks(Operand::B), mapping.blockCount());
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+// At 4096^3 (sampled) tensor-persistent's 128 x 256 tiles in 2 x 1 clusters move half the B
+// bytes of the same tiles without clusters: the 32 tile rows pair up exactly, so 16 cluster rows
+// x 16 tile columns fetch B.
+TEST(KernelTraffic, PersistentAt4096HalvesBAndRaisesItsIntensity) {
+  const Shape shape{4096, 4096, 4096};
+  EXPECT_EQ(persistentOf(2, shape).fetchingBlocks(Operand::B), 16 * 16);
+  const KernelTraffic single = kernelTraffic(persistentOf(1, shape));
+  const KernelTraffic paired = kernelTraffic(persistentOf(2, shape));
+  EXPECT_DOUBLE_EQ(2 * paired.totals(Access::LoadB).sectors, single.totals(Access::LoadB).sectors);
+  EXPECT_DOUBLE_EQ(paired.globalBytes,
+                   single.globalBytes - single.totals(Access::LoadB).bytesFetched() / 2);
+  EXPECT_DOUBLE_EQ(paired.arithmeticIntensity(), 2.0 * 4096 * 4096 * 4096 / paired.globalBytes);
+}
+
 }  // namespace
 }  // namespace tilescope

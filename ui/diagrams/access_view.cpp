@@ -127,6 +127,17 @@ QString countedText(const AccessView::Panel& panel) {
       .arg(QString::fromStdString(panel.counted->device), figures.join(QStringLiteral(" · ")));
 }
 
+// A load's totals, and where a cluster multicasts the operand, that its tiles count once.
+QString loadSummary(const AccessView::Panel& panel, Access access) {
+  const QString summary = accessSummary(panel.traffic->totals(access));
+  const int blocks = panel.mapping->multicastBlocks(operandOf(access));
+  if (blocks == 1) return summary;
+  return summary + QStringLiteral(
+                       ", each tile fetched once per cluster of %1 blocks (TMA "
+                       "multicast into every block's shared memory)")
+                       .arg(blocks);
+}
+
 QString footerText(const AccessView::Panel& panel) {
   if (!panel.traffic) return {};
   const KernelTraffic& t = *panel.traffic;
@@ -134,7 +145,7 @@ QString footerText(const AccessView::Panel& panel) {
              "Whole launch, no cache reuse%1: A loads %2 · B loads %3 · C stores %4. "
              "Global traffic %5 against %6 compulsory: %7 FLOP per byte (at best %8).")
              .arg(t.exact ? QString() : QStringLiteral(" (sampled)"))
-             .arg(accessSummary(t.totals(Access::LoadA)), accessSummary(t.totals(Access::LoadB)),
+             .arg(loadSummary(panel, Access::LoadA), loadSummary(panel, Access::LoadB),
                   accessSummary(t.totals(Access::StoreC)), bytesText(t.globalBytes),
                   bytesText(t.compulsoryBytes))
              .arg(t.arithmeticIntensity(), 0, 'g', 3)

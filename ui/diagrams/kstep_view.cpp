@@ -130,8 +130,9 @@ QString persistentRecipe(const Mapping& m, const maps::Persistent& map) {
   if (map.cluster > 1)
     text += QStringLiteral(
                 "\nclusters of %1 blocks take tiles stacked along M: each producer loads 1/%1 of "
-                "B's boxes and the copy engine multicasts them into every block of the cluster; a "
-                "stage is refilled once the consumers of all %1 blocks have freed it")
+                "B's boxes and the copy engine multicasts them into every block of the cluster, "
+                "so each B tile crosses L2 once per cluster (the traffic model counts it once); "
+                "a stage is refilled once the consumers of all %1 blocks have freed it")
                 .arg(map.cluster);
   return text;
 }

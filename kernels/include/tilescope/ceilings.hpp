@@ -71,8 +71,9 @@ struct Intensity {
 // 2MNK over the bytes of A and B (in `element`) read once and C (float32) written once.
 double compulsoryIntensity(const Shape& shape, ElementType element = ElementType::F32);
 // From the traffic model (kernelTraffic of the configuration's Mapping on `element` operands:
-// every sector the warps fetch, no cache reuse), or the compulsory intensity for the library
-// reference. Takes milliseconds on large shapes: callers that redraw should keep the answer.
+// every sector the warps fetch, no cache reuse, a cluster's multicast tile once), or the
+// compulsory intensity for the library reference. Takes milliseconds on large shapes: callers
+// that redraw should keep the answer.
 // Throws Error(InvalidArgument) for a configuration, shape or element type the catalogue refuses.
 Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape,
                               ElementType element = ElementType::F32);

@@ -31,6 +31,7 @@ struct Range {
 enum class Operand { A, B, C };
 enum class Access { LoadA, LoadB, StoreC };
 const char* toString(Access access);
+Operand operandOf(Access access);
 
 // The part of A or B a block uses during one k-step, and whether it is staged in shared memory
 // (loaded once by the block's threads) or read by each thread straight from global memory.
@@ -156,6 +157,14 @@ class Mapping {
   Dim2 launchGrid() const { return launchGrid_; }
   Dim2 cluster() const { return cluster_; }
   bool persistent() const;
+  // The blocks one copy of an `operand` tile serves: tensor-persistent's cluster() blocks, which
+  // take tiles stacked along M, share B's tile and multicast it (when TMA copies both operands);
+  // 1 where each block fetches its own.
+  int multicastBlocks(Operand operand) const;
+  // The blocks whose copies of `operand` cross L2: one per multicast cluster, whose tile is
+  // fetched once and written into every block's shared memory (a cluster whose partner lies past
+  // M fetches for its one block); blockCount() where nothing is multicast.
+  std::int64_t fetchingBlocks(Operand operand) const;
   // The tile order: the launched block (its linear index) that computes `block`, and in which of
   // its rounds (0 but in a persistent kernel); blockAt() is the inverse, nullopt where launched
   // block `launched` computes no tile of C in `round`. rounds(): the most any launched block runs.

@@ -1011,6 +1011,11 @@ struct Persistent : WarpSpecialised<Persistent> {
   TS_HDC int launchedCtas(std::int64_t m, std::int64_t n) const { return clusters(m, n) * cluster; }
   TS_HDC Dim2 launchGrid(std::int64_t m, std::int64_t n) const { return {launchedCtas(m, n), 1}; }
   TS_HDC Dim2 clusterShape() const { return {cluster, 1}; }
+  // A cluster multicasts B only when TMA copies both operands: rows that are not 16-byte aligned
+  // are copied by each block's producer threads, each block its own.
+  TS_HDC bool multicastsB(std::int64_t k, std::int64_t n) const {
+    return cluster > 1 && this->aVectorCopies(k) && this->bVectorCopies(n);
+  }
   TS_HDC int rounds(std::int64_t m, std::int64_t n) const {
     return (units(m, n) + clusters(m, n) - 1) / clusters(m, n);
   }

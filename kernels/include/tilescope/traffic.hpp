@@ -3,7 +3,9 @@
 // is served in 32-byte sectors grouped in 128-byte lines; shared memory has 32 banks of 4-byte
 // words. Everything is counted from the addresses Mapping reports, never re-derived, and without
 // caches: a sector is fetched every time a warp asks for it, so "global bytes" is the traffic a
-// kernel would cause with no reuse beyond what its shared tiles and registers give it.
+// kernel would cause with no reuse beyond what its shared tiles and registers give it. A tile
+// that a thread-block cluster multicasts (tensor-persistent's B) is fetched once per cluster,
+// though every block's shared memory receives it: Mapping::fetchingBlocks.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -74,7 +76,7 @@ struct BankTraffic {
 };
 BankTraffic bankTraffic(const WarpSharedAccess& access);
 
-// Every warp request of one access over the whole launch.
+// Every warp request of one access over the whole launch; a multicast tile's once per cluster.
 struct AccessTotals {
   Access access = Access::LoadA;
   double requests = 0;  // warp instructions with at least one active lane
@@ -101,7 +103,8 @@ struct SharedReadTotals {
 struct KernelTraffic {
   double flops = 0;                        // 2 M N K
   std::array<AccessTotals, 3> accesses{};  // LoadA, LoadB, StoreC
-  // Bytes of every sector all warps fetch or write, with no cache reuse.
+  // Bytes of every sector all warps fetch or write, with no cache reuse (a multicast tile once
+  // per cluster).
   double globalBytes = 0;
   // A and B read once, C written once: the least any kernel must move.
   double compulsoryBytes = 0;

@@ -57,6 +57,11 @@ or cuBLAS in fp32, tf32, fp16 and bf16; memory bandwidth through a large copy) a
 them beside the datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are
 measured after the runs and written with them (table or json; csv takes one of the two).
 
+Tracing: --kernel-file FILE.cu --trace OUT.json launches the kernel once (CUDA) with its
+accessors recording who stores each element of C and what each thread of one block loads
+(--trace-block X,Y, default 0,0), and writes that trace; the app opens it (File > Open) and
+draws the kernel from it. C may have at most 1024 x 1024 elements.
+
 Run server: --serve answers run requests as JSON lines on stdin and stdout (docs/remote.md);
 --via COMMAND runs any job on the server COMMAND starts, e.g. over ssh or through Slurm's srun.
 The results are the same as a local run's; the server's stderr comes with every error.
@@ -77,7 +82,8 @@ Examples:
   tilescope-bench --backend cuda --type bf16 --sweep kernel=tensor-mma,library --size 4096
   tilescope-bench --backend cuda --ceilings --format json -o ceilings.json
   tilescope-bench --via "ssh gpu1 srun --gres=gpu:1 tilescope-bench --serve" --backend cuda
-                  --kernel warptile --size 4096)";
+                  --kernel warptile --size 4096
+  tilescope-bench --backend cuda --kernel-file mine.cu --size 256 --trace mine-trace.json)";
 
 // Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
 // between repetitions.
@@ -161,6 +167,7 @@ struct CommandLine {
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
   std::optional<std::string> output, reps, budgetMs, seed, device, via, kernelFile;
+  std::optional<std::string> trace, traceBlock;
   bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
 };
 
@@ -184,6 +191,15 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
                                     "run as user:NAME (NAME: the file's name; --backend cuda)")
                          ->type_name("FILE.cu");
   kernelFile->excludes(kernel);
+  auto* trace = app.add_option("--trace", cl.trace,
+                               "Trace the --kernel-file kernel once and write what it did to FILE "
+                               "(see below)")
+                    ->type_name("FILE");
+  auto* traceBlock =
+      app.add_option("--trace-block", cl.traceBlock, "The block whose loads --trace records")
+          ->type_name("X,Y");
+  trace->needs(kernelFile);
+  traceBlock->needs(trace);
   auto* autotune = app.add_option("--autotune", cl.autotune,
                                   "Run every valid configuration of KERNEL fastest first and "
                                   "remember the fastest for this device (see below)")
@@ -243,6 +259,7 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   for (CLI::Option* other : {kernel, tile, params, sweep, tuned, noTuned, ceilings})
     autotune->excludes(other);
   for (CLI::Option* other : {noTuned, tile, params}) tuned->excludes(other);
+  for (CLI::Option* other : {sweep, autotune, ceilings, tuned, noTuned}) trace->excludes(other);
   reps->excludes(budget);
   return list;
 }
@@ -293,6 +310,49 @@ void loadKernelFile(CommandLine& cl) {
       std::any_of(cl.plan.sweeps.begin(), cl.plan.sweeps.end(),
                   [](const std::string& axis) { return axis.rfind("kernel=", 0) == 0; });
   if (!cl.autotune && !kernelSweep) cl.plan.kernel = id;
+}
+
+// --trace: one traced launch of the --kernel-file kernel, written as a trace file; a line on
+// stdout says what was traced.
+int runTrace(CommandLine& cl, Backend& backend) {
+  for (const auto* given : {&cl.output, &cl.reps, &cl.budgetMs})
+    if (*given)
+      throw Error(ErrorKind::InvalidArgument,
+                  "--trace writes its FILE and times nothing: --output, --reps and --budget-ms "
+                  "do not apply");
+  if (cl.counters)
+    throw Error(ErrorKind::InvalidArgument, "--trace times nothing: --counters does not apply");
+  const bench::Plan plan = bench::buildPlan(cl.plan, backend);
+  TraceRequest request{plan.runs.front().kernel, plan.runs.front().shape, cl.plan.base.device};
+  if (cl.traceBlock) {
+    const std::size_t comma = cl.traceBlock->find(',');
+    if (comma == std::string::npos)
+      throw Error(ErrorKind::InvalidArgument,
+                  "--trace-block " + *cl.traceBlock + ": give the block as X,Y");
+    const std::string x = cl.traceBlock->substr(0, comma), y = cl.traceBlock->substr(comma + 1);
+    const int most = std::numeric_limits<int>::max();
+    request.block = {int(plan::parseIntegerIn(x, "--trace-block's x", 0, most)),
+                     int(plan::parseIntegerIn(y, "--trace-block's y", 0, most))};
+  }
+  if (const auto why = traceRefusal(request)) throw Error(ErrorKind::InvalidArgument, *why);
+  io::FileWriter file(*cl.trace, "--trace");
+  const KernelTrace traced = backend.trace(request, {}, &interruptRequested);
+  file.commit(
+      report::traceDocumentToJson(traced, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump() +
+      "\n");
+  std::size_t loads = 0;
+  for (const auto* list : {&traced.loadsA, &traced.loadsB})
+    for (const auto& thread : *list) loads += thread.size();
+  writeStdout(
+      "traced " + traced.kernel.kernel + " (" + formatParams(traced.kernel) + ") at " +
+      std::to_string(traced.shape.m) + " x " + std::to_string(traced.shape.n) + " x " +
+      std::to_string(traced.shape.k) + " on " + traced.device + ": block (" +
+      std::to_string(request.block.x) + "," + std::to_string(request.block.y) + ") of a grid of " +
+      std::to_string(traced.grid.x) + " x " + std::to_string(traced.grid.y) + ", " +
+      std::to_string(loads) + " loads" +
+      (traced.truncated ? " (truncated: some thread loaded more than the trace holds)" : "") +
+      " -> " + *cl.trace + "\n");
+  return kExitOk;
 }
 
 struct Measured {
@@ -526,6 +586,7 @@ int runBench(int argc, char** argv) {
   if (cl.kernelFile) loadKernelFile(cl);
   const DeviceInfo& device = devices[std::size_t(cl.plan.base.device)];
   if (cl.autotune) return runAutotune(cl, *backend, device);
+  if (cl.trace) return runTrace(cl, *backend);
   const bool runsKernels = cl.plan.kernel || !cl.plan.sweeps.empty();
   if (cl.ceilings && runsKernels && cl.format == "csv")
     throw Error(ErrorKind::InvalidArgument,

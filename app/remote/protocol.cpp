@@ -30,6 +30,7 @@ const VerbMembers kVerbs[] = {
     {"run", {"verb", "id", "backend", "request"}},
     {"ceilings", {"verb", "id", "backend", "device"}},
     {"autotune", {"verb", "id", "backend", "request"}},
+    {"trace", {"verb", "id", "backend", "request", "block"}},
     {"bye", {"verb", "id"}},
 };
 
@@ -89,7 +90,7 @@ std::string checkedVerb(const nlohmann::json& message) {
   const auto known = std::find_if(std::begin(kVerbs), std::end(kVerbs),
                                   [&](const VerbMembers& v) { return verb == v.verb; });
   if (known == std::end(kVerbs))
-    refuse("unknown verb '" + verb + "' (hello, run, ceilings, autotune, cancel or bye)");
+    refuse("unknown verb '" + verb + "' (hello, run, ceilings, autotune, trace, cancel or bye)");
   for (const auto& [name, value] : message.items()) {
     if (std::none_of(known->members.begin(), known->members.end(),
                      [&name = name](const char* member) { return name == member; }))

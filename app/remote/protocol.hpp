@@ -16,6 +16,9 @@ inline constexpr int kProtocolVersion = 1;
 // The longest line either side reads: a request is a few hundred bytes, a hello a few tens of
 // kilobytes; anything longer is refused unread.
 inline constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;
+// The longest reply a client reads: a trace carries the owner of every element of C (as runs,
+// usually a few hundred kilobytes; a mapping with no regularity takes tens of megabytes).
+inline constexpr std::size_t kMaxReplyBytes = std::size_t(64) << 20;
 // The deepest nesting of arrays and objects a message may have (a request needs 3).
 inline constexpr int kMaxDepth = 16;
 
@@ -28,9 +31,9 @@ nlohmann::json parseMessage(const std::string& line);
 nlohmann::json idOf(const nlohmann::json& message);
 
 // A request's verb, checked with its id and members before anything runs: the id is a number, a
-// string or null, the verb is hello, run, ceilings, autotune or bye, and no member is unknown to
-// it. Throws tilescope::Error(InvalidArgument) naming what is wrong. (cancel is answered by the
-// server's reader as it arrives, never queued.)
+// string or null, the verb is hello, run, ceilings, autotune, trace or bye, and no member is
+// unknown to it. Throws tilescope::Error(InvalidArgument) naming what is wrong. (cancel is answered
+// by the server's reader as it arrives, never queued.)
 std::string checkedVerb(const nlohmann::json& message);
 
 // The string member `name` of a message; throws tilescope::Error(InvalidArgument) when it is

@@ -242,4 +242,22 @@ DeviceCeilings RemoteBackend::measureCeilings(int device, const ProgressFn& prog
   return ceilings.front();
 }
 
+KernelTrace RemoteBackend::trace(const TraceRequest& request, const ProgressFn& progress,
+                                 const std::atomic<bool>* cancel) {
+  RunRequest asRun;
+  asRun.kernel = request.kernel;
+  asRun.shape = request.shape;
+  asRun.device = request.device;
+  const json reply = exchange({{"verb", "trace"},
+                               {"backend", address_.backend},
+                               {"request", report::toJson(asRun)},
+                               {"block", json::array({request.block.x, request.block.y})}},
+                              progress, cancel);
+  try {
+    return report::traceFromJson(reply.at("trace"));
+  } catch (const std::exception& e) {
+    disconnect("server " + address_.name + " sent a trace this TileScope cannot read: " + e.what());
+  }
+}
+
 }  // namespace tilescope::remote

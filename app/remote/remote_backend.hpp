@@ -52,6 +52,10 @@ class RemoteBackend : public Backend {
                 const std::atomic<bool>* cancel) override;
   DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
                                  const std::atomic<bool>* cancel) override;
+  // The server's traced launch; a cancel stops the server (a launch cannot be interrupted) and
+  // the next call restarts it.
+  KernelTrace trace(const TraceRequest& request, const ProgressFn& progress,
+                    const std::atomic<bool>* cancel) override;
 
   const ServerAddress& address() const { return address_; }
 

@@ -213,6 +213,8 @@ class Server {
         ceilings(id, message);
       } else if (verb == "autotune") {
         autotune(id, message);
+      } else if (verb == "trace") {
+        trace(id, message);
       } else {  // bye
         output_.send({{"reply", "bye"}, {"id", id}});
         return false;
@@ -346,6 +348,29 @@ class Server {
     output_.send({{"reply", "ceilings"},
                   {"id", id},
                   {"ceilings", report::ceilingsToJson({measured}).at(0)}});
+  }
+
+  // A user kernel's traced launch; the block whose loads are recorded is the message's "block".
+  void trace(const json& id, const json& message) {
+    Backend& backend = backendOf(message);
+    const RunRequest run = validRequest(backend, message);
+    const json& block = member(message, "block");
+    if (!block.is_array() || block.size() != 2 || !block[0].is_number_integer() ||
+        !block[1].is_number_integer() || block[0].get<std::int64_t>() < 0 ||
+        block[1].get<std::int64_t>() < 0 || block[0].get<std::int64_t>() > (1 << 30) ||
+        block[1].get<std::int64_t>() > (1 << 30))
+      refuse("'block' is not [x, y] of a block in the grid");
+    TraceRequest request{
+        run.kernel, run.shape, run.device, {block[0].get<int>(), block[1].get<int>()}};
+    const KernelTrace traced = backend.trace(request, progressTo(id), &cancel_);
+    json reply = {{"reply", "trace"}, {"id", id}, {"trace", report::toJson(traced)}};
+    const std::size_t bytes = reply.dump().size();
+    if (bytes >= kMaxReplyBytes)
+      throw Error(ErrorKind::Unsupported, "the trace takes " + std::to_string(bytes >> 20) +
+                                              " MiB as JSON, more than one reply carries (" +
+                                              std::to_string(kMaxReplyBytes >> 20) +
+                                              " MiB): trace a smaller size");
+    output_.send(reply);
   }
 
   // Every configuration, each result sent as it is measured; the fastest verified one last.

@@ -43,7 +43,7 @@ std::string excerpt(std::string text) {
 
 }  // namespace
 
-ServerProcess::ServerProcess(const std::string& command) : lines_(-1, kMaxLineBytes) {
+ServerProcess::ServerProcess(const std::string& command) : lines_(-1, kMaxReplyBytes) {
   // A server that dies while a request is written to it must fail the request, not kill the
   // client with SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
@@ -83,7 +83,7 @@ ServerProcess::ServerProcess(const std::string& command) : lines_(-1, kMaxLineBy
     ::close(errorsFromServer_);
     unavailable("cannot start '" + command + "': " + std::strerror(failed));
   }
-  lines_ = LineReader(fromServer_, kMaxLineBytes);
+  lines_ = LineReader(fromServer_, kMaxReplyBytes);
   stderrReader_ = std::thread([this] { drainStderr(); });
 }
 
@@ -203,7 +203,7 @@ std::optional<nlohmann::json> ServerProcess::receive(int timeoutMs, const std::a
     return std::nullopt;  // timed out or stopped
   }
   if (line->tooLong)
-    unavailable("the server sent a line longer than " + std::to_string(kMaxLineBytes) + " bytes");
+    unavailable("the server sent a line longer than " + std::to_string(kMaxReplyBytes) + " bytes");
   try {
     return parseMessage(line->text);
   } catch (const Error&) {

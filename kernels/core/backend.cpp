@@ -22,7 +22,7 @@ std::optional<std::string> Backend::refusal(const RunRequest& request) const {
   return memoryRefusal(request);
 }
 
-KernelTrace Backend::trace(const TraceRequest&, const ProgressFn&) {
+KernelTrace Backend::trace(const TraceRequest&, const ProgressFn&, const std::atomic<bool>*) {
   throw Error(ErrorKind::Unsupported,
               "the " + id() +
                   " backend cannot trace: tracing runs your kernel's CUDA source on a "

@@ -181,7 +181,9 @@ class CudaBackend final : public Backend {
     });
   }
 
-  KernelTrace trace(const TraceRequest& request, const ProgressFn& progress) override {
+  // One launch, which cannot be stopped once started: `cancel` is not read.
+  KernelTrace trace(const TraceRequest& request, const ProgressFn& progress,
+                    const std::atomic<bool>*) override {
     requireUsable();
     validateShape(request.shape);
     if (auto why = traceRefusal(request)) throw Error(ErrorKind::Unsupported, *why);

@@ -400,6 +400,15 @@ const BadInput kBadInputs[] = {
     {"kernel_file_and_kernel",
      {"--kernel-file", "{dir}/none.cu", "--kernel", "naive", "--size", "32"},
      "excludes"},
+    {"trace_without_kernel_file",
+     {"--kernel", "naive", "--size", "32", "--trace", "{dir}/trace.json"},
+     "--trace requires --kernel-file"},
+    {"trace_with_a_sweep",
+     {"--kernel-file", "{dir}/none.cu", "--sweep", "size=16,32", "--trace", "{dir}/trace.json"},
+     "--trace excludes --sweep"},
+    {"trace_block_without_trace",
+     {"--kernel-file", "{dir}/none.cu", "--size", "32", "--trace-block", "1,1"},
+     "--trace-block requires --trace"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Each, BenchCliBadInput, testing::ValuesIn(kBadInputs),

@@ -706,3 +706,104 @@ TEST(ReportRequestJson, RefusesWhatTheCommandLineRefusesNamingTheField) {
 }
 
 }  // namespace
+
+namespace {
+
+// A naive-like trace of 6 x 5 with 2 x 2 blocks, block (1,1) traced, loads in program order.
+tilescope::KernelTrace smallTrace() {
+  tilescope::KernelTrace trace;
+  trace.kernel = {tilescope::userKernelId("mine"), {{"TILE", 2}}, "TS_KERNEL {}\n"};
+  trace.device = "NVIDIA H200";
+  trace.shape = {6, 5, 3};
+  trace.grid = {3, 3};
+  trace.block = {2, 2};
+  trace.kDepth = 1;
+  trace.tracedBlock = {1, 1};
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 5; ++j) {
+      trace.ownerBlock.push_back(j / 2 + 3 * (i / 2));
+      trace.ownerThread.push_back(j % 2 + 2 * (i % 2));
+    }
+  trace.ownerThread[7] = -1;  // no thread stored C[1][2]
+  trace.ownerBlock[7] = -1;
+  for (int t = 0; t < 4; ++t) {
+    trace.loadsA.emplace_back();
+    trace.loadsB.emplace_back();
+    for (int k = 0; k < 3; ++k) {
+      trace.loadsA.back().push_back({2 + t / 2, k});
+      trace.loadsB.back().push_back({k, 2 + t % 2});
+    }
+  }
+  trace.loadsB[3].push_back({0, 0});  // a run that breaks the pattern
+  return trace;
+}
+
+}  // namespace
+
+TEST(ReportTrace, ATraceRoundTripsThroughItsRunEncoding) {
+  const tilescope::KernelTrace trace = smallTrace();
+  const nlohmann::json json = report::toJson(trace);
+  // Rows of C repeat one pattern of blocks: [0,0,2, 1,0,2, 2,0,1, ...].
+  EXPECT_EQ(json.at("owner_block").at(0), 0);
+  EXPECT_EQ(json.at("owner_block").at(2), 2);
+  // Thread 0's A loads are one run: A[2][0], A[2][1], A[2][2].
+  EXPECT_EQ(json.at("loads_a").at(0), nlohmann::json({2, 0, 0, 1, 3}));
+  const tilescope::KernelTrace back =
+      report::traceDocumentFromJson(report::traceDocumentToJson(trace, "now", "test"));
+  EXPECT_EQ(back.kernel, trace.kernel);
+  EXPECT_EQ(back.device, trace.device);
+  EXPECT_EQ(back.shape.m, 6);
+  EXPECT_EQ(back.shape.k, 3);
+  EXPECT_EQ(back.grid.x, 3);
+  EXPECT_EQ(back.block.y, 2);
+  EXPECT_EQ(back.tracedBlock.x, 1);
+  EXPECT_EQ(back.ownerBlock, trace.ownerBlock);
+  EXPECT_EQ(back.ownerThread, trace.ownerThread);
+  ASSERT_EQ(back.loadsB.size(), 4u);
+  ASSERT_EQ(back.loadsB[3].size(), 4u);
+  EXPECT_EQ(back.loadsB[3][3].row, 0);
+  EXPECT_EQ(back.loadsB[3][2].col, 3);
+  EXPECT_EQ(back.truncated, false);
+}
+
+TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {
+  const nlohmann::json good = report::toJson(smallTrace());
+  const auto refusal = [](const nlohmann::json& json) {
+    try {
+      report::traceFromJson(json);
+    } catch (const tilescope::Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json tooMany = good;
+  tooMany["owner_block"].push_back(0);
+  tooMany["owner_block"].push_back(0);
+  tooMany["owner_block"].push_back(1000);
+  EXPECT_EQ(refusal(tooMany), "trace.owner_block[" +
+                                  std::to_string(tooMany["owner_block"].size() - 3) +
+                                  "]: a run of 1000 values: more than the 30 there are");
+  nlohmann::json outside = good;
+  outside["owner_thread"][0] = 9;
+  EXPECT_EQ(refusal(outside), "trace.owner_thread[0]: a value outside -1..3");
+  nlohmann::json pairs = good;
+  pairs["loads_a"][1] = nlohmann::json({1, 2});
+  EXPECT_EQ(refusal(pairs), "trace.loads_a[1]: runs come as [row, col, row step, col step, count]");
+  nlohmann::json threads = good;
+  threads["loads_b"].erase(0);
+  EXPECT_EQ(refusal(threads), "trace.loads_b: lists 3 threads' loads, the block has 4");
+  nlohmann::json huge = good;
+  huge["m"] = 4096;
+  huge["n"] = 4096;
+  EXPECT_EQ(refusal(huge), "trace: a trace of 16777216 elements of C: at most 1048576 are traced");
+  nlohmann::json block = good;
+  block["block"] = nlohmann::json({2048, 1});
+  EXPECT_EQ(refusal(block), "trace.block: [2048,1] is not within 1..1024");
+  try {
+    report::traceDocumentFromJson(report::toJson(smallTrace()));
+    ADD_FAILURE() << "a trace without its document header was read";
+  } catch (const tilescope::Error& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "this is not a TileScope file (no \"format\": \"tilescope-trace\")");
+  }
+}

@@ -16,6 +16,7 @@
 #include "remote/protocol.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/mapping.hpp"
 
 namespace {
 
@@ -62,6 +63,12 @@ void readServeRequest(std::string_view text) {
     report::requestFromJson(*request);
 }
 
+// A trace file (tilescope-bench --trace), read and drawn as the app opens it.
+void readTrace(std::string_view text) {
+  const Mapping traced(report::traceDocumentFromJson(io::parseJson(text, "the file")));
+  (void)traced.instructionsPerStep(Access::LoadA);
+}
+
 struct Reader {
   const char* name;
   void (*read)(std::string_view);
@@ -69,7 +76,7 @@ struct Reader {
 
 const Reader kReaders[] = {
     {"results", readResults}, {"session", readSession},    {"tuned", readTuned},
-    {"csv", readCsv},         {"serve", readServeRequest},
+    {"csv", readCsv},         {"serve", readServeRequest}, {"trace", readTrace},
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "remote/remote_backend.hpp"
 #include "remote/server_process.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
 #include "tilescope/user_kernel.hpp"
 
@@ -120,6 +121,35 @@ TEST_F(Serve, ARequestForCountersGetsTheBackendsAnswer) {
             std::string::npos);
   const json plain = request(runMessage(12, smallRequest())).at("result");
   EXPECT_TRUE(plain.at("counters_unavailable").is_null());
+}
+
+// Tracing runs CUDA source: the CPU backend says so, and a request without a valid block is
+// refused by the protocol before any backend sees it.
+TEST_F(Serve, ATraceOnTheCpuIsRefusedWithTheReason) {
+  const json userRequest = {{"kernel", "user:mine"},
+                            {"source", userKernelTemplates().at(1).source},
+                            {"m", 32},
+                            {"n", 32},
+                            {"k", 8}};
+  const json refused = request({{"verb", "trace"},
+                                {"id", 21},
+                                {"backend", "cpu"},
+                                {"request", userRequest},
+                                {"block", {0, 0}}});
+  ASSERT_EQ(refused.at("reply"), "error") << refused.dump();
+  EXPECT_EQ(refused.at("kind"), "unsupported");
+  EXPECT_EQ(refused.at("message").get<std::string>().rfind("the cpu backend cannot trace", 0), 0u)
+      << refused.dump();
+  for (const json& block : {json{0}, json{-1, 0}, json("0,0"), json{0.5, 1}}) {
+    const json bad = request({{"verb", "trace"},
+                              {"id", 22},
+                              {"backend", "cpu"},
+                              {"request", userRequest},
+                              {"block", block}});
+    ASSERT_EQ(bad.at("reply"), "error") << bad.dump();
+    EXPECT_EQ(bad.at("message"), "'block' is not [x, y] of a block in the grid");
+  }
+  expectAlive();
 }
 
 TEST_F(Serve, ProgressComesWhileALongRunRunsAndCancelStopsIt) {
@@ -375,6 +405,21 @@ TEST_F(ServeOnGpu, AFaultingKernelEndsItsRunWithTheFaultAndTheNextRunWorks) {
   EXPECT_NE(why.find("illegal"), std::string::npos) << why;
   EXPECT_NE(why.find("the server is restarted for the next run"), std::string::npos) << why;
   expectANewServerRuns(backend);
+}
+
+// A trace through the server arrives whole: the naive template's trace draws naive's pictures.
+TEST_F(ServeOnGpu, ATraceComesBackAsTheKernelRan) {
+  RemoteBackend backend(address());
+  TraceRequest request;
+  request.kernel = {userKernelId("naive"), {{"TILE", 16}}, userKernelTemplates().at(1).source};
+  request.shape = {100, 70, 50};
+  request.block = {2, 3};
+  const KernelTrace trace = backend.trace(request, {}, nullptr);
+  EXPECT_FALSE(trace.truncated);
+  EXPECT_EQ(trace.device.empty(), false);
+  EXPECT_EQ(trace.kernel.source, request.kernel.source);
+  const Mapping naive({"naive", {{"tile", 16}}}, request.shape);
+  EXPECT_EQ(traceDifferences(Mapping(trace), naive), std::vector<std::string>{});
 }
 
 TEST_F(ServeOnGpu, CancelStopsAKernelThatNeverEnds) {

@@ -125,8 +125,10 @@ class Backend {
                                          const std::atomic<bool>* cancel) = 0;
   // Launches a user kernel once with its accessors recording (user_kernel.hpp): who stores each
   // element of C, and what each thread of one block loads. Throws tilescope::Error like run();
-  // Unsupported on a backend that cannot (tracing runs CUDA source on a CUDA GPU).
-  virtual KernelTrace trace(const TraceRequest& request, const ProgressFn& progress);
+  // Unsupported on a backend that cannot (tracing runs CUDA source on a CUDA GPU). `cancel`
+  // stops what can be stopped (a remote server's traced launch: the server is stopped).
+  virtual KernelTrace trace(const TraceRequest& request, const ProgressFn& progress,
+                            const std::atomic<bool>* cancel);
 
  protected:
   // What this backend cannot run at all (unknown kernel, refused parameters, shape or element

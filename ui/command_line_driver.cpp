@@ -81,14 +81,26 @@ void CommandLineDriver::start() {
   if (measures) window_->controls()->setChoices(line_.choices);
   if (measures || line_.chart) window_->charts()->showChart(line_.chartToExport());
 
+  if (!line_.openTrace.isEmpty()) {
+    QString error;
+    if (!window_->openTrace(line_.openTrace, &error)) {
+      report(error, app::kBadArgumentsExitCode);
+      finish();
+      return;
+    }
+  }
   if (!line_.diagramView.isEmpty()) window_->showDiagramView(line_.diagramView);
   if (!line_.exportDiagram.isEmpty()) {
 #ifdef TILESCOPE_HAVE_DIAGRAMS
     QString error;
     const KernelConfig kernel = resolve({line_.choices.kernel, line_.choices.params});
     const QString view = line_.diagramView.isEmpty() ? QStringLiteral("matrix") : line_.diagramView;
-    if (exportDiagram(view, kernel, line_.choices.shape, line_.choices.element, line_.exportDiagram,
-                      &error)) {
+    // A trace is drawn from the window's own diagrams, where it was opened.
+    const bool exported = line_.openTrace.isEmpty()
+                              ? exportDiagram(view, kernel, line_.choices.shape,
+                                              line_.choices.element, line_.exportDiagram, &error)
+                              : window_->exportCurrentDiagram(view, line_.exportDiagram, &error);
+    if (exported) {
       printLine(stdout, QStringLiteral("tilescope: wrote %1").arg(line_.exportDiagram));
     } else {
       report(error, 1);

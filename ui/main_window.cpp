@@ -41,6 +41,7 @@
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_document.hpp"
 #include "diagram_panel.hpp"
+#include "diagram_view.hpp"
 #endif
 
 namespace tilescope::ui {
@@ -161,6 +162,12 @@ void MainWindow::createActions() {
   openAction_->setShortcut(QKeySequence::Open);
   openAction_->setStatusTip(tr("Open a saved session: its results, device facts and choices"));
   connect(openAction_, &QAction::triggered, this, &MainWindow::openSessionDialog);
+
+  openTraceAction_ = new QAction(tr("Open &Trace…"), this);
+  openTraceAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  openTraceAction_->setStatusTip(
+      tr("Draw a kernel as the GPU ran it, from a trace file (tilescope-bench --trace)"));
+  connect(openTraceAction_, &QAction::triggered, this, &MainWindow::openTraceDialog);
 
   saveAction_ = new QAction(themeIcon("document-save", QStyle::SP_DialogSaveButton),
                             tr("&Save Session"), this);
@@ -293,6 +300,7 @@ void MainWindow::createDocks() {
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(openAction_);
+  file->addAction(openTraceAction_);
   file->addMenu(sampleMenu_);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
@@ -838,6 +846,41 @@ void MainWindow::openSessionDialog() {
   if (!path.isEmpty()) openRecent(path);
 }
 
+void MainWindow::openTraceDialog() {
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Trace"), app::lastFolder(app::Folder::Sessions),
+                                   tr("TileScope trace (*.json)"));
+  QString error;
+  if (!path.isEmpty() && !openTrace(path, &error)) fileError(error);
+}
+
+bool MainWindow::openTrace(const QString& path, QString* error) {
+  std::optional<KernelTrace> trace = app::loadTrace(path, error);
+  if (!trace || !showTrace(*trace, error)) return false;
+  statusBar()->showMessage(tr("Opened %1: %2 traced on %3")
+                               .arg(path, QString::fromStdString(trace->kernel.kernel),
+                                    QString::fromStdString(trace->device)),
+                           5000);
+  return true;
+}
+
+bool MainWindow::showTrace(const KernelTrace& trace, QString* error) {
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  DiagramDocument* document = static_cast<DiagramPanel*>(diagrams_)->document();
+  document->setTrace(trace);
+  if (!document->mapping()) {
+    if (error) *error = document->unavailableReason();
+    return false;
+  }
+  findChild<QDockWidget*>(QStringLiteral("diagramsDock"))->raise();
+  return true;
+#else
+  (void)trace;
+  if (error) *error = tr("the thread-mapping diagrams are not part of this build of TileScope");
+  return false;
+#endif
+}
+
 void MainWindow::openRecent(const QString& path) {
   if (!settleUnsavedResults(tr("opening %1").arg(QFileInfo(path).fileName()))) return;
   QString error;
@@ -950,6 +993,22 @@ bool MainWindow::showDiagramView(const QString& view) {
   return static_cast<DiagramPanel*>(diagrams_)->setCurrentView(view);
 #else
   Q_UNUSED(view);
+  return false;
+#endif
+}
+
+bool MainWindow::exportCurrentDiagram(const QString& view, const QString& path, QString* error) {
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  auto* panel = static_cast<DiagramPanel*>(diagrams_);
+  if (!panel->setCurrentView(view)) {
+    if (error) *error = tr("unknown view '%1'").arg(view);
+    return false;
+  }
+  return saveDiagram(*panel->currentView(), path, kExportSize, error);
+#else
+  Q_UNUSED(view);
+  Q_UNUSED(path);
+  if (error) *error = tr("this build of TileScope has no diagrams");
   return false;
 #endif
 }

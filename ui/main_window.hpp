@@ -82,6 +82,8 @@ class MainWindow : public QMainWindow {
 
   // Shows one diagram view ("matrix", "kstep", "block", "access"); false without diagrams.
   bool showDiagramView(const QString& view);
+  // Writes the window's own diagram `view` (what it draws now: a trace, say) as PNG or SVG.
+  bool exportCurrentDiagram(const QString& view, const QString& path, QString* error);
 
   // Geometry, dock layout and last choices from the settings file.
   void restoreSettings();
@@ -130,6 +132,11 @@ class MainWindow : public QMainWindow {
   // Shows the Kernel Editor with the kernel in `path` and compiles it; false (and why in `error`)
   // when the file cannot be read.
   bool openKernelFile(const QString& path, QString* error);
+  // Draws a trace file (tilescope-bench --trace) in the diagrams and shows them; false (and why
+  // in `error`) for a file that is no trace, or an inconsistent one.
+  bool openTrace(const QString& path, QString* error);
+  // The diagrams draw `trace` (from a file, or the Kernel Editor's Trace); false with why.
+  bool showTrace(const KernelTrace& trace, QString* error);
 
   // Where the window's docks side by side are wider than `available` (a screen), makes the
   // Diagrams dock a tab of the Run Setup column so the window fits; on a screen wide enough for
@@ -165,6 +172,7 @@ class MainWindow : public QMainWindow {
   void finishAutotune(const app::QueueSummary& summary);
 
   void openSessionDialog();
+  void openTraceDialog();
   void openRecent(const QString& path);
   bool saveSessionDialog(bool askForName);
   void exportChartDialog();
@@ -220,6 +228,7 @@ class MainWindow : public QMainWindow {
   QAction* ceilingsAction_ = nullptr;
   QAction* cancelAction_ = nullptr;
   QAction* openAction_ = nullptr;
+  QAction* openTraceAction_ = nullptr;
   QAction* saveAction_ = nullptr;
   QAction* saveAsAction_ = nullptr;
   QAction* exportChartAction_ = nullptr;

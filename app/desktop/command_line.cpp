@@ -191,6 +191,11 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       QStringLiteral("kernel-file"),
       QStringLiteral("Open a kernel (.cu) in the Kernel Editor and compile it."),
       QStringLiteral("file"));
+  const QCommandLineOption traceOption(
+      QStringLiteral("open-trace"),
+      QStringLiteral("Draw a trace file (tilescope-bench --trace) in the diagrams; "
+                     "--export-diagram then writes the traced kernel's."),
+      QStringLiteral("file"));
   const QCommandLineOption windowSizeOption(
       QStringLiteral("window-size"),
       QStringLiteral("The window's size in pixels, e.g. 1920x1080 (default: the last one)."),
@@ -205,7 +210,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
                      openOption,       saveOption,       exportChartOption, chartOption,
                      chartSizeOption,  csvOption,        jsonOption,        viewOption,
                      diagramOption,    quitOption,       autotuneOption,    ceilingsOption,
-                     screenshotOption, windowSizeOption, kernelFileOption});
+                     screenshotOption, windowSizeOption, kernelFileOption,  traceOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -377,6 +382,9 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     }
     line.screenshot = parser.value(screenshotOption);
     line.kernelFile = parser.value(kernelFileOption);
+    line.openTrace = parser.value(traceOption);
+    if (!line.openTrace.isEmpty() && !diagramsBuilt)
+      refuse(QStringLiteral("this build of TileScope has no diagrams to draw a trace in"));
     if (!line.screenshot.isEmpty()) {
       requireSuffix(line.screenshot, QStringLiteral("screenshot"), {QStringLiteral("png")});
       // An unwritable path is refused now, not after the runs it would follow.

@@ -21,6 +21,7 @@ struct CommandLine {
   bool quit = false;
   QString openSession;
   QString kernelFile;  // a .cu file for the Kernel Editor, compiled once opened
+  QString openTrace;   // a trace file the diagrams draw (and --export-diagram writes)
   QString saveSession;
   QString exportChart;
   std::optional<ChartKind> chart;  // nullopt: the one that fits the run (see chartToExport)

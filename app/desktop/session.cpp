@@ -108,6 +108,20 @@ std::optional<Session> loadSession(const QString& path, QString* error) {
   return std::nullopt;
 }
 
+std::optional<KernelTrace> loadTrace(const QString& path, QString* error) {
+  QByteArray bytes;
+  if (!readWholeFile(path, io::kMaxTraceFileBytes, &bytes, error)) return std::nullopt;
+  try {
+    return report::traceDocumentFromJson(
+        io::parseJson(std::string_view(bytes.constData(), std::size_t(bytes.size())), "the file"));
+  } catch (const Error& formatError) {
+    if (error)
+      *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path),
+                                            QString::fromUtf8(formatError.what()));
+  }
+  return std::nullopt;
+}
+
 bool exportResultsCsv(const QString& path, const std::vector<RunResult>& results, QString* error) {
   std::ostringstream csv;
   report::writeCsv(csv, results);

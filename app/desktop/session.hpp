@@ -41,6 +41,10 @@ Session sessionFromJson(const nlohmann::json& json);
 bool saveSession(const QString& path, const Session& session, QString* error);
 std::optional<Session> loadSession(const QString& path, QString* error);
 
+// A trace file (tilescope-bench --trace), checked field by field; nullopt with why in `error`.
+// (The Mapping drawn from it checks that its parts fit together.)
+std::optional<KernelTrace> loadTrace(const QString& path, QString* error);
+
 // Results alone, as CSV (the report columns) or as JSON {format, version, devices, results}.
 bool exportResultsCsv(const QString& path, const std::vector<RunResult>& results, QString* error);
 bool exportResultsJson(const QString& path, const report::ResultsDocument& document,

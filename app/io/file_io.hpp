@@ -59,7 +59,9 @@ class FileWriter {
 void writeFile(const std::string& path, std::string_view content, const std::string& what);
 
 inline constexpr std::size_t kMaxSessionBytes = std::size_t(256) << 20;  // sessions, results
-inline constexpr std::size_t kMaxTunedBytes = std::size_t(1) << 20;      // tuned.json
+// A trace file: the owners of up to 2^20 elements of C and one block's loads, as runs.
+inline constexpr std::size_t kMaxTraceFileBytes = std::size_t(256) << 20;
+inline constexpr std::size_t kMaxTunedBytes = std::size_t(1) << 20;  // tuned.json
 inline constexpr int kMaxJsonDepth = 64;  // TileScope's documents nest 5 deep
 
 // The whole of a regular file of at most `maxBytes`; throws tilescope::Error(InvalidArgument)

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope {
 
@@ -30,8 +31,11 @@ AccessTotals countAccess(const Mapping& mapping, Access access, std::int64_t sam
   const std::int64_t instructions = mapping.instructionsPerStep(access);
   // A store happens once per run, loads once per k-step.
   const std::int64_t steps = access == Access::StoreC ? 1 : mapping.kSteps();
-  const long double total =
-      static_cast<long double>(mapping.blockCount()) * warps * steps * instructions;
+  // A trace records one block's accesses: the launch counts as that block's, once per block.
+  const KernelTrace* trace = mapping.trace();
+  const std::int64_t blocks = trace ? 1 : mapping.blockCount();
+  if (trace && mapping.blockCount() > 1) exact = false;
+  const long double total = static_cast<long double>(blocks) * warps * steps * instructions;
   if (total <= 0) return totals;
 
   const std::int64_t evaluated =
@@ -47,7 +51,8 @@ AccessTotals countAccess(const Mapping& mapping, Access access, std::int64_t sam
     index /= steps;
     const int warp = int(index % warps);
     const std::int64_t blockIndex = index / warps;
-    const Dim2 block{int(blockIndex % grid.x), int(blockIndex / grid.x)};
+    const Dim2 block =
+        trace ? trace->tracedBlock : Dim2{int(blockIndex % grid.x), int(blockIndex / grid.x)};
     const RequestTraffic request =
         requestTraffic(mapping.warpAccess(block, warp, access, step, instr));
     if (request.activeLanes == 0) continue;
@@ -60,7 +65,8 @@ AccessTotals countAccess(const Mapping& mapping, Access access, std::int64_t sam
   // blocks' share.
   const double fetchedShare =
       double(mapping.fetchingBlocks(operandOf(access))) / double(mapping.blockCount());
-  const double scale = double(total / evaluated) * fetchedShare;
+  const double scale =
+      double(total / evaluated) * fetchedShare * double(mapping.blockCount() / blocks);
   totals.requests *= scale;
   totals.sectors *= scale;
   totals.bytesUsed *= scale;

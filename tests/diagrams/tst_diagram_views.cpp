@@ -13,6 +13,8 @@
 #include "diagram_model.hpp"
 #include "kstep_view.hpp"
 #include "matrix_view.hpp"
+#include "report/report.hpp"
+#include "tilescope/user_kernel.hpp"
 #include "timeline_view.hpp"
 
 using namespace tilescope;
@@ -65,6 +67,7 @@ class TestDiagramViews : public QObject {
   void timelineShowsTheSelectedStepAndClicksSelect();
   void timelineWithoutAPipelineSaysWhatWouldFillIt();
   void everyKernelDrawsEveryView();
+  void aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel();
   void closedLibraryExplainsItself();
   void viewsFollowThePalette();
 };
@@ -558,6 +561,63 @@ void TestDiagramViews::everyKernelDrawsEveryView() {
       }
     }
   }
+}
+
+namespace {
+
+KernelTrace recordedTrace(const char* name) {
+  QFile file(QStringLiteral(TILESCOPE_TRACES_DIR "/%1-trace.json").arg(QLatin1String(name)));
+  if (!file.open(QIODevice::ReadOnly)) qFatal("cannot read the trace %s", name);
+  return report::traceDocumentFromJson(nlohmann::json::parse(file.readAll().toStdString()));
+}
+
+}  // namespace
+
+// The traces docs/traces holds were recorded on an H200 by tilescope-bench --trace: the naive
+// template's draws naive's pictures exactly; the swapped one is drawn beside naive, its first
+// comment's kernel, with the traffic a swapped mapping costs.
+void TestDiagramViews::aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel() {
+  const Mapping naive({"naive", {{"tile", 16}}}, {64, 64, 64});
+  QCOMPARE(traceDifferences(Mapping(recordedTrace("naive")), naive), std::vector<std::string>{});
+  QVERIFY(!traceDifferences(Mapping(recordedTrace("naive_swapped")), naive).empty());
+
+  DiagramDocument document;
+  document.setTrace(recordedTrace("naive_swapped"));
+  QVERIFY(document.mapping());
+  QCOMPARE(document.configurationLabel(),
+           QStringLiteral("user:naive_swapped (TILE=16), traced on NVIDIA H200"));
+  QCOMPARE(document.selection().block.x, 1);
+  QCOMPARE(document.selection().block.y, 1);
+  QCOMPARE(document.selection().compareKernel, QStringLiteral("naive"));
+
+  AccessView access(&document);
+  const std::vector<AccessView::Panel> panels = access.panels();
+  QCOMPARE(panels.size(), std::size_t(2));
+  QCOMPARE(panels[1].mapping->config().params.at("tile"), 16);
+  QCOMPARE(panels[0].picture.traffic.sectors, 16);  // 16 rows of A, a sector each
+  QCOMPARE(panels[1].picture.traffic.sectors, 2);   // naive: two rows of A, broadcast
+  QVERIFY(AccessView::footer(panels[0]).contains(
+      QStringLiteral("block (1,1)'s traced requests, once per block")));
+  // The whole launch as 16 times the traced block: B loads coalesce four times worse.
+  const double swappedB = panels[0].traffic->totals(Access::LoadB).sectors;
+  const double naiveB = panels[1].traffic->totals(Access::LoadB).sectors;
+  QCOMPARE(swappedB / naiveB, 0.5);  // 2 columns of B per warp: 1 sector, naive's 16 floats 2
+
+  QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+  for (const DiagramKind kind : kDiagramKinds) {
+    const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+    image.fill(Qt::black);
+    QPainter painter(&image);
+    view->render(painter, QRectF(image.rect()), DiagramTheme::light());
+    painter.end();
+    QVERIFY2(distinctColours(image) > 8, qPrintable(diagramKindName(kind)));
+  }
+  // Another block's accesses were not traced: the access view says so.
+  DiagramSelection selection = document.selection();
+  selection.block = {0, 0};
+  document.setSelection(selection);
+  QVERIFY(AccessView::header(access.panels()[0])
+              .contains(QStringLiteral("only block (1,1)'s accesses were traced")));
 }
 
 void TestDiagramViews::closedLibraryExplainsItself() {

@@ -289,6 +289,31 @@ class TestCommandLine : public QObject {
     QCOMPARE(report::readCsv(again).front().stats.medianMs, rows[0].stats.medianMs);
   }
 
+  // A trace file (recorded on an H200) is drawn and exported; a file that is no trace is
+  // refused with its reason, exit status 2.
+  void binaryOpensATraceAndExportsItsDiagram() {
+    const QString trace = QStringLiteral(TILESCOPE_TRACES_DIR "/naive_swapped-trace.json");
+    const Finished run = runBinary({"-platform", "offscreen", "--open-trace", trace, "--view",
+                                    "access", "--export-diagram", "traced.png", "--quit"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(QImage(dir_.filePath(QStringLiteral("traced.png"))).size(), QSize(1400, 900));
+
+    const QString session = QStringLiteral(TILESCOPE_SESSIONS_DIR "/h200-ladder.json");
+    const Finished refused =
+        runBinary({"-platform", "offscreen", "--open-trace", session, "--quit"});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QStringLiteral(
+                 "this is not a TileScope file (no \"format\": \"tilescope-trace\")")),
+             qPrintable(refused.err));
+
+    QVERIFY(!parse({"--open-trace", "t.json"}).commandLine);  // this parse has no diagrams
+    const ParseOutcome withDiagrams = parseCommandLine(
+        {QStringLiteral("tilescope"), QStringLiteral("--open-trace"), QStringLiteral("t.json")},
+        Choices{}, true);
+    QVERIFY2(withDiagrams.commandLine, qPrintable(withDiagrams.message));
+    QCOMPARE(withDiagrams.commandLine->openTrace, QStringLiteral("t.json"));
+  }
+
   // The window after a scripted sweep: a real PNG of the window's size, through the one writer.
   void binaryTakesAScreenshotOfTheWindow() {
     const Finished run = runBinary({"--kernel", "register-tiled", "--size", "32", "--reps", "2",

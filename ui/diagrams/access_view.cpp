@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "tilescope/counter_model.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::ui {
 
@@ -141,10 +142,17 @@ QString loadSummary(const AccessView::Panel& panel, Access access) {
 QString footerText(const AccessView::Panel& panel) {
   if (!panel.traffic) return {};
   const KernelTraffic& t = *panel.traffic;
+  const KernelTrace* trace = panel.mapping->trace();
+  const QString counted = trace
+                              ? QStringLiteral(" (block (%1,%2)'s traced requests, once per block)")
+                                    .arg(trace->tracedBlock.x)
+                                    .arg(trace->tracedBlock.y)
+                          : t.exact ? QString()
+                                    : QStringLiteral(" (sampled)");
   return QStringLiteral(
              "Whole launch, no cache reuse%1: A loads %2 · B loads %3 · C stores %4. "
              "Global traffic %5 against %6 compulsory: %7 FLOP per byte (at best %8).")
-             .arg(t.exact ? QString() : QStringLiteral(" (sampled)"))
+             .arg(counted)
              .arg(loadSummary(panel, Access::LoadA), loadSummary(panel, Access::LoadB),
                   accessSummary(t.totals(Access::StoreC)), bytesText(t.globalBytes),
                   bytesText(t.compulsoryBytes))
@@ -161,6 +169,12 @@ QString headerText(const AccessView::Panel& panel) {
     label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
   if (m.element() != ElementType::F32)
     label += QStringLiteral(" in %1").arg(QLatin1String(toString(m.element())));
+  // A trace knows the accesses of the block it recorded, no other.
+  const KernelTrace* trace = m.trace();
+  if (trace && (s.block.x != trace->tracedBlock.x || s.block.y != trace->tracedBlock.y))
+    label += QStringLiteral(" (only block (%1,%2)'s accesses were traced)")
+                 .arg(trace->tracedBlock.x)
+                 .arg(trace->tracedBlock.y);
   return QStringLiteral("%1: warp %2 of block (%3,%4) · %5 · %6 · instruction %7 of %8")
       .arg(label)
       .arg(s.warp)
@@ -274,6 +288,10 @@ std::vector<AccessView::Panel> AccessView::panels() const {
 
 QString AccessView::footer(const Panel& panel) {
   return footerText(panel);
+}
+
+QString AccessView::header(const Panel& panel) {
+  return headerText(panel);
 }
 
 QString AccessView::caption() const {

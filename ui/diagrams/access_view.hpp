@@ -33,6 +33,8 @@ class AccessView : public DiagramView {
   // The text under a panel: the whole launch's modelled traffic and, for a counted run, the
   // hardware's figures beside the model's.
   static QString footer(const Panel& panel);
+  // The line above a panel: the kernel, warp, block, access, k-step and instruction drawn.
+  static QString header(const Panel& panel);
 
  protected:
   QString caption() const override;

@@ -9,12 +9,14 @@ namespace tilescope::ui {
 
 namespace {
 
-// A comparison keeps the user's tile (or block tile) where the other kernel accepts it, and
-// falls back to the other kernel's defaults where the kept values do not fit together.
+// A comparison keeps the user's tile (or block tile) where the other kernel accepts it (a user
+// kernel's TILE is a seed kernel's tile), and falls back to the other kernel's defaults where
+// the kept values do not fit together.
 KernelConfig comparisonConfig(const QString& kernel, const KernelConfig& current) {
   KernelConfig other{kernel.toStdString(), {}};
   const KernelInfo& info = kernelInfo(other.kernel);
-  for (const auto& [name, value] : current.params) {
+  for (const auto& [given, value] : current.params) {
+    const std::string name = given == "TILE" ? "tile" : given;
     const ParamSpec* spec = info.param(name);
     if (spec && std::ranges::find(spec->allowed, value) != spec->allowed.end())
       other.params[name] = value;
@@ -78,12 +80,42 @@ void DiagramDocument::setConfiguration(const KernelConfig& config, const Shape& 
   emit selectionChanged();
 }
 
+void DiagramDocument::setTrace(const KernelTrace& trace) {
+  config_ = trace.kernel;
+  shape_ = trace.shape;
+  mapping_.reset();
+  traffic_.reset();
+  unavailable_.clear();
+  try {
+    mapping_.emplace(trace);
+  } catch (const Error& error) {
+    unavailable_ = QString::fromStdString(error.what());
+  }
+  DiagramSelection selection = selection_;
+  selection.block = trace.tracedBlock;
+  selection.compareKernel.clear();
+  // The catalogue kernel the source says it follows: its first comment's first word.
+  const std::string source = trace.kernel.source.value_or("");
+  if (source.rfind("// ", 0) == 0) {
+    const std::string named = source.substr(3, source.find_first_of(" \n(", 3) - 3);
+    if (const KernelInfo* info = findKernel(named); info && info->hasMapping)
+      selection.compareKernel = QString::fromStdString(named);
+  }
+  selection_ = selection;
+  rebuildCompare();
+  selection_ = clamped(selection_);
+  emit configurationChanged();
+  emit selectionChanged();
+}
+
 QString DiagramDocument::configurationLabel() const {
   QString label = QString::fromStdString(config_.kernel);
   const std::string params = formatParams(config_);
   if (!params.empty()) label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
   if (mapping_ && mapping_->element() != ElementType::F32)
     label += QStringLiteral(" in %1").arg(QLatin1String(toString(mapping_->element())));
+  if (const KernelTrace* trace = mapping_ ? mapping_->trace() : nullptr)
+    label += QStringLiteral(", traced on %1").arg(QString::fromStdString(trace->device));
   return label;
 }
 

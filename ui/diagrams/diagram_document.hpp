@@ -8,6 +8,7 @@
 #include "tilescope/backend.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/traffic.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::ui {
 
@@ -47,12 +48,17 @@ class DiagramDocument : public QObject {
   // kernel's default (its first) is drawn.
   void setConfiguration(const KernelConfig& config, const Shape& shape,
                         std::optional<ElementType> element = std::nullopt);
+  // A user kernel as a traced launch recorded it (Mapping(KernelTrace)): drawn until the next
+  // setConfiguration. The selected block becomes the traced one, and the access view compares
+  // it with the catalogue kernel its source's first comment names ("// naive ..."), if any.
+  // Never throws: an inconsistent trace leaves mapping() null and says why.
+  void setTrace(const KernelTrace& trace);
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }
   const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }
   const QString& unavailableReason() const { return unavailable_; }
   // "naive (tile=16)", "tensor-mma (BM=128,...) in fp16": for titles; the type where it is not
-  // fp32.
+  // fp32; ", traced on NVIDIA H200" for a trace.
   QString configurationLabel() const;
 
   const DiagramSelection& selection() const { return selection_; }

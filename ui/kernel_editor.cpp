@@ -316,6 +316,13 @@ KernelEditor::KernelEditor(QWidget* parent)
       tr("Run the kernel on a CUDA GPU with Run Setup's backend, size, measurement "
          "and sweep (Ctrl+Enter): timed, verified and charted like any kernel, in a "
          "process of its own"));
+  QAction* traceAction = bar->addAction(tr("Trace"), this, &KernelEditor::trace);
+  traceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+  traceAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  traceAction->setToolTip(
+      tr("Launch the kernel once on a CUDA GPU with its accessors recording, at Run Setup's size "
+         "(Ctrl+Shift+T): the diagrams then draw what it did, beside the catalogue kernel its "
+         "first comment names"));
   QAction* tune = bar->addAction(tr("Autotune"), this, &KernelEditor::autotune);
   tune->setToolTip(
       tr("Run every combination of the kernel's TS_PARAM values at Run Setup's size, "
@@ -427,6 +434,12 @@ void KernelEditor::run() {
 void KernelEditor::autotune() {
   compile();
   emit autotuneRequested(
+      UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
+}
+
+void KernelEditor::trace() {
+  compile();
+  emit traceRequested(
       UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
 }
 

@@ -89,6 +89,8 @@ class KernelEditor : public QWidget {
   // autotune it over its TS_PARAM values (autotuneRequested()).
   void run();
   void autotune();
+  // Compiles, and asks the window for a traced launch of the kernel (traceRequested()).
+  void trace();
   const std::optional<CompileResult>& lastResult() const { return last_; }
   QListWidget* messages() const { return messages_; }
   QString summary() const;
@@ -97,6 +99,7 @@ class KernelEditor : public QWidget {
   void compiled(const tilescope::CompileResult& result);
   void runRequested(const tilescope::UserKernelSource& kernel);
   void autotuneRequested(const tilescope::UserKernelSource& kernel);
+  void traceRequested(const tilescope::UserKernelSource& kernel);
 
  protected:
   void changeEvent(QEvent* event) override;

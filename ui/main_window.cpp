@@ -105,6 +105,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(&controller_, &app::RunController::progressChanged, this, &MainWindow::onProgress);
   connect(&controller_, &app::RunController::resultReady, this, &MainWindow::onResult);
   connect(&controller_, &app::RunController::ceilingsReady, this, &MainWindow::onCeilings);
+  connect(&controller_, &app::RunController::traceReady, this, [this](const KernelTrace& trace) {
+    QString error;
+    if (!showTrace(trace, &error)) {
+      showProblem(tr("The trace of %1 cannot be drawn: %2")
+                      .arg(QString::fromStdString(trace.kernel.kernel), error));
+      return;
+    }
+    statusBar()->showMessage(
+        tr("Traced %1 on %2: the diagrams draw what it did")
+            .arg(QString::fromStdString(trace.kernel.kernel), QString::fromStdString(trace.device)),
+        8000);
+  });
   connect(&controller_, &app::RunController::runFailed, this, &MainWindow::onRunFailed);
   connect(&controller_, &app::RunController::queueFinished, this, &MainWindow::onQueueFinished);
   connect(controls_, &ControlPanel::choicesChanged, this, &MainWindow::onChoicesChanged);
@@ -291,6 +303,7 @@ void MainWindow::createDocks() {
   editorDock->setWidget(kernelEditor_);
   tabifyDockWidget(diagramsDock, editorDock);
   connect(kernelEditor_, &KernelEditor::runRequested, this, &MainWindow::runUserKernel);
+  connect(kernelEditor_, &KernelEditor::traceRequested, this, &MainWindow::traceUserKernel);
   connect(kernelEditor_, &KernelEditor::autotuneRequested, this,
           [this](const UserKernelSource& kernel) { autotune(nullptr, kernel); });
   diagramsDock->raise();
@@ -517,6 +530,34 @@ bool MainWindow::runUserKernel(const UserKernelSource& kernel) {
   }
   showChartFor(choices.sweep);
   enqueue(jobs);
+  return true;
+}
+
+bool MainWindow::traceUserKernel(const UserKernelSource& kernel) {
+  const app::Choices choices = controls_->choices();
+  TraceRequest request;
+  try {
+    const std::vector<app::RunJob> jobs = app::planUserJobs(choices, kernel);
+    request.kernel = jobs.front().request.kernel;
+    request.shape = jobs.front().request.shape;
+    request.device = jobs.front().request.device;
+  } catch (const Error& error) {
+    showProblem(tr("Cannot trace %1: %2")
+                    .arg(QString::fromStdString(kernel.name), QString::fromUtf8(error.what())));
+    return false;
+  }
+  if (const auto why = traceRefusal(request)) {
+    showProblem(tr("Cannot trace %1: %2")
+                    .arg(QString::fromStdString(kernel.name), QString::fromStdString(*why)));
+    return false;
+  }
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  const DiagramDocument* document = static_cast<DiagramPanel*>(diagrams_)->document();
+  if (const Mapping* shown = document->mapping();
+      shown && shown->trace() && shown->config().kernel == request.kernel.kernel)
+    request.block = document->selection().block;
+#endif
+  enqueue({app::RunJob::trace(choices.backend, request)});
   return true;
 }
 

@@ -137,6 +137,10 @@ class MainWindow : public QMainWindow {
   bool openTrace(const QString& path, QString* error);
   // The diagrams draw `trace` (from a file, or the Kernel Editor's Trace); false with why.
   bool showTrace(const KernelTrace& trace, QString* error);
+  // Queues a traced launch of the Kernel Editor's kernel at Run Setup's backend, device, size
+  // and parameters; the block traced is the diagrams' selected one where they show this kernel,
+  // else (0,0). False (with the reason shown) when it cannot be traced.
+  bool traceUserKernel(const UserKernelSource& kernel);
 
   // Where the window's docks side by side are wider than `available` (a screen), makes the
   // Diagrams dock a tab of the Run Setup column so the window fits; on a screen wide enough for

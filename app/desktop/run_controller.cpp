@@ -36,6 +36,7 @@ RunController::RunController(QObject* parent, std::vector<remote::ServerAddress>
   connect(worker_, &RunWorker::progress, this, &RunController::onProgress);
   connect(worker_, &RunWorker::finished, this, &RunController::onFinished);
   connect(worker_, &RunWorker::ceilingsMeasured, this, &RunController::onCeilingsMeasured);
+  connect(worker_, &RunWorker::traced, this, &RunController::onTraced);
   connect(worker_, &RunWorker::failed, this, &RunController::onFailed);
   thread_.start();
   QMetaObject::invokeMethod(
@@ -148,6 +149,13 @@ void RunController::onCeilingsMeasured(quint64 ticket, const DeviceCeilings& cei
   if (shutDown_ || ticket != ticket_ || !current_) return;
   ++pass_.completed;
   emit ceilingsReady(ceilings);
+  endCurrent();
+}
+
+void RunController::onTraced(quint64 ticket, const KernelTrace& trace) {
+  if (shutDown_ || ticket != ticket_ || !current_) return;
+  ++pass_.completed;
+  emit traceReady(trace);
   endCurrent();
 }
 

@@ -62,6 +62,7 @@ class RunController : public QObject {
   void progressChanged(const tilescope::app::QueueProgress& progress);
   void resultReady(const tilescope::RunResult& result);
   void ceilingsReady(const tilescope::DeviceCeilings& ceilings);
+  void traceReady(const tilescope::KernelTrace& trace);
   void runFailed(const tilescope::app::RunJob& job, const tilescope::app::RunFailure& failure);
   void queueFinished(const tilescope::app::QueueSummary& summary);
 
@@ -70,6 +71,7 @@ class RunController : public QObject {
   void onProgress(quint64 ticket, double fraction, const QString& stage);
   void onFinished(quint64 ticket, const RunResult& result);
   void onCeilingsMeasured(quint64 ticket, const DeviceCeilings& ceilings);
+  void onTraced(quint64 ticket, const KernelTrace& trace);
   void onFailed(quint64 ticket, const RunFailure& failure);
   void endCurrent();
   void startPass();

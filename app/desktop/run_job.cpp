@@ -17,7 +17,23 @@ std::optional<std::string> BackendSummary::elementRefusal(ElementType element) c
   return found->second;
 }
 
+RunJob RunJob::trace(const std::string& backend, const TraceRequest& request) {
+  RunJob job;
+  job.backend = backend;
+  job.kind = JobKind::Trace;
+  job.request.kernel = request.kernel;
+  job.request.shape = request.shape;
+  job.request.device = request.device;
+  job.traceBlock = request.block;
+  return job;
+}
+
 QString describe(const RunJob& job) {
+  if (job.kind == JobKind::Trace) {
+    return QStringLiteral("tracing %1 at %2 on %3")
+        .arg(QString::fromStdString(job.request.kernel.kernel), formatShape(job.request.shape),
+             QString::fromStdString(job.backend));
+  }
   if (job.kind == JobKind::Ceilings) {
     return QStringLiteral("ceilings of %1 device %2")
         .arg(QString::fromStdString(job.backend))
@@ -36,6 +52,7 @@ QString describe(const RunJob& job) {
 void registerMetaTypes() {
   qRegisterMetaType<tilescope::RunResult>();
   qRegisterMetaType<tilescope::DeviceCeilings>();
+  qRegisterMetaType<tilescope::KernelTrace>();
   qRegisterMetaType<RunJob>();
   qRegisterMetaType<RunFailure>();
   qRegisterMetaType<std::vector<BackendSummary>>();

@@ -10,12 +10,14 @@
 
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::app {
 
 enum class JobKind {
   Run,       // request: time and verify one kernel configuration
   Ceilings,  // measure the roofline ceilings of request.device (the rest of request is unused)
+  Trace,     // a traced launch of request's user kernel, recording block traceBlock's loads
 };
 
 // One queued job: which backend runs which request, or measures which device's ceilings.
@@ -23,8 +25,10 @@ struct RunJob {
   std::string backend;
   RunRequest request;
   JobKind kind = JobKind::Run;
+  Dim2 traceBlock{0, 0};
 
   static RunJob ceilings(const std::string& backend, int device);
+  static RunJob trace(const std::string& backend, const TraceRequest& request);
 };
 
 // What the worker learned about one backend when it created it.
@@ -58,6 +62,7 @@ void registerMetaTypes();
 
 Q_DECLARE_METATYPE(tilescope::RunResult)
 Q_DECLARE_METATYPE(tilescope::DeviceCeilings)
+Q_DECLARE_METATYPE(tilescope::KernelTrace)
 Q_DECLARE_METATYPE(tilescope::app::RunJob)
 Q_DECLARE_METATYPE(tilescope::app::RunFailure)
 Q_DECLARE_METATYPE(std::vector<tilescope::app::BackendSummary>)

@@ -121,6 +121,10 @@ void RunWorker::execute(quint64 ticket, const RunJob& job) {
         job.request.kernel.source ? userKernelBackendFor(job.backend) : backendFor(job.backend);
     if (job.kind == JobKind::Ceilings) {
       emit ceilingsMeasured(ticket, measureOn(backend, ticket, job));
+    } else if (job.kind == JobKind::Trace) {
+      const TraceRequest request{job.request.kernel, job.request.shape, job.request.device,
+                                 job.traceBlock};
+      emit traced(ticket, backend.trace(request, progressFor(ticket), cancel_));
     } else {
       emit finished(ticket, runOn(backend, ticket, job));
     }

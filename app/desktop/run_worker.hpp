@@ -37,6 +37,7 @@ class RunWorker : public QObject {
   void progress(quint64 ticket, double fraction, const QString& stage);
   void finished(quint64 ticket, const tilescope::RunResult& result);
   void ceilingsMeasured(quint64 ticket, const tilescope::DeviceCeilings& ceilings);
+  void traced(quint64 ticket, const tilescope::KernelTrace& trace);
   void failed(quint64 ticket, const tilescope::app::RunFailure& failure);
 
  private:

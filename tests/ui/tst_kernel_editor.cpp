@@ -152,6 +152,24 @@ class TestKernelEditor : public QObject {
     QCOMPARE(QString::fromStdString(kernel.source), editor.editor()->toPlainText());
   }
 
+  // Trace asks for a traced launch of the kernel as it stands; its first comment names the
+  // catalogue kernel the diagrams draw it beside.
+  void traceAsksForTheKernelAsItStands() {
+    KernelEditor editor;
+    QVERIFY(editor.newFrom(QStringLiteral("shared-tiled")));
+    QSignalSpy traces(&editor, &KernelEditor::traceRequested);
+    QAction* trace = nullptr;
+    for (QAction* action : editor.findChildren<QAction*>())
+      if (action->text() == QStringLiteral("Trace")) trace = action;
+    QVERIFY(trace);
+    QCOMPARE(trace->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+    trace->trigger();
+    QCOMPARE(traces.size(), 1);
+    const auto kernel = traces.front().front().value<UserKernelSource>();
+    QCOMPARE(kernel.name, std::string("my_shared_tiled"));
+    QVERIFY(QString::fromStdString(kernel.source).startsWith(QStringLiteral("// shared-tiled ")));
+  }
+
   void kernelsSaveAndOpenAsCuFiles() {
     KernelEditor editor;
     QVERIFY(editor.newFrom(QStringLiteral("shared-tiled")));

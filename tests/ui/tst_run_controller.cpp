@@ -182,6 +182,33 @@ class TestRunController : public QObject {
     QVERIFY2(cuda.contains(QStringLiteral("add a GPU server")), qPrintable(cuda));
   }
 
+  // A trace job goes through the worker like a run: the CPU backend says tracing needs a CUDA
+  // GPU, without one the CUDA backend says the same as for a run, and the queue goes on.
+  void aTraceSaysWhereItCanRun() {
+    if (!makeCudaBackend()->unavailableReason()) QSKIP("a usable GPU is present (tst_gpu_app)");
+    RunController controller;
+    QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy traces(&controller, &RunController::traceReady);
+    QSignalSpy finished(&controller, &RunController::queueFinished);
+    const TraceRequest request{{"user:mine", {}, "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"},
+                               {32, 32, 32}};
+    controller.enqueue({RunJob::trace("cpu", request), RunJob::trace("cuda", request),
+                        job("naive", {{"tile", 8}}, 32)});
+    QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(traces.size(), 0);
+    QCOMPARE(failures.size(), 2);
+    const RunJob failedJob = failures.at(0).at(0).value<RunJob>();
+    QCOMPARE(describe(failedJob), QStringLiteral("tracing user:mine at 32³ on cpu"));
+    const QString cpu = failures.at(0).at(1).value<RunFailure>().message;
+    const QString cuda = failures.at(1).at(1).value<RunFailure>().message;
+    QVERIFY2(cpu.startsWith(QStringLiteral("the cpu backend cannot trace: tracing runs your "
+                                           "kernel's CUDA source on a CUDA GPU")),
+             qPrintable(cpu));
+    QVERIFY2(cuda.startsWith(QStringLiteral("running a kernel of your own needs a CUDA GPU: ")),
+             qPrintable(cuda));
+    QCOMPARE(finished.at(0).at(0).value<QueueSummary>().completed, 1);
+  }
+
   void shutdownDuringARunIsClean() {
     auto controller = std::make_unique<RunController>();
     QSignalSpy progress(controller.get(), &RunController::progressChanged);

@@ -8,10 +8,12 @@
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "control_panel.hpp"
+#include "diagram_document.hpp"
 #include "main_window.hpp"
 #include "run_controller.hpp"
 #include "servers.hpp"
 #include "tilescope/backend.hpp"
+#include "tilescope/mapping.hpp"
 #include "tilescope/user_kernel.hpp"
 
 #ifdef TILESCOPE_HAVE_CUDA
@@ -287,6 +289,33 @@ class TestGpuApp : public QObject {
     QVERIFY(window.runUserKernel(naive));
     QTRY_COMPARE_WITH_TIMEOUT(window.results()->rowCount(), 4, kWaitMs);
     QVERIFY(window.results()->results().back().verified());
+  }
+
+  // The Kernel Editor's Trace: the launch runs in the child server, the trace comes back to the
+  // window and the diagrams draw it, the template's trace drawing naive's pictures exactly.
+  void aTracedUserKernelIsDrawnInTheDiagrams() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    Choices choices = window.controls()->choices();
+    choices.backend = "cuda";
+    choices.shape = {100, 70, 50};
+    choices.sweep = SweepKind::Single;
+    window.controls()->setChoices(choices);
+    QSignalSpy traces(window.controller(), &RunController::traceReady);
+    QVERIFY(window.traceUserKernel({"my_naive", userKernelTemplates().at(1).source}));
+    QTRY_COMPARE_WITH_TIMEOUT(int(traces.size()), 1, kWaitMs);
+    const KernelTrace trace = traces.front().front().value<KernelTrace>();
+    qInfo("traced %s on %s: grid %d x %d", trace.kernel.kernel.c_str(), trace.device.c_str(),
+          trace.grid.x, trace.grid.y);
+    const Mapping naive({"naive", {{"tile", 16}}}, choices.shape);
+    QCOMPARE(traceDifferences(Mapping(trace), naive), std::vector<std::string>{});
+    auto* document = window.findChild<tilescope::ui::DiagramDocument*>();
+    QVERIFY(document && document->mapping() && document->mapping()->trace());
+    QVERIFY2(document->configurationLabel().endsWith(
+                 QStringLiteral("traced on %1").arg(QString::fromStdString(trace.device))),
+             qPrintable(document->configurationLabel()));
+    QCOMPARE(document->selection().compareKernel, QStringLiteral("naive"));
   }
 
   void aStickyFaultMidSweepKeepsTheWindowAndTheResults() {

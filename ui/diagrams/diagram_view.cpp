@@ -152,7 +152,10 @@ void DiagramView::render(QPainter& painter, const QRectF& area, const DiagramThe
   const QString sizes = QStringLiteral("M=%1 N=%2 K=%3").arg(shape.m).arg(shape.n).arg(shape.k);
   const QString dot = QStringLiteral(" · ");
   // Shorter and shorter where the view is narrow: a dock has room for the kernel's name.
-  const QString kernel = QString::fromStdString(document_->config().kernel);
+  // A traced kernel keeps saying so: its picture is what the GPU did, not a model.
+  const bool traced = document_->mapping() && document_->mapping()->trace();
+  const QString kernel = QString::fromStdString(document_->config().kernel) +
+                         (traced ? QStringLiteral(", traced") : QString());
   const QString shortSizes = QStringLiteral("%1×%2×%3").arg(shape.m).arg(shape.n).arg(shape.k);
   labels.place({title() + dot + configuration + dot + sizes, configuration + dot + sizes,
                 kernel + dot + sizes, kernel + dot + shortSizes, kernel},

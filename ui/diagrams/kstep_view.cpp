@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "diagram_model.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::ui {
 
@@ -139,6 +140,16 @@ QString persistentRecipe(const Mapping& m, const maps::Persistent& map) {
 
 // What the threads do in every k-step, in the order they do it.
 QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
+  if (const KernelTrace* trace = m.trace())
+    return QStringLiteral(
+               "Traced on %1: the elements of A and B that block (%2,%3)'s threads loaded "
+               "through ts::loadA and ts::loadB while k was in this k-step (TS_KSTEP = %4). "
+               "What the kernel keeps in shared memory or registers is not traced, so its "
+               "staged tiles show as global reads.")
+        .arg(QString::fromStdString(trace->device))
+        .arg(trace->tracedBlock.x)
+        .arg(trace->tracedBlock.y)
+        .arg(trace->kDepth);
   if (const auto* tma = std::get_if<maps::Tma>(&m.threadMap()))
     return warpSpecialisedRecipe(m, *tma);
   if (const auto* persistent = std::get_if<maps::Persistent>(&m.threadMap()))

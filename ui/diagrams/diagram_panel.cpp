@@ -233,11 +233,15 @@ QWidget* DiagramPanel::buildAccessRow() {
   sharedLine->addWidget(readSlot_);
   sharedLine->addWidget(caption(tr("Pad")));
   sharedLine->addWidget(pad_);
-  sharedLine->addWidget(caption(tr("Beside")));
-  sharedLine->addWidget(compare_);
   sharedLine->addStretch(1);
+  // The comparison on a line of its own: with it, the bank line was wider than a docked panel.
+  auto* compareLine = new QHBoxLayout;
+  compareLine->addWidget(caption(tr("Beside")));
+  compareLine->addWidget(compare_);
+  compareLine->addStretch(1);
   layout->addLayout(warpLine);
   layout->addLayout(sharedLine);
+  layout->addLayout(compareLine);
   return row;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The Mapping of one kernel configuration on one shape: the launch, who computes each element of
 // C, what is staged at each k-step and who loads it, and the addresses a warp touches. Built on
-// the per-family formulas of thread_map.hpp; pure functions, no matrices allocated.
+// the per-family formulas of thread_map.hpp (pure functions, no matrices allocated), or for a
+// user kernel on what a traced launch recorded, so the views draw both through one interface.
 #include <array>
 #include <cstdint>
 #include <memory>

@@ -527,13 +527,22 @@ QString KernelEditor::summary() const {
   const QString warnings = count(false) > 0 ? tr("; %1 warning(s)").arg(count(false)) : QString();
   if (!r.resources) return compiled + warnings;
   const KernelResources& k = *r.resources;
+  // Occupancy where TS_LAUNCH's block needs no size: theoretical, for the chosen architecture.
+  const QString occupancy =
+      k.threadsPerBlock == 0 ? QString()
+      : k.blocksPerSM == 0
+          ? tr("; a block of %1 threads does not fit on an SM").arg(k.threadsPerBlock)
+          : tr("; blocks of %1 threads: %2 per SM, %3 % occupancy (theoretical)")
+                .arg(k.threadsPerBlock)
+                .arg(k.blocksPerSM)
+                .arg(100 * k.occupancy, 0, 'f', 0);
   return compiled +
          tr(": %1 registers per thread, %2 bytes of shared memory per block, %3 bytes of local "
             "memory per thread")
              .arg(k.registersPerThread)
              .arg(k.sharedBytesPerBlock)
              .arg(k.localBytesPerThread) +
-         warnings;
+         occupancy + warnings;
 }
 
 }  // namespace tilescope::ui

@@ -88,7 +88,7 @@ std::vector<Cell> cellsFromRuns(const json& runs, const std::string& at, std::si
     if (count < 1 || std::size_t(count) > limit - cells.size())
       io::refuseAt(here, "a run of " + std::to_string(count) + " loads: more than a thread's " +
                              std::to_string(limit));
-    for (const auto [first, step] : {std::pair(row, rowStep), std::pair(col, colStep)}) {
+    for (const auto& [first, step] : {std::pair(row, rowStep), std::pair(col, colStep)}) {
       const std::int64_t last = first + step * (count - 1);
       if (std::abs(step) > bound || std::min(first, last) < -bound || std::max(first, last) > bound)
         io::refuseAt(here, "an index outside a matrix's range");

@@ -5,9 +5,13 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <limits>
 #include <regex>
 #include <sstream>
+
+#include "tilescope/occupancy.hpp"
 
 #ifdef TILESCOPE_HAVE_NVRTC_HEADER
 #include <nvrtc.h>
@@ -145,6 +149,124 @@ std::optional<std::string> userKernelCompilerUnavailable() {
 #endif
 }
 
+namespace {
+
+// Integer arithmetic (+ - * / %, parentheses, numbers, parameter names) over `text`; nullopt for
+// anything else, a division by zero or a value past int.
+class LaunchExpression {
+ public:
+  LaunchExpression(std::string_view text, const Params& values) : text_(text), values_(values) {}
+  std::optional<long long> evaluate() {
+    const std::optional<long long> value = sum();
+    skipSpaces();
+    if (!value || at_ != text_.size()) return std::nullopt;
+    return value;
+  }
+
+ private:
+  void skipSpaces() {
+    while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+  }
+  bool take(char c) {
+    skipSpaces();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+  static std::optional<long long> checked(long long value) {
+    if (value > std::numeric_limits<int>::max() || value < std::numeric_limits<int>::min())
+      return std::nullopt;
+    return value;
+  }
+  std::optional<long long> sum() {
+    std::optional<long long> value = product();
+    while (value) {
+      if (take('+')) {
+        const auto right = product();
+        value = right ? checked(*value + *right) : std::nullopt;
+      } else if (take('-')) {
+        const auto right = product();
+        value = right ? checked(*value - *right) : std::nullopt;
+      } else {
+        break;
+      }
+    }
+    return value;
+  }
+  std::optional<long long> product() {
+    std::optional<long long> value = factor();
+    while (value) {
+      const char op = take('*') ? '*' : take('/') ? '/' : take('%') ? '%' : '\0';
+      if (op == '\0') break;
+      const auto right = factor();
+      if (!right || (op != '*' && *right == 0)) return std::nullopt;
+      value = checked(op == '*' ? *value * *right : op == '/' ? *value / *right : *value % *right);
+    }
+    return value;
+  }
+  std::optional<long long> factor() {
+    if (take('(')) {
+      const auto value = sum();
+      return value && take(')') ? value : std::nullopt;
+    }
+    if (take('-')) {
+      const auto value = factor();
+      return value ? checked(-*value) : std::nullopt;
+    }
+    skipSpaces();
+    const std::size_t start = at_;
+    while (at_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_'))
+      ++at_;
+    const std::string_view word = text_.substr(start, at_ - start);
+    if (word.empty()) return std::nullopt;
+    if (std::isdigit(static_cast<unsigned char>(word.front()))) {
+      long long value = 0;
+      const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+      if (error != std::errc() || end != word.data() + word.size()) return std::nullopt;
+      return checked(value);
+    }
+    const auto found = values_.find(std::string(word));
+    if (found == values_.end()) return std::nullopt;
+    return found->second;
+  }
+
+  std::string_view text_;
+  const Params& values_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+std::optional<Dim2> declaredBlock(const std::string& source, const Params& values) {
+  std::istringstream lines(source);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line.compare(start, 10, "TS_LAUNCH(") != 0) continue;
+    // The first two arguments: up to the commas outside parentheses.
+    std::vector<std::string_view> arguments;
+    const std::string_view text(line);
+    int depth = 0;
+    std::size_t begin = start + 10;
+    for (std::size_t i = begin; i < text.size() && arguments.size() < 2; ++i) {
+      if (text[i] == '(') ++depth;
+      if (text[i] == ')' && depth-- == 0) break;
+      if (text[i] == ',' && depth == 0) {
+        arguments.push_back(text.substr(begin, i - begin));
+        begin = i + 1;
+      }
+    }
+    if (arguments.size() < 2) return std::nullopt;
+    const auto x = LaunchExpression(arguments[0], values).evaluate();
+    const auto y = LaunchExpression(arguments[1], values).evaluate();
+    if (!x || !y || *x < 1 || *y < 1) return std::nullopt;
+    return Dim2{int(*x), int(*y)};
+  }
+  return std::nullopt;
+}
+
 std::vector<ParamSpec> declaredParams(const std::string& source,
                                       std::vector<CompileDiagnostic>* problems) {
   static const std::regex declaration(R"(^\s*TS_PARAM\s*\(([^)]*)\))");
@@ -263,6 +385,11 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
     // an H200 with CUDA 13.0: the log is empty there), so the entry points are looked up in the
     // image itself and the resources may be missing.
     result.resources = readResources(result.log);
+    if (const auto block = declaredBlock(kernel.source, result.values); block && result.resources) {
+      result.resources->threadsPerBlock = block->x * block->y;
+      if (auto resident = withTheoreticalOccupancy(options.arch, *result.resources))
+        result.resources = resident;
+    }
     if (!defines(result.image, "ts_kernel"))
       result.diagnostics.push_back(
           {0, 0, true, "the source has no kernel: write TS_KERNEL { ... }"});

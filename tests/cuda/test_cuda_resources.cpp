@@ -5,6 +5,7 @@
 #include "gpu_test.hpp"
 #include "kernel_resources.hpp"
 #include "tilescope/mapping.hpp"
+#include "tilescope/occupancy.hpp"
 
 namespace tilescope::test {
 namespace {
@@ -42,6 +43,17 @@ TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
   EXPECT_GE(resources.blocksPerSM, 1) << "a compiled configuration must fit on an SM";
   EXPECT_GT(resources.occupancy, 0.0);
   EXPECT_LE(resources.occupancy, 1.0);
+  // The theoretical occupancy the Kernel Editor shows without a GPU is the driver's.
+  int device = 0;
+  cudaDeviceProp properties{};
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceProperties(&properties, device), cudaSuccess);
+  const std::string arch = "sm_" + std::to_string(properties.major * 10 + properties.minor);
+  const auto theoretical = withTheoreticalOccupancy(arch, resources);
+  ASSERT_TRUE(theoretical) << arch;
+  EXPECT_EQ(theoretical->blocksPerSM, resources.blocksPerSM)
+      << resources.registersPerThread << " registers, " << resources.sharedBytesPerBlock
+      << " bytes of shared memory, " << resources.threadsPerBlock << " threads";
 }
 
 INSTANTIATE_TEST_SUITE_P(Cuda, KernelResourcesTest,

@@ -14,6 +14,7 @@
 #include "gpu_test.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
+#include "tilescope/occupancy.hpp"
 #include "user_module.hpp"
 
 namespace tilescope {
@@ -120,6 +121,12 @@ TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
     EXPECT_EQ(result.resources->threadsPerBlock, block.x * block.y);
     EXPECT_GT(result.resources->blocksPerSM, 0);
     EXPECT_GT(result.resources->occupancy, 0);
+    // The editor's theoretical figure, from the same registers and shared memory, is the
+    // driver's.
+    const auto theoretical = withTheoreticalOccupancy(arch_, *result.resources);
+    ASSERT_TRUE(theoretical) << arch_;
+    EXPECT_EQ(theoretical->blocksPerSM, result.resources->blocksPerSM);
+    EXPECT_DOUBLE_EQ(theoretical->occupancy, result.resources->occupancy);
   }
 }
 

@@ -142,8 +142,34 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90) {
           << t.kernel << ": a template compiles without warnings: " << describe(result);
       ASSERT_TRUE(result.resources) << t.kernel;
       EXPECT_GT(result.resources->registersPerThread, 0) << t.kernel;
+      // Every template's block needs no size: its theoretical occupancy is known.
+      EXPECT_GT(result.resources->threadsPerBlock, 0) << t.kernel;
+      EXPECT_GT(result.resources->blocksPerSM, 0) << t.kernel;
+      EXPECT_GT(result.resources->occupancy, 0) << t.kernel;
     }
   }
+}
+
+TEST(UserKernelLaunch, TheDeclaredBlockIsEvaluatedFromTheParameters) {
+  EXPECT_EQ(declaredBlock(templateOf("naive"), {{"TILE", 16}})->x, 16);
+  EXPECT_EQ(declaredBlock(templateOf("naive"), {{"TILE", 8}})->y, 8);
+  EXPECT_EQ(declaredBlock(templateOf("register-tiled"), {{"TILE", 4}})->x, 16);
+  // BM / TM * (BN / TN) = 64 / 8 * (128 / 4) = 256 threads in a row.
+  const auto ladder =
+      declaredBlock(templateOf("blocktile-2d"), {{"BM", 64}, {"BN", 128}, {"TM", 8}, {"TN", 4}});
+  ASSERT_TRUE(ladder);
+  EXPECT_EQ(ladder->x, 256);
+  EXPECT_EQ(ladder->y, 1);
+  EXPECT_EQ(declaredBlock("  TS_LAUNCH((2 + 3) * 4 - 7 % 4, -(-2), 1, 1, 0)\n", {})->x, 17);
+  EXPECT_EQ(declaredBlock("  TS_LAUNCH((2 + 3) * 4 - 7 % 4, -(-2), 1, 1, 0)\n", {})->y, 2);
+  // What only the GPU knows, or what is no block, gives nothing.
+  EXPECT_FALSE(declaredBlock("TS_LAUNCH(M, 1, 1, 1, 0)\n", {}));
+  EXPECT_FALSE(declaredBlock("TS_LAUNCH(TILE, 1, 1, 1, 0)\n", {}));
+  EXPECT_FALSE(declaredBlock("TS_LAUNCH(32 / (X - X), 1, 1, 1, 0)\n", {{"X", 4}}));
+  EXPECT_FALSE(declaredBlock("TS_LAUNCH(0, 1, 1, 1, 0)\n", {}));
+  EXPECT_FALSE(declaredBlock("TS_LAUNCH(65536 * 65536, 1, 1, 1, 0)\n", {}));
+  EXPECT_FALSE(declaredBlock("TS_LAUNCH(32)\n", {}));
+  EXPECT_FALSE(declaredBlock("TS_KERNEL {}\n", {}));
 }
 
 // The shared tiles as ptxas counts them: 2 x 16 x 16 floats, and 2 x 16 x 17 with a pad.

@@ -83,8 +83,9 @@ struct CompileResult {
   // The named parameters the source declares (TS_PARAM), in order, and the values compiled in.
   std::vector<ParamSpec> params;
   Params values;
-  // Registers, shared memory and local memory of the kernel as ptxas reports them (threads,
-  // blocks per SM and occupancy stay 0: the launch decides them); nullopt where NVRTC gives no
+  // Registers, shared memory and local memory of the kernel as ptxas reports them, and where
+  // the block TS_LAUNCH declares needs no size (declaredBlock) its threads and the theoretical
+  // blocks per SM and occupancy on `arch` (else those stay 0); nullopt where NVRTC gives no
   // report (in a process that has initialised CUDA).
   std::optional<KernelResources> resources;
   std::string image;  // the cubin, for the driver to load
@@ -101,6 +102,11 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
 // A malformed declaration is a diagnostic at its line.
 std::vector<ParamSpec> declaredParams(const std::string& source,
                                       std::vector<CompileDiagnostic>* problems = nullptr);
+
+// The block TS_LAUNCH declares, where its first two arguments are integer arithmetic on numbers
+// and `values` (e.g. TILE, BM * BN / TM); nullopt where they need M, N or K, or anything else
+// known only on the GPU.
+std::optional<Dim2> declaredBlock(const std::string& source, const Params& values);
 
 // The API put in front of every user kernel: the problem, the accessors the tracer sees, the
 // parameter and launch declarations.

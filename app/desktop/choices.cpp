@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <type_traits>
 
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
@@ -13,15 +17,51 @@ namespace {
 
 constexpr const char* kSweepNames[] = {"single", "tile", "size", "kernel"};
 
+// A number of type T, or nullopt: nlohmann's get<int>() of a fraction, or of a number past
+// int's range, is undefined behaviour, so a settings file could crash the app.
+template <typename T>
+std::optional<T> numberOf(const nlohmann::json& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (value.is_boolean()) return value.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    if (value.is_number_unsigned()) {
+      const auto number = value.get<std::uint64_t>();
+      if (number <= std::uint64_t(std::numeric_limits<T>::max())) return T(number);
+    } else if (value.is_number_integer()) {
+      const auto number = value.get<std::int64_t>();
+      if (number >= std::int64_t(std::numeric_limits<T>::min()) &&
+          number <= std::int64_t(std::numeric_limits<T>::max()))
+        return T(number);
+    }
+  } else if (value.is_number()) {
+    return value.get<T>();
+  }
+  return std::nullopt;
+}
+
 // Reads `key` into `value` when present with a compatible type; otherwise leaves the default.
 template <typename T>
 void readField(const nlohmann::json& json, const char* key, T& value) {
   const auto found = json.find(key);
   if (found == json.end()) return;
-  try {
-    value = found->get<T>();
-  } catch (const nlohmann::json::exception&) {
-    // A field of the wrong type keeps its default (see choicesFromJson).
+  if constexpr (std::is_arithmetic_v<T>) {
+    if (const auto number = numberOf<T>(*found)) value = *number;
+  } else if constexpr (std::is_same_v<T, Params>) {
+    // Every entry a whole number that fits an int, or none is taken.
+    if (!found->is_object()) return;
+    Params params;
+    for (const auto& [name, entry] : found->items()) {
+      const auto number = numberOf<int>(entry);
+      if (!number) return;
+      params[name] = *number;
+    }
+    value = std::move(params);
+  } else {
+    try {
+      value = found->get<T>();
+    } catch (const nlohmann::json::exception&) {
+      // A field of the wrong type keeps its default (see choicesFromJson).
+    }
   }
 }
 
@@ -62,9 +102,8 @@ Choices choicesFromJson(const nlohmann::json& json) {
   readField(json, "tiles", choices.tiles);
   readField(json, "sizes", choices.sizes);
   readField(json, "kernels", choices.kernels);
-  if (const auto reps = json.find("reps"); reps != json.end() && reps->is_number_integer()) {
-    choices.fixedReps = reps->get<int>();
-  }
+  if (const auto reps = json.find("reps"); reps != json.end())
+    choices.fixedReps = numberOf<int>(*reps);
   std::string sweep;
   readField(json, "sweep", sweep);
   for (int kind = 0; kind < int(std::size(kSweepNames)); ++kind) {

@@ -73,6 +73,21 @@ class TestChoices : public QObject {
         {{"kernel", 5}, {"m", "big"}, {"sweep", "sideways"}, {"reps", "x"}, {"element", "fp8"}});
     QCOMPARE(toJson(fromWrongTypes), toJson(defaults));
     QCOMPARE(toJson(choicesFromJson(nlohmann::json::array())), toJson(defaults));
+    // Numbers that do not fit (the fuzzer's find: a parameter of 1.4e33 was undefined
+    // behaviour) keep the defaults too.
+    const Choices fromHugeNumbers = choicesFromJson({{"params", {{"tile", 1.4e33}}},
+                                                     {"device", 1e300},
+                                                     {"m", -5.5},
+                                                     {"n", 18446744073709551615ull},
+                                                     {"reps", 1e20},
+                                                     {"square", 1}});
+    QCOMPARE(toJson(fromHugeNumbers), toJson(defaults));
+    const Choices fromWholeNumbers =
+        choicesFromJson({{"params", {{"tile", 8}}}, {"m", 96}, {"reps", 3}, {"budget_s", 1}});
+    QCOMPARE(fromWholeNumbers.params.at("tile"), 8);
+    QCOMPARE(fromWholeNumbers.shape.m, std::int64_t(96));
+    QCOMPARE(fromWholeNumbers.fixedReps, std::optional<int>(3));
+    QCOMPARE(fromWholeNumbers.budgetSeconds, 1.0);
   }
 
   // The requests carry the chosen type; a type the kernel does not multiply gives way to its

@@ -66,8 +66,10 @@ std::vector<int> intsFromRuns(const json& runs, const std::string& at, std::size
     if (count < 1 || std::size_t(count) > limit - values.size())
       io::refuseAt(here, "a run of " + std::to_string(count) + " values: more than the " +
                              std::to_string(limit) + " there are");
-    const std::int64_t last = first + step * (count - 1);
-    if (std::min(first, last) < low || std::max(first, last) > high)
+    // Checked before the last value is computed, which could overflow otherwise.
+    const std::int64_t span = high - low;
+    if (first < low || first > high || (count > 1 && (step > span || step < -span)) ||
+        first + step * (count - 1) < low || first + step * (count - 1) > high)
       io::refuseAt(here, "a value outside " + std::to_string(low) + ".." + std::to_string(high));
     for (std::int64_t n = 0; n < count; ++n) values.push_back(int(first + step * n));
   }
@@ -86,11 +88,12 @@ std::vector<Cell> cellsFromRuns(const json& runs, const std::string& at, std::si
     const std::int64_t colStep = wholeNumber(runs[r + 3], here);
     const std::int64_t count = wholeNumber(runs[r + 4], here);
     if (count < 1 || std::size_t(count) > limit - cells.size())
-      io::refuseAt(here, "a run of " + std::to_string(count) + " loads: more than a thread's " +
-                             std::to_string(limit));
+      io::refuseAt(here, "a run of " + std::to_string(count) + " loads: more than the trace's " +
+                             std::to_string(limit) + " left");
+    // Each bounded before the last index is computed, which could overflow otherwise.
     for (const auto& [first, step] : {std::pair(row, rowStep), std::pair(col, colStep)}) {
-      const std::int64_t last = first + step * (count - 1);
-      if (std::abs(step) > bound || std::min(first, last) < -bound || std::max(first, last) > bound)
+      const auto outside = [&](std::int64_t v) { return v < -bound || v > bound; };
+      if (outside(first) || outside(step) || outside(first + step * (count - 1)))
         io::refuseAt(here, "an index outside a matrix's range");
     }
     for (std::int64_t n = 0; n < count; ++n)
@@ -118,8 +121,9 @@ Dim2 dimField(const json& object, const char* name, const std::string& path, int
   return d;
 }
 
-// The most loads one thread's record may hold: what the CUDA backend records at most.
-constexpr std::size_t kMaxLoadsPerThread = std::size_t(1) << 24;
+// The most loads a trace may hold, every thread's of both operands: what the CUDA backend
+// records at most.
+constexpr std::size_t kMaxTracedLoads = std::size_t(1) << 24;
 
 }  // namespace
 
@@ -182,6 +186,7 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   trace.ownerThread =
       intsFromRuns(io::requiredField(json, "owner_thread", path),
                    io::memberPath(path, "owner_thread"), std::size_t(elements), -1, threads - 1);
+  std::size_t total = 0;
   for (const auto& [name, loads] :
        {std::pair("loads_a", &trace.loadsA), std::pair("loads_b", &trace.loadsB)}) {
     const std::string at = io::memberPath(path, name);
@@ -189,8 +194,10 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
     if (list.size() != std::size_t(threads))
       io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' loads, the block has " +
                            std::to_string(threads));
-    for (std::size_t t = 0; t < list.size(); ++t)
-      loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxLoadsPerThread));
+    for (std::size_t t = 0; t < list.size(); ++t) {
+      loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedLoads - total));
+      total += loads->back().size();
+    }
   }
   trace.truncated = io::booleanField(json, "truncated", path);
   return trace;

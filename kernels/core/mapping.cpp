@@ -44,13 +44,14 @@ int WarpAccess::activeLanes() const {
 struct TracedTables {
   KernelTrace trace;
   std::vector<std::pair<Range, Range>> blockBoxes;  // rows and columns of C each block stored
-  // Per operand (A, B): every thread's loads ordered by k-step, and where thread t's loads of
-  // k-step s start: steps[operand][t * (kSteps + 1) + s].
+  // Per operand (A, B): every thread's loads ordered by k-step, program order kept inside one;
+  // thread t's run from threadStart[t] to threadStart[t + 1], and its k-steps that load anything
+  // are listed ascending with where each starts (sparse: K may be long and most steps empty).
   std::array<std::vector<Cell>, 2> loads;
-  std::array<std::vector<std::int64_t>, 2> steps;
+  std::array<std::vector<std::size_t>, 2> threadStart;
+  std::array<std::vector<std::vector<std::pair<std::int64_t, std::size_t>>>, 2> stepStarts;
   std::array<std::int64_t, 2> mostPerStep{};  // the most loads one thread makes in one k-step
-  std::int64_t kSteps = 0;
-  std::int64_t mostRows = 0, mostCols = 0;  // over the traced block's threads
+  std::int64_t mostRows = 0, mostCols = 0;    // over the traced block's threads
   // The distinct rows and columns each thread of the traced block stored, ascending.
   std::vector<std::vector<std::int64_t>> tracedRows, tracedCols;
 
@@ -90,22 +91,18 @@ struct TracedTables {
 
   // The traced block's loads of `operand` by `thread` in k-step `step`, in program order.
   std::pair<const Cell*, const Cell*> stepLoads(int operand, int thread, std::int64_t step) const {
-    const std::size_t at = std::size_t(thread * (kSteps + 1) + step);
+    const auto& starts = stepStarts[std::size_t(operand)][std::size_t(thread)];
     const Cell* base = loads[std::size_t(operand)].data();
-    return {base + steps[std::size_t(operand)][at], base + steps[std::size_t(operand)][at + 1]};
+    const auto found = std::lower_bound(starts.begin(), starts.end(), step,
+                                        [](const std::pair<std::int64_t, std::size_t>& entry,
+                                           std::int64_t s) { return entry.first < s; });
+    if (found == starts.end() || found->first != step) return {base, base};
+    const std::size_t end = std::next(found) == starts.end()
+                                ? threadStart[std::size_t(operand)][std::size_t(thread) + 1]
+                                : std::next(found)->second;
+    return {base + found->second, base + end};
   }
 };
-
-namespace {
-
-// The distinct rows (or columns) of `cells`, ascending.
-std::vector<std::int64_t> distinct(const std::vector<Cell>& cells, bool rows) {
-  std::set<std::int64_t> values;
-  for (const Cell& cell : cells) values.insert(rows ? cell.row : cell.col);
-  return {values.begin(), values.end()};
-}
-
-}  // namespace
 
 namespace maps {
 
@@ -195,6 +192,9 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
   if (!t.insideGrid(trace.tracedBlock)) refuseTrace("its traced block is outside the grid");
   const int threads = t.threads();
   const std::int64_t blocks = std::int64_t(trace.grid.x) * trace.grid.y;
+  if (blocks > kMaxTracedElements)
+    refuseTrace("its grid of " + std::to_string(blocks) + " blocks is more than the " +
+                std::to_string(kMaxTracedElements) + " a trace draws");
   t.blockBoxes.assign(std::size_t(blocks), {Range{0, 0}, Range{0, 0}});
   std::vector<std::array<std::int64_t, 4>> bounds(std::size_t(blocks), {shape.m, -1, shape.n, -1});
   for (std::int64_t i = 0; i < shape.m; ++i)
@@ -219,16 +219,16 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
   // element to draw and is left out.
   if (trace.loadsA.size() != std::size_t(threads) || trace.loadsB.size() != std::size_t(threads))
     refuseTrace("it does not list the loads of each thread of the traced block");
-  t.kSteps = ceilDiv(shape.k, trace.kDepth);
-  const std::int64_t kSteps = t.kSteps;
   for (int operand = 0; operand < 2; ++operand) {
     const auto& perThread = operand == 0 ? trace.loadsA : trace.loadsB;
     const std::int64_t rows = operand == 0 ? shape.m : shape.k;
     const std::int64_t cols = operand == 0 ? shape.k : shape.n;
-    auto& starts = t.steps[std::size_t(operand)];
     auto& flat = t.loads[std::size_t(operand)];
-    starts.assign(std::size_t(threads * (kSteps + 1)), 0);
+    auto& threadStart = t.threadStart[std::size_t(operand)];
+    auto& stepStarts = t.stepStarts[std::size_t(operand)];
+    stepStarts.resize(std::size_t(threads));
     for (int thread = 0; thread < threads; ++thread) {
+      threadStart.push_back(flat.size());
       std::vector<Cell> inside;
       for (const Cell& cell : perThread[std::size_t(thread)])
         if (cell.row >= 0 && cell.col >= 0 && cell.row < rows && cell.col < cols)
@@ -238,23 +238,33 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
       };
       std::stable_sort(inside.begin(), inside.end(),
                        [&](const Cell& x, const Cell& y) { return stepOf(x) < stepOf(y); });
-      const std::size_t base = std::size_t(thread * (kSteps + 1));
-      std::size_t n = 0;
-      for (std::int64_t step = 0; step <= kSteps; ++step) {
-        starts[base + std::size_t(step)] = std::int64_t(flat.size() + n);
+      for (std::size_t n = 0; n < inside.size();) {
+        const std::int64_t step = stepOf(inside[n]);
         const std::size_t first = n;
         while (n < inside.size() && stepOf(inside[n]) == step) ++n;
+        stepStarts[std::size_t(thread)].emplace_back(step, flat.size() + first);
         t.mostPerStep[std::size_t(operand)] =
             std::max(t.mostPerStep[std::size_t(operand)], std::int64_t(n - first));
       }
       flat.insert(flat.end(), inside.begin(), inside.end());
     }
+    threadStart.push_back(flat.size());
   }
+  // One pass over the traced block's extent gives every thread's rows and columns.
+  const auto threadCount = static_cast<std::size_t>(threads);
+  std::vector<std::set<std::int64_t>> rows(threadCount), cols(threadCount);
+  const int traced = t.linearBlock(trace.tracedBlock);
+  const auto& [blockRows, blockCols] = t.blockBoxes[std::size_t(traced)];
+  for (std::int64_t i = blockRows.begin; i < std::min(blockRows.end(), shape.m); ++i)
+    for (std::int64_t j = blockCols.begin; j < std::min(blockCols.end(), shape.n); ++j) {
+      const std::size_t at = std::size_t(i * shape.n + j);
+      if (trace.ownerBlock[at] != traced) continue;
+      rows[std::size_t(trace.ownerThread[at])].insert(i);
+      cols[std::size_t(trace.ownerThread[at])].insert(j);
+    }
   for (int thread = 0; thread < threads; ++thread) {
-    const std::vector<Cell> cells =
-        t.outputs(trace.tracedBlock, {thread % trace.block.x, thread / trace.block.x});
-    t.tracedRows.push_back(distinct(cells, true));
-    t.tracedCols.push_back(distinct(cells, false));
+    t.tracedRows.emplace_back(rows[std::size_t(thread)].begin(), rows[std::size_t(thread)].end());
+    t.tracedCols.emplace_back(cols[std::size_t(thread)].begin(), cols[std::size_t(thread)].end());
     t.mostRows = std::max(t.mostRows, std::int64_t(t.tracedRows.back().size()));
     t.mostCols = std::max(t.mostCols, std::int64_t(t.tracedCols.back().size()));
   }

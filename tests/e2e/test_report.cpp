@@ -786,6 +786,13 @@ TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {
   nlohmann::json outside = good;
   outside["owner_thread"][0] = 9;
   EXPECT_EQ(refusal(outside), "trace.owner_thread[0]: a value outside -1..3");
+  // Steps that would overflow the last value are refused before it is computed.
+  nlohmann::json overflowing = good;
+  overflowing["owner_block"] = nlohmann::json({0, std::numeric_limits<std::int64_t>::max(), 30});
+  EXPECT_EQ(refusal(overflowing), "trace.owner_block[0]: a value outside -1..8");
+  nlohmann::json farLoads = good;
+  farLoads["loads_a"][0] = nlohmann::json({std::numeric_limits<std::int64_t>::min(), 0, 0, 1, 3});
+  EXPECT_EQ(refusal(farLoads), "trace.loads_a[0][0]: an index outside a matrix's range");
   nlohmann::json pairs = good;
   pairs["loads_a"][1] = nlohmann::json({1, 2});
   EXPECT_EQ(refusal(pairs), "trace.loads_a[1]: runs come as [row, col, row step, col step, count]");

@@ -245,6 +245,11 @@ TEST(TracedMappingRefused, ABrokenTraceIsNamed) {
   EXPECT_EQ(refusal(noLoads),
             "the trace is inconsistent: it does not list the loads of each thread of the traced "
             "block");
+  KernelTrace hugeGrid = good;
+  hugeGrid.grid = {1 << 30, 1 << 30};
+  EXPECT_EQ(refusal(hugeGrid),
+            "the trace is inconsistent: its grid of 1152921504606846976 blocks is more than the "
+            "1048576 a trace draws");
   KernelTrace noDepth = good;
   noDepth.kDepth = 0;
   EXPECT_EQ(refusal(noDepth), "the trace is inconsistent: its k-step covers no value of k");

@@ -41,6 +41,17 @@ int distinctColours(const QImage& image) {
   return int(colours.size());
 }
 
+// The distinct colours of view `kind` of `document` drawn at 900 x 600 on black: few means blank.
+int renderedColours(DiagramKind kind, DiagramDocument& document) {
+  QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::black);
+  const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
+  QPainter painter(&image);
+  view->render(painter, QRectF(image.rect()), DiagramTheme::light());
+  painter.end();
+  return distinctColours(image);
+}
+
 }  // namespace
 
 class TestDiagramViews : public QObject {
@@ -537,7 +548,6 @@ void TestDiagramViews::timelineWithoutAPipelineSaysWhatWouldFillIt() {
 }
 
 void TestDiagramViews::everyKernelDrawsEveryView() {
-  QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
   for (const KernelInfo& info : catalogue()) {
     if (!info.hasMapping) continue;
     std::vector<KernelConfig> configs{{info.id, {}}};
@@ -548,12 +558,7 @@ void TestDiagramViews::everyKernelDrawsEveryView() {
         document.setConfiguration(config, shape);
         QVERIFY(document.mapping());
         for (const DiagramKind kind : kDiagramKinds) {
-          const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
-          image.fill(Qt::black);
-          QPainter painter(&image);
-          view->render(painter, QRectF(image.rect()), DiagramTheme::light());
-          painter.end();
-          QVERIFY2(distinctColours(image) > 8,
+          QVERIFY2(renderedColours(kind, document) > 8,
                    qPrintable(QStringLiteral("%1 %2 %3")
                                   .arg(QString::fromStdString(formatParams(config)),
                                        QString::fromStdString(info.id), diagramKindName(kind))));
@@ -598,20 +603,13 @@ void TestDiagramViews::aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel() {
   QCOMPARE(panels[1].picture.traffic.sectors, 2);   // naive: two rows of A, broadcast
   QVERIFY(AccessView::footer(panels[0]).contains(
       QStringLiteral("block (1,1)'s traced requests, once per block")));
-  // The whole launch as 16 times the traced block: B loads coalesce four times worse.
+  // The whole launch as 16 times the traced block: its B loads take half naive's sectors.
   const double swappedB = panels[0].traffic->totals(Access::LoadB).sectors;
   const double naiveB = panels[1].traffic->totals(Access::LoadB).sectors;
   QCOMPARE(swappedB / naiveB, 0.5);  // 2 columns of B per warp: 1 sector, naive's 16 floats 2
 
-  QImage image(900, 600, QImage::Format_ARGB32_Premultiplied);
-  for (const DiagramKind kind : kDiagramKinds) {
-    const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
-    image.fill(Qt::black);
-    QPainter painter(&image);
-    view->render(painter, QRectF(image.rect()), DiagramTheme::light());
-    painter.end();
-    QVERIFY2(distinctColours(image) > 8, qPrintable(diagramKindName(kind)));
-  }
+  for (const DiagramKind kind : kDiagramKinds)
+    QVERIFY2(renderedColours(kind, document) > 8, qPrintable(diagramKindName(kind)));
   // Another block's accesses were not traced: the access view says so.
   DiagramSelection selection = document.selection();
   selection.block = {0, 0};

@@ -195,9 +195,9 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
                                "Trace the --kernel-file kernel once and write what it did to FILE "
                                "(see below)")
                     ->type_name("FILE");
-  auto* traceBlock =
-      app.add_option("--trace-block", cl.traceBlock, "The block whose loads --trace records")
-          ->type_name("X,Y");
+  auto* traceBlock = app.add_option("--trace-block", cl.traceBlock,
+                                    "The block whose loads and shared words --trace records")
+                         ->type_name("X,Y");
   trace->needs(kernelFile);
   traceBlock->needs(trace);
   auto* autotune = app.add_option("--autotune", cl.autotune,
@@ -340,17 +340,21 @@ int runTrace(CommandLine& cl, Backend& backend) {
   file.commit(
       report::traceDocumentToJson(traced, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump() +
       "\n");
-  std::size_t loads = 0;
+  std::size_t loads = 0, sharedWords = 0;
   for (const auto* list : {&traced.loadsA, &traced.loadsB})
     for (const auto& thread : *list) loads += thread.size();
+  for (const SharedTrace* tile : {&traced.sharedA, &traced.sharedB})
+    for (const auto* list : {&tile->reads, &tile->writes})
+      for (const auto& thread : *list) sharedWords += thread.size();
   writeStdout(
       "traced " + traced.kernel.kernel + " (" + formatParams(traced.kernel) + ") at " +
       std::to_string(traced.shape.m) + " x " + std::to_string(traced.shape.n) + " x " +
       std::to_string(traced.shape.k) + " on " + traced.device + ": block (" +
       std::to_string(request.block.x) + "," + std::to_string(request.block.y) + ") of a grid of " +
       std::to_string(traced.grid.x) + " x " + std::to_string(traced.grid.y) + ", " +
-      std::to_string(loads) + " loads" +
-      (traced.truncated ? " (truncated: some thread loaded more than the trace holds)" : "") +
+      std::to_string(loads) + " loads, " + std::to_string(sharedWords) + " shared words" +
+      (traced.truncated ? " (truncated: some thread made more accesses than the trace holds)"
+                        : "") +
       " -> " + *cl.trace + "\n");
   return kExitOk;
 }

@@ -1,5 +1,5 @@
-// A trace as JSON: owners of C and loads as arithmetic runs, so a trace of a regular mapping of
-// 1024 x 1024 fits a few hundred kilobytes.
+// A trace as JSON: owners of C, loads and shared-memory words as arithmetic runs, so a trace of
+// a regular mapping of 1024 x 1024 fits a few hundred kilobytes.
 #include <limits>
 
 #include "io/json_fields.hpp"
@@ -121,9 +121,42 @@ Dim2 dimField(const json& object, const char* name, const std::string& path, int
   return d;
 }
 
-// The most loads a trace may hold, every thread's of both operands: what the CUDA backend
-// records at most.
-constexpr std::size_t kMaxTracedLoads = std::size_t(1) << 24;
+// The most accesses a trace may hold, every thread's loads and shared words of both operands:
+// what the CUDA backend records at most.
+constexpr std::size_t kMaxTracedAccesses = std::size_t(1) << 24;
+// Shared-memory word indices: an SM has at most 228 KiB.
+constexpr std::int64_t kMaxSharedWord = (std::int64_t(228) << 10) / 4 - 1;
+
+json sharedJson(const SharedTrace& tile) {
+  json reads = json::array(), writes = json::array();
+  for (const auto& words : tile.reads) reads.push_back(intRuns(words));
+  for (const auto& words : tile.writes) writes.push_back(intRuns(words));
+  return {{"reads", std::move(reads)}, {"writes", std::move(writes)}};
+}
+
+// A tile's reads and writes, per thread; absent (a trace with no shared words) is empty.
+SharedTrace sharedFromJson(const json& object, const char* name, const std::string& path,
+                           int threads, std::size_t& total) {
+  SharedTrace tile;
+  const json* field = io::optionalField(object, name);
+  if (!field) return tile;
+  const std::string at = io::memberPath(path, name);
+  io::objectAt(*field, at);
+  for (const auto& [member, words] :
+       {std::pair("reads", &tile.reads), std::pair("writes", &tile.writes)}) {
+    const std::string here = io::memberPath(at, member);
+    const json& list = io::arrayAt(io::requiredField(*field, member, at), here);
+    if (list.size() != std::size_t(threads))
+      io::refuseAt(here, "lists " + std::to_string(list.size()) +
+                             " threads' words, the block has " + std::to_string(threads));
+    for (std::size_t t = 0; t < list.size(); ++t) {
+      words->push_back(intsFromRuns(list[t], io::elementPath(here, t), kMaxTracedAccesses - total,
+                                    0, kMaxSharedWord));
+      total += words->back().size();
+    }
+  }
+  return tile;
+}
 
 }  // namespace
 
@@ -133,22 +166,26 @@ nlohmann::json toJson(const KernelTrace& trace) {
   json loadsA = json::array(), loadsB = json::array();
   for (const auto& loads : trace.loadsA) loadsA.push_back(cellRuns(loads));
   for (const auto& loads : trace.loadsB) loadsB.push_back(cellRuns(loads));
-  return {{"kernel", trace.kernel.kernel},
-          {"source", trace.kernel.source ? json(*trace.kernel.source) : json(nullptr)},
-          {"params", std::move(params)},
-          {"device", trace.device},
-          {"m", trace.shape.m},
-          {"n", trace.shape.n},
-          {"k", trace.shape.k},
-          {"grid", dimJson(trace.grid)},
-          {"block", dimJson(trace.block)},
-          {"k_depth", trace.kDepth},
-          {"traced_block", dimJson(trace.tracedBlock)},
-          {"owner_block", intRuns(trace.ownerBlock)},
-          {"owner_thread", intRuns(trace.ownerThread)},
-          {"loads_a", std::move(loadsA)},
-          {"loads_b", std::move(loadsB)},
-          {"truncated", trace.truncated}};
+  json out = {{"kernel", trace.kernel.kernel},
+              {"source", trace.kernel.source ? json(*trace.kernel.source) : json(nullptr)},
+              {"params", std::move(params)},
+              {"device", trace.device},
+              {"m", trace.shape.m},
+              {"n", trace.shape.n},
+              {"k", trace.shape.k},
+              {"grid", dimJson(trace.grid)},
+              {"block", dimJson(trace.block)},
+              {"k_depth", trace.kDepth},
+              {"traced_block", dimJson(trace.tracedBlock)},
+              {"owner_block", intRuns(trace.ownerBlock)},
+              {"owner_thread", intRuns(trace.ownerThread)},
+              {"loads_a", std::move(loadsA)},
+              {"loads_b", std::move(loadsB)},
+              {"truncated", trace.truncated}};
+  // Only a kernel that used the shared-memory accessors has them (older traces have none).
+  if (!trace.sharedA.empty()) out["shared_a"] = sharedJson(trace.sharedA);
+  if (!trace.sharedB.empty()) out["shared_b"] = sharedJson(trace.sharedB);
+  return out;
 }
 
 KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
@@ -195,10 +232,12 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
       io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' loads, the block has " +
                            std::to_string(threads));
     for (std::size_t t = 0; t < list.size(); ++t) {
-      loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedLoads - total));
+      loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedAccesses - total));
       total += loads->back().size();
     }
   }
+  trace.sharedA = sharedFromJson(json, "shared_a", path, threads, total);
+  trace.sharedB = sharedFromJson(json, "shared_b", path, threads, total);
   trace.truncated = io::booleanField(json, "truncated", path);
   return trace;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <limits>
 #include <set>
 
 #include "tilescope/error.hpp"
@@ -54,6 +55,28 @@ struct TracedTables {
   std::int64_t mostRows = 0, mostCols = 0;    // over the traced block's threads
   // The distinct rows and columns each thread of the traced block stored, ascending.
   std::vector<std::vector<std::int64_t>> tracedRows, tracedCols;
+  // Per tile (A, B): the traced block's shared words, each less the lowest word of that tile
+  // any thread touched (where the tile starts), so the words read as the formulas' tile layout.
+  // A warp's instruction n is each lane's n-th read (or write) of the tile over the launch: the
+  // accessors of a warp run in step. readSlots: reads per thread per inner index; writeSlots:
+  // writes per thread per k-step (0: none traced).
+  std::array<SharedTrace, 2> shared;
+  std::array<int, 2> readSlots{}, writeSlots{};
+
+  // Tile `operand`'s read (or write) n of each lane of `warp`, -1 where a lane has none.
+  WarpSharedAccess sharedAccess(int operand, bool write, int warp, std::int64_t n) const {
+    const auto& perThread =
+        write ? shared[std::size_t(operand)].writes : shared[std::size_t(operand)].reads;
+    WarpSharedAccess access;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::size_t thread = std::size_t(warp * kWarpSize + lane);
+      access.word[std::size_t(lane)] =
+          thread < perThread.size() && n < std::int64_t(perThread[thread].size())
+              ? perThread[thread][std::size_t(n)]
+              : -1;
+    }
+    return access;
+  }
 
   int threads() const { return trace.block.x * trace.block.y; }
   int linearBlock(Dim2 block) const { return block.x + block.y * trace.grid.x; }
@@ -174,6 +197,37 @@ void padEdgeTiles(std::vector<std::pair<Range, Range>>& boxes, const Shape& shap
   throw Error(ErrorKind::InvalidArgument, "the trace is inconsistent: " + problem);
 }
 
+// The traced tiles' words made relative to each tile's start, and the slots they fill.
+void indexSharedWords(TracedTables& t) {
+  const KernelTrace& trace = t.trace;
+  const std::int64_t steps = ceilDiv(trace.shape.k, trace.kDepth);
+  for (int operand = 0; operand < 2; ++operand) {
+    const SharedTrace& tile = operand == 0 ? trace.sharedA : trace.sharedB;
+    if (tile.empty()) continue;
+    if (tile.reads.size() != std::size_t(t.threads()) ||
+        tile.writes.size() != std::size_t(t.threads()))
+      refuseTrace("it does not list the shared-memory words of each thread of the traced block");
+    int lowest = std::numeric_limits<int>::max();
+    std::size_t mostReads = 0, mostWrites = 0;
+    for (const auto* perThread : {&tile.reads, &tile.writes})
+      for (const std::vector<int>& words : *perThread)
+        for (const int word : words) {
+          if (word < 0) refuseTrace("a shared-memory word has a negative address");
+          lowest = std::min(lowest, word);
+        }
+    SharedTrace& relative = t.shared[std::size_t(operand)];
+    relative = tile;
+    for (auto* perThread : {&relative.reads, &relative.writes})
+      for (std::vector<int>& words : *perThread)
+        for (int& word : words) word -= lowest;
+    for (const std::vector<int>& words : tile.reads) mostReads = std::max(mostReads, words.size());
+    for (const std::vector<int>& words : tile.writes)
+      mostWrites = std::max(mostWrites, words.size());
+    t.readSlots[std::size_t(operand)] = int(ceilDiv(std::int64_t(mostReads), steps * trace.kDepth));
+    t.writeSlots[std::size_t(operand)] = int(ceilDiv(std::int64_t(mostWrites), steps));
+  }
+}
+
 std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
   validateShape(trace.shape);
   const Shape& shape = trace.shape;
@@ -268,6 +322,7 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
     t.mostRows = std::max(t.mostRows, std::int64_t(t.tracedRows.back().size()));
     t.mostCols = std::max(t.mostCols, std::int64_t(t.tracedCols.back().size()));
   }
+  indexSharedWords(t);
   return tables;
 }
 
@@ -921,7 +976,10 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
 }
 
 int Mapping::sharedReadSlots(Operand operand) const {
-  if (operand == Operand::C || !staged(operand)) return 0;
+  if (operand == Operand::C) return 0;
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return traced->tables->readSlots[operand == Operand::A ? 0 : 1];
+  if (!staged(operand)) return 0;
   return std::visit(
       [&](const auto& map) {
         using Map = std::decay_t<decltype(map)>;
@@ -942,8 +1000,14 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
 }
 
 std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int warp, int kk, int pad,
-                                                        int slot) const {
-  if (kk < 0 || kk >= kDepth_ || slot < 0 || slot >= sharedReadSlots(operand)) return std::nullopt;
+                                                        int slot, std::int64_t step) const {
+  const int slots = sharedReadSlots(operand);
+  if (kk < 0 || kk >= kDepth_ || slot < 0 || slot >= slots) return std::nullopt;
+  if (const auto* traced = std::get_if<maps::Traced>(&map_)) {
+    if (step < 0 || step >= kSteps()) return std::nullopt;
+    return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, false, warp,
+                                        (step * kDepth_ + kk) * slots + slot);
+  }
   WarpSharedAccess result;
   std::visit(
       [&](const auto& map) {
@@ -981,6 +1045,37 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
         }
       },
       map_);
+  return result;
+}
+
+int Mapping::sharedWriteSlots(Operand operand) const {
+  if (operand == Operand::C) return 0;
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return traced->tables->writeSlots[operand == Operand::A ? 0 : 1];
+  // The seed kernels store one element of each staged tile per thread; the ladder's copies
+  // (vectors, transposed stores, cp.async) are not modelled here.
+  const bool seed = family_ == Family::SharedA || family_ == Family::SharedTiled;
+  return seed && staged(operand) ? 1 : 0;
+}
+
+std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int warp, int slot,
+                                                         int pad, std::int64_t step) const {
+  const int slots = sharedWriteSlots(operand);
+  if (slot < 0 || slot >= slots || step < 0 || step >= kSteps()) return std::nullopt;
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, true, warp,
+                                        step * slots + slot);
+  // A seed kernel's thread stores the element it stages at its place in the tile.
+  const maps::SharedTiled seed{{{tile()}}};
+  const maps::SharedTile layout{tile(), pad};
+  WarpSharedAccess result;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int linear = warp * kWarpSize + lane;
+    const Dim2 t = threadOfLinear(linear);
+    const Cell at = operand == Operand::A ? seed.aTileStore(t) : seed.bTileStore(t);
+    result.word[std::size_t(lane)] =
+        linear < threadsPerBlock() ? layout.word(int(at.row), int(at.col)) : -1;
+  }
   return result;
 }
 

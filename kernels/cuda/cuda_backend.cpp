@@ -204,8 +204,9 @@ class CudaBackend final : public Backend {
       TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
       TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
       report(0.5, "running the traced launch");
-      // 2^24 loads in all (128 MiB of GPU memory) shared by the block's threads: 16384 each in
-      // a block of 1024; a thread that loads more marks the trace truncated.
+      // 2^24 accesses in all (128 MiB of GPU memory: loads and shared-memory words) shared by
+      // the block's threads, 16384 each in a block of 1024; a thread that makes more marks the
+      // trace truncated.
       const int capacity = (1 << 24) / (launch.block.x * launch.block.y);
       const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
       KernelTrace traced = module.trace(args, launch, request.block, capacity);

@@ -54,8 +54,8 @@ struct Trace {
   int* ownerBlock;
   int* ownerThread;
   int blockX, blockY;
-  unsigned long long* loads;
-  int* loadCounts;
+  unsigned long long* events;
+  int* eventCounts;
   int capacity;
 };
 struct Problem {
@@ -176,12 +176,12 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
   const std::int64_t elements = args.m * args.n;
   const int threads = launch.block.x * launch.block.y;
   DeviceBuffer<int> ownerBlock(elements), ownerThread(elements), counts(threads);
-  DeviceBuffer<unsigned long long> loads(std::int64_t(threads) * capacity);
+  DeviceBuffer<unsigned long long> events(std::int64_t(threads) * capacity);
   check(cudaMemset(ownerBlock.get(), 0xFF, ownerBlock.bytes()), "clearing the trace");  // -1
   check(cudaMemset(ownerThread.get(), 0xFF, ownerThread.bytes()), "clearing the trace");
   check(cudaMemset(counts.get(), 0, counts.bytes()), "clearing the trace");
   const Trace trace{ownerBlock.get(), ownerThread.get(), block.x, block.y,
-                    loads.get(),      counts.get(),      capacity};
+                    events.get(),     counts.get(),      capacity};
   DeviceBuffer<Trace> deviceTrace(1);
   check(cudaMemcpy(deviceTrace.get(), &trace, sizeof trace, cudaMemcpyHostToDevice),
         "setting up the trace");
@@ -201,24 +201,45 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
   check(cudaMemcpy(out.ownerThread.data(), ownerThread.get(), ownerThread.bytes(),
                    cudaMemcpyDeviceToHost),
         "reading the trace");
-  std::vector<int> loadCounts(std::size_t(threads), 0);
+  std::vector<int> eventCounts(std::size_t(threads), 0);
   std::vector<unsigned long long> packed(std::size_t(threads) * std::size_t(capacity));
-  check(cudaMemcpy(loadCounts.data(), counts.get(), counts.bytes(), cudaMemcpyDeviceToHost),
+  check(cudaMemcpy(eventCounts.data(), counts.get(), counts.bytes(), cudaMemcpyDeviceToHost),
         "reading the trace");
-  check(cudaMemcpy(packed.data(), loads.get(), loads.bytes(), cudaMemcpyDeviceToHost),
+  check(cudaMemcpy(packed.data(), events.get(), events.bytes(), cudaMemcpyDeviceToHost),
         "reading the trace");
   constexpr unsigned long long kField = (1ull << 31) - 1;
   out.kDepth = launch.kDepth;
-  out.loadsA.resize(std::size_t(threads));
-  out.loadsB.resize(std::size_t(threads));
+  for (auto* perThread : {&out.loadsA, &out.loadsB}) perThread->resize(std::size_t(threads));
+  for (auto* perThread :
+       {&out.sharedA.reads, &out.sharedA.writes, &out.sharedB.reads, &out.sharedB.writes})
+    perThread->resize(std::size_t(threads));
   for (int t = 0; t < threads; ++t) {
-    const int recorded = std::min(loadCounts[std::size_t(t)], capacity);
-    out.truncated = out.truncated || loadCounts[std::size_t(t)] > capacity;
+    const int recorded = std::min(eventCounts[std::size_t(t)], capacity);
+    out.truncated = out.truncated || eventCounts[std::size_t(t)] > capacity;
     for (int n = 0; n < recorded; ++n) {
-      const unsigned long long load = packed[std::size_t(t) * std::size_t(capacity) + n];
-      (load >> 62 ? out.loadsB : out.loadsA)[std::size_t(t)].push_back(
-          {std::int64_t(load >> 31 & kField), std::int64_t(load & kField)});
+      // The API header's encoding: kind << 62 | row << 31 | col.
+      const unsigned long long event = packed[std::size_t(t) * std::size_t(capacity) + n];
+      const auto row = std::int64_t(event >> 31 & kField), col = std::int64_t(event & kField);
+      switch (event >> 62) {
+        case 0:
+          out.loadsA[std::size_t(t)].push_back({row, col});
+          break;
+        case 1:
+          out.loadsB[std::size_t(t)].push_back({row, col});
+          break;
+        default: {
+          SharedTrace& tile = row == 0 ? out.sharedA : out.sharedB;
+          (event >> 62 == 2 ? tile.reads : tile.writes)[std::size_t(t)].push_back(int(col));
+        }
+      }
     }
+  }
+  // A kernel that touched no shared word through the accessors has no shared trace.
+  for (SharedTrace* tile : {&out.sharedA, &out.sharedB}) {
+    const auto none = [](const std::vector<std::vector<int>>& words) {
+      return std::all_of(words.begin(), words.end(), [](const auto& w) { return w.empty(); });
+    };
+    if (none(tile->reads) && none(tile->writes)) *tile = {};
   }
   return out;
 }

@@ -35,8 +35,9 @@ class UserModule {
   // Launches TS_KERNEL on fp32 operands; does not wait (a fault surfaces at the next sync).
   void launch(const ProductArgs& args, const UserLaunch& launch) const;
   // Launches a module compiled with CompileOptions::trace and waits: the owner of every element
-  // of C, and up to `capacity` loads of every thread of `block` (the trace's kernel and device
-  // are the caller's to fill in). Throws Error(InvalidArgument) for a block outside the grid.
+  // of C, and up to `capacity` accesses (loads and shared words) of every thread of `block` (the
+  // trace's kernel and device are the caller's to fill in). Throws Error(InvalidArgument) for a
+  // block outside the grid.
   KernelTrace trace(const ProductArgs& args, const UserLaunch& launch, Dim2 block,
                     int capacity) const;
 

@@ -37,6 +37,57 @@ class Differences {
   std::vector<std::string> lines_;
 };
 
+std::string wordText(int word) {
+  return word < 0 ? "nothing" : "word " + std::to_string(word);
+}
+
+// The staged tiles' words, where the trace recorded them: every read at every inner index of
+// every k-step, and the writes where the Mapping models them (the seed kernels').
+void compareSharedWords(const Mapping& traced, const Mapping& model, Differences& found) {
+  for (const Operand operand : {Operand::A, Operand::B}) {
+    const char* tile = operand == Operand::A ? "A's tile" : "B's tile";
+    const int reads = traced.sharedReadSlots(operand), writes = traced.sharedWriteSlots(operand);
+    if (reads == 0 && writes == 0) continue;  // not traced: the kernel used no accessor on it
+    if (reads != model.sharedReadSlots(operand)) {
+      found.add(std::string(tile) + ": " + std::to_string(reads) +
+                " reads per thread and inner index, the Mapping's " +
+                std::to_string(model.sharedReadSlots(operand)));
+      continue;
+    }
+    const bool writesModelled = model.sharedWriteSlots(operand) > 0;
+    if (writesModelled && writes != model.sharedWriteSlots(operand))
+      found.add(std::string(tile) + ": " + std::to_string(writes) +
+                " writes per thread and k-step, the Mapping's " +
+                std::to_string(model.sharedWriteSlots(operand)));
+    const auto compare = [&](const std::optional<WarpSharedAccess>& got,
+                             const std::optional<WarpSharedAccess>& want, int warp,
+                             const std::string& what) {
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        const int g = got ? got->word[std::size_t(lane)] : -1;
+        const int w = want ? want->word[std::size_t(lane)] : -1;
+        if (g != w)
+          found.add("warp " + std::to_string(warp) + " lane " + std::to_string(lane) + ", " + what +
+                    ": " + wordText(g) + " of " + tile + ", the Mapping's " + wordText(w));
+      }
+    };
+    for (std::int64_t step = 0; step < traced.kSteps(); ++step)
+      for (int warp = 0; warp < traced.warpsPerBlock(); ++warp) {
+        const std::string atStep = " of k-step " + std::to_string(step);
+        for (int kk = 0; kk < traced.kDepth(); ++kk)
+          for (int slot = 0; slot < reads; ++slot)
+            compare(
+                traced.warpSharedRead(operand, warp, kk, 0, slot, step),
+                model.warpSharedRead(operand, warp, kk, 0, slot, step), warp,
+                "read " + std::to_string(slot) + " at inner index " + std::to_string(kk) + atStep);
+        if (writesModelled)
+          for (int slot = 0; slot < writes; ++slot)
+            compare(traced.warpSharedWrite(operand, warp, slot, 0, step),
+                    model.warpSharedWrite(operand, warp, slot, 0, step), warp,
+                    "write " + std::to_string(slot) + atStep);
+      }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& model,
@@ -98,6 +149,7 @@ std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& 
           }
         }
   }
+  compareSharedWords(traced, model, found);
   return found.take();
 }
 

@@ -10,13 +10,13 @@ const std::string& userApiHeader() {
       R"api(// TileScope's user-kernel API, put in front of every user kernel.
 namespace ts {
 // Where a traced launch (compiled with TS_TRACE) records: for every element of C the block and
-// thread that stored it, and the loads of every thread of one block, in program order.
+// thread that stored it, and what every thread of one block read and wrote, in program order.
 struct Trace {
   int* ownerBlock;                 // per element of C: blockIdx.x + blockIdx.y * gridDim.x
   int* ownerThread;                // threadIdx.x + threadIdx.y * blockDim.x
-  int blockX, blockY;              // the block whose loads are recorded
-  unsigned long long* loads;       // `capacity` per thread: operand << 62 | row << 31 | col
-  int* loadCounts;                 // per thread: its loads, recorded or not
+  int blockX, blockY;              // the block whose accesses are recorded
+  unsigned long long* events;      // `capacity` per thread: kind << 62 | row << 31 | col
+  int* eventCounts;                // per thread: its events, recorded or not
   int capacity;
 };
 // C = A B: A is M x K, B is K x N and C is M x N, all row-major floats.
@@ -27,27 +27,34 @@ struct Problem {
   float* C;
   const Trace* trace;  // null but in a traced launch
 };
+// The staged tiles the shared-memory accessors name.
+enum Tile { TileA = 0, TileB = 1 };
 namespace detail {
-__device__ __forceinline__ void recordLoad(const Problem& p, unsigned long long operand, int row,
-                                           int col) {
+// Kinds: 0 a load of A[row][col], 1 of B[row][col]; 2 a read and 3 a write of shared word `col`
+// (its byte address / 4) of tile `row`.
+__device__ __forceinline__ void record(const Problem& p, unsigned long long kind, int row,
+                                       int col) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
   if (blockIdx.x != t.blockX || blockIdx.y != t.blockY) return;
   const int thread = threadIdx.x + threadIdx.y * blockDim.x;
-  const int n = t.loadCounts[thread]++;  // each thread counts its own
+  const int n = t.eventCounts[thread]++;  // each thread counts its own
   if (n < t.capacity)
-    t.loads[(long long)thread * t.capacity + n] =
-        operand << 62 | (unsigned long long)row << 31 | (unsigned long long)col;
+    t.events[(long long)thread * t.capacity + n] =
+        kind << 62 | (unsigned long long)row << 31 | (unsigned long long)col;
 #endif
+}
+__device__ __forceinline__ int sharedWord(const void* at) {
+  return (int)(__cvta_generic_to_shared(at) / 4);
 }
 }  // namespace detail
 // The accessors a traced launch records; plain pointer code on p.A, p.B and p.C works too.
 __device__ __forceinline__ float loadA(const Problem& p, int i, int k) {
-  detail::recordLoad(p, 0, i, k);
+  detail::record(p, 0, i, k);
   return p.A[(long long)i * p.K + k];
 }
 __device__ __forceinline__ float loadB(const Problem& p, int k, int j) {
-  detail::recordLoad(p, 1, k, j);
+  detail::record(p, 1, k, j);
   return p.B[(long long)k * p.N + j];
 }
 __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float value) {
@@ -56,6 +63,21 @@ __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float val
   p.trace->ownerThread[(long long)i * p.N + j] = threadIdx.x + threadIdx.y * blockDim.x;
 #endif
   p.C[(long long)i * p.N + j] = value;
+}
+// A word of a staged tile in shared memory, read or written: the bank view draws which banks a
+// warp's reads and writes meet. Plain indexing works too, unseen by the tracer.
+__device__ __forceinline__ float readShared(const Problem& p, Tile tile, const float& word) {
+#ifdef TS_TRACE
+  detail::record(p, 2, tile, detail::sharedWord(&word));
+#endif
+  return word;
+}
+__device__ __forceinline__ void writeShared(const Problem& p, Tile tile, float& word,
+                                            float value) {
+#ifdef TS_TRACE
+  detail::record(p, 3, tile, detail::sharedWord(&word));
+#endif
+  word = value;
 }
 // Blocks needed to cover `n` with blocks of `b`.
 __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b; }
@@ -124,6 +146,7 @@ TS_KERNEL {
        R"cu(// shared-a (seed 001b): the naive mapping, but each k-step the block first stages a
 // TILE x TILE tile of A in shared memory; B is still read from global memory, one
 // float per multiply-add. Thread (x, y) stores A[i][k0 + x] and reads row y back.
+// ts::writeShared and ts::readShared show the tracer the tile's words.
 TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
 TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
 TS_KSTEP(TILE)
@@ -136,11 +159,14 @@ TS_KERNEL {
   float sum = 0.0f;
   for (int k0 = 0; k0 < p.K; k0 += TILE) {
     // Outside the matrix the tile holds zeros, so every thread reaches both barriers.
-    a[ty][tx] = i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f;
+    ts::writeShared(p, ts::TileA, a[ty][tx],
+                    i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f);
     __syncthreads();
-    if (i < p.M && j < p.N)
-      for (int kk = 0; kk < TILE && k0 + kk < p.K; ++kk)
-        sum += a[ty][kk] * ts::loadB(p, k0 + kk, j);
+    // Every thread reads the whole tile; only those inside C read B, only inside K.
+    for (int kk = 0; kk < TILE; ++kk) {
+      const float aValue = ts::readShared(p, ts::TileA, a[ty][kk]);
+      if (i < p.M && j < p.N && k0 + kk < p.K) sum += aValue * ts::loadB(p, k0 + kk, j);
+    }
     __syncthreads();
   }
   if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
@@ -150,7 +176,7 @@ TS_KERNEL {
        R"cu(// shared-tiled (seed 004-3): each k-step the block stages a TILE x TILE tile of A and
 // one of B in shared memory, waits at a barrier, and multiplies from there. A warp
 // writes and reads rows of the tiles, so its lanes never meet in one bank. Try this:
-// store A transposed (a[tx][ty] = ..., read a[kk][ty]) and a warp writes a column,
+// store A transposed (write a[tx][ty], read a[kk][ty]) and a warp writes a column,
 // TILE words apart: at TILE = 32 all 32 lanes in one bank. PAD words at the end of
 // each row move the column across the banks.
 TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
@@ -167,10 +193,13 @@ TS_KERNEL {
   float sum = 0.0f;
   for (int k0 = 0; k0 < p.K; k0 += TILE) {
     // Outside the matrix a tile holds zeros, so every thread reaches both barriers.
-    a[ty][tx] = i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f;
-    b[ty][tx] = k0 + ty < p.K && j < p.N ? ts::loadB(p, k0 + ty, j) : 0.0f;
+    ts::writeShared(p, ts::TileA, a[ty][tx],
+                    i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f);
+    ts::writeShared(p, ts::TileB, b[ty][tx],
+                    k0 + ty < p.K && j < p.N ? ts::loadB(p, k0 + ty, j) : 0.0f);
     __syncthreads();
-    for (int kk = 0; kk < TILE; ++kk) sum += a[ty][kk] * b[kk][tx];
+    for (int kk = 0; kk < TILE; ++kk)
+      sum += ts::readShared(p, ts::TileA, a[ty][kk]) * ts::readShared(p, ts::TileB, b[kk][tx]);
     __syncthreads();
   }
   if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
@@ -235,17 +264,20 @@ TS_KERNEL {
     // Outside the matrix the tiles hold zeros, so every thread reaches both barriers.
     for (int e = t; e < BM * BK; e += kThreads) {
       const int r = e / BK, c = e % BK;
-      a[r][c] = row0 + r < p.M && k0 + c < p.K ? ts::loadA(p, row0 + r, k0 + c) : 0.0f;
+      ts::writeShared(p, ts::TileA, a[r][c],
+                      row0 + r < p.M && k0 + c < p.K ? ts::loadA(p, row0 + r, k0 + c) : 0.0f);
     }
     for (int e = t; e < BK * BN; e += kThreads) {
       const int r = e / BN, c = e % BN;
-      b[r][c] = k0 + r < p.K && col0 + c < p.N ? ts::loadB(p, k0 + r, col0 + c) : 0.0f;
+      ts::writeShared(p, ts::TileB, b[r][c],
+                      k0 + r < p.K && col0 + c < p.N ? ts::loadB(p, k0 + r, col0 + c) : 0.0f);
     }
     __syncthreads();
     for (int kk = 0; kk < BK; ++kk) {
-      const float bValue = b[kk][col];
+      const float bValue = ts::readShared(p, ts::TileB, b[kk][col]);
 #pragma unroll
-      for (int r = 0; r < TM; ++r) sum[r] += a[firstRow + r][kk] * bValue;
+      for (int r = 0; r < TM; ++r)
+        sum[r] += ts::readShared(p, ts::TileA, a[firstRow + r][kk]) * bValue;
     }
     __syncthreads();
   }
@@ -286,19 +318,21 @@ TS_KERNEL {
     // Outside the matrix the tiles hold zeros, so every thread reaches both barriers.
     for (int e = t; e < BM * BK; e += kThreads) {
       const int r = e / BK, c = e % BK;
-      a[r][c] = row0 + r < p.M && k0 + c < p.K ? ts::loadA(p, row0 + r, k0 + c) : 0.0f;
+      ts::writeShared(p, ts::TileA, a[r][c],
+                      row0 + r < p.M && k0 + c < p.K ? ts::loadA(p, row0 + r, k0 + c) : 0.0f);
     }
     for (int e = t; e < BK * BN; e += kThreads) {
       const int r = e / BN, c = e % BN;
-      b[r][c] = k0 + r < p.K && col0 + c < p.N ? ts::loadB(p, k0 + r, col0 + c) : 0.0f;
+      ts::writeShared(p, ts::TileB, b[r][c],
+                      k0 + r < p.K && col0 + c < p.N ? ts::loadB(p, k0 + r, col0 + c) : 0.0f);
     }
     __syncthreads();
     for (int kk = 0; kk < BK; ++kk) {
       float aValues[TM], bValues[TN];
 #pragma unroll
-      for (int r = 0; r < TM; ++r) aValues[r] = a[firstRow + r][kk];
+      for (int r = 0; r < TM; ++r) aValues[r] = ts::readShared(p, ts::TileA, a[firstRow + r][kk]);
 #pragma unroll
-      for (int c = 0; c < TN; ++c) bValues[c] = b[kk][firstCol + c];
+      for (int c = 0; c < TN; ++c) bValues[c] = ts::readShared(p, ts::TileB, b[kk][firstCol + c]);
 #pragma unroll
       for (int r = 0; r < TM; ++r)
 #pragma unroll

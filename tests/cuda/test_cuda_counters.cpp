@@ -155,7 +155,7 @@ TEST_F(CudaCounters, APaddedSharedTileRemovesTheBankConflictsTheModelPredicts) {
     ASSERT_NE(at, std::string::npos) << from;
     source.replace(at, from.size(), to);
   };
-  edit("a[ty][tx] =", "a[tx][ty] =");
+  edit("ts::TileA, a[ty][tx],", "ts::TileA, a[tx][ty],");
   edit("a[ty][kk]", "a[kk][ty]");
   constexpr int kTile = 32;
   struct PerStore {

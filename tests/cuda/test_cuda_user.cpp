@@ -15,6 +15,7 @@
 #include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
 #include "tilescope/occupancy.hpp"
+#include "tilescope/traffic.hpp"
 #include "user_module.hpp"
 
 namespace tilescope {
@@ -151,7 +152,8 @@ TEST_F(CudaUserKernel, ASourceThatDoesNotCompileIsRefusedAtItsLine) {
 // with an interior and the last block traced, draws the pictures of the catalogue kernel's
 // Mapping: every element of C stored by the block and thread the Mapping names, and every warp
 // instruction of the traced block's global loads and stores, k-step by k-step, touching the
-// Mapping's elements (traceDifferences).
+// Mapping's elements, and every warp's reads (and the seeds' writes) of the staged tiles
+// meeting the Mapping's words (traceDifferences).
 TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
   const Shape shape{100, 70, 50};
   const Operands operands = makeOperands(shape, Fill::Integer, 7, ElementType::F32);
@@ -176,12 +178,63 @@ TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
         KernelTrace trace = module.trace(args, launch, block, 1 << 14);
         ASSERT_FALSE(trace.truncated);
         trace.kernel = {userKernelId(t.kernel), compiled.values, t.source};
-        EXPECT_EQ(traceDifferences(Mapping(trace), mapping), std::vector<std::string>{});
+        const Mapping fromTrace(trace);
+        EXPECT_EQ(traceDifferences(fromTrace, mapping), std::vector<std::string>{});
+        // The staged tiles' words were traced (traceDifferences compares those it has).
+        for (const Operand operand : {Operand::A, Operand::B}) {
+          EXPECT_EQ(fromTrace.sharedReadSlots(operand), mapping.sharedReadSlots(operand));
+          EXPECT_EQ(fromTrace.sharedWriteSlots(operand) > 0, mapping.sharedReadSlots(operand) > 0);
+        }
         ++traced;
       }
     }
   }
   EXPECT_EQ(traced, 4 * int(userKernelTemplates().size()));
+}
+
+// The Kernel Editor's experiment, traced: shared-tiled with A stored transposed writes a column
+// of the tile, TILE + PAD words apart. At TILE = 32 the trace draws a warp's 32 lanes in one
+// bank (31 conflicts per write); PAD = 1 draws them in 32 banks. The reads of the column are one
+// word for the whole warp, a broadcast.
+TEST_F(CudaUserKernel, ATransposedTilesTraceShowsItsBankConflictsAndThePaddedOneNone) {
+  std::string source;
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    if (t.kernel == "shared-tiled") source = t.source;
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"ts::TileA, a[ty][tx],", "ts::TileA, a[tx][ty],"},
+        {"a[ty][kk]", "a[kk][ty]"}}) {
+    const std::size_t at = source.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    source.replace(at, from.size(), to);
+  }
+  const Shape shape{96, 96, 96};
+  const Operands operands = makeOperands(shape, Fill::Integer, 7, ElementType::F32);
+  cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n);
+  TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+  const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+  for (const int pad : {0, 1}) {
+    SCOPED_TRACE("PAD=" + std::to_string(pad));
+    const CompileOptions options{arch_, {{"TILE", 32}, {"PAD", pad}}, /*trace=*/true};
+    const CompileResult compiled = compileUserKernel({"transposed", source}, options);
+    ASSERT_TRUE(compiled.ok) << said(compiled);
+    const cuda::UserModule module(compiled);
+    const Mapping traced(module.trace(args, module.launchFor(shape), {1, 2}, 1 << 14));
+    ASSERT_EQ(traced.sharedWriteSlots(Operand::A), 1);
+    for (int warp = 0; warp < traced.warpsPerBlock(); ++warp)
+      for (std::int64_t step = 0; step < traced.kSteps(); ++step) {
+        const BankTraffic write =
+            bankTraffic(*traced.warpSharedWrite(Operand::A, warp, 0, 0, step));
+        EXPECT_EQ(write.conflicts(), pad == 0 ? 31 : 0);
+        const BankTraffic read =
+            bankTraffic(*traced.warpSharedRead(Operand::A, warp, 7, 0, 0, step));
+        EXPECT_EQ(read.wavefronts, 1);
+        EXPECT_TRUE(read.broadcast);
+        // B is stored as the catalogue stores it: a row of the tile, no conflict.
+        EXPECT_EQ(bankTraffic(*traced.warpSharedWrite(Operand::B, warp, 0, 0, step)).conflicts(),
+                  0);
+      }
+  }
 }
 
 TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {

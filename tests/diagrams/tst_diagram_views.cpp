@@ -79,6 +79,7 @@ class TestDiagramViews : public QObject {
   void timelineWithoutAPipelineSaysWhatWouldFillIt();
   void everyKernelDrawsEveryView();
   void aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel();
+  void aTracedTransposedTileShowsItsBankConflictsAndPaddingRemovesThem();
   void closedLibraryExplainsItself();
   void viewsFollowThePalette();
 };
@@ -616,6 +617,50 @@ void TestDiagramViews::aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel() {
   document.setSelection(selection);
   QVERIFY(AccessView::header(access.panels()[0])
               .contains(QStringLiteral("only block (1,1)'s accesses were traced")));
+}
+
+// shared-tiled with A stored transposed, traced on an H200 at TILE = 32 with PAD = 0 and 1: the
+// bank strip draws the write a warp made, a column of the tile, in one bank (31 conflicts)
+// unpadded and over all 32 banks padded, beside shared-tiled's row, which meets 32 banks.
+void TestDiagramViews::aTracedTransposedTileShowsItsBankConflictsAndPaddingRemovesThem() {
+  for (const auto& [name, conflicts] :
+       {std::pair("shared_tiled_transposed", 31), std::pair("shared_tiled_transposed_padded", 0)}) {
+    DiagramDocument document;
+    document.setTrace(recordedTrace(name));
+    QVERIFY(document.mapping());
+    QCOMPARE(document.selection().compareKernel, QStringLiteral("shared-tiled"));
+    DiagramSelection selection = document.selection();
+    selection.sharedWrite = true;
+    selection.warp = 5;
+    selection.step = 1;
+    selection.pad = 3;  // a traced tile lies as its code laid it out: no pad is added
+    document.setSelection(selection);
+    QVERIFY(document.selection().sharedWrite);
+    QCOMPARE(document.selection().pad, 0);
+
+    AccessView access(&document);
+    const std::vector<AccessView::Panel> panels = access.panels();
+    QCOMPARE(panels.size(), std::size_t(2));
+    QVERIFY(panels[0].banks && panels[1].banks);
+    QCOMPARE(panels[0].bankOperand, Operand::A);
+    QCOMPARE(panels[0].banks->traffic.conflicts(), conflicts);
+    QCOMPARE(panels[1].banks->traffic.conflicts(), 0);  // the catalogue's tile, a row
+    QVERIFY2(AccessView::bankCaption(panels[0]).contains(
+                 QStringLiteral("warp 5 writes A's tile in k-step 1 (traced; words from the "
+                                "tile's start): %1 pass")
+                     .arg(conflicts + 1)),
+             qPrintable(AccessView::bankCaption(panels[0])));
+    // The read of a column is one word for the whole warp.
+    selection.sharedWrite = false;
+    selection.innerK = 7;
+    document.setSelection(selection);
+    const AccessView::Panel read = access.panels()[0];
+    QVERIFY(read.banks);
+    QCOMPARE(read.banks->traffic.wavefronts, 1);
+    QVERIFY(read.banks->traffic.broadcast);
+    for (const DiagramKind kind : kDiagramKinds)
+      QVERIFY2(renderedColours(kind, document) > 8, qPrintable(diagramKindName(kind)));
+  }
 }
 
 void TestDiagramViews::closedLibraryExplainsItself() {

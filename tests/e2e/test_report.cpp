@@ -735,6 +735,15 @@ tilescope::KernelTrace smallTrace() {
     }
   }
   trace.loadsB[3].push_back({0, 0});  // a run that breaks the pattern
+  // A's 2 x 2 tile from word 40: thread t writes word 40 + t, then reads its row, k times.
+  trace.sharedA.reads.resize(4);
+  trace.sharedA.writes.resize(4);
+  for (int t = 0; t < 4; ++t)
+    for (int k = 0; k < 3; ++k) {
+      trace.sharedA.writes[std::size_t(t)].push_back(40 + t);
+      for (int kk = 0; kk < 2; ++kk)
+        trace.sharedA.reads[std::size_t(t)].push_back(40 + t / 2 * 2 + kk);
+    }
   return trace;
 }
 
@@ -763,6 +772,13 @@ TEST(ReportTrace, ATraceRoundTripsThroughItsRunEncoding) {
   ASSERT_EQ(back.loadsB[3].size(), 4u);
   EXPECT_EQ(back.loadsB[3][3].row, 0);
   EXPECT_EQ(back.loadsB[3][2].col, 3);
+  EXPECT_EQ(back.sharedA.reads, trace.sharedA.reads);
+  EXPECT_EQ(back.sharedA.writes, trace.sharedA.writes);
+  EXPECT_TRUE(back.sharedB.empty());
+  EXPECT_FALSE(json.contains("shared_b"));  // the kernel staged no tile of B
+  // Thread 3 writes word 43 three times: one run; it reads 42, 43, 42, 43, ...: runs of two.
+  EXPECT_EQ(json.at("shared_a").at("writes").at(3), nlohmann::json({43, 0, 3}));
+  EXPECT_EQ(json.at("shared_a").at("reads").at(3).size(), 9u);
   EXPECT_EQ(back.truncated, false);
 }
 
@@ -806,6 +822,16 @@ TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {
   nlohmann::json block = good;
   block["block"] = nlohmann::json({2048, 1});
   EXPECT_EQ(refusal(block), "trace.block: [2048,1] is not within 1..1024");
+  nlohmann::json sharedThreads = good;
+  sharedThreads["shared_a"]["writes"].erase(0);
+  EXPECT_EQ(refusal(sharedThreads),
+            "trace.shared_a.writes: lists 3 threads' words, the block has 4");
+  nlohmann::json farWord = good;
+  farWord["shared_a"]["reads"][2] = nlohmann::json({-1, 1, 2});
+  EXPECT_EQ(refusal(farWord), "trace.shared_a.reads[2][0]: a value outside 0..58367");
+  nlohmann::json noReads = good;
+  noReads["shared_a"].erase("reads");
+  EXPECT_EQ(refusal(noReads), "trace.shared_a.reads is missing");
   try {
     report::traceDocumentFromJson(report::toJson(smallTrace()));
     ADD_FAILURE() << "a trace without its document header was read";

@@ -4,6 +4,7 @@
 // (tests/cuda/test_cuda_user.cpp) traces the real templates; this one needs no GPU.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,12 @@
 namespace tilescope {
 namespace {
 
+// Where the staged tiles lie in the recorded block's shared memory: the words a trace records
+// are addresses, which the Mapping makes relative to each tile's start.
+constexpr int kTileAStart = 100, kTileBStart = 2000;
+
 // What the tracer would record of a kernel that runs `model` exactly: the owners of C, and each
-// thread's loads of `block` in the Mapping's instruction order.
+// thread's loads of `block` and shared-memory words in the Mapping's instruction order.
 KernelTrace traceOf(const Mapping& model, Dim2 block) {
   KernelTrace trace;
   trace.kernel = {userKernelId("traced_" + model.config().kernel), model.config().params};
@@ -49,6 +54,29 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
             list[std::size_t(warp * kWarpSize + lane)].push_back({element / cols, element % cols});
           }
         }
+  for (const Operand operand : {Operand::A, Operand::B}) {
+    const int reads = model.sharedReadSlots(operand), writes = model.sharedWriteSlots(operand);
+    if (reads == 0 && writes == 0) continue;
+    SharedTrace& tile = operand == Operand::A ? trace.sharedA : trace.sharedB;
+    const int start = operand == Operand::A ? kTileAStart : kTileBStart;
+    tile.reads.resize(std::size_t(threads));
+    tile.writes.resize(std::size_t(threads));
+    const auto record = [&](const std::optional<WarpSharedAccess>& access, int warp,
+                            std::vector<std::vector<int>>& perThread) {
+      for (int lane = 0; lane < kWarpSize; ++lane)
+        if (access && access->word[std::size_t(lane)] >= 0)
+          perThread[std::size_t(warp * kWarpSize + lane)].push_back(
+              start + access->word[std::size_t(lane)]);
+    };
+    for (std::int64_t step = 0; step < model.kSteps(); ++step)
+      for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
+        for (int slot = 0; slot < writes; ++slot)
+          record(model.warpSharedWrite(operand, warp, slot, 0, step), warp, tile.writes);
+        for (int kk = 0; kk < model.kDepth(); ++kk)
+          for (int slot = 0; slot < reads; ++slot)
+            record(model.warpSharedRead(operand, warp, kk, 0, slot, step), warp, tile.reads);
+      }
+  }
   return trace;
 }
 
@@ -102,6 +130,19 @@ TEST_P(TracedMapping, ATraceOfTheMappingDrawsItsPictures) {
     }
     EXPECT_EQ(traced.rowsPerThread(), model.rowsPerThread());
     EXPECT_EQ(traced.colsPerThread(), model.colsPerThread());
+    // The staged tiles' words, from where each tile starts, and the conflicts they make.
+    for (const Operand operand : {Operand::A, Operand::B}) {
+      EXPECT_EQ(traced.sharedReadSlots(operand), model.sharedReadSlots(operand));
+      for (int warp = 0; warp < model.warpsPerBlock(); ++warp)
+        for (int slot = 0; slot < model.sharedReadSlots(operand); ++slot) {
+          const std::int64_t last = model.kSteps() - 1;
+          const auto got = traced.warpSharedRead(operand, warp, model.kDepth() - 1, 0, slot, last);
+          const auto want = model.warpSharedRead(operand, warp, model.kDepth() - 1, 0, slot);
+          ASSERT_TRUE(got && want);
+          EXPECT_EQ(got->word, want->word);
+          EXPECT_EQ(bankTraffic(*got).wavefronts, bankTraffic(*want).wavefronts);
+        }
+    }
     // The traffic of each of the block's global requests, as the access view counts it.
     for (const Access access : {Access::LoadA, Access::LoadB})
       for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
@@ -216,6 +257,72 @@ TEST(TracedMappingChanged, LoadsAreGroupedByTheKernelsKStep) {
   EXPECT_EQ(differences.back(), "k-steps of 1 values of k (TS_KSTEP), the Mapping's of 8");
 }
 
+// The seed kernels stage one element of a tile per thread, at its own place: a warp of
+// shared-tiled's 8 x 8 threads writes 32 consecutive words of each tile. The ladder's copies are
+// not modelled word by word.
+TEST(SharedWrites, TheSeedKernelsWriteTheirTilesRowByRow) {
+  const Mapping tiled({"shared-tiled", {{"tile", 8}}}, {16, 16, 16});
+  for (const Operand operand : {Operand::A, Operand::B}) {
+    ASSERT_EQ(tiled.sharedWriteSlots(operand), 1);
+    const auto write = tiled.warpSharedWrite(operand, 1, 0);
+    ASSERT_TRUE(write);
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      EXPECT_EQ(write->word[std::size_t(lane)], kWarpSize + lane);  // threads 32..63
+    EXPECT_EQ(bankTraffic(*write).conflicts(), 0);
+    // A pad of 1 word a row: row r starts at 9 r.
+    EXPECT_EQ(tiled.warpSharedWrite(operand, 1, 0, 1)->word[9], (32 + 9) / 8 * 9 + 9 % 8);
+  }
+  const Mapping sharedA({"shared-a", {{"tile", 8}}}, {16, 16, 16});
+  EXPECT_EQ(sharedA.sharedWriteSlots(Operand::A), 1);
+  EXPECT_EQ(sharedA.sharedWriteSlots(Operand::B), 0);
+  EXPECT_FALSE(sharedA.warpSharedWrite(Operand::B, 0, 0));
+  EXPECT_EQ(Mapping(resolve({"blocktile-1d", {}}), {64, 64, 64}).sharedWriteSlots(Operand::A), 0);
+  EXPECT_EQ(Mapping({"naive", {{"tile", 8}}}, {16, 16, 16}).sharedWriteSlots(Operand::A), 0);
+}
+
+// The Kernel Editor's experiment: shared-tiled at TILE = 32 with A stored transposed, lane x
+// writing a[x][y], TILE (+ PAD) words apart. Its trace shows the warp's 32 lanes in one bank, 31
+// conflicts, where the catalogue's tile has none, and a pad of one word removes them all.
+TEST(TracedMappingChanged, ATransposedTileIsDrawnWithItsBankConflictsAndPaddingRemovesThem) {
+  constexpr int kTile = 32;
+  const Mapping tiled({"shared-tiled", {{"tile", kTile}}}, {64, 64, 64});
+  for (const int pad : {0, 1}) {
+    SCOPED_TRACE("PAD=" + std::to_string(pad));
+    KernelTrace trace = traceOf(tiled, {1, 0});
+    const int threads = tiled.threadsPerBlock();
+    for (int t = 0; t < threads; ++t) {
+      const int x = t % kTile, y = t / kTile;
+      auto& writes = trace.sharedA.writes[std::size_t(t)];
+      auto& reads = trace.sharedA.reads[std::size_t(t)];
+      for (std::size_t step = 0; step < writes.size(); ++step)
+        writes[step] = kTileAStart + x * (kTile + pad) + y;  // a[x][y]
+      for (std::size_t n = 0; n < reads.size(); ++n)
+        reads[n] = kTileAStart + int(n % kTile) * (kTile + pad) + y;  // a[kk][y]
+    }
+    const Mapping traced(trace);
+    const BankTraffic write = bankTraffic(*traced.warpSharedWrite(Operand::A, 0, 0, 0, 1));
+    EXPECT_EQ(write.conflicts(), pad == 0 ? 31 : 0);
+    EXPECT_EQ(write.wavefronts, pad == 0 ? 32 : 1);
+    // Every lane of a warp reads the same word of the column: one broadcast.
+    const BankTraffic read = bankTraffic(*traced.warpSharedRead(Operand::A, 3, 5, 0, 0, 1));
+    EXPECT_EQ(read.wavefronts, 1);
+    EXPECT_TRUE(read.broadcast);
+    // The catalogue's tile is written a row at a time, and the trace says where they part.
+    EXPECT_EQ(bankTraffic(*tiled.warpSharedWrite(Operand::A, 0, 0, pad)).conflicts(), 0);
+    // Thread (x, y) of warp y reads word 32 y + kk in the Mapping, kk (32 + PAD) + y traced: the
+    // same word only where kk = y (PAD 0) or kk = y = 0 (PAD 1), and writes 32 y + x against
+    // x (32 + PAD) + y: the same where x = y, or x = y = 0. Two k-steps of 32 warps.
+    const int sameReads = pad == 0 ? 32 * 32 : 32, sameWrites = pad == 0 ? 32 : 1;
+    const int differing = 2 * (32 * 32 * 32 - sameReads + 32 * 32 - sameWrites);
+    const std::vector<std::string> differences = traceDifferences(traced, tiled, 1);
+    ASSERT_EQ(differences.size(), 1u);
+    EXPECT_EQ(differences[0], "... and " + std::to_string(differing) + " more differences");
+    EXPECT_EQ(traceDifferences(traced, tiled, 2)[0],
+              "warp 0 lane 0, read 0 at inner index 1 of k-step 0: word " +
+                  std::to_string(32 + pad) + " of A's tile, the Mapping's word 1");
+  }
+}
+
 TEST(TracedMappingRefused, ABrokenTraceIsNamed) {
   const Mapping naive({"naive", {{"tile", 8}}}, {16, 16, 4});
   const KernelTrace good = traceOf(naive, {0, 0});
@@ -253,6 +360,16 @@ TEST(TracedMappingRefused, ABrokenTraceIsNamed) {
   KernelTrace noDepth = good;
   noDepth.kDepth = 0;
   EXPECT_EQ(refusal(noDepth), "the trace is inconsistent: its k-step covers no value of k");
+  const Mapping tiled({"shared-tiled", {{"tile", 8}}}, {16, 16, 16});
+  KernelTrace shortShared = traceOf(tiled, {0, 0});
+  shortShared.sharedB.writes.pop_back();
+  EXPECT_EQ(refusal(shortShared),
+            "the trace is inconsistent: it does not list the shared-memory words of each thread "
+            "of the traced block");
+  KernelTrace negativeWord = traceOf(tiled, {0, 0});
+  negativeWord.sharedA.reads[3][0] = -4;
+  EXPECT_EQ(refusal(negativeWord),
+            "the trace is inconsistent: a shared-memory word has a negative address");
 }
 
 TEST(TracedMappingRefused, LoadsOutsideTheMatrixAreLeftOut) {

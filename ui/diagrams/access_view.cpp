@@ -70,6 +70,42 @@ QString statsText(const AccessPicture& picture) {
 QString bankText(const AccessView::Panel& panel) {
   const BankTraffic& t = panel.banks->traffic;
   const Mapping& m = *panel.mapping;
+  const DiagramSelection& s = panel.selection;
+  const QString phases =
+      t.width > 1 ? QStringLiteral(", %1 bytes per lane served %2 lanes at a time: %3 phase%4 need")
+                        .arg(t.width * kWordBytes)
+                        .arg(lanesPerPhase(t.width))
+                        .arg(t.phases)
+                        .arg(t.phases == 1 ? "" : "s")
+                  : QStringLiteral(":");
+  // A traced kernel's words are those it touched in the selected k-step, as its code laid the
+  // tile out; the formulas' are the same at every k-step, with the pad chosen here.
+  const QString layout = m.trace() ? QStringLiteral(
+                                         " in k-step %1 (traced; words from the tile's "
+                                         "start)")
+                                         .arg(s.step)
+                                   : QStringLiteral(" with pad %1").arg(s.pad);
+  const QString outcome =
+      QStringLiteral("%1 %2 pass%3, %4 conflict%5%6")
+          .arg(phases)
+          .arg(t.wavefronts)
+          .arg(t.wavefronts == 1 ? "" : "es")
+          .arg(t.conflicts())
+          .arg(t.conflicts() == 1 ? "" : "s")
+          .arg(!t.broadcast    ? QString()
+               : s.sharedWrite ? QStringLiteral(" (lanes writing one word: one write lands)")
+                               : QStringLiteral(" (lanes reading one word share it: a broadcast)"));
+  if (s.sharedWrite) {
+    const int writes = m.sharedWriteSlots(panel.bankOperand);
+    return QStringLiteral("Shared memory: warp %1 writes %2's tile%3%4%5")
+        .arg(s.warp)
+        .arg(operandName(panel.bankOperand))
+        .arg(writes > 1
+                 ? QStringLiteral(" (write %1 of %2 per k-step)").arg(panel.bankSlot).arg(writes)
+                 : QString())
+        .arg(layout)
+        .arg(outcome);
+  }
   const int reads = m.sharedReadSlots(panel.bankOperand);
   const int stride = sharedReadStride(m);
   const QString per =
@@ -86,31 +122,16 @@ QString bankText(const AccessView::Panel& panel) {
                             : QString());
   const QString at = stride > 1 ? QStringLiteral("for the %1 at k = %2..%3")
                                       .arg(QString::fromStdString(mmaShape(m)))
-                                      .arg(panel.selection.innerK)
-                                      .arg(panel.selection.innerK + stride - 1)
-                                : QStringLiteral("at inner k = %1").arg(panel.selection.innerK);
-  const QString phases =
-      t.width > 1 ? QStringLiteral(", %1 bytes per lane served %2 lanes at a time: %3 phase%4 need")
-                        .arg(t.width * kWordBytes)
-                        .arg(lanesPerPhase(t.width))
-                        .arg(t.phases)
-                        .arg(t.phases == 1 ? "" : "s")
-                  : QStringLiteral(":");
-  return QStringLiteral(
-             "Shared memory: warp %1 reads %2%3 %4 with pad %5%6 %7 pass%8, %9 "
-             "conflict%10%11")
-      .arg(panel.selection.warp)
+                                      .arg(s.innerK)
+                                      .arg(s.innerK + stride - 1)
+                                : QStringLiteral("at inner k = %1").arg(s.innerK);
+  return QStringLiteral("Shared memory: warp %1 reads %2%3 %4%5%6")
+      .arg(s.warp)
       .arg(how)
       .arg(read)
       .arg(at)
-      .arg(panel.selection.pad)
-      .arg(phases)
-      .arg(t.wavefronts)
-      .arg(t.wavefronts == 1 ? "" : "es")
-      .arg(t.conflicts())
-      .arg(t.conflicts() == 1 ? "" : "s")
-      .arg(t.broadcast ? QStringLiteral(" (lanes reading one word share it: a broadcast)")
-                       : QString());
+      .arg(layout)
+      .arg(outcome);
 }
 
 // The latest counted run of the panel's kernel, figure by figure beside the model.
@@ -223,9 +244,9 @@ std::vector<BankPhase> bankPhases(const BankPicture& banks) {
   return phases;
 }
 
-// Rows each phase gets in the bank strip: all its passes, up to a fair share of kMaxBankRows.
-std::vector<int> phaseRowsOf(const std::vector<BankPhase>& phases) {
-  const int share = std::max(kMaxBankRows / std::max(int(phases.size()), 1), 2);
+// Rows each phase gets in the bank strip: all its passes, up to a fair share of `maxRows`.
+std::vector<int> phaseRowsOf(const std::vector<BankPhase>& phases, int maxRows = kMaxBankRows) {
+  const int share = std::max(maxRows / std::max(int(phases.size()), 1), 2);
   std::vector<int> rows;
   for (const BankPhase& phase : phases) rows.push_back(std::clamp(phase.passes(), 1, share));
   return rows;
@@ -268,8 +289,10 @@ std::vector<AccessView::Panel> AccessView::panels() const {
     // The staged tile of the operand this access reads, else the kernel's other staged tile.
     const Operand preferred = s.access == Access::LoadB ? Operand::B : Operand::A;
     for (const Operand operand : {preferred, preferred == Operand::A ? Operand::B : Operand::A}) {
-      const int slot = std::min(s.readSlot, m.sharedReadSlots(operand) - 1);
-      if (auto banks = bankPicture(m, operand, s.warp, s.innerK, s.pad, slot)) {
+      const int accesses = s.sharedWrite ? m.sharedWriteSlots(operand) : m.sharedReadSlots(operand);
+      const int slot = std::min(s.readSlot, accesses - 1);
+      if (auto banks =
+              bankPicture(m, operand, s.warp, s.innerK, s.pad, slot, s.step, s.sharedWrite)) {
         panel.banks = *banks;
         panel.bankOperand = operand;
         panel.bankSlot = slot;
@@ -288,6 +311,10 @@ std::vector<AccessView::Panel> AccessView::panels() const {
 
 QString AccessView::footer(const Panel& panel) {
   return footerText(panel);
+}
+
+QString AccessView::bankCaption(const Panel& panel) {
+  return panel.banks ? bankText(panel) : QString();
 }
 
 QString AccessView::header(const Panel& panel) {
@@ -373,6 +400,13 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight - banks -
            footerHeight - 2 * gap - memoryWanted;
   };
+  // Where the panel has room, the strip grows down to draw every pass of a bank that serves
+  // more words than kMaxBankRows (a column of the tile in one bank: 32).
+  if (panel.banks && spare() >= l.bankBoxHeight) {
+    const int grown = std::max(kMaxBankRows, bankRows + int(spare() / l.bankBoxHeight));
+    l.phaseRows = phaseRowsOf(bankPhases(*panel.banks), std::min(grown, kWarpSize));
+    bankRows = std::accumulate(l.phaseRows.begin(), l.phaseRows.end(), 0);
+  }
   if (spare() < 0) footerHeight = 0;
   if (spare() < 0) {
     l.textFont.setPointSizeF(l.textFont.pointSizeF() * LabelLayout::kMinFontShare);

@@ -35,6 +35,8 @@ class AccessView : public DiagramView {
   static QString footer(const Panel& panel);
   // The line above a panel: the kernel, warp, block, access, k-step and instruction drawn.
   static QString header(const Panel& panel);
+  // The words over the bank strip: the shared access drawn and its passes; empty without one.
+  static QString bankCaption(const Panel& panel);
 
  protected:
   QString caption() const override;

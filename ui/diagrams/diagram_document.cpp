@@ -52,7 +52,7 @@ std::optional<DiagramKind> diagramKindFromName(const QString& name) {
 bool DiagramSelection::operator==(const DiagramSelection& o) const {
   return block.x == o.block.x && block.y == o.block.y && step == o.step && warp == o.warp &&
          access == o.access && instr == o.instr && innerK == o.innerK && readSlot == o.readSlot &&
-         pad == o.pad && compareKernel == o.compareKernel;
+         sharedWrite == o.sharedWrite && pad == o.pad && compareKernel == o.compareKernel;
 }
 
 DiagramDocument::DiagramDocument(QObject* parent) : QObject(parent) {}
@@ -148,11 +148,13 @@ DiagramSelection clampSelection(const Mapping& m, DiagramSelection s) {
   s.instr = std::clamp<std::int64_t>(s.instr, 0, m.instructionsPerStep(s.access) - 1);
   const int stride = sharedReadStride(m);
   s.innerK = std::clamp(s.innerK, 0, m.kDepth() - 1) / stride * stride;
-  // The staged operand with more reads bounds it; a view of the other clamps it again.
-  s.readSlot =
-      std::clamp(s.readSlot, 0,
-                 std::max({m.sharedReadSlots(Operand::A), m.sharedReadSlots(Operand::B), 1}) - 1);
-  s.pad = std::clamp(s.pad, 0, kSharedBanks);
+  // The staged operand with more reads (or writes) bounds it; a view of the other clamps it
+  // again. Writes are shown only where the Mapping knows them.
+  s.sharedWrite = s.sharedWrite && mostSharedWrites(m) > 0;
+  s.readSlot = std::clamp(
+      s.readSlot, 0, std::max(s.sharedWrite ? mostSharedWrites(m) : mostSharedReads(m), 1) - 1);
+  // A traced kernel's tiles lie as its code laid them out: no pad to add.
+  s.pad = m.trace() ? 0 : std::clamp(s.pad, 0, kSharedBanks);
   const KernelInfo* other = findKernel(s.compareKernel.toStdString());
   if (!other || !other->hasMapping) s.compareKernel.clear();
   return s;

@@ -25,11 +25,13 @@ struct DiagramSelection {
   std::int64_t step = 0;
   int warp = 0;
   Access access = Access::LoadA;
-  std::int64_t instr = 0;  // which of the thread's instructions of that access in the step
-  int innerK = 0;          // inner index of the shared-memory read the bank strip shows
-  int readSlot = 0;        // which of a thread's shared reads at that index (register tiles)
-  int pad = 0;             // words added to each shared tile row in the bank strip
-  QString compareKernel;   // the access view draws this kernel beside; empty for none
+  std::int64_t instr = 0;    // which of the thread's instructions of that access in the step
+  int innerK = 0;            // inner index of the shared-memory read the bank strip shows
+  int readSlot = 0;          // which of a thread's shared reads at that index (register tiles),
+                             // or of its writes in the k-step when sharedWrite
+  bool sharedWrite = false;  // the bank strip shows a write that stages the tile, not a read
+  int pad = 0;               // words added to each shared tile row in the bank strip
+  QString compareKernel;     // the access view draws this kernel beside; empty for none
   bool operator==(const DiagramSelection& other) const;
 };
 

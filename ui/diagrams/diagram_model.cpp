@@ -355,11 +355,21 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
   return picture;
 }
 
+int mostSharedReads(const Mapping& mapping) {
+  return std::max(mapping.sharedReadSlots(Operand::A), mapping.sharedReadSlots(Operand::B));
+}
+
+int mostSharedWrites(const Mapping& mapping) {
+  return std::max(mapping.sharedWriteSlots(Operand::A), mapping.sharedWriteSlots(Operand::B));
+}
+
 std::optional<BankPicture> bankPicture(const Mapping& mapping, Operand operand, int warp, int kk,
-                                       int pad, int slot) {
-  const std::optional<WarpSharedAccess> read = mapping.warpSharedRead(operand, warp, kk, pad, slot);
-  if (!read) return std::nullopt;
-  return BankPicture{read->word, read->width, bankTraffic(*read)};
+                                       int pad, int slot, std::int64_t step, bool write) {
+  const std::optional<WarpSharedAccess> access =
+      write ? mapping.warpSharedWrite(operand, warp, slot, pad, step)
+            : mapping.warpSharedRead(operand, warp, kk, pad, slot, step);
+  if (!access) return std::nullopt;
+  return BankPicture{access->word, access->width, bankTraffic(*access)};
 }
 
 bool oneDimensionalBlock(const Mapping& mapping) {

@@ -146,15 +146,22 @@ struct AccessPicture {
 AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access access,
                             std::int64_t step, std::int64_t instr);
 
-// One warp-wide shared-memory read over the 32 banks: read `slot` of the thread's
-// Mapping::sharedReadSlots at inner index kk.
+// The most shared-memory reads (per inner index) or writes (per k-step) a thread makes of
+// either staged tile: what the bank strip's slot box counts.
+int mostSharedReads(const Mapping& mapping);
+int mostSharedWrites(const Mapping& mapping);
+
+// One warp-wide shared-memory access over the 32 banks: read `slot` of the thread's
+// Mapping::sharedReadSlots at inner index kk, or with `write` its write `slot` staging the tile
+// (Mapping::sharedWriteSlots). `step` matters to a traced kernel alone.
 struct BankPicture {
   std::array<int, kWarpSize> word{};  // per lane its first word, -1 when idle
   int width = 1;                      // words each lane reads from there
   BankTraffic traffic;
 };
 std::optional<BankPicture> bankPicture(const Mapping& mapping, Operand operand, int warp, int kk,
-                                       int pad, int slot = 0);
+                                       int pad, int slot = 0, std::int64_t step = 0,
+                                       bool write = false);
 
 // A 1-D block of several threads (the ladder's): a thread is just threadIdx.x.
 bool oneDimensionalBlock(const Mapping& mapping);

@@ -183,17 +183,20 @@ QWidget* DiagramPanel::buildAccessRow() {
   access_->setToolTip(tr("Which global-memory access of the warp to lay out"));
   instr_ = new QSpinBox;
   instr_->setToolTip(tr("Which of the thread's instructions of that access within the step"));
+  bankAccess_ = new QComboBox;
+  bankAccess_->addItem(tr("Bank read at k"), false);
+  bankAccess_->addItem(tr("Bank write"), true);
+  bankAccess_->setToolTip(
+      tr("Show a warp's read of a staged tile over the 32 banks, or the write that stages it "
+         "(known for the seed kernels and traced kernels)"));
   innerK_ = new QSpinBox;
   readSlot_ = new QSpinBox;
   readSlot_->setToolTip(
       tr("Which of a thread's shared-memory reads at that index (a register tile reads several "
          "values, or float4s, per index; the tensor cores read their fragments in several pieces, "
-         "ldmatrix.x4 for fp16 and bf16)"));
+         "ldmatrix.x4 for fp16 and bf16), or of its writes in the k-step"));
   pad_ = new QSpinBox;
   pad_->setRange(0, kSharedBanks);
-  pad_->setToolTip(
-      tr("Words added to each shared tile row: padding moves columns onto other "
-         "banks"));
   compare_ = new QComboBox;
   compare_->addItem(tr("nothing"), QString());
   for (const KernelInfo& info : catalogue())
@@ -210,6 +213,7 @@ QWidget* DiagramPanel::buildAccessRow() {
     s.instr = instr_->value();
     s.innerK = innerK_->value();
     s.readSlot = readSlot_->value();
+    s.sharedWrite = bankAccess_->currentData().toBool();
     s.pad = pad_->value();
     s.compareKernel = compare_->currentData().toString();
     document_->setSelection(s);
@@ -217,6 +221,7 @@ QWidget* DiagramPanel::buildAccessRow() {
   for (QSpinBox* box : {warp_, instr_, innerK_, readSlot_, pad_})
     connect(box, &QSpinBox::valueChanged, this, update);
   connect(access_, &QComboBox::currentIndexChanged, this, update);
+  connect(bankAccess_, &QComboBox::currentIndexChanged, this, update);
   connect(compare_, &QComboBox::currentIndexChanged, this, update);
 
   auto* warpLine = new QHBoxLayout;
@@ -227,9 +232,10 @@ QWidget* DiagramPanel::buildAccessRow() {
   warpLine->addWidget(instr_);
   warpLine->addStretch(1);
   auto* sharedLine = new QHBoxLayout;
-  sharedLine->addWidget(caption(tr("Bank read at k")));
+  sharedLine->addWidget(bankAccess_);
   sharedLine->addWidget(innerK_);
-  sharedLine->addWidget(caption(tr("Read")));
+  slotCaption_ = caption(tr("Read"));
+  sharedLine->addWidget(slotCaption_);
   sharedLine->addWidget(readSlot_);
   sharedLine->addWidget(caption(tr("Pad")));
   sharedLine->addWidget(pad_);
@@ -306,18 +312,18 @@ void DiagramPanel::syncControls() {
   const DiagramSelection& s = document_->selection();
   for (QWidget* control : std::initializer_list<QWidget*>{
            blockX_, blockY_, backButton_, playButton_, forwardButton_, stepSlider_, speed_, warp_,
-           access_, instr_, innerK_, readSlot_, pad_, compare_})
+           access_, instr_, innerK_, readSlot_, pad_, compare_, bankAccess_})
     control->setEnabled(m != nullptr);
   if (!m) {
     setPlaying(false);
     stepLabel_->clear();
     return;
   }
-  const QSignalBlocker blocks[] = {QSignalBlocker(blockX_),     QSignalBlocker(blockY_),
-                                   QSignalBlocker(stepSlider_), QSignalBlocker(warp_),
-                                   QSignalBlocker(access_),     QSignalBlocker(instr_),
-                                   QSignalBlocker(innerK_),     QSignalBlocker(readSlot_),
-                                   QSignalBlocker(pad_),        QSignalBlocker(compare_)};
+  const QSignalBlocker blocks[] = {
+      QSignalBlocker(blockX_),  QSignalBlocker(blockY_),    QSignalBlocker(stepSlider_),
+      QSignalBlocker(warp_),    QSignalBlocker(access_),    QSignalBlocker(instr_),
+      QSignalBlocker(innerK_),  QSignalBlocker(readSlot_),  QSignalBlocker(pad_),
+      QSignalBlocker(compare_), QSignalBlocker(bankAccess_)};
   blockX_->setRange(0, m->grid().x - 1);
   blockY_->setRange(0, m->grid().y - 1);
   blockX_->setValue(s.block.x);
@@ -341,9 +347,20 @@ void DiagramPanel::syncControls() {
                                        "whole chunk")
                                         .arg(stride));
   innerK_->setValue(s.innerK);
-  readSlot_->setRange(
-      0, std::max({m->sharedReadSlots(Operand::A), m->sharedReadSlots(Operand::B), 1}) - 1);
+  // Writes where the Mapping knows them; the inner index belongs to reads alone.
+  bankAccess_->setEnabled(mostSharedWrites(*m) > 0);
+  bankAccess_->setCurrentIndex(s.sharedWrite ? 1 : 0);
+  innerK_->setEnabled(!s.sharedWrite);
+  slotCaption_->setText(s.sharedWrite ? tr("Write") : tr("Read"));
+  readSlot_->setRange(0,
+                      std::max(s.sharedWrite ? mostSharedWrites(*m) : mostSharedReads(*m), 1) - 1);
   readSlot_->setValue(s.readSlot);
+  // A traced kernel's tiles lie as its code laid them out: a pad is an edit of its source.
+  pad_->setEnabled(m->trace() == nullptr);
+  pad_->setToolTip(m->trace() ? tr("A traced kernel's tiles lie as its code laid them out: pad "
+                                   "them in its source (the shared-tiled template's PAD)")
+                              : tr("Words added to each shared tile row: padding moves columns "
+                                   "onto other banks"));
   pad_->setValue(s.pad);
   compare_->setCurrentIndex(std::max(compare_->findData(s.compareKernel), 0));
 }

@@ -90,7 +90,8 @@ class DiagramPanel : public QWidget {
   QSlider* stepSlider_ = nullptr;
   QLabel* stepLabel_ = nullptr;
   QToolButton *playButton_ = nullptr, *backButton_ = nullptr, *forwardButton_ = nullptr;
-  QComboBox *speed_ = nullptr, *access_ = nullptr, *compare_ = nullptr;
+  QComboBox *speed_ = nullptr, *access_ = nullptr, *compare_ = nullptr, *bankAccess_ = nullptr;
+  QLabel* slotCaption_ = nullptr;  // "Read" or "Write": which of the thread's accesses
   QPushButton* presentButton_ = nullptr;
   QWidget* exportButtons_ = nullptr;
   QLabel* hover_ = nullptr;

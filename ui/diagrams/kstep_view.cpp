@@ -144,8 +144,9 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
     return QStringLiteral(
                "Traced on %1: the elements of A and B that block (%2,%3)'s threads loaded "
                "through ts::loadA and ts::loadB while k was in this k-step (TS_KSTEP = %4). "
-               "What the kernel keeps in shared memory or registers is not traced, so its "
-               "staged tiles show as global reads.")
+               "The trace does not see which loads fill a staged tile, so its tiles show as "
+               "global reads; the words read and written through ts::readShared and "
+               "ts::writeShared are drawn over the banks in the memory-access view.")
         .arg(QString::fromStdString(trace->device))
         .arg(trace->tracedBlock.x)
         .arg(trace->tracedBlock.y)

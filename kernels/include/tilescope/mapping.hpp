@@ -138,8 +138,10 @@ class Mapping {
   Mapping(const KernelConfig& config, const Shape& shape,
           std::optional<ElementType> element = std::nullopt, int residentBlocks = 0);
   // A user kernel as the GPU ran it: owners from the trace, the traced block's loads as its
-  // global accesses (a warp's instruction n is the n-th load of each lane in the k-step), no
-  // staged tiles (the trace sees global memory). Other blocks have owners but no accesses.
+  // global accesses (a warp's instruction n is the n-th load of each lane in the k-step), and
+  // the words of its staged tiles it read and wrote through ts::readShared and ts::writeShared
+  // (no staged regions: the trace does not see which loads went into the tiles). Other blocks
+  // have owners but no accesses.
   // Throws Error(InvalidArgument) naming what is inconsistent in a trace (one read from a file).
   explicit Mapping(const KernelTrace& trace);
 
@@ -229,10 +231,18 @@ class Mapping {
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk,
                                                  int pad = 0) const;
   // A thread reads several values of an operand per inner index when it owns a register tile:
-  // read `slot` of sharedReadSlots(operand) (0 is the one above). 0 slots: not staged.
+  // read `slot` of sharedReadSlots(operand) (0 is the one above). 0 slots: not staged. The
+  // formulas' reads are the same at every k-step; a traced kernel's are those recorded in
+  // `step` (its tile's words from where the tile starts; `pad` is the formulas' alone).
   int sharedReadSlots(Operand operand) const;
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk, int pad,
-                                                 int slot) const;
+                                                 int slot, std::int64_t step = 0) const;
+  // Shared-memory writes that stage a k-step's tile: how many each thread makes, and the words
+  // one warp writes in write `slot`. Known for the seed kernels (one element each) and traced
+  // kernels; 0 slots for the ladder, whose copies are not modelled word by word.
+  int sharedWriteSlots(Operand operand) const;
+  std::optional<WarpSharedAccess> warpSharedWrite(Operand operand, int warp, int slot, int pad = 0,
+                                                  std::int64_t step = 0) const;
 
  private:
   std::optional<Cell> threadAccess(Dim2 block, Dim2 thread, Access access, std::int64_t step,

@@ -37,9 +37,18 @@ struct CompileOptions {
   bool trace = false;
 };
 
+// The words of one staged tile (A's or B's) the traced block's threads touched through
+// ts::readShared and ts::writeShared: per linear thread, in program order, each word's index in
+// the block's shared memory (its byte address / 4). Empty where the kernel used neither.
+struct SharedTrace {
+  std::vector<std::vector<int>> reads, writes;
+  bool empty() const { return reads.empty() && writes.empty(); }
+};
+
 // What a traced launch recorded through the accessors: for every element of C the block and
-// thread that stored it (linear: x + y * width), and the loads of every thread of one block. A
-// Mapping built from it (Mapping(KernelTrace)) draws the kernel as the GPU ran it.
+// thread that stored it (linear: x + y * width), and the loads and shared-memory words of every
+// thread of one block. A Mapping built from it (Mapping(KernelTrace)) draws the kernel as the
+// GPU ran it.
 struct KernelTrace {
   KernelConfig kernel;  // the user kernel traced: its id, parameter values and source
   std::string device;   // the GPU it ran on, e.g. "NVIDIA H200"
@@ -50,7 +59,8 @@ struct KernelTrace {
   Dim2 tracedBlock;
   // Per linear thread of tracedBlock, the elements of A (and of B) it loaded, in program order.
   std::vector<std::vector<Cell>> loadsA, loadsB;
-  bool truncated = false;  // some thread loaded more than the trace could hold
+  SharedTrace sharedA, sharedB;
+  bool truncated = false;  // some thread made more accesses than the trace could hold
 };
 
 // A traced launch to make (Backend::trace): the user kernel with its source and parameter
@@ -70,8 +80,10 @@ std::optional<std::string> traceRefusal(const TraceRequest& request);
 // Where a traced kernel (Mapping(KernelTrace)) draws other pictures than `model`, a catalogue
 // kernel's Mapping of the same shape: the launch, the owner of every element of C, the elements
 // each thread of the traced block stores, and every warp instruction of that block's global
-// accesses at every k-step (instruction n of a k-step is each lane's n-th access in it). Empty
-// when the trace proves the Mapping. At most `maxListed` lines, the last one saying how many more.
+// accesses at every k-step (instruction n of a k-step is each lane's n-th access in it), and
+// where the trace has shared-memory words, every warp's reads of the staged tiles (and writes,
+// where the Mapping models them). Empty when the trace proves the Mapping. At most `maxListed`
+// lines, the last one saying how many more.
 std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& model,
                                           std::size_t maxListed = 8);
 

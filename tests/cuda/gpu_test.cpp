@@ -5,6 +5,7 @@
 #include "cublas_gemm.hpp"
 #include "cuda_check.hpp"
 #include "host_operand.hpp"
+#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::test {
 
@@ -111,6 +112,20 @@ Matrix DeviceProduct::run(const KernelConfig& config, Owners* owners) {
                              cudaMemcpyDeviceToHost));
   }
   return c;
+}
+
+std::string sharedTiledWithATransposed() {
+  std::string source;
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    if (t.kernel == "shared-tiled") source = t.source;
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"ts::TileA, a[ty][tx],", "ts::TileA, a[tx][ty],"},
+        {"a[ty][kk]", "a[kk][ty]"}}) {
+    const std::size_t at = source.find(from);
+    if (at == std::string::npos) return {};
+    source.replace(at, from.size(), to);
+  }
+  return source;
 }
 
 }  // namespace tilescope::test

@@ -68,4 +68,9 @@ class DeviceProduct {
   cuda::DeviceBuffer<float> c_;
 };
 
+// The Kernel Editor's shared-tiled template with the experiment its comment suggests made: A's
+// tile stored transposed (written a[tx][ty], read a[kk][ty]); empty if the template changed so
+// that the edit no longer applies.
+std::string sharedTiledWithATransposed();
+
 }  // namespace tilescope::test

@@ -147,16 +147,8 @@ TEST_F(CudaCounters, EachOperandsLoadsAloneAsTheMappingCountsThem) {
 // model as the difference it makes, and the unpadded tile as measured.
 TEST_F(CudaCounters, APaddedSharedTileRemovesTheBankConflictsTheModelPredicts) {
   if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
-  std::string source;
-  for (const UserKernelTemplate& t : userKernelTemplates())
-    if (t.kernel == "shared-tiled") source = t.source;
-  const auto edit = [&](const std::string& from, const std::string& to) {
-    const std::size_t at = source.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    source.replace(at, from.size(), to);
-  };
-  edit("ts::TileA, a[ty][tx],", "ts::TileA, a[tx][ty],");
-  edit("a[ty][kk]", "a[kk][ty]");
+  const std::string source = test::sharedTiledWithATransposed();
+  ASSERT_FALSE(source.empty()) << "the shared-tiled template no longer takes the edit";
   constexpr int kTile = 32;
   struct PerStore {
     double modelWavefronts, modelConflicts, wavefronts, conflicts;

@@ -51,6 +51,19 @@ std::string nameOf(const UserKernelTemplate& t, const Params& values) {
   return name;
 }
 
+// Integer operands of `shape` on the GPU, and room for C: what a traced launch reads.
+struct DeviceProduct {
+  explicit DeviceProduct(const Shape& shape)
+      : a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n) {
+    const Operands operands = makeOperands(shape, Fill::Integer, 7, ElementType::F32);
+    TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
+    TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+    args = {a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+  }
+  cuda::DeviceBuffer<float> a, b, c;
+  cuda::ProductArgs args{};
+};
+
 class CudaUserKernel : public test::GpuTest {
  protected:
   void SetUp() override {
@@ -156,11 +169,8 @@ TEST_F(CudaUserKernel, ASourceThatDoesNotCompileIsRefusedAtItsLine) {
 // meeting the Mapping's words (traceDifferences).
 TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
   const Shape shape{100, 70, 50};
-  const Operands operands = makeOperands(shape, Fill::Integer, 7, ElementType::F32);
-  cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n);
-  TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
-  const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+  const DeviceProduct product(shape);
+  const cuda::ProductArgs& args = product.args;
   int traced = 0;
   for (const UserKernelTemplate& t : userKernelTemplates()) {
     for (const Params& params : variants(t)) {
@@ -197,22 +207,11 @@ TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
 // bank (31 conflicts per write); PAD = 1 draws them in 32 banks. The reads of the column are one
 // word for the whole warp, a broadcast.
 TEST_F(CudaUserKernel, ATransposedTilesTraceShowsItsBankConflictsAndThePaddedOneNone) {
-  std::string source;
-  for (const UserKernelTemplate& t : userKernelTemplates())
-    if (t.kernel == "shared-tiled") source = t.source;
-  for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{"ts::TileA, a[ty][tx],", "ts::TileA, a[tx][ty],"},
-        {"a[ty][kk]", "a[kk][ty]"}}) {
-    const std::size_t at = source.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    source.replace(at, from.size(), to);
-  }
+  const std::string source = test::sharedTiledWithATransposed();
+  ASSERT_FALSE(source.empty()) << "the shared-tiled template no longer takes the edit";
   const Shape shape{96, 96, 96};
-  const Operands operands = makeOperands(shape, Fill::Integer, 7, ElementType::F32);
-  cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n);
-  TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
-  const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+  const DeviceProduct product(shape);
+  const cuda::ProductArgs& args = product.args;
   for (const int pad : {0, 1}) {
     SCOPED_TRACE("PAD=" + std::to_string(pad));
     const CompileOptions options{arch_, {{"TILE", 32}, {"PAD", pad}}, /*trace=*/true};

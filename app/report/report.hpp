@@ -95,9 +95,12 @@ ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
 
 // A user kernel's trace (user_kernel.hpp), as the run server's "trace" reply and a trace file
 // carry it: {kernel, source, params, device, m, n, k, grid, block, k_depth, traced_block,
-// owner_block, owner_thread, loads_a, loads_b, truncated}. A list of integers is stored as
+// owner_block, owner_thread, loads_a, loads_b, truncated}, and where the kernel used them
+// shared_a and shared_b ({reads, writes}: each thread's words). A list of integers is stored as
 // arithmetic runs, so a regular mapping takes a few numbers per row of C: owner_* is [first,
-// step, count, ...]; each thread's loads are [row, col, row step, col step, count, ...].
+// step, count, ...]; each thread's loads are [row, col, row step, col step, count, ...]. Vector
+// accesses add their widths, per thread as runs: load_widths_a and _b, read_widths and
+// write_widths in shared_*, and store_width (absent: every access one element wide).
 nlohmann::json toJson(const KernelTrace& trace);
 // Checks every field's type and range (the Mapping built from it checks the rest); throws
 // tilescope::Error(InvalidArgument) naming the JSON path.

@@ -26,8 +26,8 @@ json intRuns(const std::vector<int>& values) {
   return out;
 }
 
-// [row, col, row step, col step, count, ...].
-json cellRuns(const std::vector<Cell>& cells) {
+// [row, col, row step, col step, count, ...] of the loads' first elements.
+json cellRuns(const std::vector<TracedLoad>& cells) {
   json out = json::array();
   for (std::size_t i = 0; i < cells.size();) {
     std::int64_t rowStep = 0, colStep = 0;
@@ -76,10 +76,10 @@ std::vector<int> intsFromRuns(const json& runs, const std::string& at, std::size
   return values;
 }
 
-std::vector<Cell> cellsFromRuns(const json& runs, const std::string& at, std::size_t limit) {
+std::vector<TracedLoad> cellsFromRuns(const json& runs, const std::string& at, std::size_t limit) {
   io::arrayAt(runs, at);
   if (runs.size() % 5 != 0) io::refuseAt(at, "runs come as [row, col, row step, col step, count]");
-  std::vector<Cell> cells;
+  std::vector<TracedLoad> cells;
   const std::int64_t bound = std::numeric_limits<std::int32_t>::max();
   for (std::size_t r = 0; r < runs.size(); r += 5) {
     const std::string here = io::elementPath(at, r);
@@ -127,11 +127,62 @@ constexpr std::size_t kMaxTracedAccesses = std::size_t(1) << 24;
 // Shared-memory word indices: an SM has at most 228 KiB.
 constexpr std::int64_t kMaxSharedWord = (std::int64_t(228) << 10) / 4 - 1;
 
+// Each access's width, per thread, as runs; null where every access is one element (or word)
+// wide, as in every trace but those of vector accessors.
+template <typename Access>
+json widthsJson(const std::vector<std::vector<Access>>& perThread) {
+  bool wide = false;
+  json out = json::array();
+  for (const auto& accesses : perThread) {
+    std::vector<int> widths;
+    for (const Access& access : accesses) {
+      widths.push_back(access.width);
+      wide = wide || access.width != 1;
+    }
+    out.push_back(intRuns(widths));
+  }
+  return wide ? out : json(nullptr);
+}
+
+// Sets the width of each access from `name`, runs per thread matching `perThread`; absent
+// leaves every width 1.
+template <typename Access>
+void widthsFromJson(const json& object, const char* name, const std::string& path,
+                    std::vector<std::vector<Access>>& perThread) {
+  const json* field = io::optionalField(object, name);
+  if (!field) return;
+  const std::string at = io::memberPath(path, name);
+  io::arrayAt(*field, at);
+  if (field->size() != perThread.size())
+    io::refuseAt(at, "lists " + std::to_string(field->size()) + " threads' widths, the block has " +
+                         std::to_string(perThread.size()));
+  for (std::size_t t = 0; t < perThread.size(); ++t) {
+    const std::string here = io::elementPath(at, t);
+    const std::vector<int> widths = intsFromRuns((*field)[t], here, perThread[t].size(), 1, 4);
+    if (widths.size() != perThread[t].size())
+      io::refuseAt(here, std::to_string(widths.size()) + " widths for " +
+                             std::to_string(perThread[t].size()) + " accesses");
+    for (std::size_t n = 0; n < widths.size(); ++n) {
+      if (!tracedWidth(widths[n])) io::refuseAt(here, "a width other than 1, 2 or 4");
+      perThread[t][n].width = widths[n];
+    }
+  }
+}
+
+json wordRuns(const std::vector<TracedWord>& accesses) {
+  std::vector<int> words;
+  for (const TracedWord& access : accesses) words.push_back(access.word);
+  return intRuns(words);
+}
+
 json sharedJson(const SharedTrace& tile) {
   json reads = json::array(), writes = json::array();
-  for (const auto& words : tile.reads) reads.push_back(intRuns(words));
-  for (const auto& words : tile.writes) writes.push_back(intRuns(words));
-  return {{"reads", std::move(reads)}, {"writes", std::move(writes)}};
+  for (const auto& words : tile.reads) reads.push_back(wordRuns(words));
+  for (const auto& words : tile.writes) writes.push_back(wordRuns(words));
+  json out = {{"reads", std::move(reads)}, {"writes", std::move(writes)}};
+  if (json widths = widthsJson(tile.reads); !widths.is_null()) out["read_widths"] = widths;
+  if (json widths = widthsJson(tile.writes); !widths.is_null()) out["write_widths"] = widths;
+  return out;
 }
 
 // A tile's reads and writes, per thread; absent (a trace with no shared words) is empty.
@@ -150,11 +201,15 @@ SharedTrace sharedFromJson(const json& object, const char* name, const std::stri
       io::refuseAt(here, "lists " + std::to_string(list.size()) +
                              " threads' words, the block has " + std::to_string(threads));
     for (std::size_t t = 0; t < list.size(); ++t) {
-      words->push_back(intsFromRuns(list[t], io::elementPath(here, t), kMaxTracedAccesses - total,
-                                    0, kMaxSharedWord));
+      words->emplace_back();
+      for (const int word : intsFromRuns(list[t], io::elementPath(here, t),
+                                         kMaxTracedAccesses - total, 0, kMaxSharedWord))
+        words->back().push_back({word, 1});
       total += words->back().size();
     }
   }
+  widthsFromJson(*field, "read_widths", at, tile.reads);
+  widthsFromJson(*field, "write_widths", at, tile.writes);
   return tile;
 }
 
@@ -182,6 +237,10 @@ nlohmann::json toJson(const KernelTrace& trace) {
               {"loads_a", std::move(loadsA)},
               {"loads_b", std::move(loadsB)},
               {"truncated", trace.truncated}};
+  // Only a kernel that used the vector accessors has widths (older traces have none).
+  if (json widths = widthsJson(trace.loadsA); !widths.is_null()) out["load_widths_a"] = widths;
+  if (json widths = widthsJson(trace.loadsB); !widths.is_null()) out["load_widths_b"] = widths;
+  if (trace.storeWidth != 1) out["store_width"] = trace.storeWidth;
   // Only a kernel that used the shared-memory accessors has them (older traces have none).
   if (!trace.sharedA.empty()) out["shared_a"] = sharedJson(trace.sharedA);
   if (!trace.sharedB.empty()) out["shared_b"] = sharedJson(trace.sharedB);
@@ -235,6 +294,13 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
       loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedAccesses - total));
       total += loads->back().size();
     }
+  }
+  widthsFromJson(json, "load_widths_a", path, trace.loadsA);
+  widthsFromJson(json, "load_widths_b", path, trace.loadsB);
+  if (io::optionalField(json, "store_width")) {
+    trace.storeWidth = int(io::integerField(json, "store_width", path, 1, 4, "store width"));
+    if (!tracedWidth(trace.storeWidth))
+      io::refuseAt(io::memberPath(path, "store_width"), "a width other than 1, 2 or 4");
   }
   trace.sharedA = sharedFromJson(json, "shared_a", path, threads, total);
   trace.sharedB = sharedFromJson(json, "shared_b", path, threads, total);

@@ -38,6 +38,10 @@ std::optional<std::string> traceRefusal(const TraceRequest& request) {
     return "a trace records who stores each element of C: " + std::to_string(request.shape.m) +
            " x " + std::to_string(request.shape.n) + " is more than " +
            std::to_string(kMaxTracedElements) + " elements (1024 x 1024); trace a smaller size";
+  if (request.shape.k > kMaxTracedK)
+    return "a trace records each load's row of B in 29 bits: K = " +
+           std::to_string(request.shape.k) + " is more than " + std::to_string(kMaxTracedK) +
+           "; trace a smaller K";
   return std::nullopt;
 }
 

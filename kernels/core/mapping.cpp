@@ -41,18 +41,20 @@ int WarpAccess::activeLanes() const {
 }
 
 // A trace indexed for the Mapping's questions: each block's extent, and the traced block's loads
-// grouped by k-step, program order kept inside one.
+// grouped by k-step, program order kept inside one. A load outside its matrix keeps its place
+// (its lane is idle in that instruction), so the loads after it keep their instruction.
 struct TracedTables {
   KernelTrace trace;
   std::vector<std::pair<Range, Range>> blockBoxes;  // rows and columns of C each block stored
   // Per operand (A, B): every thread's loads ordered by k-step, program order kept inside one;
   // thread t's run from threadStart[t] to threadStart[t + 1], and its k-steps that load anything
   // are listed ascending with where each starts (sparse: K may be long and most steps empty).
-  std::array<std::vector<Cell>, 2> loads;
+  std::array<std::vector<TracedLoad>, 2> loads;
   std::array<std::vector<std::size_t>, 2> threadStart;
   std::array<std::vector<std::vector<std::pair<std::int64_t, std::size_t>>>, 2> stepStarts;
   std::array<std::int64_t, 2> mostPerStep{};  // the most loads one thread makes in one k-step
-  std::int64_t mostRows = 0, mostCols = 0;    // over the traced block's threads
+  // The most rows and columns one thread stored, in the traced block or a fullest one.
+  std::int64_t mostRows = 0, mostCols = 0;
   // The distinct rows and columns each thread of the traced block stored, ascending.
   std::vector<std::vector<std::int64_t>> tracedRows, tracedCols;
   // Per tile (A, B): the traced block's shared words, each less the lowest word of that tile
@@ -70,10 +72,10 @@ struct TracedTables {
     WarpSharedAccess access;
     for (int lane = 0; lane < kWarpSize; ++lane) {
       const std::size_t thread = std::size_t(warp * kWarpSize + lane);
-      access.word[std::size_t(lane)] =
-          thread < perThread.size() && n < std::int64_t(perThread[thread].size())
-              ? perThread[thread][std::size_t(n)]
-              : -1;
+      const bool has = thread < perThread.size() && n < std::int64_t(perThread[thread].size());
+      const TracedWord at = has ? perThread[thread][std::size_t(n)] : TracedWord{-1, 1};
+      access.word[std::size_t(lane)] = at.word;
+      access.width = std::max(access.width, at.width);  // lanes of one instruction agree
     }
     return access;
   }
@@ -113,9 +115,10 @@ struct TracedTables {
   }
 
   // The traced block's loads of `operand` by `thread` in k-step `step`, in program order.
-  std::pair<const Cell*, const Cell*> stepLoads(int operand, int thread, std::int64_t step) const {
+  std::pair<const TracedLoad*, const TracedLoad*> stepLoads(int operand, int thread,
+                                                            std::int64_t step) const {
     const auto& starts = stepStarts[std::size_t(operand)][std::size_t(thread)];
-    const Cell* base = loads[std::size_t(operand)].data();
+    const TracedLoad* base = loads[std::size_t(operand)].data();
     const auto found = std::lower_bound(starts.begin(), starts.end(), step,
                                         [](const std::pair<std::int64_t, std::size_t>& entry,
                                            std::int64_t s) { return entry.first < s; });
@@ -210,19 +213,19 @@ void indexSharedWords(TracedTables& t) {
     int lowest = std::numeric_limits<int>::max();
     std::size_t mostReads = 0, mostWrites = 0;
     for (const auto* perThread : {&tile.reads, &tile.writes})
-      for (const std::vector<int>& words : *perThread)
-        for (const int word : words) {
-          if (word < 0) refuseTrace("a shared-memory word has a negative address");
-          lowest = std::min(lowest, word);
+      for (const std::vector<TracedWord>& words : *perThread)
+        for (const TracedWord& at : words) {
+          if (at.word < 0) refuseTrace("a shared-memory word has a negative address");
+          if (!tracedWidth(at.width)) refuseTrace("a shared-memory access is not 1, 2 or 4 words");
+          lowest = std::min(lowest, at.word);
         }
     SharedTrace& relative = t.shared[std::size_t(operand)];
     relative = tile;
     for (auto* perThread : {&relative.reads, &relative.writes})
-      for (std::vector<int>& words : *perThread)
-        for (int& word : words) word -= lowest;
-    for (const std::vector<int>& words : tile.reads) mostReads = std::max(mostReads, words.size());
-    for (const std::vector<int>& words : tile.writes)
-      mostWrites = std::max(mostWrites, words.size());
+      for (std::vector<TracedWord>& words : *perThread)
+        for (TracedWord& at : words) at.word -= lowest;
+    for (const auto& words : tile.reads) mostReads = std::max(mostReads, words.size());
+    for (const auto& words : tile.writes) mostWrites = std::max(mostWrites, words.size());
     t.readSlots[std::size_t(operand)] = int(ceilDiv(std::int64_t(mostReads), steps * trace.kDepth));
     t.writeSlots[std::size_t(operand)] = int(ceilDiv(std::int64_t(mostWrites), steps));
   }
@@ -269,58 +272,82 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
                          Range{bounds[b][2], bounds[b][3] + 1 - bounds[b][2]}};
   padEdgeTiles(t.blockBoxes, shape);
 
-  // Loads: each thread's, grouped by k-step. A load outside its matrix (a kernel's bug) names no
-  // element to draw and is left out.
+  // Loads: each thread's, grouped by k-step (a load outside its matrix too: it keeps its place).
   if (trace.loadsA.size() != std::size_t(threads) || trace.loadsB.size() != std::size_t(threads))
     refuseTrace("it does not list the loads of each thread of the traced block");
+  if (!tracedWidth(trace.storeWidth)) refuseTrace("its stores are not 1, 2 or 4 elements wide");
+  const std::int64_t steps = ceilDiv(shape.k, trace.kDepth);
   for (int operand = 0; operand < 2; ++operand) {
     const auto& perThread = operand == 0 ? trace.loadsA : trace.loadsB;
-    const std::int64_t rows = operand == 0 ? shape.m : shape.k;
-    const std::int64_t cols = operand == 0 ? shape.k : shape.n;
     auto& flat = t.loads[std::size_t(operand)];
     auto& threadStart = t.threadStart[std::size_t(operand)];
     auto& stepStarts = t.stepStarts[std::size_t(operand)];
     stepStarts.resize(std::size_t(threads));
     for (int thread = 0; thread < threads; ++thread) {
       threadStart.push_back(flat.size());
-      std::vector<Cell> inside;
-      for (const Cell& cell : perThread[std::size_t(thread)])
-        if (cell.row >= 0 && cell.col >= 0 && cell.row < rows && cell.col < cols)
-          inside.push_back(cell);
-      const auto stepOf = [&](const Cell& cell) {
-        return (operand == 0 ? cell.col : cell.row) / trace.kDepth;
+      std::vector<TracedLoad> ordered = perThread[std::size_t(thread)];
+      for (const TracedLoad& load : ordered)
+        if (!tracedWidth(load.width)) refuseTrace("a load is not 1, 2 or 4 elements wide");
+      // k runs along A's columns and B's rows; a load before k = 0 falls in no k-step.
+      const auto stepOf = [&](const TracedLoad& load) {
+        const std::int64_t k = operand == 0 ? load.col : load.row;
+        return k < 0 ? std::int64_t(-1) : k / trace.kDepth;
       };
-      std::stable_sort(inside.begin(), inside.end(),
-                       [&](const Cell& x, const Cell& y) { return stepOf(x) < stepOf(y); });
-      for (std::size_t n = 0; n < inside.size();) {
-        const std::int64_t step = stepOf(inside[n]);
+      std::stable_sort(
+          ordered.begin(), ordered.end(),
+          [&](const TracedLoad& x, const TracedLoad& y) { return stepOf(x) < stepOf(y); });
+      for (std::size_t n = 0; n < ordered.size();) {
+        const std::int64_t step = stepOf(ordered[n]);
         const std::size_t first = n;
-        while (n < inside.size() && stepOf(inside[n]) == step) ++n;
+        while (n < ordered.size() && stepOf(ordered[n]) == step) ++n;
         stepStarts[std::size_t(thread)].emplace_back(step, flat.size() + first);
-        t.mostPerStep[std::size_t(operand)] =
-            std::max(t.mostPerStep[std::size_t(operand)], std::int64_t(n - first));
+        if (step >= 0 && step < steps)  // the others are drawn in no k-step
+          t.mostPerStep[std::size_t(operand)] =
+              std::max(t.mostPerStep[std::size_t(operand)], std::int64_t(n - first));
       }
-      flat.insert(flat.end(), inside.begin(), inside.end());
+      flat.insert(flat.end(), ordered.begin(), ordered.end());
     }
     threadStart.push_back(flat.size());
   }
-  // One pass over the traced block's extent gives every thread's rows and columns.
+  // One pass over a block's extent gives each of its threads' rows and columns.
   const auto threadCount = static_cast<std::size_t>(threads);
-  std::vector<std::set<std::int64_t>> rows(threadCount), cols(threadCount);
-  const int traced = t.linearBlock(trace.tracedBlock);
-  const auto& [blockRows, blockCols] = t.blockBoxes[std::size_t(traced)];
-  for (std::int64_t i = blockRows.begin; i < std::min(blockRows.end(), shape.m); ++i)
-    for (std::int64_t j = blockCols.begin; j < std::min(blockCols.end(), shape.n); ++j) {
-      const std::size_t at = std::size_t(i * shape.n + j);
-      if (trace.ownerBlock[at] != traced) continue;
-      rows[std::size_t(trace.ownerThread[at])].insert(i);
-      cols[std::size_t(trace.ownerThread[at])].insert(j);
-    }
+  const auto distinctPerThread = [&](int block) {
+    std::pair<std::vector<std::set<std::int64_t>>, std::vector<std::set<std::int64_t>>> found{
+        threadCount, threadCount};
+    const auto& [blockRows, blockCols] = t.blockBoxes[std::size_t(block)];
+    for (std::int64_t i = blockRows.begin; i < std::min(blockRows.end(), shape.m); ++i)
+      for (std::int64_t j = blockCols.begin; j < std::min(blockCols.end(), shape.n); ++j) {
+        const std::size_t at = std::size_t(i * shape.n + j);
+        if (trace.ownerBlock[at] != block) continue;
+        found.first[std::size_t(trace.ownerThread[at])].insert(i);
+        found.second[std::size_t(trace.ownerThread[at])].insert(j);
+      }
+    return found;
+  };
+  const auto [rows, cols] = distinctPerThread(t.linearBlock(trace.tracedBlock));
   for (int thread = 0; thread < threads; ++thread) {
     t.tracedRows.emplace_back(rows[std::size_t(thread)].begin(), rows[std::size_t(thread)].end());
     t.tracedCols.emplace_back(cols[std::size_t(thread)].begin(), cols[std::size_t(thread)].end());
     t.mostRows = std::max(t.mostRows, std::int64_t(t.tracedRows.back().size()));
     t.mostCols = std::max(t.mostCols, std::int64_t(t.tracedCols.back().size()));
+  }
+  // A thread of an edge block may store fewer rows or columns than its slots: a block that
+  // stored the most elements counts them all.
+  std::size_t fullest = 0;
+  for (std::size_t b = 1; b < bounds.size(); ++b) {
+    const auto extent = [&](std::size_t x) {
+      return bounds[x][1] < 0
+                 ? 0
+                 : (bounds[x][1] + 1 - bounds[x][0]) * (bounds[x][3] + 1 - bounds[x][2]);
+    };
+    if (extent(b) > extent(fullest)) fullest = b;
+  }
+  if (fullest != std::size_t(t.linearBlock(trace.tracedBlock))) {
+    const auto [fullRows, fullCols] = distinctPerThread(int(fullest));
+    for (int thread = 0; thread < threads; ++thread) {
+      t.mostRows = std::max(t.mostRows, std::int64_t(fullRows[std::size_t(thread)].size()));
+      t.mostCols = std::max(t.mostCols, std::int64_t(fullCols[std::size_t(thread)].size()));
+    }
   }
   indexSharedWords(t);
   return tables;
@@ -784,7 +811,10 @@ std::vector<Cell> Mapping::stagedBy(Operand operand, Dim2 block, Dim2 thread,
 int Mapping::accessWidth(Access access) const {
   return std::visit(
       [&](const auto& map) {
-        if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
+        if constexpr (std::same_as<std::decay_t<decltype(map)>, maps::Traced>) {
+          // A traced kernel's loads are as wide as each one was; its stores as its widest.
+          return access == Access::StoreC ? map.tables->trace.storeWidth : 1;
+        } else if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
           if (access == Access::LoadA) return map.aVectorCopies(shape_.k) ? map.aCopy().width : 1;
           if (access == Access::LoadB) return map.bVectorCopies(shape_.n) ? map.bCopy().width : 1;
           return map.vectorStores(shape_.n) ? map.storeWidth() : 1;
@@ -812,7 +842,8 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::User: {
       const auto* traced = std::get_if<maps::Traced>(&map_);
       if (!traced) return 0;
-      if (access == Access::StoreC) return rowsPerThread_ * colsPerThread_;
+      if (access == Access::StoreC)
+        return ceilDiv(rowsPerThread_ * colsPerThread_, accessWidth(access));
       return traced->tables->mostPerStep[access == Access::LoadA ? 0 : 1];
     }
     case Family::BlockTile1D:
@@ -904,9 +935,10 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
       const int linear = thread.x + thread.y * block_.x;
       if (access == Access::StoreC) {
         // Store slot (r, c), as the formulas number them: the thread's r-th row and c-th column,
-        // where it stored that element.
-        const std::int64_t row = traced->row(block, thread, instr / colsPerThread_);
-        const std::int64_t col = traced->col(block, thread, instr % colsPerThread_);
+        // where it stored that element; a vector store starts at every width-th slot.
+        const std::int64_t slot = instr * accessWidth(access);
+        const std::int64_t row = traced->row(block, thread, slot / colsPerThread_);
+        const std::int64_t col = traced->col(block, thread, slot % colsPerThread_);
         if (row >= shape_.m || col >= shape_.n) return std::nullopt;
         const std::size_t at = std::size_t(row * shape_.n + col);
         const KernelTrace& trace = traced->tables->trace;
@@ -917,7 +949,10 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
       const auto [first, last] =
           traced->tables->stepLoads(access == Access::LoadA ? 0 : 1, linear, step);
       if (instr >= last - first) return std::nullopt;
-      return first[instr];
+      const TracedLoad& load = first[instr];
+      if (load.row < 0 || load.col < 0) return std::nullopt;
+      return access == Access::LoadA ? inside({load.row, load.col}, m, k)
+                                     : inside({load.row, load.col}, k, n);
     }
     case Family::BlockTile1D:
     case Family::BlockTile2D:
@@ -965,12 +1000,25 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
   result.width = accessWidth(access);
   result.elementBytes = access == Access::StoreC ? 4 : storageBytes(element_);
   const std::int64_t cols = access == Access::LoadA ? shape_.k : shape_.n;
+  // A traced kernel's load instruction is as wide as its lanes' loads were (they agree).
+  const auto* traced = std::get_if<maps::Traced>(&map_);
+  const bool tracedLoads = traced && access != Access::StoreC &&
+                           block.x == traced->tables->trace.tracedBlock.x &&
+                           block.y == traced->tables->trace.tracedBlock.y;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const int linear = warp * kWarpSize + lane;
-    std::optional<Cell> cell;
-    if (linear < threadsPerBlock())
-      cell = threadAccess(block, threadOfLinear(linear), access, step, instr);
+    if (linear >= threadsPerBlock()) {
+      result.element[lane] = -1;
+      continue;
+    }
+    const std::optional<Cell> cell =
+        threadAccess(block, threadOfLinear(linear), access, step, instr);
     result.element[lane] = cell ? cell->row * cols + cell->col : -1;
+    if (tracedLoads && cell) {
+      const auto [first, last] =
+          traced->tables->stepLoads(access == Access::LoadA ? 0 : 1, linear, step);
+      result.width = std::max(result.width, first[instr].width);
+    }
   }
   return result;
 }

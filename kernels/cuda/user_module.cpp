@@ -57,6 +57,7 @@ struct Trace {
   unsigned long long* events;
   int* eventCounts;
   int capacity;
+  int* storeWidth;
 };
 struct Problem {
   int m, n, k;
@@ -175,13 +176,16 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
                     std::to_string(launch.grid.y));
   const std::int64_t elements = args.m * args.n;
   const int threads = launch.block.x * launch.block.y;
-  DeviceBuffer<int> ownerBlock(elements), ownerThread(elements), counts(threads);
+  DeviceBuffer<int> ownerBlock(elements), ownerThread(elements), counts(threads), storeWidth(1);
   DeviceBuffer<unsigned long long> events(std::int64_t(threads) * capacity);
   check(cudaMemset(ownerBlock.get(), 0xFF, ownerBlock.bytes()), "clearing the trace");  // -1
   check(cudaMemset(ownerThread.get(), 0xFF, ownerThread.bytes()), "clearing the trace");
   check(cudaMemset(counts.get(), 0, counts.bytes()), "clearing the trace");
-  const Trace trace{ownerBlock.get(), ownerThread.get(), block.x, block.y,
-                    events.get(),     counts.get(),      capacity};
+  const int narrowest = 1;
+  check(cudaMemcpy(storeWidth.get(), &narrowest, sizeof narrowest, cudaMemcpyHostToDevice),
+        "clearing the trace");
+  const Trace trace{ownerBlock.get(), ownerThread.get(), block.x,  block.y,
+                    events.get(),     counts.get(),      capacity, storeWidth.get()};
   DeviceBuffer<Trace> deviceTrace(1);
   check(cudaMemcpy(deviceTrace.get(), &trace, sizeof trace, cudaMemcpyHostToDevice),
         "setting up the trace");
@@ -207,7 +211,9 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
         "reading the trace");
   check(cudaMemcpy(packed.data(), events.get(), events.bytes(), cudaMemcpyDeviceToHost),
         "reading the trace");
-  constexpr unsigned long long kField = (1ull << 31) - 1;
+  check(
+      cudaMemcpy(&out.storeWidth, storeWidth.get(), sizeof out.storeWidth, cudaMemcpyDeviceToHost),
+      "reading the trace");
   out.kDepth = launch.kDepth;
   for (auto* perThread : {&out.loadsA, &out.loadsB}) perThread->resize(std::size_t(threads));
   for (auto* perThread :
@@ -217,26 +223,29 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
     const int recorded = std::min(eventCounts[std::size_t(t)], capacity);
     out.truncated = out.truncated || eventCounts[std::size_t(t)] > capacity;
     for (int n = 0; n < recorded; ++n) {
-      // The API header's encoding: kind << 62 | row << 31 | col.
+      // The API header's encoding: kind << 62 | log2(width) << 60 | row << 31 | col.
       const unsigned long long event = packed[std::size_t(t) * std::size_t(capacity) + n];
-      const auto row = std::int64_t(event >> 31 & kField), col = std::int64_t(event & kField);
+      const auto row = std::int64_t(event >> 31 & 0x1FFFFFFF);
+      const auto col = std::int64_t(event & 0x7FFFFFFF);
+      const int width = 1 << (event >> 60 & 3);
       switch (event >> 62) {
         case 0:
-          out.loadsA[std::size_t(t)].push_back({row, col});
+          out.loadsA[std::size_t(t)].push_back({row, col, width});
           break;
         case 1:
-          out.loadsB[std::size_t(t)].push_back({row, col});
+          out.loadsB[std::size_t(t)].push_back({row, col, width});
           break;
         default: {
           SharedTrace& tile = row == 0 ? out.sharedA : out.sharedB;
-          (event >> 62 == 2 ? tile.reads : tile.writes)[std::size_t(t)].push_back(int(col));
+          (event >> 62 == 2 ? tile.reads : tile.writes)[std::size_t(t)].push_back(
+              {int(col), width});
         }
       }
     }
   }
   // A kernel that touched no shared word through the accessors has no shared trace.
   for (SharedTrace* tile : {&out.sharedA, &out.sharedB}) {
-    const auto none = [](const std::vector<std::vector<int>>& words) {
+    const auto none = [](const std::vector<std::vector<TracedWord>>& words) {
       return std::all_of(words.begin(), words.end(), [](const auto& w) { return w.empty(); });
     };
     if (none(tile->reads) && none(tile->writes)) *tile = {};

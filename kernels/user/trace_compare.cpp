@@ -37,6 +37,11 @@ class Differences {
   std::vector<std::string> lines_;
 };
 
+// "4 elements" (a float4), "1 word".
+std::string widthText(int width, const char* unit) {
+  return std::to_string(width) + " " + unit + (width == 1 ? "" : "s");
+}
+
 std::string wordText(int word) {
   return word < 0 ? "nothing" : "word " + std::to_string(word);
 }
@@ -62,13 +67,19 @@ void compareSharedWords(const Mapping& traced, const Mapping& model, Differences
     const auto compare = [&](const std::optional<WarpSharedAccess>& got,
                              const std::optional<WarpSharedAccess>& want, int warp,
                              const std::string& what) {
+      bool someLane = false;
       for (int lane = 0; lane < kWarpSize; ++lane) {
         const int g = got ? got->word[std::size_t(lane)] : -1;
         const int w = want ? want->word[std::size_t(lane)] : -1;
+        someLane = someLane || (g >= 0 && w >= 0);
         if (g != w)
           found.add("warp " + std::to_string(warp) + " lane " + std::to_string(lane) + ", " + what +
                     ": " + wordText(g) + " of " + tile + ", the Mapping's " + wordText(w));
       }
+      if (someLane && got->width != want->width)
+        found.add("warp " + std::to_string(warp) + ", " + what + " of " + tile + ": " +
+                  widthText(got->width, "word") + " a lane, the Mapping's " +
+                  widthText(want->width, "word"));
     };
     for (std::int64_t step = 0; step < traced.kSteps(); ++step)
       for (int warp = 0; warp < traced.warpsPerBlock(); ++warp) {
@@ -138,6 +149,11 @@ std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& 
         for (int warp = 0; warp < traced.warpsPerBlock(); ++warp) {
           const WarpAccess got = traced.warpAccess(block, warp, access, step, instr);
           const WarpAccess want = model.warpAccess(block, warp, access, step, instr);
+          if (got.activeLanes() > 0 && want.activeLanes() > 0 && got.width != want.width)
+            found.add("block " + dimText(block) + " warp " + std::to_string(warp) + ", " +
+                      toString(access) + " " + std::to_string(instr) + " of k-step " +
+                      std::to_string(step) + ": " + widthText(got.width, "element") +
+                      " a lane, the Mapping's " + widthText(want.width, "element"));
           for (int lane = 0; lane < kWarpSize; ++lane) {
             const std::int64_t g = got.element[std::size_t(lane)];
             const std::int64_t w = want.element[std::size_t(lane)];

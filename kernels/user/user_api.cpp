@@ -15,9 +15,10 @@ struct Trace {
   int* ownerBlock;                 // per element of C: blockIdx.x + blockIdx.y * gridDim.x
   int* ownerThread;                // threadIdx.x + threadIdx.y * blockDim.x
   int blockX, blockY;              // the block whose accesses are recorded
-  unsigned long long* events;      // `capacity` per thread: kind << 62 | row << 31 | col
+  unsigned long long* events;      // `capacity` per thread, packed by detail::record
   int* eventCounts;                // per thread: its events, recorded or not
   int capacity;
+  int* storeWidth;                 // the widest store of C the recorded block made
 };
 // C = A B: A is M x K, B is K x N and C is M x N, all row-major floats.
 struct Problem {
@@ -31,9 +32,11 @@ struct Problem {
 enum Tile { TileA = 0, TileB = 1 };
 namespace detail {
 // Kinds: 0 a load of A[row][col], 1 of B[row][col]; 2 a read and 3 a write of shared word `col`
-// (its byte address / 4) of tile `row`.
+// (its byte address / 4) of tile `row`. `width`: the elements (words) the access took, 1 or 4.
+// Packed as kind << 62 | log2(width) << 60 | row << 31 | col; an index outside its field's
+// range (a load outside the matrix) lands outside the matrix too.
 __device__ __forceinline__ void record(const Problem& p, unsigned long long kind, int row,
-                                       int col) {
+                                       int col, int width = 1) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
   if (blockIdx.x != t.blockX || blockIdx.y != t.blockY) return;
@@ -41,28 +44,61 @@ __device__ __forceinline__ void record(const Problem& p, unsigned long long kind
   const int n = t.eventCounts[thread]++;  // each thread counts its own
   if (n < t.capacity)
     t.events[(long long)thread * t.capacity + n] =
-        kind << 62 | (unsigned long long)row << 31 | (unsigned long long)col;
+        kind << 62 | (unsigned long long)(width == 4 ? 2 : width == 2 ? 1 : 0) << 60 |
+        ((unsigned long long)(unsigned)row & 0x1FFFFFFFull) << 31 |
+        ((unsigned long long)(unsigned)col & 0x7FFFFFFFull);
 #endif
 }
 __device__ __forceinline__ int sharedWord(const void* at) {
   return (int)(__cvta_generic_to_shared(at) / 4);
 }
+__device__ __forceinline__ void recordStore(const Problem& p, int i, int j, int width) {
+#ifdef TS_TRACE
+  const Trace& t = *p.trace;
+  for (int c = 0; c < width; ++c) {
+    t.ownerBlock[(long long)i * p.N + j + c] = blockIdx.x + blockIdx.y * gridDim.x;
+    t.ownerThread[(long long)i * p.N + j + c] = threadIdx.x + threadIdx.y * blockDim.x;
+  }
+  if (width > 1 && blockIdx.x == t.blockX && blockIdx.y == t.blockY) atomicMax(t.storeWidth, width);
+#endif
+}
+__device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
+  return (unsigned)row < (unsigned)rows && (unsigned)col < (unsigned)cols;
+}
 }  // namespace detail
 // The accessors a traced launch records; plain pointer code on p.A, p.B and p.C works too.
+// A load outside its matrix returns zero, and the tracer draws its lane idle in that instruction.
 __device__ __forceinline__ float loadA(const Problem& p, int i, int k) {
   detail::record(p, 0, i, k);
-  return p.A[(long long)i * p.K + k];
+  return detail::inside(i, k, p.M, p.K) ? p.A[(long long)i * p.K + k] : 0.0f;
 }
 __device__ __forceinline__ float loadB(const Problem& p, int k, int j) {
   detail::record(p, 1, k, j);
-  return p.B[(long long)k * p.N + j];
+  return detail::inside(k, j, p.K, p.N) ? p.B[(long long)k * p.N + j] : 0.0f;
+}
+// Four consecutive elements as one 16-byte load (a float4), zeros outside the matrix. A float4
+// needs a 16-byte aligned address: A[i][k..k+3] with K and k multiples of 4, B[k][j..j+3] with N
+// and j multiples of 4. Elsewhere load the elements one by one.
+__device__ __forceinline__ float4 loadA4(const Problem& p, int i, int k) {
+  detail::record(p, 0, i, k, 4);
+  return detail::inside(i, k, p.M, p.K)
+             ? *reinterpret_cast<const float4*>(p.A + (long long)i * p.K + k)
+             : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+__device__ __forceinline__ float4 loadB4(const Problem& p, int k, int j) {
+  detail::record(p, 1, k, j, 4);
+  return detail::inside(k, j, p.K, p.N)
+             ? *reinterpret_cast<const float4*>(p.B + (long long)k * p.N + j)
+             : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float value) {
-#ifdef TS_TRACE
-  p.trace->ownerBlock[(long long)i * p.N + j] = blockIdx.x + blockIdx.y * gridDim.x;
-  p.trace->ownerThread[(long long)i * p.N + j] = threadIdx.x + threadIdx.y * blockDim.x;
-#endif
+  detail::recordStore(p, i, j, 1);
   p.C[(long long)i * p.N + j] = value;
+}
+// C[i][j..j+3] as one 16-byte store: N and j multiples of 4.
+__device__ __forceinline__ void storeC4(const Problem& p, int i, int j, float4 value) {
+  detail::recordStore(p, i, j, 4);
+  *reinterpret_cast<float4*>(p.C + (long long)i * p.N + j) = value;
 }
 // A word of a staged tile in shared memory, read or written: the bank view draws which banks a
 // warp's reads and writes meet. Plain indexing works too, unseen by the tracer.
@@ -78,6 +114,21 @@ __device__ __forceinline__ void writeShared(const Problem& p, Tile tile, float& 
   detail::record(p, 3, tile, detail::sharedWord(&word));
 #endif
   word = value;
+}
+// Four consecutive words from `first` on as one 16-byte access: `first` 16-byte aligned (a
+// __shared__ __align__(16) array, at an index that is a multiple of 4).
+__device__ __forceinline__ float4 readShared4(const Problem& p, Tile tile, const float& first) {
+#ifdef TS_TRACE
+  detail::record(p, 2, tile, detail::sharedWord(&first), 4);
+#endif
+  return *reinterpret_cast<const float4*>(&first);
+}
+__device__ __forceinline__ void writeShared4(const Problem& p, Tile tile, float& first,
+                                             float4 value) {
+#ifdef TS_TRACE
+  detail::record(p, 3, tile, detail::sharedWord(&first), 4);
+#endif
+  *reinterpret_cast<float4*>(&first) = value;
 }
 // Blocks needed to cover `n` with blocks of `b`.
 __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b; }

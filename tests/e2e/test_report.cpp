@@ -740,9 +740,9 @@ tilescope::KernelTrace smallTrace() {
   trace.sharedA.writes.resize(4);
   for (int t = 0; t < 4; ++t)
     for (int k = 0; k < 3; ++k) {
-      trace.sharedA.writes[std::size_t(t)].push_back(40 + t);
+      trace.sharedA.writes[std::size_t(t)].push_back({40 + t});
       for (int kk = 0; kk < 2; ++kk)
-        trace.sharedA.reads[std::size_t(t)].push_back(40 + t / 2 * 2 + kk);
+        trace.sharedA.reads[std::size_t(t)].push_back({40 + t / 2 * 2 + kk});
     }
   return trace;
 }
@@ -780,6 +780,55 @@ TEST(ReportTrace, ATraceRoundTripsThroughItsRunEncoding) {
   EXPECT_EQ(json.at("shared_a").at("writes").at(3), nlohmann::json({43, 0, 3}));
   EXPECT_EQ(json.at("shared_a").at("reads").at(3).size(), 9u);
   EXPECT_EQ(back.truncated, false);
+  // Every access one element wide: no widths are written, and all read back as 1.
+  for (const char* widths : {"load_widths_a", "load_widths_b", "store_width"})
+    EXPECT_FALSE(json.contains(widths)) << widths;
+  EXPECT_FALSE(json.at("shared_a").contains("read_widths"));
+  EXPECT_EQ(back.storeWidth, 1);
+}
+
+// A kernel of float4 accessors: each access's width is kept, as runs per thread.
+TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
+  tilescope::KernelTrace trace = smallTrace();
+  for (auto& load : trace.loadsA[1]) load.width = 4;
+  trace.loadsB[2][1].width = 2;
+  trace.sharedA.reads[0][3].width = 4;
+  trace.storeWidth = 4;
+  const nlohmann::json json = report::toJson(trace);
+  EXPECT_EQ(json.at("load_widths_a").at(0), nlohmann::json({1, 0, 3}));
+  EXPECT_EQ(json.at("load_widths_a").at(1), nlohmann::json({4, 0, 3}));
+  EXPECT_EQ(json.at("store_width"), 4);
+  EXPECT_FALSE(json.at("shared_a").contains("write_widths"));
+  const tilescope::KernelTrace back = report::traceFromJson(json);
+  EXPECT_EQ(back.loadsA, trace.loadsA);
+  EXPECT_EQ(back.loadsB, trace.loadsB);
+  EXPECT_EQ(back.sharedA.reads, trace.sharedA.reads);
+  EXPECT_EQ(back.sharedA.writes, trace.sharedA.writes);
+  EXPECT_EQ(back.storeWidth, 4);
+  const auto refusal = [](const nlohmann::json& broken) {
+    try {
+      report::traceFromJson(broken);
+    } catch (const tilescope::Error& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json three = json;
+  three["load_widths_a"][1] = nlohmann::json({3, 0, 3});
+  EXPECT_EQ(refusal(three), "trace.load_widths_a[1]: a width other than 1, 2 or 4");
+  nlohmann::json more = json;
+  more["load_widths_a"][1] = nlohmann::json({4, 0, 4});
+  EXPECT_EQ(refusal(more),
+            "trace.load_widths_a[1][0]: a run of 4 values: more than the 3 there are");
+  nlohmann::json fewer = json;
+  fewer["shared_a"]["read_widths"][0] = nlohmann::json({1, 0, 2});
+  EXPECT_EQ(refusal(fewer), "trace.shared_a.read_widths[0]: 2 widths for 6 accesses");
+  nlohmann::json threads = json;
+  threads["load_widths_b"].erase(0);
+  EXPECT_EQ(refusal(threads), "trace.load_widths_b: lists 3 threads' widths, the block has 4");
+  nlohmann::json store = json;
+  store["store_width"] = 3;
+  EXPECT_EQ(refusal(store), "trace.store_width: a width other than 1, 2 or 4");
 }
 
 TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {

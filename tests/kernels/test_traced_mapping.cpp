@@ -21,7 +21,9 @@ namespace {
 constexpr int kTileAStart = 100, kTileBStart = 2000;
 
 // What the tracer would record of a kernel that runs `model` exactly: the owners of C, and each
-// thread's loads of `block` and shared-memory words in the Mapping's instruction order.
+// thread's loads of `block` and shared-memory words in the Mapping's instruction order. A lane
+// the Mapping leaves idle loads outside the matrix, in the same k-step (the accessors' zero),
+// so its later loads keep their instruction, as the templates' loads past the edges do.
 KernelTrace traceOf(const Mapping& model, Dim2 block) {
   KernelTrace trace;
   trace.kernel = {userKernelId("traced_" + model.config().kernel), model.config().params};
@@ -31,6 +33,7 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
   trace.block = model.block();
   trace.kDepth = model.kDepth();
   trace.tracedBlock = block;
+  trace.storeWidth = model.warpAccess(block, 0, Access::StoreC, 0, 0).width;
   const Shape& s = model.shape();
   for (std::int64_t i = 0; i < s.m; ++i)
     for (std::int64_t j = 0; j < s.n; ++j) {
@@ -47,11 +50,16 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
         for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
           const WarpAccess loads = model.warpAccess(block, warp, access, step, instr);
           const std::int64_t cols = access == Access::LoadA ? s.k : s.n;
+          const std::int64_t k = step * model.kDepth();
+          const TracedLoad outside = access == Access::LoadA ? TracedLoad{s.m, k, loads.width}
+                                                             : TracedLoad{k, s.n, loads.width};
           for (int lane = 0; lane < kWarpSize; ++lane) {
+            const int thread = warp * kWarpSize + lane;
+            if (thread >= threads) continue;
             const std::int64_t element = loads.element[std::size_t(lane)];
-            if (element < 0) continue;
             auto& list = access == Access::LoadA ? trace.loadsA : trace.loadsB;
-            list[std::size_t(warp * kWarpSize + lane)].push_back({element / cols, element % cols});
+            list[std::size_t(thread)].push_back(
+                element < 0 ? outside : TracedLoad{element / cols, element % cols, loads.width});
           }
         }
   for (const Operand operand : {Operand::A, Operand::B}) {
@@ -62,11 +70,11 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
     tile.reads.resize(std::size_t(threads));
     tile.writes.resize(std::size_t(threads));
     const auto record = [&](const std::optional<WarpSharedAccess>& access, int warp,
-                            std::vector<std::vector<int>>& perThread) {
+                            std::vector<std::vector<TracedWord>>& perThread) {
       for (int lane = 0; lane < kWarpSize; ++lane)
         if (access && access->word[std::size_t(lane)] >= 0)
           perThread[std::size_t(warp * kWarpSize + lane)].push_back(
-              start + access->word[std::size_t(lane)]);
+              {start + access->word[std::size_t(lane)], access->width});
     };
     for (std::int64_t step = 0; step < model.kSteps(); ++step)
       for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
@@ -161,12 +169,48 @@ INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
                                          Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
                                          Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
                                          Case{resolve({"blocktile-1d", {}}), {100, 70, 50}},
-                                         Case{resolve({"blocktile-2d", {}}), {150, 140, 50}}),
+                                         Case{resolve({"blocktile-2d", {}}), {150, 140, 50}},
+                                         // float4 copies, loads and stores (K and N multiples
+                                         // of 4), and the scalar path where they are not
+                                         Case{resolve({"vectorized", {}}), {150, 140, 52}},
+                                         Case{resolve({"vectorized", {}}), {150, 138, 50}},
+                                         Case{resolve({"warptile", {}}), {150, 140, 52}},
+                                         Case{resolve({"warptile", {}}), {150, 138, 50}}),
                          [](const testing::TestParamInfo<Case>& info) {
-                           std::string name = info.param.config.kernel;
+                           std::string name = info.param.config.kernel + "_" +
+                                              std::to_string(info.param.shape.m) + "x" +
+                                              std::to_string(info.param.shape.n) + "x" +
+                                              std::to_string(info.param.shape.k);
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// vectorized copies A in float4s where K is a multiple of 4: a kernel that loads the same
+// elements one at a time issues four times the instructions, each a quarter as wide, and the
+// trace names the first place they part.
+TEST(TracedMappingChanged, ScalarLoadsWhereTheMappingHasFloat4sAreNamed) {
+  const Mapping vectorized(resolve({"vectorized", {}}), {64, 128, 32});
+  ASSERT_EQ(vectorized.warpAccess({0, 0}, 0, Access::LoadA, 0, 0).width, 4);
+  KernelTrace trace = traceOf(vectorized, {0, 0});
+  for (auto& loads : trace.loadsA) {
+    std::vector<TracedLoad> scalar;
+    for (const TracedLoad& load : loads)
+      for (int e = 0; e < 4; ++e) scalar.push_back({load.row, load.col + e, 1});
+    loads = scalar;
+  }
+  const Mapping traced(trace);
+  EXPECT_EQ(traced.instructionsPerStep(Access::LoadA),
+            4 * vectorized.instructionsPerStep(Access::LoadA));
+  const std::vector<std::string> differences = traceDifferences(traced, vectorized, 2);
+  ASSERT_EQ(differences.size(), 2u);
+  EXPECT_EQ(differences[0],
+            "block (0,0) warp 0, A load 0 of k-step 0: 1 element a lane, the Mapping's 4 "
+            "elements");
+  // Loaded four times as often, each lane's request now spans a quarter of the bytes.
+  const RequestTraffic got = requestTraffic(traced.warpAccess({0, 0}, 0, Access::LoadA, 0, 0));
+  const RequestTraffic want = requestTraffic(vectorized.warpAccess({0, 0}, 0, Access::LoadA, 0, 0));
+  EXPECT_EQ(got.bytesUsed * 4, want.bytesUsed);
+}
 
 // Blocks that tile C regularly reach past its edge as the formulas draw them: the padding the
 // matrix view hatches. (The trace learns a tile's size from a whole one: C must hold one.)
@@ -195,8 +239,8 @@ TEST(TracedMappingChanged, ASwappedThreadMappingIsNamedAndCostsMoreSectors) {
   KernelTrace trace = traceOf(naive, {1, 1});
   // Thread (x, y) now computes what (y, x) did: swap the thread of every owner and the loads.
   for (int& thread : trace.ownerThread) thread = (thread % 16) * 16 + thread / 16;
-  const auto swapped = [](const std::vector<std::vector<Cell>>& loads) {
-    std::vector<std::vector<Cell>> out(loads.size());
+  const auto swapped = [](const std::vector<std::vector<TracedLoad>>& loads) {
+    std::vector<std::vector<TracedLoad>> out(loads.size());
     for (std::size_t t = 0; t < loads.size(); ++t) out[(t % 16) * 16 + t / 16] = loads[t];
     return out;
   };
@@ -295,9 +339,9 @@ TEST(TracedMappingChanged, ATransposedTileIsDrawnWithItsBankConflictsAndPaddingR
       auto& writes = trace.sharedA.writes[std::size_t(t)];
       auto& reads = trace.sharedA.reads[std::size_t(t)];
       for (std::size_t step = 0; step < writes.size(); ++step)
-        writes[step] = kTileAStart + x * (kTile + pad) + y;  // a[x][y]
+        writes[step] = {kTileAStart + x * (kTile + pad) + y};  // a[x][y]
       for (std::size_t n = 0; n < reads.size(); ++n)
-        reads[n] = kTileAStart + int(n % kTile) * (kTile + pad) + y;  // a[kk][y]
+        reads[n] = {kTileAStart + int(n % kTile) * (kTile + pad) + y};  // a[kk][y]
     }
     const Mapping traced(trace);
     const BankTraffic write = bankTraffic(*traced.warpSharedWrite(Operand::A, 0, 0, 0, 1));
@@ -367,17 +411,28 @@ TEST(TracedMappingRefused, ABrokenTraceIsNamed) {
             "the trace is inconsistent: it does not list the shared-memory words of each thread "
             "of the traced block");
   KernelTrace negativeWord = traceOf(tiled, {0, 0});
-  negativeWord.sharedA.reads[3][0] = -4;
+  negativeWord.sharedA.reads[3][0] = {-4};
   EXPECT_EQ(refusal(negativeWord),
             "the trace is inconsistent: a shared-memory word has a negative address");
 }
 
-TEST(TracedMappingRefused, LoadsOutsideTheMatrixAreLeftOut) {
+// A load outside its matrix returned zeros (ts::loadA's rule): its lane is idle in that
+// instruction, and the thread's next load keeps its own instruction.
+TEST(TracedMappingChanged, ALoadOutsideTheMatrixKeepsItsPlace) {
   const Mapping naive({"naive", {{"tile", 8}}}, {16, 16, 4});
   KernelTrace trace = traceOf(naive, {0, 0});
-  trace.loadsA[0].insert(trace.loadsA[0].begin(), Cell{0, 4});  // k = K: past A's last column
+  auto& first = trace.loadsA[0];
+  ASSERT_EQ(first.size(), 4u);                         // A[0][k], k = 0..3
+  first.insert(first.begin() + 2, TracedLoad{16, 2});  // row M, in k-step 2
   const Mapping traced(trace);
-  EXPECT_EQ(traceDifferences(traced, naive), std::vector<std::string>{});
+  EXPECT_EQ(traced.warpAccess({0, 0}, 0, Access::LoadA, 2, 0).element[0], -1);
+  EXPECT_EQ(traced.warpAccess({0, 0}, 0, Access::LoadA, 2, 0).element[1], 2);  // A[0][2]
+  EXPECT_EQ(traced.warpAccess({0, 0}, 0, Access::LoadA, 2, 1).element[0], 2);
+  EXPECT_EQ(traceDifferences(traced, naive),
+            (std::vector<std::string>{
+                "block (0,0) warp 0 lane 0, A load 0 of k-step 2: nothing, the Mapping's A[0][2]",
+                "block (0,0) warp 0 lane 0, A load 1 of k-step 2: A[0][2], the Mapping's "
+                "nothing"}));
 }
 
 }  // namespace

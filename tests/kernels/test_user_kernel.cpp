@@ -120,6 +120,22 @@ TEST(UserKernelEntry, HasNoMappingToDraw) {
   }
 }
 
+// What a trace holds bounds what is traced: an owner per element of C, each load's row in 29 bits.
+TEST(UserKernelEntry, ATraceIsRefusedWhereItCouldNotHoldTheLaunch) {
+  const KernelConfig mine{"user:mine", {}, templateOf("naive")};
+  EXPECT_EQ(traceRefusal({mine, {1024, 1024, 4096}}), std::nullopt);
+  EXPECT_EQ(traceRefusal({{"naive", {{"tile", 16}}}, {64, 64, 64}}),
+            "only your own kernels are traced: a catalogue kernel's pictures come from its "
+            "Mapping");
+  EXPECT_EQ(traceRefusal({mine, {1024, 1025, 64}}),
+            "a trace records who stores each element of C: 1024 x 1025 is more than 1048576 "
+            "elements (1024 x 1024); trace a smaller size");
+  EXPECT_EQ(traceRefusal({mine, {1, 1, kMaxTracedK}}), std::nullopt);
+  EXPECT_EQ(traceRefusal({mine, {1, 1, kMaxTracedK + 1}}),
+            "a trace records each load's row of B in 29 bits: K = 536870912 is more than "
+            "536870911; trace a smaller K");
+}
+
 TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
   const auto why = userKernelCompilerUnavailable();
   if (!why) GTEST_SKIP() << "NVRTC is here: UserKernelCompile covers compiling";

@@ -37,13 +37,34 @@ struct CompileOptions {
   bool trace = false;
 };
 
-// The words of one staged tile (A's or B's) the traced block's threads touched through
-// ts::readShared and ts::writeShared: per linear thread, in program order, each word's index in
-// the block's shared memory (its byte address / 4). Empty where the kernel used neither.
+// One load of A or B through the accessors: the first element it took and how many consecutive
+// ones (4: a float4, ts::loadA4). One outside its matrix returned zeros: its lane is idle in
+// that instruction.
+struct TracedLoad {
+  std::int64_t row = 0, col = 0;
+  int width = 1;
+  bool operator==(const TracedLoad&) const = default;
+};
+
+// One access of a staged tile through ts::readShared or ts::writeShared: the word it touched in
+// the block's shared memory (its byte address / 4) and how many consecutive words (4: a float4,
+// ts::readShared4).
+struct TracedWord {
+  int word = 0, width = 1;
+  bool operator==(const TracedWord&) const = default;
+};
+
+// What the traced block's threads did with one staged tile (A's or B's): per linear thread, its
+// reads and its writes in program order. Empty where the kernel used neither accessor.
 struct SharedTrace {
-  std::vector<std::vector<int>> reads, writes;
+  std::vector<std::vector<TracedWord>> reads, writes;
   bool empty() const { return reads.empty() && writes.empty(); }
 };
+
+// The widths an access may have: one element, two (a float2) or four (a float4).
+inline bool tracedWidth(std::int64_t width) {
+  return width == 1 || width == 2 || width == 4;
+}
 
 // What a traced launch recorded through the accessors: for every element of C the block and
 // thread that stored it (linear: x + y * width), and the loads and shared-memory words of every
@@ -57,9 +78,10 @@ struct KernelTrace {
   int kDepth = 1;                            // TS_KSTEP: values of k per pass of its k loop
   std::vector<int> ownerBlock, ownerThread;  // row-major over C; -1 where no thread stored
   Dim2 tracedBlock;
-  // Per linear thread of tracedBlock, the elements of A (and of B) it loaded, in program order.
-  std::vector<std::vector<Cell>> loadsA, loadsB;
+  // Per linear thread of tracedBlock, its loads of A (and of B), in program order.
+  std::vector<std::vector<TracedLoad>> loadsA, loadsB;
   SharedTrace sharedA, sharedB;
+  int storeWidth = 1;      // the widest store of C the traced block made (ts::storeC4: 4)
   bool truncated = false;  // some thread made more accesses than the trace could hold
 };
 
@@ -74,6 +96,8 @@ struct TraceRequest {
 
 // A trace records an owner for every element of C: it is refused past this many (1024 x 1024).
 inline constexpr std::int64_t kMaxTracedElements = std::int64_t(1) << 20;
+// The tracer packs a load's row in 29 bits: B's rows run to K.
+inline constexpr std::int64_t kMaxTracedK = (std::int64_t(1) << 29) - 1;
 // Why a trace of this request cannot be made (no source, C too large), or nullopt.
 std::optional<std::string> traceRefusal(const TraceRequest& request);
 
@@ -82,7 +106,7 @@ std::optional<std::string> traceRefusal(const TraceRequest& request);
 // each thread of the traced block stores, and every warp instruction of that block's global
 // accesses at every k-step (instruction n of a k-step is each lane's n-th access in it), and
 // where the trace has shared-memory words, every warp's reads of the staged tiles (and writes,
-// where the Mapping models them). Empty when the trace proves the Mapping. At most `maxListed`
+// where the Mapping models them); each instruction's width too (a float4 against four floats). Empty when the trace proves the Mapping. At most `maxListed`
 // lines, the last one saying how many more.
 std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& model,
                                           std::size_t maxListed = 8);

@@ -31,19 +31,28 @@ std::string said(const CompileResult& result) {
 
 // The catalogue configuration a template's compiled parameter values stand for: a seed
 // template's TILE is the catalogue's tile; a ladder template's parameters carry the catalogue's
-// own names.
+// own names. A parameter the catalogue kernel lacks (PAD, at its catalogue value by default) is
+// the template's own experiment.
 KernelConfig catalogueConfig(const UserKernelTemplate& t, const Params& values) {
   if (const auto tile = values.find("TILE"); tile != values.end())
     return resolve({t.kernel, {{"tile", tile->second}}});
-  return resolve({t.kernel, values});
+  KernelConfig config{t.kernel, {}};
+  for (const auto& [name, value] : values)
+    if (kernelInfo(t.kernel).param(name)) config.params[name] = value;
+  return resolve(config);
 }
 
-// The variants each template runs at: its defaults, and a smaller tile (seed kernels) or a
-// larger, deeper block tile (ladder kernels).
+// The variants each template runs at: its defaults, and a smaller tile (seed kernels) or
+// another block tile (ladder kernels: larger and deeper, or where that is the default, smaller).
 std::vector<Params> variants(const UserKernelTemplate& t) {
   if (declaredParams(t.source).front().name == "TILE") return {{}, {{"TILE", 8}}};
+  if (resolve({t.kernel, {}}).params.at("BM") == 128) return {{}, {{"BM", 64}, {"BK", 8}}};
   return {{}, {{"BM", 128}, {"BK", 16}}};
 }
+
+// Sizes that are no tile multiple: K and N odd multiples of 2 take the scalar paths of the
+// float4 templates, multiples of 4 their float4 copies and stores.
+const std::vector<Shape> kShapes = {{100, 70, 50}, {150, 140, 52}};
 
 std::string nameOf(const UserKernelTemplate& t, const Params& values) {
   std::string name = t.kernel;
@@ -74,11 +83,19 @@ class CudaUserKernel : public test::GpuTest {
     TS_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
     arch_ = "sm_" + std::to_string(properties.major) + std::to_string(properties.minor);
   }
+  void runsVerifyAndLaunchAsTheirMappings(const Shape& shape);
+  void tracesDrawTheirMappingsPictures(const Shape& shape);
   std::string arch_;
 };
 
 TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
-  const Shape shape{100, 70, 50};
+  for (const Shape& shape : kShapes) runsVerifyAndLaunchAsTheirMappings(shape);
+  EXPECT_EQ(userKernelTemplates().size(), 9u);  // the seed kernels, the ladder to warptile
+}
+
+void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
+  SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
+               std::to_string(shape.k));
   const Operands operands = makeOperands(shape, Fill::Random, 7, ElementType::F32);
   const std::vector<double> reference = referenceProduct(operands.a, operands.b);
   cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n);
@@ -110,7 +127,6 @@ TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
     }
   }
   EXPECT_EQ(runs, 2 * int(userKernelTemplates().size()));
-  EXPECT_EQ(userKernelTemplates().size(), 7u);  // the five seed kernels, blocktile-1d and -2d
 }
 
 // Through the backend, as the app and tilescope-bench --kernel-file run it: timed, verified,
@@ -168,7 +184,12 @@ TEST_F(CudaUserKernel, ASourceThatDoesNotCompileIsRefusedAtItsLine) {
 // Mapping's elements, and every warp's reads (and the seeds' writes) of the staged tiles
 // meeting the Mapping's words (traceDifferences).
 TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
-  const Shape shape{100, 70, 50};
+  for (const Shape& shape : kShapes) tracesDrawTheirMappingsPictures(shape);
+}
+
+void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
+  SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
+               std::to_string(shape.k));
   const DeviceProduct product(shape);
   const cuda::ProductArgs& args = product.args;
   int traced = 0;

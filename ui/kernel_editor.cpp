@@ -415,14 +415,12 @@ void KernelEditor::setKernel(const QString& name, const QString& source) {
 }
 
 bool KernelEditor::newFrom(const QString& kernel) {
-  for (const UserKernelTemplate& t : userKernelTemplates()) {
-    if (QString::fromStdString(t.kernel) != kernel) continue;
-    path_.clear();
-    setKernel(QStringLiteral("my_") + QString(kernel).replace(QLatin1Char('-'), QLatin1Char('_')),
-              QString::fromStdString(t.source));
-    return true;
-  }
-  return false;
+  const UserKernelTemplate* from = userKernelTemplate(kernel.toStdString());
+  if (!from) return false;
+  path_.clear();
+  setKernel(QStringLiteral("my_") + QString(kernel).replace(QLatin1Char('-'), QLatin1Char('_')),
+            QString::fromStdString(from->source));
+  return true;
 }
 
 void KernelEditor::run() {

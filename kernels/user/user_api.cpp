@@ -162,6 +162,21 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
 
 const std::vector<UserKernelTemplate>& userKernelTemplates() {
   static const std::vector<UserKernelTemplate> templates = {
+      {"serial",
+       R"cu(// serial (seed 002): one thread computes every element of C in turn, row by row. On a
+// GPU it leaves all but one of thousands of cores idle: the baseline that shows why we
+// parallelise at all. Keep it small: one thread takes seconds for 512^3.
+TS_LAUNCH(1, 1, 1, 1, 0)
+
+TS_KERNEL {
+  for (int i = 0; i < p.M; ++i)
+    for (int j = 0; j < p.N; ++j) {
+      float sum = 0.0f;
+      for (int k = 0; k < p.K; ++k) sum += ts::loadA(p, i, k) * ts::loadB(p, k, j);
+      ts::storeC(p, i, j, sum);
+    }
+}
+)cu"},
       {"row-per-thread",
        R"cu(// row-per-thread (seed 000a): each thread owns a row of C and walks along it, so a
 // warp's 32 lanes read 32 different rows of A: 32 sectors per load. Block TILE x TILE.
@@ -601,6 +616,12 @@ TS_KERNEL {
 )cu"},
   };
   return templates;
+}
+
+const UserKernelTemplate* userKernelTemplate(const std::string& kernel) {
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    if (t.kernel == kernel) return &t;
+  return nullptr;
 }
 
 }  // namespace tilescope

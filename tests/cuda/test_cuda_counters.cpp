@@ -110,9 +110,7 @@ TEST_F(CudaCounters, EachOperandsLoadsAloneAsTheMappingCountsThem) {
         Case{"naive", Access::LoadA, 1}, Case{"naive", Access::LoadB, 4}}) {
     const bool keepA = c.kept == Access::LoadA;
     SCOPED_TRACE(std::string(c.kernel) + (keepA ? ", A alone" : ", B alone"));
-    std::string source;
-    for (const UserKernelTemplate& t : userKernelTemplates())
-      if (t.kernel == c.kernel) source = t.source;
+    std::string source = userKernelTemplate(c.kernel)->source;
     const std::string dropped = keepA ? "ts::loadB(p, k, j)" : "ts::loadA(p, i, k)";
     const std::size_t at = source.find(dropped);
     ASSERT_NE(at, std::string::npos);

@@ -573,7 +573,7 @@ TEST(BenchCli, CeilingsWithARunMakeOneResultsDocument) {
 // --kernel-file: the user's CUDA source, run as user:NAME on the CUDA backend alone.
 TEST(BenchCli, AKernelFileIsRefusedWhereItCannotRunWithTheReason) {
   ScratchDir dir;
-  const std::string source = tilescope::userKernelTemplates().front().source;
+  const std::string source = tilescope::userKernelTemplate("row-per-thread")->source;
   for (const char* name : {"mine.cu", "my kernel.cu"}) {
     std::ofstream(dir.file(name)) << source;
   }

@@ -163,7 +163,8 @@ TEST_P(TracedMapping, ATraceOfTheMappingDrawsItsPictures) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
-                         testing::Values(Case{{"row-per-thread", {{"tile", 8}}}, {45, 30, 20}},
+                         testing::Values(Case{{"serial", {}}, {20, 15, 10}},
+                                         Case{{"row-per-thread", {{"tile", 8}}}, {45, 30, 20}},
                                          Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
                                          Case{{"shared-a", {{"tile", 16}}}, {100, 70, 50}},
                                          Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},

@@ -21,8 +21,7 @@ class UserKernelCompile : public ::testing::Test {
 };
 
 const std::string& templateOf(const std::string& kernel) {
-  for (const UserKernelTemplate& t : userKernelTemplates())
-    if (t.kernel == kernel) return t.source;
+  if (const UserKernelTemplate* t = userKernelTemplate(kernel)) return t->source;
   throw std::runtime_error("no template of " + kernel);
 }
 

@@ -241,7 +241,7 @@ class TestGpuApp : public QObject {
     choices.fixedReps = 3;
     choices.sweep = SweepKind::Single;
     window.controls()->setChoices(choices);
-    const UserKernelSource naive{"my_naive", userKernelTemplates().at(1).source};
+    const UserKernelSource naive{"my_naive", userKernelTemplate("naive")->source};
     const UserKernelSource faulting{"faulting",
                                     "TS_LAUNCH(32, 1, 1, 1, 0)\nTS_KERNEL { "
                                     "*reinterpret_cast<volatile float*>(16) = 1.0f; }\n"};
@@ -303,7 +303,7 @@ class TestGpuApp : public QObject {
     choices.sweep = SweepKind::Single;
     window.controls()->setChoices(choices);
     QSignalSpy traces(window.controller(), &RunController::traceReady);
-    QVERIFY(window.traceUserKernel({"my_naive", userKernelTemplates().at(1).source}));
+    QVERIFY(window.traceUserKernel({"my_naive", userKernelTemplate("naive")->source}));
     QTRY_COMPARE_WITH_TIMEOUT(int(traces.size()), 1, kWaitMs);
     const KernelTrace trace = traces.front().front().value<KernelTrace>();
     qInfo("traced %s on %s: grid %d x %d", trace.kernel.kernel.c_str(), trace.device.c_str(),

@@ -106,8 +106,9 @@ std::optional<std::string> traceRefusal(const TraceRequest& request);
 // each thread of the traced block stores, and every warp instruction of that block's global
 // accesses at every k-step (instruction n of a k-step is each lane's n-th access in it), and
 // where the trace has shared-memory words, every warp's reads of the staged tiles (and writes,
-// where the Mapping models them); each instruction's width too (a float4 against four floats). Empty when the trace proves the Mapping. At most `maxListed`
-// lines, the last one saying how many more.
+// where the Mapping models them); each instruction's width too (a float4 against four floats).
+// Empty when the trace proves the Mapping. At most `maxListed` lines, the last one saying how many
+// more.
 std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& model,
                                           std::size_t maxListed = 8);
 
@@ -154,5 +155,7 @@ struct UserKernelTemplate {
   std::string source;
 };
 const std::vector<UserKernelTemplate>& userKernelTemplates();
+// The template that follows catalogue kernel `kernel`; null where it has none.
+const UserKernelTemplate* userKernelTemplate(const std::string& kernel);
 
 }  // namespace tilescope

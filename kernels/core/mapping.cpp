@@ -58,7 +58,8 @@ struct TracedTables {
   // The distinct rows and columns each thread of the traced block stored, ascending.
   std::vector<std::vector<std::int64_t>> tracedRows, tracedCols;
   // Per tile (A, B): the traced block's shared words, each less the lowest word of that tile
-  // any thread touched (where the tile starts), so the words read as the formulas' tile layout.
+  // any thread touched in its k-step (where that k-step's tile starts, in whichever stage), so
+  // the words read as the formulas' tile layout.
   // A warp's instruction n is each lane's n-th read (or write) of the tile over the launch: the
   // accessors of a warp run in step. readSlots: reads per thread per inner index; writeSlots:
   // writes per thread per k-step (0: none traced).
@@ -200,7 +201,8 @@ void padEdgeTiles(std::vector<std::pair<Range, Range>>& boxes, const Shape& shap
   throw Error(ErrorKind::InvalidArgument, "the trace is inconsistent: " + problem);
 }
 
-// The traced tiles' words made relative to each tile's start, and the slots they fill.
+// The traced tiles' words made relative to where each k-step's tile starts, and the slots they
+// fill.
 void indexSharedWords(TracedTables& t) {
   const KernelTrace& trace = t.trace;
   const std::int64_t steps = ceilDiv(trace.shape.k, trace.kDepth);
@@ -210,24 +212,36 @@ void indexSharedWords(TracedTables& t) {
     if (tile.reads.size() != std::size_t(t.threads()) ||
         tile.writes.size() != std::size_t(t.threads()))
       refuseTrace("it does not list the shared-memory words of each thread of the traced block");
-    int lowest = std::numeric_limits<int>::max();
     std::size_t mostReads = 0, mostWrites = 0;
-    for (const auto* perThread : {&tile.reads, &tile.writes})
-      for (const std::vector<TracedWord>& words : *perThread)
-        for (const TracedWord& at : words) {
+    for (const auto& words : tile.reads) mostReads = std::max(mostReads, words.size());
+    for (const auto& words : tile.writes) mostWrites = std::max(mostWrites, words.size());
+    const int readSlots = int(ceilDiv(std::int64_t(mostReads), steps * trace.kDepth));
+    const int writeSlots = int(ceilDiv(std::int64_t(mostWrites), steps));
+    t.readSlots[std::size_t(operand)] = readSlots;
+    t.writeSlots[std::size_t(operand)] = writeSlots;
+    // Access n of a thread belongs to k-step n / (accesses per k-step); any past the last k-step
+    // share one more.
+    const auto stepOf = [&](std::size_t n, bool write) {
+      const std::int64_t perStep = write ? writeSlots : std::int64_t(readSlots) * trace.kDepth;
+      return std::size_t(std::min<std::int64_t>(std::int64_t(n) / perStep, steps));
+    };
+    // Where each k-step's tile starts: the lowest word of the tile the block touched in it (a
+    // kernel with several stages keeps each k-step's tile in another).
+    std::vector<int> lowest(std::size_t(steps) + 1, std::numeric_limits<int>::max());
+    for (const bool write : {false, true})
+      for (const std::vector<TracedWord>& words : write ? tile.writes : tile.reads)
+        for (std::size_t n = 0; n < words.size(); ++n) {
+          const TracedWord& at = words[n];
           if (at.word < 0) refuseTrace("a shared-memory word has a negative address");
           if (!tracedWidth(at.width)) refuseTrace("a shared-memory access is not 1, 2 or 4 words");
-          lowest = std::min(lowest, at.word);
+          int& low = lowest[stepOf(n, write)];
+          low = std::min(low, at.word);
         }
     SharedTrace& relative = t.shared[std::size_t(operand)];
     relative = tile;
-    for (auto* perThread : {&relative.reads, &relative.writes})
-      for (std::vector<TracedWord>& words : *perThread)
-        for (TracedWord& at : words) at.word -= lowest;
-    for (const auto& words : tile.reads) mostReads = std::max(mostReads, words.size());
-    for (const auto& words : tile.writes) mostWrites = std::max(mostWrites, words.size());
-    t.readSlots[std::size_t(operand)] = int(ceilDiv(std::int64_t(mostReads), steps * trace.kDepth));
-    t.writeSlots[std::size_t(operand)] = int(ceilDiv(std::int64_t(mostWrites), steps));
+    for (const bool write : {false, true})
+      for (std::vector<TracedWord>& words : write ? relative.writes : relative.reads)
+        for (std::size_t n = 0; n < words.size(); ++n) words[n].word -= lowest[stepOf(n, write)];
   }
 }
 
@@ -815,8 +829,11 @@ int Mapping::accessWidth(Access access) const {
           // A traced kernel's loads are as wide as each one was; its stores as its widest.
           return access == Access::StoreC ? map.tables->trace.storeWidth : 1;
         } else if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
-          if (access == Access::LoadA) return map.aVectorCopies(shape_.k) ? map.aCopy().width : 1;
-          if (access == Access::LoadB) return map.bVectorCopies(shape_.n) ? map.bCopy().width : 1;
+          // prefetched compiles one kernel per path: both operands' copies are float4s or neither.
+          const bool together = std::same_as<std::decay_t<decltype(map)>, maps::Prefetched>;
+          const bool a = map.aVectorCopies(shape_.k), b = map.bVectorCopies(shape_.n);
+          if (access == Access::LoadA) return a && (b || !together) ? map.aCopy().width : 1;
+          if (access == Access::LoadB) return b && (a || !together) ? map.bCopy().width : 1;
           return map.vectorStores(shape_.n) ? map.storeWidth() : 1;
         }
         return 1;

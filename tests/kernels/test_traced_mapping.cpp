@@ -176,7 +176,11 @@ INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
                                          Case{resolve({"vectorized", {}}), {150, 140, 52}},
                                          Case{resolve({"vectorized", {}}), {150, 138, 50}},
                                          Case{resolve({"warptile", {}}), {150, 140, 52}},
-                                         Case{resolve({"warptile", {}}), {150, 138, 50}}),
+                                         Case{resolve({"warptile", {}}), {150, 138, 50}},
+                                         // both operands' float4s, and neither where K is no
+                                         // multiple of 4 though N is
+                                         Case{resolve({"prefetched", {}}), {150, 140, 52}},
+                                         Case{resolve({"prefetched", {}}), {150, 140, 50}}),
                          [](const testing::TestParamInfo<Case>& info) {
                            std::string name = info.param.config.kernel + "_" +
                                               std::to_string(info.param.shape.m) + "x" +
@@ -185,6 +189,23 @@ INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
                            std::replace(name.begin(), name.end(), '-', '_');
                            return name;
                          });
+
+// prefetched keeps k-step s's tiles in stage s % 2: the words a trace records of odd k-steps lie
+// a stage further on, and each k-step's words count from where its own tile starts.
+TEST(TracedMappingChanged, EachKStepsWordsCountFromItsOwnStage) {
+  const Mapping prefetched(resolve({"prefetched", {}}), {256, 256, 64});
+  ASSERT_EQ(prefetched.pipeline()->stages, 2);
+  KernelTrace trace = traceOf(prefetched, {1, 1});
+  const int stageWords = int(prefetched.sharedBytesPerBlock() / 4 / 2);
+  const int readsPerStep = prefetched.kDepth() * prefetched.sharedReadSlots(Operand::A);
+  for (std::vector<TracedWord>& reads : trace.sharedA.reads)
+    for (std::size_t n = 0; n < reads.size(); ++n)
+      if (n / std::size_t(readsPerStep) % 2 == 1) reads[n].word += stageWords;
+  EXPECT_EQ(traceDifferences(Mapping(trace), prefetched), std::vector<std::string>{});
+  // A read moved inside its k-step's tile is still named.
+  for (std::vector<TracedWord>& reads : trace.sharedA.reads) reads.front().word += 4;
+  EXPECT_FALSE(traceDifferences(Mapping(trace), prefetched).empty());
+}
 
 // vectorized copies A in float4s where K is a multiple of 4: a kernel that loads the same
 // elements one at a time issues four times the instructions, each a quarter as wide, and the

@@ -127,7 +127,7 @@ TEST_F(Serve, ARequestForCountersGetsTheBackendsAnswer) {
 // refused by the protocol before any backend sees it.
 TEST_F(Serve, ATraceOnTheCpuIsRefusedWithTheReason) {
   const json userRequest = {{"kernel", "user:mine"},
-                            {"source", userKernelTemplates().at(1).source},
+                            {"source", userKernelTemplate("naive")->source},
                             {"m", 32},
                             {"n", 32},
                             {"k", 8}};
@@ -371,7 +371,7 @@ class ServeOnGpu : public ::testing::Test {
   // The naive template, which must verify on the server that replaced a lost one.
   static void expectANewServerRuns(RemoteBackend& backend) {
     const RunResult result =
-        backend.run(userRun("naive", userKernelTemplates().at(1).source), {}, nullptr);
+        backend.run(userRun("naive", userKernelTemplate("naive")->source), {}, nullptr);
     EXPECT_TRUE(result.verified());
   }
 
@@ -411,7 +411,7 @@ TEST_F(ServeOnGpu, AFaultingKernelEndsItsRunWithTheFaultAndTheNextRunWorks) {
 TEST_F(ServeOnGpu, ATraceComesBackAsTheKernelRan) {
   RemoteBackend backend(address());
   TraceRequest request;
-  request.kernel = {userKernelId("naive"), {{"TILE", 16}}, userKernelTemplates().at(1).source};
+  request.kernel = {userKernelId("naive"), {{"TILE", 16}}, userKernelTemplate("naive")->source};
   request.shape = {100, 70, 50};
   request.block = {2, 3};
   const KernelTrace trace = backend.trace(request, {}, nullptr);

@@ -233,7 +233,7 @@ class Mapping {
   // A thread reads several values of an operand per inner index when it owns a register tile:
   // read `slot` of sharedReadSlots(operand) (0 is the one above). 0 slots: not staged. The
   // formulas' reads are the same at every k-step; a traced kernel's are those recorded in
-  // `step` (its tile's words from where the tile starts; `pad` is the formulas' alone).
+  // `step` (its words from where that k-step's tile starts; `pad` is the formulas' alone).
   int sharedReadSlots(Operand operand) const;
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk, int pad,
                                                  int slot, std::int64_t step = 0) const;

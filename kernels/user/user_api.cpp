@@ -130,6 +130,66 @@ __device__ __forceinline__ void writeShared4(const Problem& p, Tile tile, float&
 #endif
   *reinterpret_cast<float4*>(&first) = value;
 }
+namespace detail {
+// cp.async of `kBytes` (4 or 16) from `from` into shared memory at `to`, zero-filled where
+// `inside` is false (nothing is read then); before sm_80, a load and a store.
+template <int kBytes>
+__device__ __forceinline__ void copyAsync(float* to, const float* from, bool inside) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned at = (unsigned)__cvta_generic_to_shared(to);
+  if (kBytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(at), "l"(from),
+                 "r"(inside ? 16 : 0)
+                 : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(at), "l"(from),
+                 "r"(inside ? 4 : 0)
+                 : "memory");
+#else
+  if (kBytes == 16)
+    *reinterpret_cast<float4*>(to) =
+        inside ? *reinterpret_cast<const float4*>(from) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  else
+    *to = inside ? *from : 0.0f;
+#endif
+}
+}  // namespace detail
+// Copies straight from global into shared memory without passing through registers (cp.async,
+// sm_80 and up): A[i][k] into `to`, B[k][j] (or B[k][j..j+3] as 16 bytes: N and j multiples
+// of 4) into `to` on, zeros outside the matrix. The tracer sees a load and a write of the tile.
+// They land after ts::waitCopies: commit each k-step's copies as one group.
+__device__ __forceinline__ void copyA(const Problem& p, float& to, int i, int k) {
+  detail::record(p, 0, i, k);
+  detail::record(p, 3, TileA, detail::sharedWord(&to));
+  const bool inside = detail::inside(i, k, p.M, p.K);
+  detail::copyAsync<4>(&to, inside ? p.A + (long long)i * p.K + k : p.A, inside);
+}
+__device__ __forceinline__ void copyB(const Problem& p, float& to, int k, int j) {
+  detail::record(p, 1, k, j);
+  detail::record(p, 3, TileB, detail::sharedWord(&to));
+  const bool inside = detail::inside(k, j, p.K, p.N);
+  detail::copyAsync<4>(&to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
+}
+__device__ __forceinline__ void copyB4(const Problem& p, float& to, int k, int j) {
+  detail::record(p, 1, k, j, 4);
+  detail::record(p, 3, TileB, detail::sharedWord(&to), 4);
+  const bool inside = detail::inside(k, j, p.K, p.N);
+  detail::copyAsync<16>(&to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
+}
+// Closes this thread's copies since the last commit into one group.
+__device__ __forceinline__ void commitCopies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+// Waits until at most `kPending` of this thread's groups are still on their way; a barrier
+// after it makes every thread's landed copies visible to the block.
+template <int kPending>
+__device__ __forceinline__ void waitCopies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
 // Blocks needed to cover `n` with blocks of `b`.
 __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b; }
 }  // namespace ts
@@ -596,6 +656,116 @@ TS_KERNEL {
         for (int c = 0; c < kCols; ++c) sum[r][c] += aValues[r] * bValues[c];
     }
     __syncthreads();
+  }
+  // float4 stores where C's rows are 16-byte aligned, else one element at a time.
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const int i = row0 + rowOf(r);
+#pragma unroll
+    for (int c = 0; c < kCols; c += 4) {
+      const int j = col0 + colOf(c);
+      if (i >= p.M || j >= p.N) continue;
+      if (bVectors) {
+        ts::storeC4(p, i, j, make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]));
+      } else {
+        for (int x = 0; x < 4 && j + x < p.N; ++x) ts::storeC(p, i, j + x, sum[r][c + x]);
+      }
+    }
+  }
+}
+)cu"},
+      {"pipelined",
+       R"cu(// pipelined (siboehm's kernel 11; CUTLASS's multistage GEMM): warptile's warp grid with
+// `stages` shared buffers filled by cp.async, which copies global memory straight into shared
+// memory without holding registers. While the block multiplies k-step s, the copies of
+// k-steps s + 1 .. s + stages - 1 are on their way, so memory latency hides behind the
+// multiply-adds and one barrier per k-step suffices. A lands transposed, so it is copied
+// one 4-byte element at a time; B in 16-byte copies where N is a multiple of 4.
+TS_PARAM(BM, 128, 64, 128)
+TS_PARAM(BN, 256, 128, 256)
+TS_PARAM(BK, 32, 16, 32)
+TS_PARAM(WM, 64, 32, 64)
+TS_PARAM(WN, 64, 32, 64)
+TS_PARAM(stages, 2, 2, 3, 4)
+TS_LAUNCH(BM / WM * (BN / WN) * 32, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
+          stages * (BK * (BM + 4) + BK * BN) * 4)
+TS_KSTEP(BK)
+
+TS_KERNEL {
+  constexpr int TM = 8, TN = 4;  // a lane's piece of the 4 x 8 lane grid
+  constexpr int kWarpsAlongN = BN / WN, kThreads = BM / WM * kWarpsAlongN * 32;
+  constexpr int kSubM = 4 * TM, kSubN = 8 * TN;
+  constexpr int kRows = WM / kSubM * TM, kCols = WN / kSubN * TN;  // a thread's outputs
+  constexpr int kACopies = BM * BK / 4 / kThreads, kBCopies = BK * BN / 4 / kThreads;
+  constexpr int kAWords = BK * (BM + 4), kStageWords = kAWords + BK * BN;
+  static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must divide the block tile");
+  static_assert(kThreads >= 128 && kThreads <= 256, "a block must have 4 to 8 warps");
+  static_assert(WM % kSubM == 0 && WN % kSubN == 0,
+                "a warp tile must be whole 4 x 8 grids of 8 x 4 pieces");
+  static_assert(kACopies >= 1 && kACopies * kThreads * 4 == BM * BK && kBCopies >= 1 &&
+                    kBCopies * kThreads * 4 == BK * BN,
+                "every thread must copy as many float4s of each tile");
+  extern __shared__ __align__(16) float shared[];  // stages stages: A transposed, then B
+  const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  const int warpRow = warp / kWarpsAlongN * WM + lane / 8 * TM;
+  const int warpCol = warp % kWarpsAlongN * WN + lane % 8 * TN;
+  const auto rowOf = [&](int r) { return warpRow + r / TM * kSubM + r % TM; };
+  const auto colOf = [&](int c) { return warpCol + c / TN * kSubN + c % TN; };
+  const bool bVectors = p.N % 4 == 0;  // B's rows 16-byte aligned
+  const auto stageOf = [&](int s) { return shared + s % stages * kStageWords; };
+  // Starts k-step s's copies: copy e of thread t takes the four elements t + e * threads of
+  // each tile, row by row. Past the matrix a copy reads nothing and fills zeros.
+  const auto copy = [&](int s) {
+    float* stage = stageOf(s);
+    const int k0 = s * BK;
+#pragma unroll
+    for (int e = 0; e < kACopies; ++e) {
+      const int at = t + e * kThreads, r = at / (BK / 4), c = at % (BK / 4) * 4;
+      for (int x = 0; x < 4; ++x) ts::copyA(p, stage[(c + x) * (BM + 4) + r], row0 + r, k0 + c + x);
+    }
+#pragma unroll
+    for (int e = 0; e < kBCopies; ++e) {
+      const int at = t + e * kThreads, r = at / (BN / 4), c = at % (BN / 4) * 4;
+      float& to = stage[kAWords + r * BN + c];
+      if (bVectors) {
+        ts::copyB4(p, to, k0 + r, col0 + c);
+      } else {
+        for (int x = 0; x < 4; ++x) ts::copyB(p, (&to)[x], k0 + r, col0 + c + x);
+      }
+    }
+  };
+  float sum[kRows][kCols] = {};
+  const int steps = ts::ceilDiv(p.K, BK);
+  for (int s = 0; s < stages - 1; ++s) {
+    if (s < steps) copy(s);
+    ts::commitCopies();  // a group each, empty or not, so the count of groups stays exact
+  }
+  for (int s = 0; s < steps; ++s) {
+    ts::waitCopies<stages - 2>();  // this thread's copies of k-step s have landed
+    __syncthreads();  // everyone's have, and the stage k-step s - 1 used is free
+    if (s + stages - 1 < steps) copy(s + stages - 1);
+    ts::commitCopies();
+    const float* stage = stageOf(s);
+    for (int kk = 0; kk < BK; ++kk) {
+      float aValues[kRows], bValues[kCols];
+#pragma unroll
+      for (int r = 0; r < kRows; r += 4) {
+        const float4 four = ts::readShared4(p, ts::TileA, stage[kk * (BM + 4) + rowOf(r)]);
+        aValues[r] = four.x, aValues[r + 1] = four.y, aValues[r + 2] = four.z;
+        aValues[r + 3] = four.w;
+      }
+#pragma unroll
+      for (int c = 0; c < kCols; c += 4) {
+        const float4 four = ts::readShared4(p, ts::TileB, stage[kAWords + kk * BN + colOf(c)]);
+        bValues[c] = four.x, bValues[c + 1] = four.y, bValues[c + 2] = four.z;
+        bValues[c + 3] = four.w;
+      }
+#pragma unroll
+      for (int r = 0; r < kRows; ++r)
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) sum[r][c] += aValues[r] * bValues[c];
+    }
   }
   // float4 stores where C's rows are 16-byte aligned, else one element at a time.
 #pragma unroll

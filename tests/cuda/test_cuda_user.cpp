@@ -6,6 +6,7 @@
 #include <string>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -43,13 +44,19 @@ KernelConfig catalogueConfig(const UserKernelTemplate& t, const Params& values) 
 }
 
 // The variants each template runs at: its defaults, and a smaller tile (seed kernels) or
-// another block tile (ladder kernels: larger and deeper, or where that is the default, smaller).
+// another block tile (ladder kernels; pipelined with another pipeline depth too).
 std::vector<Params> variants(const UserKernelTemplate& t) {
+  static const std::map<std::string, Params> kOtherTile = {
+      {"blocktile-1d", {{"BM", 128}, {"BK", 16}}},
+      {"blocktile-2d", {{"BM", 128}, {"BK", 16}}},
+      {"vectorized", {{"BM", 128}, {"BK", 16}}},
+      {"warptile", {{"BM", 64}, {"BK", 8}}},
+      {"pipelined", {{"BM", 64}, {"BN", 128}, {"BK", 16}, {"WM", 32}, {"stages", 3}}},
+      {"prefetched", {{"BM", 64}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial
   if (params.front().name == "TILE") return {{}, {{"TILE", 8}}};
-  if (resolve({t.kernel, {}}).params.at("BM") == 128) return {{}, {{"BM", 64}, {"BK", 8}}};
-  return {{}, {{"BM", 128}, {"BK", 16}}};
+  return {{}, kOtherTile.at(t.kernel)};
 }
 
 // Sizes that are no tile multiple. K or N no multiple of 4 takes a float4 template's scalar
@@ -98,7 +105,7 @@ class CudaUserKernel : public test::GpuTest {
 
 TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   for (const Shape& shape : kShapes) runsVerifyAndLaunchAsTheirMappings(shape);
-  EXPECT_EQ(userKernelTemplates().size(), 11u);  // serial, the seeds, the ladder to prefetched
+  EXPECT_EQ(userKernelTemplates().size(), 12u);  // serial, the seeds, the ladder to prefetched
 }
 
 void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {

@@ -177,6 +177,9 @@ INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
                                          Case{resolve({"vectorized", {}}), {150, 138, 50}},
                                          Case{resolve({"warptile", {}}), {150, 140, 52}},
                                          Case{resolve({"warptile", {}}), {150, 138, 50}},
+                                         Case{resolve({"pipelined", {}}), {150, 300, 70}},
+                                         Case{resolve({"pipelined", {{"stages", 3}}}),
+                                              {150, 302, 70}},
                                          // both operands' float4s, and neither where K is no
                                          // multiple of 4 though N is
                                          Case{resolve({"prefetched", {}}), {150, 140, 52}},

@@ -268,6 +268,9 @@ void MainWindow::createDocks() {
     const QSignalBlocker blocker(presentationAction_);
     presentationAction_->setChecked(on);
   });
+  // Another block of a traced kernel is traced when it is selected.
+  connect(diagrams->document(), &DiagramDocument::selectionChanged, this,
+          &MainWindow::retraceSelectedBlock);
   // The access view sets the counted run of the drawn configuration beside the model.
   const auto shareCounted = [this, diagrams] {
     diagrams->document()->setCountedRuns(model_.results());
@@ -561,6 +564,48 @@ bool MainWindow::traceUserKernel(const UserKernelSource& kernel) {
   return true;
 }
 
+void MainWindow::retraceSelectedBlock() {
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  const DiagramDocument* document = static_cast<DiagramPanel*>(diagrams_)->document();
+  const KernelTrace* trace = document->mapping() ? document->mapping()->trace() : nullptr;
+  const Dim2 block = document->selection().block;
+  // A trace file may come without its source: there is nothing to launch then.
+  if (!trace || !trace->kernel.source ||
+      (block.x == trace->tracedBlock.x && block.y == trace->tracedBlock.y))
+    return;
+  const app::Choices choices = controls_->choices();
+  if (choices.backend == "cpu") {  // Backend::trace: only CUDA, here or on a server, traces
+    statusBar()->showMessage(
+        tr("Only block (%1,%2)'s accesses were traced: choose a CUDA GPU or a GPU server in Run "
+           "Setup to trace block (%3,%4)")
+            .arg(trace->tracedBlock.x)
+            .arg(trace->tracedBlock.y)
+            .arg(block.x)
+            .arg(block.y));
+    return;
+  }
+  if (controller_.busy()) return;  // onQueueFinished asks again
+  if (lastRetrace_ && lastRetrace_->first == trace->kernel && lastRetrace_->second.x == block.x &&
+      lastRetrace_->second.y == block.y)
+    return;
+  lastRetrace_ = std::pair(trace->kernel, block);
+  const TraceRequest request{trace->kernel, trace->shape, choices.device, block};
+  if (const auto why = traceRefusal(request)) {
+    showProblem(tr("Cannot trace block (%1,%2): %3")
+                    .arg(block.x)
+                    .arg(block.y)
+                    .arg(QString::fromStdString(*why)));
+    return;
+  }
+  enqueue({app::RunJob::trace(choices.backend, request)});
+  statusBar()->showMessage(tr("Tracing block (%1,%2) of %3 on %4")
+                               .arg(block.x)
+                               .arg(block.y)
+                               .arg(QString::fromStdString(trace->kernel.kernel),
+                                    QString::fromStdString(choices.backend)));
+#endif
+}
+
 void MainWindow::showChartFor(app::SweepKind sweep) {
   switch (sweep) {
     case app::SweepKind::Tile:
@@ -704,6 +749,7 @@ void MainWindow::onChoicesChanged() {
                                         .arg(QString::fromStdString(controls_->choices().kernel))
                                   : tr("Autotune (Ctrl+T)"));
   ceilingsAction_->setEnabled(!controls_->deviceName().empty());
+  retraceSelectedBlock();  // the backend chosen may trace a block the trace has not
 }
 
 void MainWindow::onBusyChanged(bool busy) {
@@ -790,6 +836,7 @@ void MainWindow::onQueueFinished(const app::QueueSummary& summary) {
   if (!countersNote_.isEmpty()) text += QLatin1Char(' ') + std::exchange(countersNote_, {});
   statusBar()->showMessage(text);
   if (autotune_) finishAutotune(summary);
+  retraceSelectedBlock();  // a block selected while the queue ran
 }
 
 void MainWindow::showProblem(const QString& message) {

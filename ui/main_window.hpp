@@ -141,6 +141,11 @@ class MainWindow : public QMainWindow {
   // and parameters; the block traced is the diagrams' selected one where they show this kernel,
   // else (0,0). False (with the reason shown) when it cannot be traced.
   bool traceUserKernel(const UserKernelSource& kernel);
+  // Where the diagrams draw a trace and another block than the traced one is selected: traces
+  // that block (the trace's source, size and parameters) on Run Setup's backend and device, now
+  // or when the queue ends; says why not on a backend that cannot trace. A block whose trace
+  // failed is not asked for again until another is selected.
+  void retraceSelectedBlock();
 
   // Where the window's docks side by side are wider than `available` (a screen), makes the
   // Diagrams dock a tab of the Run Setup column so the window fits; on a screen wide enough for
@@ -208,6 +213,8 @@ class MainWindow : public QMainWindow {
   NoticeBar* notice_ = nullptr;
   QWidget* diagrams_ = nullptr;
   KernelEditor* kernelEditor_ = nullptr;
+  // The kernel and block retraceSelectedBlock() last queued.
+  std::optional<std::pair<KernelConfig, Dim2>> lastRetrace_;
   bool followsScreen_ = false;
   // The last run's counters against the model (or why it has none), said when the queue ends.
   QString countersNote_;

@@ -316,6 +316,22 @@ class TestGpuApp : public QObject {
                  QStringLiteral("traced on %1").arg(QString::fromStdString(trace.device))),
              qPrintable(document->configurationLabel()));
     QCOMPARE(document->selection().compareKernel, QStringLiteral("naive"));
+    // Selecting another block traces it: the same kernel, size and parameters.
+    QCOMPARE(trace.tracedBlock.x, 0);
+    tilescope::ui::DiagramSelection selection = document->selection();
+    selection.block = {2, 3};
+    document->setSelection(selection);
+    QTRY_COMPARE_WITH_TIMEOUT(int(traces.size()), 2, kWaitMs);
+    const KernelTrace other = traces.back().front().value<KernelTrace>();
+    QCOMPARE(other.tracedBlock.x, 2);
+    QCOMPARE(other.tracedBlock.y, 3);
+    QCOMPARE(other.kernel, trace.kernel);
+    QCOMPARE(traceDifferences(Mapping(other), naive), std::vector<std::string>{});
+    QTRY_VERIFY_WITH_TIMEOUT(document->mapping() && document->mapping()->trace() &&
+                                 document->mapping()->trace()->tracedBlock.y == 3,
+                             kWaitMs);
+    QCOMPARE(document->selection().block.x, 2);
+    QCOMPARE(traces.size(), 2);  // and no more
   }
 
   void aStickyFaultMidSweepKeepsTheWindowAndTheResults() {

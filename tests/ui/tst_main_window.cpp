@@ -14,6 +14,7 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #ifdef TILESCOPE_HAVE_DIAGRAMS
+#include "diagram_document.hpp"
 #include "diagram_panel.hpp"
 #include "diagram_view.hpp"
 #endif
@@ -194,6 +195,36 @@ class TestMainWindow : public QObject {
                  QStringLiteral("the CPU backend has no hardware counters")),
              qPrintable(window.statusBar()->currentMessage()));
   }
+
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  // A trace knows one block's accesses. Selecting another where Run Setup's backend cannot
+  // trace (the CPU) says what would; the GPU test (tst_gpu_app) traces it on CUDA.
+  void anotherBlockOfATraceSaysHowToTraceIt() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.controls()->setChoices(smallRun("naive", 32));  // the CPU backend
+    QString error;
+    QVERIFY2(window.openTrace(QStringLiteral(TILESCOPE_TRACES_DIR "/naive-trace.json"), &error),
+             qPrintable(error));
+    auto* document = window.findChild<tilescope::ui::DiagramDocument*>();
+    QVERIFY(document && document->mapping() && document->mapping()->trace());
+    QSignalSpy queued(window.controller(), &RunController::busyChanged);
+    tilescope::ui::DiagramSelection selection = document->selection();
+    QCOMPARE(selection.block.x, 1);  // the block the file traced
+    selection.block = {2, 3};
+    document->setSelection(selection);
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(
+                 QStringLiteral("Only block (1,1)'s accesses were traced: choose a CUDA GPU or a "
+                                "GPU server in Run Setup to trace block (2,3)")),
+             qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(queued.size(), 0);  // nothing was queued
+    // The traced block itself asks for nothing.
+    window.statusBar()->clearMessage();
+    selection.block = {1, 1};
+    document->setSelection(selection);
+    QVERIFY(window.statusBar()->currentMessage().isEmpty());
+  }
+#endif
 
   void failuresShowAsANoticeAndResultsStay() {
     MainWindow window;

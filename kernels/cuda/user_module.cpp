@@ -76,7 +76,8 @@ UserModule::UserModule(const CompileResult& compiled) {
   try {
     checkDriver(driver().getFunction(&kernel_, module_, "ts_kernel"), "finding TS_KERNEL");
     checkDriver(driver().getFunction(&launchShape_, module_, "ts_launch"), "finding TS_LAUNCH");
-    if (driver().getFunction(&kStep_, module_, "ts_kstep") != CUDA_SUCCESS) kStep_ = nullptr;
+    if (compiled.declaresKStep)
+      checkDriver(driver().getFunction(&kStep_, module_, "ts_kstep"), "finding TS_KSTEP");
   } catch (...) {
     driver().unload(module_);
     throw;

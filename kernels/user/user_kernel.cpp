@@ -390,6 +390,7 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
       if (auto resident = withTheoreticalOccupancy(options.arch, *result.resources))
         result.resources = resident;
     }
+    result.declaresKStep = defines(result.image, "ts_kstep");
     if (!defines(result.image, "ts_kernel"))
       result.diagnostics.push_back(
           {0, 0, true, "the source has no kernel: write TS_KERNEL { ... }"});

@@ -152,6 +152,9 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90) {
       const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}});
       EXPECT_TRUE(result.ok) << t.kernel << " " << arch << ": " << describe(result);
       EXPECT_FALSE(result.image.empty()) << t.kernel;
+      // The staged templates say how deep their k-step is; the others leave it at one k.
+      EXPECT_EQ(result.declaresKStep, t.source.find("\nTS_KSTEP(") != std::string::npos)
+          << t.kernel;
       EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                                [](const CompileDiagnostic& d) { return !d.error; }))
           << t.kernel << ": a template compiles without warnings: " << describe(result);

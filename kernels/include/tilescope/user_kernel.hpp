@@ -125,7 +125,8 @@ struct CompileResult {
   // blocks per SM and occupancy on `arch` (else those stay 0); nullopt where NVRTC gives no
   // report (in a process that has initialised CUDA).
   std::optional<KernelResources> resources;
-  std::string image;  // the cubin, for the driver to load
+  std::string image;           // the cubin, for the driver to load
+  bool declaresKStep = false;  // the image has TS_KSTEP's entry point (else a k-step is one k)
 };
 
 // Why user kernels cannot be compiled here (NVRTC missing), or nullopt.

@@ -1113,14 +1113,44 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
   return result;
 }
 
+namespace {
+
+// How a SIMT ladder kernel stores one copied vector of `operand` into its stage: in `writes`
+// shared stores of `width` words each. A vector lands as one store where the tile keeps its
+// order (B; A untransposed), one per element where A is stored transposed, and one per element
+// of B too where cp.async cannot copy 16 bytes (rows of B not 16-byte aligned).
+struct StageWrites {
+  int writes = 1, width = 1;
+};
+template <typename Map>
+StageWrites stageWrites(const Map& map, Operand operand, std::int64_t n) {
+  const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
+  const bool perElement = operand == Operand::A
+                              ? Map::kATransposed
+                              : map.pipeline().fill == StageFill::CpAsync && !map.bVectorCopies(n);
+  return perElement ? StageWrites{copy.width, 1} : StageWrites{1, copy.width};
+}
+
+}  // namespace
+
 int Mapping::sharedWriteSlots(Operand operand) const {
   if (operand == Operand::C) return 0;
   if (const auto* traced = std::get_if<maps::Traced>(&map_))
     return traced->tables->writeSlots[operand == Operand::A ? 0 : 1];
-  // The seed kernels store one element of each staged tile per thread; the ladder's copies
-  // (vectors, transposed stores, cp.async) are not modelled here.
-  const bool seed = family_ == Family::SharedA || family_ == Family::SharedTiled;
-  return seed && staged(operand) ? 1 : 0;
+  if (!staged(operand)) return 0;
+  // The seed kernels store one element of each staged tile per thread; the SIMT ladder its
+  // copies (stageWrites); the tensor-core kernels' copies (cp.async, TMA) are not modelled here.
+  if (family_ == Family::SharedA || family_ == Family::SharedTiled) return 1;
+  return std::visit(
+      [&](const auto& map) {
+        using Map = std::decay_t<decltype(map)>;
+        if constexpr (LadderMap<Map> && !FragmentMap<Map>) {
+          const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
+          return copy.copiesPerThread() * stageWrites(map, operand, shape_.n).writes;
+        }
+        return 0;
+      },
+      map_);
 }
 
 std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int warp, int slot,
@@ -1130,17 +1160,36 @@ std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int wa
   if (const auto* traced = std::get_if<maps::Traced>(&map_))
     return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, true, warp,
                                         step * slots + slot);
-  // A seed kernel's thread stores the element it stages at its place in the tile.
-  const maps::SharedTiled seed{{{tile()}}};
-  const maps::SharedTile layout{tile(), pad};
   WarpSharedAccess result;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const int linear = warp * kWarpSize + lane;
-    const Dim2 t = threadOfLinear(linear);
-    const Cell at = operand == Operand::A ? seed.aTileStore(t) : seed.bTileStore(t);
-    result.word[std::size_t(lane)] =
-        linear < threadsPerBlock() ? layout.word(int(at.row), int(at.col)) : -1;
-  }
+  std::visit(
+      [&](const auto& map) {
+        using Map = std::decay_t<decltype(map)>;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int linear = warp * kWarpSize + lane;
+          int& word = result.word[std::size_t(lane)];
+          word = -1;
+          if (linear >= threadsPerBlock()) continue;
+          if constexpr (LadderMap<Map> && !FragmentMap<Map>) {
+            // Write `slot` is element slot % writes of the thread's copy slot / writes.
+            const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
+            const StageWrites writes = stageWrites(map, operand, shape_.n);
+            if (linear >= copy.threads) continue;
+            const Cell at = copy.at(linear, slot / writes.writes);
+            const int col = int(at.col) + slot % writes.writes;
+            word = operand == Operand::A ? map.aWord(int(at.row), col, pad)
+                                         : map.bWord(int(at.row), col, pad);
+            result.width = writes.width;
+          } else {
+            // A seed kernel's thread stores the element it stages at its place in the tile.
+            const maps::SharedTiled seed{{{tile()}}};
+            const maps::SharedTile layout{tile(), pad};
+            const Dim2 t = threadOfLinear(linear);
+            const Cell at = operand == Operand::A ? seed.aTileStore(t) : seed.bTileStore(t);
+            word = layout.word(int(at.row), int(at.col));
+          }
+        }
+      },
+      map_);
   return result;
 }
 

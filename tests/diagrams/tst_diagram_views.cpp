@@ -70,6 +70,7 @@ class TestDiagramViews : public QObject {
   void accessViewFooterCountsAMulticastTileOncePerCluster();
   void blockHoverNamesTheFloat4CopyOfALadderThread();
   void accessViewShowsTheSelectedReadSlot();
+  void accessViewShowsTheLaddersStagingWrites();
   void kstepPipelineShowsItsTilesInFlight();
   void kstepTensorTmaTilesComeByTma();
   void accessViewHoverNamesTwoByteElements();
@@ -333,6 +334,34 @@ void TestDiagramViews::accessViewShowsTheSelectedReadSlot() {
   selection.readSlot = 7;  // past the reads of both operands: clamped
   document.setSelection(selection);
   QCOMPARE(document.selection().readSlot, 1);
+}
+
+// vectorized stores A transposed, one element at a time, into rows of 64 + 4 words: a warp's
+// lanes with k 0 and 8 meet in one bank, two passes; its B copies land as float4s, one pass.
+void TestDiagramViews::accessViewShowsTheLaddersStagingWrites() {
+  DiagramDocument document;
+  document.setConfiguration({"vectorized", {}}, {256, 256, 64});
+  AccessView view(&document);
+  DiagramSelection selection = document.selection();
+  selection.sharedWrite = true;
+  selection.readSlot = 3;
+  document.setSelection(selection);
+  QVERIFY(document.selection().sharedWrite);
+  QCOMPARE(document.selection().readSlot, 3);  // four stores of A a thread
+  AccessView::Panel panel = view.panels()[0];
+  QVERIFY(panel.banks.has_value());
+  QCOMPARE(panel.bankOperand, Operand::A);
+  QCOMPARE(panel.banks->traffic.wavefronts, 2);
+  QVERIFY2(AccessView::bankCaption(panel).contains(QStringLiteral("writes A's tile")),
+           qPrintable(AccessView::bankCaption(panel)));
+  selection.access = Access::LoadB;
+  selection.readSlot = 1;
+  document.setSelection(selection);
+  panel = view.panels()[0];
+  QCOMPARE(panel.bankOperand, Operand::B);
+  QCOMPARE(panel.banks->width, 4);
+  QCOMPARE(panel.banks->traffic.conflicts(), 0);
+  QVERIFY(renderedColours(DiagramKind::Access, document) > 8);
 }
 
 // pipelined, 3 stages of BK = 32: while step 0 is multiplied, steps 1 and 2 are on their way.

@@ -201,9 +201,12 @@ TEST(TracedMappingChanged, EachKStepsWordsCountFromItsOwnStage) {
   KernelTrace trace = traceOf(prefetched, {1, 1});
   const int stageWords = int(prefetched.sharedBytesPerBlock() / 4 / 2);
   const int readsPerStep = prefetched.kDepth() * prefetched.sharedReadSlots(Operand::A);
-  for (std::vector<TracedWord>& reads : trace.sharedA.reads)
-    for (std::size_t n = 0; n < reads.size(); ++n)
-      if (n / std::size_t(readsPerStep) % 2 == 1) reads[n].word += stageWords;
+  const int writesPerStep = prefetched.sharedWriteSlots(Operand::A);
+  for (auto& [accesses, perStep] : {std::pair(&trace.sharedA.reads, readsPerStep),
+                                    std::pair(&trace.sharedA.writes, writesPerStep)})
+    for (std::vector<TracedWord>& words : *accesses)
+      for (std::size_t n = 0; n < words.size(); ++n)
+        if (n / std::size_t(perStep) % 2 == 1) words[n].word += stageWords;
   EXPECT_EQ(traceDifferences(Mapping(trace), prefetched), std::vector<std::string>{});
   // A read moved inside its k-step's tile is still named.
   for (std::vector<TracedWord>& reads : trace.sharedA.reads) reads.front().word += 4;
@@ -345,8 +348,44 @@ TEST(SharedWrites, TheSeedKernelsWriteTheirTilesRowByRow) {
   EXPECT_EQ(sharedA.sharedWriteSlots(Operand::A), 1);
   EXPECT_EQ(sharedA.sharedWriteSlots(Operand::B), 0);
   EXPECT_FALSE(sharedA.warpSharedWrite(Operand::B, 0, 0));
-  EXPECT_EQ(Mapping(resolve({"blocktile-1d", {}}), {64, 64, 64}).sharedWriteSlots(Operand::A), 0);
   EXPECT_EQ(Mapping({"naive", {{"tile", 8}}}, {16, 16, 16}).sharedWriteSlots(Operand::A), 0);
+}
+
+// The SIMT ladder stores each copy it stages: one store a copied element (blocktile), one float4
+// store a vector where the tile keeps its order (B), one store an element where A lands
+// transposed, as its kernels do.
+TEST(SharedWrites, TheLadderWritesItsCopies) {
+  const Shape shape{256, 256, 64};
+  // blocktile-1d 64 x 64 x 8, 256 threads: two elements of each tile a thread, a warp's first
+  // store the tile's first 32 words.
+  const Mapping blocktile(resolve({"blocktile-1d", {}}), shape);
+  ASSERT_EQ(blocktile.sharedWriteSlots(Operand::A), 2);
+  const auto first = blocktile.warpSharedWrite(Operand::A, 0, 0);
+  ASSERT_TRUE(first);
+  for (int lane = 0; lane < kWarpSize; ++lane) EXPECT_EQ(first->word[std::size_t(lane)], lane);
+  EXPECT_EQ(first->width, 1);
+  EXPECT_EQ(blocktile.warpSharedWrite(Operand::A, 0, 1)->word[0], 256);  // element 256: row 32
+  // vectorized 64 x 128 x 16: a float4 of A a thread, stored transposed (rows of 64 + 4 words):
+  // lane l's k is 4 (l % 4), its m l / 4, so lanes 0 and 2 (k 0 and 8) meet in bank 0.
+  const Mapping vectorized(resolve({"vectorized", {}}), shape);
+  ASSERT_EQ(vectorized.sharedWriteSlots(Operand::A), 4);
+  const auto transposed = vectorized.warpSharedWrite(Operand::A, 0, 1);  // element 1 of each
+  ASSERT_TRUE(transposed);
+  EXPECT_EQ(transposed->word[5], (4 + 1) * 68 + 1);  // A[1][4 + 1] at row k = 5, column m = 1
+  EXPECT_EQ(transposed->width, 1);
+  EXPECT_EQ(bankTraffic(*transposed).wavefronts, 2);
+  ASSERT_EQ(vectorized.sharedWriteSlots(Operand::B), 2);  // two float4s of B a thread
+  const auto vectors = vectorized.warpSharedWrite(Operand::B, 0, 0);
+  EXPECT_EQ(vectors->width, 4);
+  EXPECT_EQ(vectors->word[3], 12);
+  // pipelined copies B with 16-byte cp.async where N is a multiple of 4, else element by element.
+  const Mapping aligned(resolve({"pipelined", {}}), shape);
+  const Mapping unaligned(resolve({"pipelined", {}}), {256, 254, 64});
+  EXPECT_EQ(unaligned.sharedWriteSlots(Operand::B), 4 * aligned.sharedWriteSlots(Operand::B));
+  EXPECT_EQ(aligned.warpSharedWrite(Operand::B, 0, 0)->width, 4);
+  EXPECT_EQ(unaligned.warpSharedWrite(Operand::B, 0, 1)->word[0], 1);
+  // The tensor-core kernels' copies are not modelled word by word.
+  EXPECT_EQ(Mapping(resolve({"tensor-mma", {}}), shape).sharedWriteSlots(Operand::A), 0);
 }
 
 // The Kernel Editor's experiment: shared-tiled at TILE = 32 with A stored transposed, lane x

@@ -238,8 +238,9 @@ class Mapping {
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk, int pad,
                                                  int slot, std::int64_t step = 0) const;
   // Shared-memory writes that stage a k-step's tile: how many each thread makes, and the words
-  // one warp writes in write `slot`. Known for the seed kernels (one element each) and traced
-  // kernels; 0 slots for the ladder, whose copies are not modelled word by word.
+  // one warp writes in write `slot`. Known for the seed kernels (one element each), the SIMT
+  // ladder (a store per copy, or per element where A lands transposed or cp.async cannot copy
+  // 16 bytes) and traced kernels; 0 slots for the tensor-core kernels.
   int sharedWriteSlots(Operand operand) const;
   std::optional<WarpSharedAccess> warpSharedWrite(Operand operand, int warp, int slot, int pad = 0,
                                                   std::int64_t step = 0) const;

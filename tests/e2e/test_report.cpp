@@ -747,6 +747,16 @@ tilescope::KernelTrace smallTrace() {
   return trace;
 }
 
+// Why a trace is refused, or "accepted".
+std::string traceRefused(const nlohmann::json& json) {
+  try {
+    report::traceFromJson(json);
+  } catch (const tilescope::Error& error) {
+    return std::string(error.what());
+  }
+  return std::string("accepted");
+}
+
 }  // namespace
 
 TEST(ReportTrace, ATraceRoundTripsThroughItsRunEncoding) {
@@ -805,82 +815,68 @@ TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
   EXPECT_EQ(back.sharedA.reads, trace.sharedA.reads);
   EXPECT_EQ(back.sharedA.writes, trace.sharedA.writes);
   EXPECT_EQ(back.storeWidth, 4);
-  const auto refusal = [](const nlohmann::json& broken) {
-    try {
-      report::traceFromJson(broken);
-    } catch (const tilescope::Error& error) {
-      return std::string(error.what());
-    }
-    return std::string("accepted");
-  };
   nlohmann::json three = json;
   three["load_widths_a"][1] = nlohmann::json({3, 0, 3});
-  EXPECT_EQ(refusal(three), "trace.load_widths_a[1]: a width other than 1, 2 or 4");
+  EXPECT_EQ(traceRefused(three), "trace.load_widths_a[1]: a width other than 1, 2 or 4");
   nlohmann::json more = json;
   more["load_widths_a"][1] = nlohmann::json({4, 0, 4});
-  EXPECT_EQ(refusal(more),
+  EXPECT_EQ(traceRefused(more),
             "trace.load_widths_a[1][0]: a run of 4 values: more than the 3 there are");
   nlohmann::json fewer = json;
   fewer["shared_a"]["read_widths"][0] = nlohmann::json({1, 0, 2});
-  EXPECT_EQ(refusal(fewer), "trace.shared_a.read_widths[0]: 2 widths for 6 accesses");
+  EXPECT_EQ(traceRefused(fewer), "trace.shared_a.read_widths[0]: 2 widths for 6 accesses");
   nlohmann::json threads = json;
   threads["load_widths_b"].erase(0);
-  EXPECT_EQ(refusal(threads), "trace.load_widths_b: lists 3 threads' widths, the block has 4");
+  EXPECT_EQ(traceRefused(threads), "trace.load_widths_b: lists 3 threads' widths, the block has 4");
   nlohmann::json store = json;
   store["store_width"] = 3;
-  EXPECT_EQ(refusal(store), "trace.store_width: a width other than 1, 2 or 4");
+  EXPECT_EQ(traceRefused(store), "trace.store_width: a width other than 1, 2 or 4");
 }
 
 TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {
   const nlohmann::json good = report::toJson(smallTrace());
-  const auto refusal = [](const nlohmann::json& json) {
-    try {
-      report::traceFromJson(json);
-    } catch (const tilescope::Error& error) {
-      return std::string(error.what());
-    }
-    return std::string("accepted");
-  };
   nlohmann::json tooMany = good;
   tooMany["owner_block"].push_back(0);
   tooMany["owner_block"].push_back(0);
   tooMany["owner_block"].push_back(1000);
-  EXPECT_EQ(refusal(tooMany), "trace.owner_block[" +
-                                  std::to_string(tooMany["owner_block"].size() - 3) +
-                                  "]: a run of 1000 values: more than the 30 there are");
+  EXPECT_EQ(traceRefused(tooMany), "trace.owner_block[" +
+                                       std::to_string(tooMany["owner_block"].size() - 3) +
+                                       "]: a run of 1000 values: more than the 30 there are");
   nlohmann::json outside = good;
   outside["owner_thread"][0] = 9;
-  EXPECT_EQ(refusal(outside), "trace.owner_thread[0]: a value outside -1..3");
+  EXPECT_EQ(traceRefused(outside), "trace.owner_thread[0]: a value outside -1..3");
   // Steps that would overflow the last value are refused before it is computed.
   nlohmann::json overflowing = good;
   overflowing["owner_block"] = nlohmann::json({0, std::numeric_limits<std::int64_t>::max(), 30});
-  EXPECT_EQ(refusal(overflowing), "trace.owner_block[0]: a value outside -1..8");
+  EXPECT_EQ(traceRefused(overflowing), "trace.owner_block[0]: a value outside -1..8");
   nlohmann::json farLoads = good;
   farLoads["loads_a"][0] = nlohmann::json({std::numeric_limits<std::int64_t>::min(), 0, 0, 1, 3});
-  EXPECT_EQ(refusal(farLoads), "trace.loads_a[0][0]: an index outside a matrix's range");
+  EXPECT_EQ(traceRefused(farLoads), "trace.loads_a[0][0]: an index outside a matrix's range");
   nlohmann::json pairs = good;
   pairs["loads_a"][1] = nlohmann::json({1, 2});
-  EXPECT_EQ(refusal(pairs), "trace.loads_a[1]: runs come as [row, col, row step, col step, count]");
+  EXPECT_EQ(traceRefused(pairs),
+            "trace.loads_a[1]: runs come as [row, col, row step, col step, count]");
   nlohmann::json threads = good;
   threads["loads_b"].erase(0);
-  EXPECT_EQ(refusal(threads), "trace.loads_b: lists 3 threads' loads, the block has 4");
+  EXPECT_EQ(traceRefused(threads), "trace.loads_b: lists 3 threads' loads, the block has 4");
   nlohmann::json huge = good;
   huge["m"] = 4096;
   huge["n"] = 4096;
-  EXPECT_EQ(refusal(huge), "trace: a trace of 16777216 elements of C: at most 1048576 are traced");
+  EXPECT_EQ(traceRefused(huge),
+            "trace: a trace of 16777216 elements of C: at most 1048576 are traced");
   nlohmann::json block = good;
   block["block"] = nlohmann::json({2048, 1});
-  EXPECT_EQ(refusal(block), "trace.block: [2048,1] is not within 1..1024");
+  EXPECT_EQ(traceRefused(block), "trace.block: [2048,1] is not within 1..1024");
   nlohmann::json sharedThreads = good;
   sharedThreads["shared_a"]["writes"].erase(0);
-  EXPECT_EQ(refusal(sharedThreads),
+  EXPECT_EQ(traceRefused(sharedThreads),
             "trace.shared_a.writes: lists 3 threads' words, the block has 4");
   nlohmann::json farWord = good;
   farWord["shared_a"]["reads"][2] = nlohmann::json({-1, 1, 2});
-  EXPECT_EQ(refusal(farWord), "trace.shared_a.reads[2][0]: a value outside 0..58367");
+  EXPECT_EQ(traceRefused(farWord), "trace.shared_a.reads[2][0]: a value outside 0..58367");
   nlohmann::json noReads = good;
   noReads["shared_a"].erase("reads");
-  EXPECT_EQ(refusal(noReads), "trace.shared_a.reads is missing");
+  EXPECT_EQ(traceRefused(noReads), "trace.shared_a.reads is missing");
   try {
     report::traceDocumentFromJson(report::toJson(smallTrace()));
     ADD_FAILURE() << "a trace without its document header was read";

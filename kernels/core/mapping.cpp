@@ -1059,6 +1059,28 @@ int Mapping::sharedReadSlots(Operand operand) const {
       map_);
 }
 
+namespace {
+
+// One warp's shared-memory access, lane by lane: `wordOf(map, linear, width)` gives the word of
+// the lane whose thread is `linear` (-1: idle) and may set the access's width; lanes past the
+// block are idle.
+template <typename WordOf>
+WarpSharedAccess laneByLane(const ThreadMap& threadMap, int threads, int warp, WordOf wordOf) {
+  WarpSharedAccess result;
+  std::visit(
+      [&](const auto& map) {
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const int linear = warp * kWarpSize + lane;
+          result.word[std::size_t(lane)] =
+              linear < threads ? wordOf(map, linear, result.width) : -1;
+        }
+      },
+      threadMap);
+  return result;
+}
+
+}  // namespace
+
 std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int warp, int kk,
                                                         int pad) const {
   return warpSharedRead(operand, warp, kk, pad, 0);
@@ -1073,44 +1095,33 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
     return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, false, warp,
                                         (step * kDepth_ + kk) * slots + slot);
   }
-  WarpSharedAccess result;
-  std::visit(
-      [&](const auto& map) {
-        using Map = std::decay_t<decltype(map)>;
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-          const int linear = warp * kWarpSize + lane;
-          int& word = result.word[lane];
-          word = -1;
-          if (linear >= threadsPerBlock()) continue;
-          if constexpr (FragmentMap<Map>) {
-            // Fragments are read once per chunk of instrK values of k, at its first index.
-            if (kk % map.instrK() != 0) continue;
-            const int chunk = kk / map.instrK();
-            if (operand == Operand::A) {
-              const Cell at = map.aFragment(linear, slot, chunk);
-              word = map.aWord(int(at.row), int(at.col), pad);
-            } else {
-              const Cell at = map.bFragment(linear, slot, chunk);
-              word = map.bWord(int(at.row), int(at.col), pad);
-            }
-            result.width = map.fragmentReadWidth();
-          } else if constexpr (LadderMap<Map>) {
-            // Read `slot` takes the thread's values slot*w .. slot*w + w-1, consecutive words.
-            const int first = slot * map.readWidth();
-            word = operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)
-                                         : map.bWord(kk, map.colInBlock(linear, first), pad);
-            result.width = map.readWidth();
-          } else {
-            const maps::SharedTiled seed{{{tile()}}};
-            const maps::SharedTile layout{tile(), pad};
-            const Dim2 t = threadOfLinear(linear);
-            const Cell at = operand == Operand::A ? seed.aTileRead(t, kk) : seed.bTileRead(t, kk);
-            word = layout.word(int(at.row), int(at.col));
-          }
-        }
-      },
-      map_);
-  return result;
+  return laneByLane(map_, threadsPerBlock(), warp, [&](const auto& map, int linear, int& width) {
+    using Map = std::decay_t<decltype(map)>;
+    if constexpr (FragmentMap<Map>) {
+      // Fragments are read once per chunk of instrK values of k, at its first index.
+      if (kk % map.instrK() != 0) return -1;
+      const int chunk = kk / map.instrK();
+      width = map.fragmentReadWidth();
+      if (operand == Operand::A) {
+        const Cell at = map.aFragment(linear, slot, chunk);
+        return map.aWord(int(at.row), int(at.col), pad);
+      }
+      const Cell at = map.bFragment(linear, slot, chunk);
+      return map.bWord(int(at.row), int(at.col), pad);
+    } else if constexpr (LadderMap<Map>) {
+      // Read `slot` takes the thread's values slot*w .. slot*w + w-1, consecutive words.
+      const int first = slot * map.readWidth();
+      width = map.readWidth();
+      return operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)
+                                   : map.bWord(kk, map.colInBlock(linear, first), pad);
+    } else {
+      const maps::SharedTiled seed{{{tile()}}};
+      const maps::SharedTile layout{tile(), pad};
+      const Dim2 t = threadOfLinear(linear);
+      const Cell at = operand == Operand::A ? seed.aTileRead(t, kk) : seed.bTileRead(t, kk);
+      return layout.word(int(at.row), int(at.col));
+    }
+  });
 }
 
 namespace {
@@ -1160,37 +1171,27 @@ std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int wa
   if (const auto* traced = std::get_if<maps::Traced>(&map_))
     return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, true, warp,
                                         step * slots + slot);
-  WarpSharedAccess result;
-  std::visit(
-      [&](const auto& map) {
-        using Map = std::decay_t<decltype(map)>;
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-          const int linear = warp * kWarpSize + lane;
-          int& word = result.word[std::size_t(lane)];
-          word = -1;
-          if (linear >= threadsPerBlock()) continue;
-          if constexpr (LadderMap<Map> && !FragmentMap<Map>) {
-            // Write `slot` is element slot % writes of the thread's copy slot / writes.
-            const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
-            const StageWrites writes = stageWrites(map, operand, shape_.n);
-            if (linear >= copy.threads) continue;
-            const Cell at = copy.at(linear, slot / writes.writes);
-            const int col = int(at.col) + slot % writes.writes;
-            word = operand == Operand::A ? map.aWord(int(at.row), col, pad)
-                                         : map.bWord(int(at.row), col, pad);
-            result.width = writes.width;
-          } else {
-            // A seed kernel's thread stores the element it stages at its place in the tile.
-            const maps::SharedTiled seed{{{tile()}}};
-            const maps::SharedTile layout{tile(), pad};
-            const Dim2 t = threadOfLinear(linear);
-            const Cell at = operand == Operand::A ? seed.aTileStore(t) : seed.bTileStore(t);
-            word = layout.word(int(at.row), int(at.col));
-          }
-        }
-      },
-      map_);
-  return result;
+  return laneByLane(map_, threadsPerBlock(), warp, [&](const auto& map, int linear, int& width) {
+    using Map = std::decay_t<decltype(map)>;
+    if constexpr (LadderMap<Map> && !FragmentMap<Map>) {
+      // Write `slot` is element slot % writes of the thread's copy slot / writes.
+      const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
+      const StageWrites writes = stageWrites(map, operand, shape_.n);
+      if (linear >= copy.threads) return -1;
+      const Cell at = copy.at(linear, slot / writes.writes);
+      const int col = int(at.col) + slot % writes.writes;
+      width = writes.width;
+      return operand == Operand::A ? map.aWord(int(at.row), col, pad)
+                                   : map.bWord(int(at.row), col, pad);
+    } else {
+      // A seed kernel's thread stores the element it stages at its place in the tile.
+      const maps::SharedTiled seed{{{tile()}}};
+      const maps::SharedTile layout{tile(), pad};
+      const Dim2 t = threadOfLinear(linear);
+      const Cell at = operand == Operand::A ? seed.aTileStore(t) : seed.bTileStore(t);
+      return layout.word(int(at.row), int(at.col));
+    }
+  });
 }
 
 }  // namespace tilescope

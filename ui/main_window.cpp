@@ -584,7 +584,11 @@ void MainWindow::retraceSelectedBlock() {
             .arg(block.y));
     return;
   }
-  if (controller_.busy()) return;  // onQueueFinished asks again
+  if (controller_.busy()) {
+    // A trace arriving selects its own block: this one is selected again when the queue ends.
+    pendingRetrace_ = block;
+    return;
+  }
   if (lastRetrace_ && lastRetrace_->first == trace->kernel && lastRetrace_->second.x == block.x &&
       lastRetrace_->second.y == block.y)
     return;
@@ -749,7 +753,6 @@ void MainWindow::onChoicesChanged() {
                                         .arg(QString::fromStdString(controls_->choices().kernel))
                                   : tr("Autotune (Ctrl+T)"));
   ceilingsAction_->setEnabled(!controls_->deviceName().empty());
-  retraceSelectedBlock();  // the backend chosen may trace a block the trace has not
 }
 
 void MainWindow::onBusyChanged(bool busy) {
@@ -836,7 +839,15 @@ void MainWindow::onQueueFinished(const app::QueueSummary& summary) {
   if (!countersNote_.isEmpty()) text += QLatin1Char(' ') + std::exchange(countersNote_, {});
   statusBar()->showMessage(text);
   if (autotune_) finishAutotune(summary);
-  retraceSelectedBlock();  // a block selected while the queue ran
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+  if (const std::optional<Dim2> pending = std::exchange(pendingRetrace_, std::nullopt)) {
+    DiagramDocument* document = static_cast<DiagramPanel*>(diagrams_)->document();
+    DiagramSelection selection = document->selection();
+    selection.block = *pending;
+    document->setSelection(selection);  // traces it, unless that block is already drawn
+    retraceSelectedBlock();             // where the selection stayed on it
+  }
+#endif
 }
 
 void MainWindow::showProblem(const QString& message) {

@@ -215,6 +215,8 @@ class MainWindow : public QMainWindow {
   KernelEditor* kernelEditor_ = nullptr;
   // The kernel and block retraceSelectedBlock() last queued.
   std::optional<std::pair<KernelConfig, Dim2>> lastRetrace_;
+  // The block selected while the queue was busy, traced when it ends.
+  std::optional<Dim2> pendingRetrace_;
   bool followsScreen_ = false;
   // The last run's counters against the model (or why it has none), said when the queue ends.
   QString countersNote_;

@@ -332,6 +332,21 @@ class TestGpuApp : public QObject {
                              kWaitMs);
     QCOMPARE(document->selection().block.x, 2);
     QCOMPARE(traces.size(), 2);  // and no more
+    // Two blocks chosen in a row: the second, chosen while the first was being traced, is
+    // traced when the first's trace has arrived, and stays selected.
+    selection = document->selection();
+    selection.block = {1, 1};
+    document->setSelection(selection);
+    QVERIFY(window.controller()->busy());
+    selection.block = {4, 6};
+    document->setSelection(selection);
+    QTRY_COMPARE_WITH_TIMEOUT(int(traces.size()), 4, kWaitMs);
+    QCOMPARE(traces.at(2).front().value<KernelTrace>().tracedBlock.x, 1);
+    const KernelTrace last = traces.at(3).front().value<KernelTrace>();
+    QCOMPARE(last.tracedBlock.x, 4);
+    QCOMPARE(last.tracedBlock.y, 6);
+    QTRY_COMPARE_WITH_TIMEOUT(document->selection().block.y, 6, kWaitMs);
+    QVERIFY(!window.controller()->busy());
   }
 
   void aStickyFaultMidSweepKeepsTheWindowAndTheResults() {

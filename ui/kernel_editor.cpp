@@ -482,8 +482,10 @@ void KernelEditor::showFind() {
 }
 
 void KernelEditor::compile() {
-  compiler_.compile({kernelName().toStdString(), editor_->toPlainText().toStdString()},
-                    {arch_->currentText().toStdString(), {}});
+  const std::string source = editor_->toPlainText().toStdString();
+  // For the first element type the source takes (its default in the Run Setup).
+  compiler_.compile({kernelName().toStdString(), source},
+                    {arch_->currentText().toStdString(), {}, declaredTypes(source).front()});
 }
 
 void KernelEditor::showResult(const UserKernelSource&, const CompileResult& result) {

@@ -544,6 +544,7 @@ bool MainWindow::traceUserKernel(const UserKernelSource& kernel) {
     request.kernel = jobs.front().request.kernel;
     request.shape = jobs.front().request.shape;
     request.device = jobs.front().request.device;
+    request.element = jobs.front().request.element;
   } catch (const Error& error) {
     showProblem(tr("Cannot trace %1: %2")
                     .arg(QString::fromStdString(kernel.name), QString::fromUtf8(error.what())));
@@ -593,7 +594,7 @@ void MainWindow::retraceSelectedBlock() {
       lastRetrace_->second.y == block.y)
     return;
   lastRetrace_ = std::pair(trace->kernel, block);
-  const TraceRequest request{trace->kernel, trace->shape, choices.device, block};
+  const TraceRequest request{trace->kernel, trace->shape, choices.device, block, trace->element};
   if (const auto why = traceRefusal(request)) {
     showProblem(tr("Cannot trace block (%1,%2): %3")
                     .arg(block.x)
@@ -641,7 +642,8 @@ bool MainWindow::autotune(QString* problem, const std::optional<UserKernelSource
   const app::BackendSummary* summary = controller_.backend(choices.backend);
   if (!summary || !summary->available() || device.empty())
     return refuse(tr("Autotune needs an available backend and device"));
-  if (const auto why = summary->elementRefusal(userKernel ? ElementType::F32 : choices.element))
+  if (const auto why = summary->elementRefusal(
+          userKernel ? app::userElementFor(choices, *userKernel) : choices.element))
     return refuse(tr("Cannot autotune: %1").arg(QString::fromStdString(*why)));
   try {
     // The remembered parameters are read first, so a damaged file is reported before the runs.

@@ -323,7 +323,11 @@ int runTrace(CommandLine& cl, Backend& backend) {
   if (cl.counters)
     throw Error(ErrorKind::InvalidArgument, "--trace times nothing: --counters does not apply");
   const bench::Plan plan = bench::buildPlan(cl.plan, backend);
-  TraceRequest request{plan.runs.front().kernel, plan.runs.front().shape, cl.plan.base.device};
+  TraceRequest request{plan.runs.front().kernel,
+                       plan.runs.front().shape,
+                       cl.plan.base.device,
+                       {0, 0},
+                       plan.runs.front().element};
   if (cl.traceBlock) {
     const std::size_t comma = cl.traceBlock->find(',');
     if (comma == std::string::npos)

@@ -10,7 +10,7 @@ AutotuneRun::AutotuneRun(const Choices& choices, std::string device,
       device_(std::move(device)),
       kernel_(userKernel ? userKernelId(userKernel->name) : choices.kernel),
       shape_(choices.shape),
-      element_(userKernel ? ElementType::F32 : choices.element) {
+      element_(userKernel ? userElementFor(choices, *userKernel) : choices.element) {
   RunRequest base = baseRequest(choices);
   base.element = element_;
   if (userKernel) base.kernel = {kernel_, {}, userKernel->source};

@@ -169,6 +169,12 @@ ElementType elementFor(const Choices& choices) {
   return info->types.front();
 }
 
+ElementType userElementFor(const Choices& choices, const UserKernelSource& kernel) {
+  const std::vector<ElementType> types = declaredTypes(kernel.source);
+  const bool listed = std::find(types.begin(), types.end(), choices.element) != types.end();
+  return listed ? choices.element : types.front();
+}
+
 RunRequest baseRequest(const Choices& choices) {
   RunRequest request;
   request.kernel = {choices.kernel, choices.params};
@@ -216,7 +222,7 @@ std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource&
   Choices mine = choices;
   mine.kernel = userKernelId(kernel.name);
   mine.params = params;
-  mine.element = ElementType::F32;
+  mine.element = userElementFor(choices, kernel);
   const KernelInfo& info = kernelInfo(KernelConfig{mine.kernel, {}, kernel.source});
   plan::Sweep sweep;
   switch (choices.sweep) {

@@ -50,6 +50,8 @@ std::vector<std::string> repairChoices(Choices& choices);
 // The type the chosen kernel runs in: the chosen one where the kernel multiplies it, else the
 // kernel's default (its first type); the chosen one for an unknown kernel.
 ElementType elementFor(const Choices& choices);
+// The type a user kernel runs in: the chosen one where its TS_TYPES lists it, else its default.
+ElementType userElementFor(const Choices& choices, const UserKernelSource& kernel);
 
 // The single request the choices describe (before any sweep).
 RunRequest baseRequest(const Choices& choices);

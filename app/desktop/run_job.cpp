@@ -24,6 +24,7 @@ RunJob RunJob::trace(const std::string& backend, const TraceRequest& request) {
   job.request.kernel = request.kernel;
   job.request.shape = request.shape;
   job.request.device = request.device;
+  job.request.element = request.element;
   job.traceBlock = request.block;
   return job;
 }

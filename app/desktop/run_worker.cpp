@@ -123,7 +123,7 @@ void RunWorker::execute(quint64 ticket, const RunJob& job) {
       emit ceilingsMeasured(ticket, measureOn(backend, ticket, job));
     } else if (job.kind == JobKind::Trace) {
       const TraceRequest request{job.request.kernel, job.request.shape, job.request.device,
-                                 job.traceBlock};
+                                 job.traceBlock, job.request.element};
       emit traced(ticket, backend.trace(request, progressFor(ticket), cancel_));
     } else {
       emit finished(ticket, runOn(backend, ticket, job));

@@ -248,6 +248,7 @@ KernelTrace RemoteBackend::trace(const TraceRequest& request, const ProgressFn& 
   asRun.kernel = request.kernel;
   asRun.shape = request.shape;
   asRun.device = request.device;
+  asRun.element = request.element;
   const json reply = exchange({{"verb", "trace"},
                                {"backend", address_.backend},
                                {"request", report::toJson(asRun)},

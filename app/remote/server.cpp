@@ -361,7 +361,7 @@ class Server {
         block[1].get<std::int64_t>() > (1 << 30))
       refuse("'block' is not [x, y] of a block in the grid");
     TraceRequest request{
-        run.kernel, run.shape, run.device, {block[0].get<int>(), block[1].get<int>()}};
+        run.kernel, run.shape, run.device, {block[0].get<int>(), block[1].get<int>()}, run.element};
     const KernelTrace traced = backend.trace(request, progressTo(id), &cancel_);
     json reply = {{"reply", "trace"}, {"id", id}, {"trace", report::toJson(traced)}};
     const std::size_t bytes = reply.dump().size();

@@ -100,7 +100,9 @@ ResultsDocument resultsDocumentFromJson(const nlohmann::json& json);
 // arithmetic runs, so a regular mapping takes a few numbers per row of C: owner_* is [first,
 // step, count, ...]; each thread's loads are [row, col, row step, col step, count, ...]. Vector
 // accesses add their widths, per thread as runs: load_widths_a and _b, read_widths and
-// write_widths in shared_*, and store_width (absent: every access one element wide).
+// write_widths in shared_*, and store_width (absent: every access one element wide). element
+// (absent: fp32) is the type of A and B; reads_every_k in shared_* (absent: 1) the values of k
+// one pass of fragment reads covers.
 nlohmann::json toJson(const KernelTrace& trace);
 // Checks every field's type and range (the Mapping built from it checks the rest); throws
 // tilescope::Error(InvalidArgument) naming the JSON path.

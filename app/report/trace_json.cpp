@@ -5,6 +5,7 @@
 #include "io/json_fields.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/quote.hpp"
 
 namespace tilescope::report {
 namespace {
@@ -145,10 +146,10 @@ json widthsJson(const std::vector<std::vector<Access>>& perThread) {
 }
 
 // Sets the width of each access from `name`, runs per thread matching `perThread`; absent
-// leaves every width 1.
+// leaves every width 1. Loads reach 8 elements (16 bytes of a 16-bit type), words 4.
 template <typename Access>
 void widthsFromJson(const json& object, const char* name, const std::string& path,
-                    std::vector<std::vector<Access>>& perThread) {
+                    std::vector<std::vector<Access>>& perThread, int widest) {
   const json* field = io::optionalField(object, name);
   if (!field) return;
   const std::string at = io::memberPath(path, name);
@@ -158,12 +159,14 @@ void widthsFromJson(const json& object, const char* name, const std::string& pat
                          std::to_string(perThread.size()));
   for (std::size_t t = 0; t < perThread.size(); ++t) {
     const std::string here = io::elementPath(at, t);
-    const std::vector<int> widths = intsFromRuns((*field)[t], here, perThread[t].size(), 1, 4);
+    const std::vector<int> widths = intsFromRuns((*field)[t], here, perThread[t].size(), 1, widest);
     if (widths.size() != perThread[t].size())
       io::refuseAt(here, std::to_string(widths.size()) + " widths for " +
                              std::to_string(perThread[t].size()) + " accesses");
     for (std::size_t n = 0; n < widths.size(); ++n) {
-      if (!tracedWidth(widths[n])) io::refuseAt(here, "a width other than 1, 2 or 4");
+      if (!tracedWidth(widths[n]))
+        io::refuseAt(
+            here, widest == 8 ? "a width other than 1, 2, 4 or 8" : "a width other than 1, 2 or 4");
       perThread[t][n].width = widths[n];
     }
   }
@@ -182,6 +185,7 @@ json sharedJson(const SharedTrace& tile) {
   json out = {{"reads", std::move(reads)}, {"writes", std::move(writes)}};
   if (json widths = widthsJson(tile.reads); !widths.is_null()) out["read_widths"] = widths;
   if (json widths = widthsJson(tile.writes); !widths.is_null()) out["write_widths"] = widths;
+  if (tile.readsEveryK != 1) out["reads_every_k"] = tile.readsEveryK;
   return out;
 }
 
@@ -208,8 +212,11 @@ SharedTrace sharedFromJson(const json& object, const char* name, const std::stri
       total += words->back().size();
     }
   }
-  widthsFromJson(*field, "read_widths", at, tile.reads);
-  widthsFromJson(*field, "write_widths", at, tile.writes);
+  widthsFromJson(*field, "read_widths", at, tile.reads, 4);
+  widthsFromJson(*field, "write_widths", at, tile.writes, 4);
+  if (io::optionalField(*field, "reads_every_k"))
+    tile.readsEveryK = int(io::integerField(*field, "reads_every_k", at, 1,
+                                            std::numeric_limits<int>::max(), "values of k"));
   return tile;
 }
 
@@ -228,6 +235,7 @@ nlohmann::json toJson(const KernelTrace& trace) {
               {"m", trace.shape.m},
               {"n", trace.shape.n},
               {"k", trace.shape.k},
+              {"element", toString(trace.element)},
               {"grid", dimJson(trace.grid)},
               {"block", dimJson(trace.block)},
               {"k_depth", trace.kDepth},
@@ -265,6 +273,15 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   trace.device = io::stringField(json, "device", path);
   trace.shape = {io::sizeField(json, "m", path), io::sizeField(json, "n", path),
                  io::sizeField(json, "k", path)};
+  // Traces written before element types came to the editor are fp32.
+  if (io::optionalField(json, "element")) {
+    const std::string type = io::stringField(json, "element", path);
+    const std::optional<ElementType> element = parseElementType(type);
+    if (!element)
+      io::refuseAt(io::memberPath(path, "element"),
+                   quoteValue(type) + " is not an element type (fp32, tf32, fp16 or bf16)");
+    trace.element = *element;
+  }
   const std::int64_t elements = trace.shape.m * trace.shape.n;
   if (elements > kMaxTracedElements)
     io::refuseAt(path, "a trace of " + std::to_string(elements) + " elements of C: at most " +
@@ -295,8 +312,8 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
       total += loads->back().size();
     }
   }
-  widthsFromJson(json, "load_widths_a", path, trace.loadsA);
-  widthsFromJson(json, "load_widths_b", path, trace.loadsB);
+  widthsFromJson(json, "load_widths_a", path, trace.loadsA, 8);
+  widthsFromJson(json, "load_widths_b", path, trace.loadsB, 8);
   if (io::optionalField(json, "store_width")) {
     trace.storeWidth = int(io::integerField(json, "store_width", path, 1, 4, "store width"));
     if (!tracedWidth(trace.storeWidth))

@@ -625,6 +625,7 @@ KernelInfo userKernelInfo(const std::string& name, const std::string& source) {
   if (auto why = userKernelNameProblem(name)) throw Error(ErrorKind::InvalidArgument, *why);
   std::vector<CompileDiagnostic> problems;
   std::vector<ParamSpec> params = declaredParams(source, &problems);
+  std::vector<ElementType> types = declaredTypes(source, &problems);
   if (!problems.empty())
     throw Error(ErrorKind::InvalidArgument, name + ".cu line " +
                                                 std::to_string(problems.front().line) + ": " +
@@ -638,7 +639,8 @@ KernelInfo userKernelInfo(const std::string& name, const std::string& source) {
               "verified like every catalogue kernel.",
           .params = std::move(params),
           .backends = {"cuda"},
-          .hasMapping = false};
+          .hasMapping = false,
+          .types = std::move(types)};
 }
 
 const KernelInfo& kernelInfo(const KernelConfig& config) {

@@ -61,7 +61,8 @@ struct TracedTables {
   // any thread touched in its k-step (where that k-step's tile starts, in whichever stage), so
   // the words read as the formulas' tile layout.
   // A warp's instruction n is each lane's n-th read (or write) of the tile over the launch: the
-  // accessors of a warp run in step. readSlots: reads per thread per inner index; writeSlots:
+  // accessors of a warp run in step. readSlots: reads per thread per pass of the reads (per
+  // inner index, or per mma's k where the tile is read as fragments: readsEveryK); writeSlots:
   // writes per thread per k-step (0: none traced).
   std::array<SharedTrace, 2> shared;
   std::array<int, 2> readSlots{}, writeSlots{};
@@ -215,14 +216,19 @@ void indexSharedWords(TracedTables& t) {
     std::size_t mostReads = 0, mostWrites = 0;
     for (const auto& words : tile.reads) mostReads = std::max(mostReads, words.size());
     for (const auto& words : tile.writes) mostWrites = std::max(mostWrites, words.size());
-    const int readSlots = int(ceilDiv(std::int64_t(mostReads), steps * trace.kDepth));
+    if (tile.readsEveryK < 1 || trace.kDepth % tile.readsEveryK != 0)
+      refuseTrace("its fragment reads cover " + std::to_string(tile.readsEveryK) +
+                  " values of k, which do not divide its k-step of " +
+                  std::to_string(trace.kDepth));
+    const std::int64_t passes = trace.kDepth / tile.readsEveryK;  // of the reads, per k-step
+    const int readSlots = int(ceilDiv(std::int64_t(mostReads), steps * passes));
     const int writeSlots = int(ceilDiv(std::int64_t(mostWrites), steps));
     t.readSlots[std::size_t(operand)] = readSlots;
     t.writeSlots[std::size_t(operand)] = writeSlots;
     // Access n of a thread belongs to k-step n / (accesses per k-step); any past the last k-step
     // share one more.
     const auto stepOf = [&](std::size_t n, bool write) {
-      const std::int64_t perStep = write ? writeSlots : std::int64_t(readSlots) * trace.kDepth;
+      const std::int64_t perStep = write ? writeSlots : readSlots * passes;
       return std::size_t(std::min<std::int64_t>(std::int64_t(n) / perStep, steps));
     };
     // Where each k-step's tile starts: the lowest word of the tile the block touched in it (a
@@ -233,7 +239,8 @@ void indexSharedWords(TracedTables& t) {
         for (std::size_t n = 0; n < words.size(); ++n) {
           const TracedWord& at = words[n];
           if (at.word < 0) refuseTrace("a shared-memory word has a negative address");
-          if (!tracedWidth(at.width)) refuseTrace("a shared-memory access is not 1, 2 or 4 words");
+          if (at.width > 4 || !tracedWidth(at.width))
+            refuseTrace("a shared-memory access is not 1, 2 or 4 words");
           int& low = lowest[stepOf(n, write)];
           low = std::min(low, at.word);
         }
@@ -289,7 +296,8 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
   // Loads: each thread's, grouped by k-step (a load outside its matrix too: it keeps its place).
   if (trace.loadsA.size() != std::size_t(threads) || trace.loadsB.size() != std::size_t(threads))
     refuseTrace("it does not list the loads of each thread of the traced block");
-  if (!tracedWidth(trace.storeWidth)) refuseTrace("its stores are not 1, 2 or 4 elements wide");
+  if (trace.storeWidth > 4 || !tracedWidth(trace.storeWidth))
+    refuseTrace("its stores are not 1, 2 or 4 elements wide");
   const std::int64_t steps = ceilDiv(shape.k, trace.kDepth);
   for (int operand = 0; operand < 2; ++operand) {
     const auto& perThread = operand == 0 ? trace.loadsA : trace.loadsB;
@@ -301,7 +309,7 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
       threadStart.push_back(flat.size());
       std::vector<TracedLoad> ordered = perThread[std::size_t(thread)];
       for (const TracedLoad& load : ordered)
-        if (!tracedWidth(load.width)) refuseTrace("a load is not 1, 2 or 4 elements wide");
+        if (!tracedWidth(load.width)) refuseTrace("a load is not 1, 2, 4 or 8 elements wide");
       // k runs along A's columns and B's rows; a load before k = 0 falls in no k-step.
       const auto stepOf = [&](const TracedLoad& load) {
         const std::int64_t k = operand == 0 ? load.col : load.row;
@@ -482,7 +490,7 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
 Mapping::Mapping(const KernelTrace& trace)
     : config_(trace.kernel),
       shape_(trace.shape),
-      element_(ElementType::F32),
+      element_(trace.element),
       family_(Family::User),
       map_(maps::Traced{indexTrace(trace)}) {
   const TracedTables& t = *std::get<maps::Traced>(map_).tables;
@@ -1059,6 +1067,21 @@ int Mapping::sharedReadSlots(Operand operand) const {
       map_);
 }
 
+int Mapping::readsEveryK(Operand operand) const {
+  if (const auto* traced = std::get_if<maps::Traced>(&map_))
+    return (operand == Operand::A ? traced->tables->shared[0] : traced->tables->shared[1])
+        .readsEveryK;
+  // wgmma reads its fragments itself, no lane does: its tiles have no reads to space.
+  return std::visit(
+      [&](const auto& map) {
+        if constexpr (FragmentMap<std::decay_t<decltype(map)>>)
+          return map.fragmentReads(operand == Operand::A) > 0 ? map.instrK() : 1;
+        else
+          return 1;
+      },
+      map_);
+}
+
 namespace {
 
 // One warp's shared-memory access, lane by lane: `wordOf(map, linear, width)` gives the word of
@@ -1091,9 +1114,10 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
   const int slots = sharedReadSlots(operand);
   if (kk < 0 || kk >= kDepth_ || slot < 0 || slot >= slots) return std::nullopt;
   if (const auto* traced = std::get_if<maps::Traced>(&map_)) {
-    if (step < 0 || step >= kSteps()) return std::nullopt;
+    const int every = readsEveryK(operand);
+    if (step < 0 || step >= kSteps() || kk % every != 0) return std::nullopt;
     return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, false, warp,
-                                        (step * kDepth_ + kk) * slots + slot);
+                                        (step * (kDepth_ / every) + kk / every) * slots + slot);
   }
   return laneByLane(map_, threadsPerBlock(), warp, [&](const auto& map, int linear, int& width) {
     using Map = std::decay_t<decltype(map)>;

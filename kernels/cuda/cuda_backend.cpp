@@ -195,20 +195,25 @@ class CudaBackend final : public Backend {
       };
       const Shape& shape = request.shape;
       TS_CUDA_CHECK(cudaSetDevice(request.device));
-      ensureFits(shape, ElementType::F32, false);
+      ensureFits(shape, request.element, false);
       report(0.0, "compiling " + userKernelName(config.kernel) + " with its accessors recording");
-      const cuda::UserModule& module = userModule(config, request.device, /*traced=*/true);
+      const cuda::UserModule& module =
+          userModule(config, request.device, request.element, /*traced=*/true);
       const cuda::UserLaunch launch = module.launchFor(shape);
-      const Operands operands = makeOperands(shape, Fill::Random, 42, ElementType::F32);
-      cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.elementsC());
-      TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-      TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+      const Operands operands = makeOperands(shape, Fill::Random, 42, request.element);
+      const cuda::HostOperand hostA(operands.a, request.element),
+          hostB(operands.b, request.element);
+      cuda::DeviceBuffer<std::byte> a(std::int64_t(hostA.bytes())), b(std::int64_t(hostB.bytes()));
+      cuda::DeviceBuffer<float> c(shape.elementsC());
+      TS_CUDA_CHECK(cudaMemcpy(a.get(), hostA.data(), a.bytes(), cudaMemcpyHostToDevice));
+      TS_CUDA_CHECK(cudaMemcpy(b.get(), hostB.data(), b.bytes(), cudaMemcpyHostToDevice));
       report(0.5, "running the traced launch");
       // 2^24 accesses in all (128 MiB of GPU memory: loads and shared-memory words) shared by
       // the block's threads, 16384 each in a block of 1024; a thread that makes more marks the
       // trace truncated.
       const int capacity = (1 << 24) / (launch.block.x * launch.block.y);
-      const cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+      cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+      args.element = request.element;
       KernelTrace traced = module.trace(args, launch, request.block, capacity);
       traced.kernel = config;
       traced.device = devices_[std::size_t(request.device)].name;
@@ -318,7 +323,7 @@ class CudaBackend final : public Backend {
     cuda::UserLaunch userLaunch;
     if (family == Family::User) {
       report(0.07, "compiling " + userKernelName(config.kernel) + " with NVRTC");
-      user = &userModule(config, request.device);
+      user = &userModule(config, request.device, request.element);
       userLaunch = user->launchFor(shape);
     }
     const auto launch = [&] {
@@ -410,17 +415,18 @@ class CudaBackend final : public Backend {
   // A user kernel compiled for `device` and loaded there, once per source and parameters. Throws
   // Error(InvalidArgument) with the compiler's first error when the source does not compile.
   // `traced`: compiled with the accessors recording (CompileOptions::trace).
-  const cuda::UserModule& userModule(const KernelConfig& config, int device, bool traced = false) {
+  const cuda::UserModule& userModule(const KernelConfig& config, int device, ElementType element,
+                                     bool traced = false) {
     const int capability = capabilities_[std::size_t(device)];
     const std::string arch = "sm_" + std::to_string(capability);
-    const std::string key = std::to_string(device) + (traced ? " traced" : "") + "\n" +
-                            formatParams(config) + "\n" + config.kernel + "\n" +
-                            config.source.value_or("");
+    const std::string key = std::to_string(device) + (traced ? " traced " : " ") +
+                            toString(element) + "\n" + formatParams(config) + "\n" + config.kernel +
+                            "\n" + config.source.value_or("");
     auto found = userModules_.find(key);
     if (found != userModules_.end()) return *found->second;
     const std::string name = userKernelName(config.kernel);
-    const CompileResult compiled =
-        compileUserKernel({name, config.source.value_or("")}, {arch, config.params, traced});
+    const CompileResult compiled = compileUserKernel({name, config.source.value_or("")},
+                                                     {arch, config.params, element, traced});
     if (!compiled.ok) {
       std::string why = name + ".cu did not compile for " + arch;
       const auto error = std::find_if(compiled.diagnostics.begin(), compiled.diagnostics.end(),

@@ -61,8 +61,8 @@ struct Trace {
 };
 struct Problem {
   int m, n, k;
-  const float* a;
-  const float* b;
+  const void* a;  // of ts::Element, the type the module was compiled for
+  const void* b;
   float* c;
   const void* trace;
 };
@@ -159,8 +159,7 @@ void UserModule::launch(const ProductArgs& args, const UserLaunch& launch) const
 
 void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
                             const void* trace) const {
-  Problem problem{int(args.m),       int(args.n), int(args.k), args.aAs<float>(),
-                  args.bAs<float>(), args.c,      trace};
+  Problem problem{int(args.m), int(args.n), int(args.k), args.a, args.b, args.c, trace};
   void* parameters[] = {&problem};
   checkDriver(driver().launchKernel(kernel_, unsigned(launch.grid.x), unsigned(launch.grid.y), 1,
                                     unsigned(launch.block.x), unsigned(launch.block.y), 1,
@@ -195,6 +194,7 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
 
   KernelTrace out;
   out.shape = {args.m, args.n, args.k};
+  out.element = args.element;
   out.grid = launch.grid;
   out.block = launch.block;
   out.tracedBlock = block;
@@ -237,7 +237,9 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
           out.loadsB[std::size_t(t)].push_back({row, col, width});
           break;
         default: {
-          SharedTrace& tile = row == 0 ? out.sharedA : out.sharedB;
+          // Row: the tile, plus 2 for a read of tensor-core fragments.
+          SharedTrace& tile = row % 2 == 0 ? out.sharedA : out.sharedB;
+          if (row >= 2) tile.readsEveryK = maps::kFragmentKBytes / storageBytes(args.element);
           (event >> 62 == 2 ? tile.reads : tile.writes)[std::size_t(t)].push_back(
               {int(col), width});
         }

@@ -53,6 +53,11 @@ void compareSharedWords(const Mapping& traced, const Mapping& model, Differences
     const char* tile = operand == Operand::A ? "A's tile" : "B's tile";
     const int reads = traced.sharedReadSlots(operand), writes = traced.sharedWriteSlots(operand);
     if (reads == 0 && writes == 0) continue;  // not traced: the kernel used no accessor on it
+    if (reads > 0 && traced.readsEveryK(operand) != model.readsEveryK(operand)) {
+      found.add(std::string(tile) + ": read every " + std::to_string(traced.readsEveryK(operand)) +
+                " values of k, the Mapping's every " + std::to_string(model.readsEveryK(operand)));
+      continue;
+    }
     if (reads != model.sharedReadSlots(operand)) {
       found.add(std::string(tile) + ": " + std::to_string(reads) +
                 " reads per thread and inner index, the Mapping's " +

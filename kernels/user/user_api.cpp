@@ -20,11 +20,41 @@ struct Trace {
   int capacity;
   int* storeWidth;                 // the widest store of C the recorded block made
 };
-// C = A B: A is M x K, B is K x N and C is M x N, all row-major floats.
+// The 16-bit element types, as their bits (cuda_fp16.h and cuda_bf16.h are not needed):
+// ts::toFloat reads one.
+struct half {
+  unsigned short bits;
+};
+struct bfloat16 {
+  unsigned short bits;
+};
+// The type of A and B this variant is compiled for, one of those TS_TYPES lists: float for fp32
+// and tf32 (floats the tensor cores read to 10 mantissa bits), ts::half for fp16, ts::bfloat16 for
+// bf16. C is always float. TS_ELEMENT_BYTES is its size, for the preprocessor (#if).
+#if defined(TS_FP16)
+typedef half Element;
+#define TS_ELEMENT_BYTES 2
+#elif defined(TS_BF16)
+typedef bfloat16 Element;
+#define TS_ELEMENT_BYTES 2
+#else
+typedef float Element;
+#define TS_ELEMENT_BYTES 4
+#endif
+__device__ __forceinline__ float toFloat(float value) { return value; }
+__device__ __forceinline__ float toFloat(half value) {
+  float out;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(out) : "h"(value.bits));
+  return out;
+}
+__device__ __forceinline__ float toFloat(bfloat16 value) {
+  return __uint_as_float((unsigned)value.bits << 16);
+}
+// C = A B: A is M x K, B is K x N and C is M x N, all row-major.
 struct Problem {
   int M, N, K;
-  const float* A;
-  const float* B;
+  const Element* A;
+  const Element* B;
   float* C;
   const Trace* trace;  // null but in a traced launch
 };
@@ -32,9 +62,10 @@ struct Problem {
 enum Tile { TileA = 0, TileB = 1 };
 namespace detail {
 // Kinds: 0 a load of A[row][col], 1 of B[row][col]; 2 a read and 3 a write of shared word `col`
-// (its byte address / 4) of tile `row`. `width`: the elements (words) the access took, 1 or 4.
-// Packed as kind << 62 | log2(width) << 60 | row << 31 | col; an index outside its field's
-// range (a load outside the matrix) lands outside the matrix too.
+// (its byte address / 4) of tile `row` (plus 2: a read of tensor-core fragments). `width`: the
+// elements (words) the access took, 1, 2, 4 or 8. Packed as kind << 62 | log2(width) << 60 |
+// row << 31 | col; an index outside its field's range (a load outside the matrix) lands outside
+// the matrix too.
 __device__ __forceinline__ void record(const Problem& p, unsigned long long kind, int row,
                                        int col, int width = 1) {
 #ifdef TS_TRACE
@@ -44,7 +75,8 @@ __device__ __forceinline__ void record(const Problem& p, unsigned long long kind
   const int n = t.eventCounts[thread]++;  // each thread counts its own
   if (n < t.capacity)
     t.events[(long long)thread * t.capacity + n] =
-        kind << 62 | (unsigned long long)(width == 4 ? 2 : width == 2 ? 1 : 0) << 60 |
+        kind << 62 |
+        (unsigned long long)(width == 8 ? 3 : width == 4 ? 2 : width == 2 ? 1 : 0) << 60 |
         ((unsigned long long)(unsigned)row & 0x1FFFFFFFull) << 31 |
         ((unsigned long long)(unsigned)col & 0x7FFFFFFFull);
 #endif
@@ -68,17 +100,18 @@ __device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
 }  // namespace detail
 // The accessors a traced launch records; plain pointer code on p.A, p.B and p.C works too.
 // A load outside its matrix returns zero, and the tracer draws its lane idle in that instruction.
-__device__ __forceinline__ float loadA(const Problem& p, int i, int k) {
+__device__ __forceinline__ Element loadA(const Problem& p, int i, int k) {
   detail::record(p, 0, i, k);
-  return detail::inside(i, k, p.M, p.K) ? p.A[(long long)i * p.K + k] : 0.0f;
+  return detail::inside(i, k, p.M, p.K) ? p.A[(long long)i * p.K + k] : Element{};
 }
-__device__ __forceinline__ float loadB(const Problem& p, int k, int j) {
+__device__ __forceinline__ Element loadB(const Problem& p, int k, int j) {
   detail::record(p, 1, k, j);
-  return detail::inside(k, j, p.K, p.N) ? p.B[(long long)k * p.N + j] : 0.0f;
+  return detail::inside(k, j, p.K, p.N) ? p.B[(long long)k * p.N + j] : Element{};
 }
+#if TS_ELEMENT_BYTES == 4
 // Four consecutive elements as one 16-byte load (a float4), zeros outside the matrix. A float4
 // needs a 16-byte aligned address: A[i][k..k+3] with K and k multiples of 4, B[k][j..j+3] with N
-// and j multiples of 4. Elsewhere load the elements one by one.
+// and j multiples of 4. Elsewhere load the elements one by one. (fp32 and tf32 only.)
 __device__ __forceinline__ float4 loadA4(const Problem& p, int i, int k) {
   detail::record(p, 0, i, k, 4);
   return detail::inside(i, k, p.M, p.K)
@@ -91,25 +124,35 @@ __device__ __forceinline__ float4 loadB4(const Problem& p, int k, int j) {
              ? *reinterpret_cast<const float4*>(p.B + (long long)k * p.N + j)
              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
+#endif
 __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float value) {
   detail::recordStore(p, i, j, 1);
   p.C[(long long)i * p.N + j] = value;
+}
+// C[i][j], C[i][j+1] as one 8-byte store: N and j even.
+__device__ __forceinline__ void storeC2(const Problem& p, int i, int j, float2 value) {
+  detail::recordStore(p, i, j, 2);
+  *reinterpret_cast<float2*>(p.C + (long long)i * p.N + j) = value;
 }
 // C[i][j..j+3] as one 16-byte store: N and j multiples of 4.
 __device__ __forceinline__ void storeC4(const Problem& p, int i, int j, float4 value) {
   detail::recordStore(p, i, j, 4);
   *reinterpret_cast<float4*>(p.C + (long long)i * p.N + j) = value;
 }
-// A word of a staged tile in shared memory, read or written: the bank view draws which banks a
-// warp's reads and writes meet. Plain indexing works too, unseen by the tracer.
-__device__ __forceinline__ float readShared(const Problem& p, Tile tile, const float& word) {
+// An element of a staged tile in shared memory (a float, or an Element), read or written: the
+// bank view draws which banks a warp's reads and writes meet. Plain indexing works too, unseen
+// by the tracer.
+template <typename Word>
+__device__ __forceinline__ Word readShared(const Problem& p, Tile tile, const Word& word) {
+  static_assert(sizeof(Word) <= 4, "one element of at most 4 bytes: readShared4 reads 16");
 #ifdef TS_TRACE
   detail::record(p, 2, tile, detail::sharedWord(&word));
 #endif
   return word;
 }
-__device__ __forceinline__ void writeShared(const Problem& p, Tile tile, float& word,
-                                            float value) {
+template <typename Word>
+__device__ __forceinline__ void writeShared(const Problem& p, Tile tile, Word& word, Word value) {
+  static_assert(sizeof(Word) <= 4, "one element of at most 4 bytes: writeShared4 writes 16");
 #ifdef TS_TRACE
   detail::record(p, 3, tile, detail::sharedWord(&word));
 #endif
@@ -134,7 +177,7 @@ namespace detail {
 // cp.async of `kBytes` (4 or 16) from `from` into shared memory at `to`, zero-filled where
 // `inside` is false (nothing is read then); before sm_80, a load and a store.
 template <int kBytes>
-__device__ __forceinline__ void copyAsync(float* to, const float* from, bool inside) {
+__device__ __forceinline__ void copyAsync(void* to, const void* from, bool inside) {
 #if __CUDA_ARCH__ >= 800
   const unsigned at = (unsigned)__cvta_generic_to_shared(to);
   if (kBytes == 16)
@@ -147,31 +190,48 @@ __device__ __forceinline__ void copyAsync(float* to, const float* from, bool ins
                  : "memory");
 #else
   if (kBytes == 16)
-    *reinterpret_cast<float4*>(to) =
-        inside ? *reinterpret_cast<const float4*>(from) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    *reinterpret_cast<uint4*>(to) =
+        inside ? *reinterpret_cast<const uint4*>(from) : make_uint4(0, 0, 0, 0);
   else
-    *to = inside ? *from : 0.0f;
+    *reinterpret_cast<unsigned*>(to) = inside ? *reinterpret_cast<const unsigned*>(from) : 0u;
 #endif
 }
+// One element from `from` (or zero) into `to`: cp.async for 4 bytes, a load and a store for 2
+// (cp.async copies 4, 8 or 16).
+__device__ __forceinline__ void copyElement(Element& to, const Element* from, bool inside) {
+  if (sizeof(Element) == 4)
+    copyAsync<4>(&to, from, inside);
+  else
+    to = inside ? *from : Element{};
+}
 }  // namespace detail
+// The elements one 16-byte copy takes: 4 floats, or 8 fp16 or bf16 values.
+constexpr int kCopyElements = 16 / (int)sizeof(Element);
 // Copies straight from global into shared memory without passing through registers (cp.async,
-// sm_80 and up): A[i][k] into `to`, B[k][j] (or B[k][j..j+3] as 16 bytes: N and j multiples
-// of 4) into `to` on, zeros outside the matrix. The tracer sees a load and a write of the tile.
-// They land after ts::waitCopies: commit each k-step's copies as one group.
-__device__ __forceinline__ void copyA(const Problem& p, float& to, int i, int k) {
+// sm_80 and up): A[i][k] into `to`, B[k][j] into `to`, zeros outside the matrix; copyA16 and
+// copyB16 take kCopyElements consecutive elements as 16 bytes (K, or N, and k, or j, multiples of
+// kCopyElements). The tracer sees a load and a write of the tile. They land after
+// ts::waitCopies: commit each k-step's copies as one group.
+__device__ __forceinline__ void copyA(const Problem& p, Element& to, int i, int k) {
   detail::record(p, 0, i, k);
   detail::record(p, 3, TileA, detail::sharedWord(&to));
   const bool inside = detail::inside(i, k, p.M, p.K);
-  detail::copyAsync<4>(&to, inside ? p.A + (long long)i * p.K + k : p.A, inside);
+  detail::copyElement(to, inside ? p.A + (long long)i * p.K + k : p.A, inside);
 }
-__device__ __forceinline__ void copyB(const Problem& p, float& to, int k, int j) {
+__device__ __forceinline__ void copyB(const Problem& p, Element& to, int k, int j) {
   detail::record(p, 1, k, j);
   detail::record(p, 3, TileB, detail::sharedWord(&to));
   const bool inside = detail::inside(k, j, p.K, p.N);
-  detail::copyAsync<4>(&to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
+  detail::copyElement(to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
 }
-__device__ __forceinline__ void copyB4(const Problem& p, float& to, int k, int j) {
-  detail::record(p, 1, k, j, 4);
+__device__ __forceinline__ void copyA16(const Problem& p, Element& to, int i, int k) {
+  detail::record(p, 0, i, k, kCopyElements);
+  detail::record(p, 3, TileA, detail::sharedWord(&to), 4);
+  const bool inside = detail::inside(i, k, p.M, p.K);
+  detail::copyAsync<16>(&to, inside ? p.A + (long long)i * p.K + k : p.A, inside);
+}
+__device__ __forceinline__ void copyB16(const Problem& p, Element& to, int k, int j) {
+  detail::record(p, 1, k, j, kCopyElements);
   detail::record(p, 3, TileB, detail::sharedWord(&to), 4);
   const bool inside = detail::inside(k, j, p.K, p.N);
   detail::copyAsync<16>(&to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
@@ -190,6 +250,65 @@ __device__ __forceinline__ void waitCopies() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
+// ---- Tensor cores (mma.sync, sm_80 and up) ----
+// One mma multiplies a 16 x kMmaK fragment of A by a kMmaK x 8 fragment of B into a 16 x 8
+// float accumulator spread over the warp: lane 4g + q holds rows g and g + 8, columns 2q and
+// 2q + 1 (d[0], d[1] on row g; d[2], d[3] on row g + 8). kMmaK is 32 bytes of the element type:
+// 16 fp16 or bf16 values, 8 tf32.
+constexpr int kMmaK = 32 / (int)sizeof(Element);
+// Four 8 x 8 matrices of 16-bit elements from shared memory (ldmatrix.x4): lanes 8i .. 8i + 7
+// each name one 16-byte row of matrix i (`row`, its first element); lane 4g + q receives row g,
+// elements 2q and 2q + 1 of each matrix in to[i] (of each matrix transposed, in the Transposed
+// form). The tracer sees each lane read 4 words of the tile, once per kMmaK values of k.
+__device__ __forceinline__ void loadMatrices(const Problem& p, Tile tile, const Element& row,
+                                             unsigned (&to)[4]) {
+#ifdef TS_TRACE
+  detail::record(p, 2, tile + 2, detail::sharedWord(&row), 4);
+#endif
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
+               : "r"((unsigned)__cvta_generic_to_shared(&row)));
+}
+__device__ __forceinline__ void loadMatricesTransposed(const Problem& p, Tile tile,
+                                                       const Element& row, unsigned (&to)[4]) {
+#ifdef TS_TRACE
+  detail::record(p, 2, tile + 2, detail::sharedWord(&row), 4);
+#endif
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
+               : "r"((unsigned)__cvta_generic_to_shared(&row)));
+}
+// One register of a tf32 fragment: the bits of a float of the tile (tf32 has no ldmatrix). The
+// tracer sees a one-word read, once per kMmaK values of k.
+__device__ __forceinline__ unsigned readFragment(const Problem& p, Tile tile, const float& word) {
+#ifdef TS_TRACE
+  detail::record(p, 2, tile + 2, detail::sharedWord(&word));
+#endif
+  return __float_as_uint(word);
+}
+// d += a b on the tensor cores, for the element type compiled: a the A fragment (4 registers),
+// b the B fragment (2), d the accumulator.
+__device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+#if __CUDA_ARCH__ >= 800
+#if defined(TS_FP16)
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+#elif defined(TS_BF16)
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+#else
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+#endif
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+  __trap();  // these mma.sync shapes need sm_80
+#endif
+}
 // Blocks needed to cover `n` with blocks of `b`.
 __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b; }
 }  // namespace ts
@@ -197,6 +316,9 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
 // TS_PARAM(NAME, default, allowed...): a named parameter, a compile-time constant NAME in the
 // source; TileScope compiles one variant per value it runs, sweeps and autotunes.
 #define TS_PARAM(...)
+// TS_TYPES(fp16, bf16, ...): the types of A and B the kernel multiplies (fp32, tf32, fp16, bf16),
+// the first its default; without it, fp32 alone. Each variant is compiled for one, ts::Element.
+#define TS_TYPES(...)
 // TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes): the launch, from M, N, K and the
 // parameters; sharedBytes is the dynamic shared memory (0 for static __shared__ arrays only).
 #define TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes)                      \
@@ -729,7 +851,7 @@ TS_KERNEL {
       const int at = t + e * kThreads, r = at / (BN / 4), c = at % (BN / 4) * 4;
       float& to = stage[kAWords + r * BN + c];
       if (bVectors) {
-        ts::copyB4(p, to, k0 + r, col0 + c);
+        ts::copyB16(p, to, k0 + r, col0 + c);
       } else {
         for (int x = 0; x < 4; ++x) ts::copyB(p, (&to)[x], k0 + r, col0 + c + x);
       }
@@ -910,6 +1032,154 @@ TS_KERNEL {
       }
     }
   }
+}
+)cu"},
+      {"tensor-mma",
+       R"cu(// tensor-mma (CUTLASS's sm80 multistage tensor-op GEMM): pipelined's warp grid and
+// cp.async stages, but the multiply-adds run on the tensor cores. One ts::mma has the warp
+// multiply a 16 x kMmaK fragment of A by a kMmaK x 8 fragment of B into a 16 x 8 accumulator,
+// so a lane's outputs follow the hardware's layout: rows g and g + 8, columns 2q and 2q + 1
+// of every 8, lane 4g + q. ldmatrix (ts::loadMatrices) reads a fragment for the whole warp,
+// each lane naming one 16-byte row; the tiles' rows are padded by 16 bytes so the 8 rows of
+// one 8 x 8 matrix start on 8 different groups of 4 banks. Try this: drop the padding (the
+// + 16 in kAPitch, kBPitch and TS_LAUNCH) and trace it: the access view's Bank read shows
+// each ldmatrix of A taking 16 wavefronts where it took 4, of B 32. tf32 has no ldmatrix: each
+// lane reads its fragment registers one word at a time (ts::readFragment).
+TS_TYPES(fp16, bf16, tf32)
+TS_PARAM(BM, 128, 64, 128)
+TS_PARAM(BN, 128, 128, 256)
+TS_PARAM(BK, 32, 32)
+TS_PARAM(WM, 64, 32, 64)
+TS_PARAM(WN, 32, 32, 64)
+TS_PARAM(stages, 4, 3, 4)
+TS_LAUNCH(BM / WM * (BN / WN) * 32, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
+          stages * (BM * (BK * TS_ELEMENT_BYTES + 16) +
+                    BK * (BN * TS_ELEMENT_BYTES + (TS_ELEMENT_BYTES == 4 ? 32 : 16))))
+TS_KSTEP(BK)
+
+TS_KERNEL {
+  constexpr int kBytes = TS_ELEMENT_BYTES;
+  // The row pitches in bytes: 16 bytes of padding (32 for tf32's B, read down its columns).
+  constexpr int kAPitch = BK * kBytes + 16, kBPitch = BN * kBytes + (kBytes == 4 ? 32 : 16);
+  constexpr int kAStage = BM * kAPitch, kStage = kAStage + BK * kBPitch;
+  constexpr int kWarpsAlongN = BN / WN, kThreads = BM / WM * kWarpsAlongN * 32;
+  constexpr int kFragmentsM = WM / 16, kFragmentsN = WN / 8;  // a warp's accumulators
+  constexpr int kVector = ts::kCopyElements;                  // elements per 16-byte copy
+  constexpr int kACopies = BM * BK / kVector / kThreads, kBCopies = BK * BN / kVector / kThreads;
+  static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must divide the block tile");
+  static_assert(kThreads >= 128 && kThreads <= 256, "a block must have 4 to 8 warps");
+  static_assert(WM % 16 == 0 && WN % 16 == 0, "a warp tile must be whole 16 x 16 fragments");
+  static_assert(kACopies >= 1 && kACopies * kThreads * kVector == BM * BK && kBCopies >= 1 &&
+                    kBCopies * kThreads * kVector == BK * BN,
+                "every thread must copy as many 16-byte vectors of each tile");
+  extern __shared__ __align__(128) unsigned char shared[];  // stages stages: A, then B
+  const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  const int warpRow = warp / kWarpsAlongN * WM, warpCol = warp % kWarpsAlongN * WN;
+  const auto stageOf = [&](int s) { return shared + s % stages * kStage; };
+  const auto aAt = [&](unsigned char* stage, int m, int k) -> ts::Element& {
+    return *reinterpret_cast<ts::Element*>(stage + m * kAPitch + k * kBytes);
+  };
+  const auto bAt = [&](unsigned char* stage, int k, int n) -> ts::Element& {
+    return *reinterpret_cast<ts::Element*>(stage + kAStage + k * kBPitch + n * kBytes);
+  };
+  // Rows 16-byte aligned: copies of 16 bytes, else one element at a time.
+  const bool aVectors = p.K % kVector == 0, bVectors = p.N % kVector == 0;
+  // Starts k-step s's copies: copy e of thread t takes the vector t + e * threads of each
+  // tile, row by row. Past the matrix a copy reads nothing and fills zeros.
+  const auto copy = [&](int s) {
+    unsigned char* stage = stageOf(s);
+    const int k0 = s * BK;
+#pragma unroll
+    for (int e = 0; e < kACopies; ++e) {
+      const int at = t + e * kThreads, r = at / (BK / kVector), c = at % (BK / kVector) * kVector;
+      if (aVectors) {
+        ts::copyA16(p, aAt(stage, r, c), row0 + r, k0 + c);
+      } else {
+        for (int x = 0; x < kVector; ++x) ts::copyA(p, aAt(stage, r, c + x), row0 + r, k0 + c + x);
+      }
+    }
+#pragma unroll
+    for (int e = 0; e < kBCopies; ++e) {
+      const int at = t + e * kThreads, r = at / (BN / kVector), c = at % (BN / kVector) * kVector;
+      if (bVectors) {
+        ts::copyB16(p, bAt(stage, r, c), k0 + r, col0 + c);
+      } else {
+        for (int x = 0; x < kVector; ++x) ts::copyB(p, bAt(stage, r, c + x), k0 + r, col0 + c + x);
+      }
+    }
+  };
+  float sum[kFragmentsM][kFragmentsN][4] = {};
+  const int steps = ts::ceilDiv(p.K, BK);
+  for (int s = 0; s < stages - 1; ++s) {
+    if (s < steps) copy(s);
+    ts::commitCopies();  // a group each, empty or not, so the count of groups stays exact
+  }
+  for (int s = 0; s < steps; ++s) {
+    ts::waitCopies<stages - 2>();  // this thread's copies of k-step s have landed
+    __syncthreads();  // everyone's have, and the stage k-step s - 1 used is free
+    if (s + stages - 1 < steps) copy(s + stages - 1);
+    ts::commitCopies();
+    unsigned char* stage = stageOf(s);
+#pragma unroll
+    for (int k0 = 0; k0 < BK; k0 += ts::kMmaK) {
+      unsigned a[kFragmentsM][4], b[kFragmentsN][2];
+#if TS_ELEMENT_BYTES == 2
+      // Fragment row i of A: lanes 0-15 name its rows at k0, lanes 16-31 the same at k0 + 8.
+#pragma unroll
+      for (int i = 0; i < kFragmentsM; ++i)
+        ts::loadMatrices(p, ts::TileA, aAt(stage, warpRow + i * 16 + lane % 16, k0 + lane / 16 * 8),
+                         a[i]);
+      // Fragment columns 2j and 2j + 1 of B, transposed: lanes name rows k0 .. k0 + 15.
+#pragma unroll
+      for (int j = 0; j < kFragmentsN / 2; ++j) {
+        unsigned pair[4];
+        ts::loadMatricesTransposed(
+            p, ts::TileB, bAt(stage, k0 + lane % 16, warpCol + j * 16 + lane / 16 * 8), pair);
+        b[2 * j][0] = pair[0], b[2 * j][1] = pair[1];
+        b[2 * j + 1][0] = pair[2], b[2 * j + 1][1] = pair[3];
+      }
+#else
+      // tf32: register r of A's fragment is row g + 8 (r % 2), k q + 4 (r / 2); of B's, k q + 4r.
+#pragma unroll
+      for (int i = 0; i < kFragmentsM; ++i)
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          a[i][r] = ts::readFragment(
+              p, ts::TileA,
+              aAt(stage, warpRow + i * 16 + lane / 4 + r % 2 * 8, k0 + lane % 4 + r / 2 * 4));
+#pragma unroll
+      for (int j = 0; j < kFragmentsN; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+          b[j][r] = ts::readFragment(p, ts::TileB,
+                                     bAt(stage, k0 + lane % 4 + r * 4, warpCol + j * 8 + lane / 4));
+#endif
+#pragma unroll
+      for (int i = 0; i < kFragmentsM; ++i)
+#pragma unroll
+        for (int j = 0; j < kFragmentsN; ++j) ts::mma(sum[i][j], a[i], b[j]);
+    }
+  }
+  // Each accumulator pair (columns 2q, 2q + 1) as one float2 where N is even.
+#pragma unroll
+  for (int i = 0; i < kFragmentsM; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row0 + warpRow + i * 16 + h * 8 + lane / 4;
+      if (row >= p.M) continue;
+#pragma unroll
+      for (int j = 0; j < kFragmentsN; ++j) {
+        const int col = col0 + warpCol + j * 8 + lane % 4 * 2;
+        const float first = sum[i][j][2 * h], second = sum[i][j][2 * h + 1];
+        if (p.N % 2 == 0) {
+          if (col < p.N) ts::storeC2(p, row, col, make_float2(first, second));
+        } else {
+          if (col < p.N) ts::storeC(p, row, col, first);
+          if (col + 1 < p.N) ts::storeC(p, row, col + 1, second);
+        }
+      }
+    }
 }
 )cu"},
   };

@@ -325,10 +325,60 @@ std::vector<ParamSpec> declaredParams(const std::string& source,
   return params;
 }
 
+std::vector<ElementType> declaredTypes(const std::string& source,
+                                       std::vector<CompileDiagnostic>* problems) {
+  static const std::regex declaration(R"(^\s*TS_TYPES\s*\(([^)]*)\))");
+  std::vector<ElementType> types;
+  std::istringstream in(source);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    std::smatch match;
+    if (!std::regex_search(line, match, declaration)) continue;
+    if (!types.empty()) {
+      problem(problems, number, "TS_TYPES is declared twice");
+      continue;
+    }
+    if (match[1].str().find_first_not_of(" \t") == std::string::npos) {
+      problem(problems, number, "TS_TYPES lists no element type");
+      types.push_back(ElementType::F32);  // a refused line: keep one answer
+      continue;
+    }
+    std::istringstream items(match[1].str());
+    std::vector<ElementType> listed;
+    for (std::string item; std::getline(items, item, ',');) {
+      item.erase(0, item.find_first_not_of(" \t"));
+      item.erase(item.find_last_not_of(" \t") + 1);
+      const std::optional<ElementType> type = parseElementType(item);
+      if (!type) {
+        problem(problems, number,
+                "TS_TYPES: '" + item + "' is not an element type (fp32, tf32, fp16 or bf16)");
+        listed.clear();
+        break;
+      }
+      if (std::find(listed.begin(), listed.end(), *type) == listed.end()) listed.push_back(*type);
+    }
+    types = std::move(listed);
+    if (types.empty()) types.push_back(ElementType::F32);  // a refused line: keep one answer
+  }
+  if (types.empty()) types.push_back(ElementType::F32);
+  return types;
+}
+
 CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options) {
   CompileResult result;
   result.arch = options.arch;
   result.params = declaredParams(kernel.source, &result.diagnostics);
+  const std::vector<ElementType> types = declaredTypes(kernel.source, &result.diagnostics);
+  if (std::find(types.begin(), types.end(), options.element) == types.end()) {
+    std::string listed;
+    for (const ElementType type : types)
+      listed += (listed.empty() ? "" : ", ") + std::string(toString(type));
+    result.diagnostics.push_back({0, 0, true,
+                                  std::string("the kernel multiplies ") + listed + ", not " +
+                                      toString(options.element) +
+                                      " (TS_TYPES lists the types it takes)"});
+  }
   for (const auto& given : options.params) {
     const std::string& name = given.first;
     const int value = given.second;
@@ -366,6 +416,10 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
   for (const auto& [name, value] : result.values)
     arguments.push_back("-D" + name + "=" + std::to_string(value));
   if (options.trace) arguments.push_back("-DTS_TRACE");
+  // ts::Element: float unless the type says otherwise (tf32 operands are floats too).
+  if (options.element == ElementType::TF32) arguments.push_back("-DTS_TF32");
+  if (options.element == ElementType::F16) arguments.push_back("-DTS_FP16");
+  if (options.element == ElementType::BF16) arguments.push_back("-DTS_BF16");
   std::vector<const char*> argv;
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
   const nvrtcResult compiled = api.compileProgram(program, int(argv.size()), argv.data());

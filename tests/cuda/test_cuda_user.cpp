@@ -13,6 +13,7 @@
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
 #include "gpu_test.hpp"
+#include "host_operand.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
 #include "tilescope/occupancy.hpp"
@@ -52,7 +53,8 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
       {"vectorized", {{"BM", 128}, {"BK", 16}}},
       {"warptile", {{"BM", 64}, {"BK", 8}}},
       {"pipelined", {{"BM", 64}, {"BN", 128}, {"BK", 16}, {"WM", 32}, {"stages", 3}}},
-      {"prefetched", {{"BM", 64}}}};
+      {"prefetched", {{"BM", 64}}},
+      {"tensor-mma", {{"BM", 64}, {"BN", 256}, {"WM", 32}, {"WN", 64}, {"stages", 3}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial
   if (params.front().name == "TILE") return {{}, {{"TILE", 8}}};
@@ -63,30 +65,38 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
 // path for A or B: both, A alone (prefetched: both, as its catalogue kernel), neither.
 const std::vector<Shape> kShapes = {{100, 70, 50}, {100, 72, 50}, {150, 140, 52}};
 
-int variantCount() {
-  int count = 0;
-  for (const UserKernelTemplate& t : userKernelTemplates()) count += int(variants(t).size());
-  return count;
-}
-
 std::string nameOf(const UserKernelTemplate& t, const Params& values) {
   std::string name = t.kernel;
   for (const auto& [param, value] : values) name += " " + param + "=" + std::to_string(value);
   return name;
 }
 
-// Integer operands of `shape` on the GPU, and room for C: what a traced launch reads.
+// Operands of `shape` in `type` on the GPU, and room for C.
 struct DeviceProduct {
-  explicit DeviceProduct(const Shape& shape)
-      : a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n) {
-    const Operands operands = makeOperands(shape, Fill::Integer, 7, ElementType::F32);
-    TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-    TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
+  DeviceProduct(const Shape& shape, ElementType type, Fill fill)
+      : operands(makeOperands(shape, fill, 7, type)),
+        a(std::int64_t(cuda::HostOperand(operands.a, type).bytes())),
+        b(std::int64_t(cuda::HostOperand(operands.b, type).bytes())),
+        c(shape.m * shape.n) {
+    const cuda::HostOperand hostA(operands.a, type), hostB(operands.b, type);
+    TS_CUDA_CHECK(cudaMemcpy(a.get(), hostA.data(), a.bytes(), cudaMemcpyHostToDevice));
+    TS_CUDA_CHECK(cudaMemcpy(b.get(), hostB.data(), b.bytes(), cudaMemcpyHostToDevice));
     args = {a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+    args.element = type;
   }
-  cuda::DeviceBuffer<float> a, b, c;
+  Operands operands;
+  cuda::DeviceBuffer<std::byte> a, b;
+  cuda::DeviceBuffer<float> c;
   cuda::ProductArgs args{};
 };
+
+// Every variant of every template in each type it declares.
+int variantCount() {
+  int count = 0;
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    count += int(variants(t).size() * declaredTypes(t.source).size());
+  return count;
+}
 
 class CudaUserKernel : public test::GpuTest {
  protected:
@@ -105,40 +115,46 @@ class CudaUserKernel : public test::GpuTest {
 
 TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   for (const Shape& shape : kShapes) runsVerifyAndLaunchAsTheirMappings(shape);
-  EXPECT_EQ(userKernelTemplates().size(), 12u);  // serial, the seeds, the ladder to prefetched
+  // serial, the seeds, the ladder to prefetched, tensor-mma
+  EXPECT_EQ(userKernelTemplates().size(), 13u);
 }
 
 void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
   SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
                std::to_string(shape.k));
-  const Operands operands = makeOperands(shape, Fill::Random, 7, ElementType::F32);
-  const std::vector<double> reference = referenceProduct(operands.a, operands.b);
-  cuda::DeviceBuffer<float> a(shape.m * shape.k), b(shape.k * shape.n), c(shape.m * shape.n);
-  TS_CUDA_CHECK(cudaMemcpy(a.get(), operands.a.data.data(), a.bytes(), cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice));
-  cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
+  std::map<ElementType, std::unique_ptr<DeviceProduct>> products;
   int runs = 0;
   for (const UserKernelTemplate& t : userKernelTemplates()) {
-    for (const Params& params : variants(t)) {
-      const CompileResult compiled = compileUserKernel({t.kernel, t.source}, {arch_, params});
-      ASSERT_TRUE(compiled.ok) << said(compiled);
-      SCOPED_TRACE(nameOf(t, compiled.values));
-      const cuda::UserModule module(compiled);
-      const cuda::UserLaunch launch = module.launchFor(shape);
-      const Mapping mapping(catalogueConfig(t, compiled.values), shape);
-      EXPECT_EQ(launch.grid.x, mapping.grid().x);
-      EXPECT_EQ(launch.grid.y, mapping.grid().y);
-      EXPECT_EQ(launch.block.x, mapping.block().x);
-      EXPECT_EQ(launch.block.y, mapping.block().y);
-      TS_CUDA_CHECK(cudaMemset(c.get(), 0xFF, c.bytes()));  // NaN: an unwritten element fails
-      module.launch(args, launch);
-      TS_CUDA_CHECK(cudaDeviceSynchronize());
-      Matrix result = makePoisonedMatrix(shape.m, shape.n);
-      TS_CUDA_CHECK(cudaMemcpy(result.data.data(), c.get(), c.bytes(), cudaMemcpyDeviceToHost));
-      const Verification check = verify(result, reference, operands.a, operands.b);
-      EXPECT_TRUE(check.passed) << "relative error " << check.relError << ", " << check.nonFinite
-                                << " unwritten";
-      ++runs;
+    for (const ElementType type : declaredTypes(t.source)) {
+      auto& product = products[type];
+      if (!product) product = std::make_unique<DeviceProduct>(shape, type, Fill::Random);
+      const std::vector<double> reference =
+          referenceProduct(product->operands.a, product->operands.b);
+      for (const Params& params : variants(t)) {
+        const CompileResult compiled =
+            compileUserKernel({t.kernel, t.source}, {arch_, params, type});
+        ASSERT_TRUE(compiled.ok) << said(compiled);
+        SCOPED_TRACE(nameOf(t, compiled.values) + " " + toString(type));
+        const cuda::UserModule module(compiled);
+        const cuda::UserLaunch launch = module.launchFor(shape);
+        const Mapping mapping(catalogueConfig(t, compiled.values), shape, type);
+        EXPECT_EQ(launch.grid.x, mapping.grid().x);
+        EXPECT_EQ(launch.grid.y, mapping.grid().y);
+        EXPECT_EQ(launch.block.x, mapping.block().x);
+        EXPECT_EQ(launch.block.y, mapping.block().y);
+        // NaN: an unwritten element fails.
+        TS_CUDA_CHECK(cudaMemset(product->c.get(), 0xFF, product->c.bytes()));
+        module.launch(product->args, launch);
+        TS_CUDA_CHECK(cudaDeviceSynchronize());
+        Matrix result = makePoisonedMatrix(shape.m, shape.n);
+        TS_CUDA_CHECK(cudaMemcpy(result.data.data(), product->c.get(), product->c.bytes(),
+                                 cudaMemcpyDeviceToHost));
+        const Verification check =
+            verify(result, reference, product->operands.a, product->operands.b);
+        EXPECT_TRUE(check.passed) << "relative error " << check.relError << ", " << check.nonFinite
+                                  << " unwritten";
+        ++runs;
+      }
     }
   }
   EXPECT_EQ(runs, variantCount());
@@ -153,6 +169,7 @@ TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
     RunRequest request;
     request.kernel = {userKernelId("my_" + t.kernel), variants(t).back(), t.source};
     request.shape = {100, 70, 50};
+    request.element = declaredTypes(t.source).back();
     request.sampling.fixedReps = 3;
     ASSERT_FALSE(backend->refusal(request)) << *backend->refusal(request);
     const RunResult result = backend->run(request, {}, nullptr);
@@ -162,7 +179,8 @@ TEST_F(CudaUserKernel, RunsThroughTheBackendLikeACatalogueKernel) {
     ASSERT_TRUE(result.resources);
     EXPECT_GT(result.resources->registersPerThread, 0);
     const Dim2 block =
-        Mapping(catalogueConfig(t, resolve(request.kernel).params), request.shape).block();
+        Mapping(catalogueConfig(t, resolve(request.kernel).params), request.shape, request.element)
+            .block();
     EXPECT_EQ(result.resources->threadsPerBlock, block.x * block.y);
     EXPECT_GT(result.resources->blocksPerSM, 0);
     EXPECT_GT(result.resources->occupancy, 0);
@@ -205,35 +223,41 @@ TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
 void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
   SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
                std::to_string(shape.k));
-  const DeviceProduct product(shape);
-  const cuda::ProductArgs& args = product.args;
+  std::map<ElementType, std::unique_ptr<DeviceProduct>> products;
   int traced = 0;
   for (const UserKernelTemplate& t : userKernelTemplates()) {
-    for (const Params& params : variants(t)) {
-      CompileOptions options{arch_, params, /*trace=*/true};
-      const CompileResult compiled = compileUserKernel({t.kernel, t.source}, options);
-      ASSERT_TRUE(compiled.ok) << said(compiled);
-      const Mapping mapping(catalogueConfig(t, compiled.values), shape);
-      const cuda::UserModule module(compiled);
-      const cuda::UserLaunch launch = module.launchFor(shape);
-      EXPECT_EQ(launch.kDepth, mapping.kDepth()) << "TS_KSTEP of " << t.kernel;
-      const Dim2 last{launch.grid.x - 1, launch.grid.y - 1};
-      for (const Dim2 block : {Dim2{launch.grid.x / 2, launch.grid.y / 2}, last}) {
-        SCOPED_TRACE(nameOf(t, compiled.values) + ", block (" + std::to_string(block.x) + "," +
-                     std::to_string(block.y) + ")");
-        // As many accesses as the backend records (serial's one thread makes them all).
-        const int capacity = (1 << 24) / (launch.block.x * launch.block.y);
-        KernelTrace trace = module.trace(args, launch, block, capacity);
-        ASSERT_FALSE(trace.truncated);
-        trace.kernel = {userKernelId(t.kernel), compiled.values, t.source};
-        const Mapping fromTrace(trace);
-        EXPECT_EQ(traceDifferences(fromTrace, mapping), std::vector<std::string>{});
-        // The staged tiles' words were traced (traceDifferences compares those it has).
-        for (const Operand operand : {Operand::A, Operand::B}) {
-          EXPECT_EQ(fromTrace.sharedReadSlots(operand), mapping.sharedReadSlots(operand));
-          EXPECT_EQ(fromTrace.sharedWriteSlots(operand) > 0, mapping.sharedReadSlots(operand) > 0);
+    for (const ElementType type : declaredTypes(t.source)) {
+      auto& product = products[type];
+      if (!product) product = std::make_unique<DeviceProduct>(shape, type, Fill::Integer);
+      for (const Params& params : variants(t)) {
+        const CompileOptions options{arch_, params, type, /*trace=*/true};
+        const CompileResult compiled = compileUserKernel({t.kernel, t.source}, options);
+        ASSERT_TRUE(compiled.ok) << said(compiled);
+        const Mapping mapping(catalogueConfig(t, compiled.values), shape, type);
+        const cuda::UserModule module(compiled);
+        const cuda::UserLaunch launch = module.launchFor(shape);
+        EXPECT_EQ(launch.kDepth, mapping.kDepth()) << "TS_KSTEP of " << t.kernel;
+        const Dim2 last{launch.grid.x - 1, launch.grid.y - 1};
+        for (const Dim2 block : {Dim2{launch.grid.x / 2, launch.grid.y / 2}, last}) {
+          SCOPED_TRACE(nameOf(t, compiled.values) + " " + toString(type) + ", block (" +
+                       std::to_string(block.x) + "," + std::to_string(block.y) + ")");
+          // As many accesses as the backend records (serial's one thread makes them all).
+          const int capacity = (1 << 24) / (launch.block.x * launch.block.y);
+          KernelTrace trace = module.trace(product->args, launch, block, capacity);
+          ASSERT_FALSE(trace.truncated);
+          EXPECT_EQ(trace.element, type);
+          trace.kernel = {userKernelId(t.kernel), compiled.values, t.source};
+          const Mapping fromTrace(trace);
+          EXPECT_EQ(traceDifferences(fromTrace, mapping), std::vector<std::string>{});
+          // The staged tiles' words were traced (traceDifferences compares those it has).
+          for (const Operand operand : {Operand::A, Operand::B}) {
+            EXPECT_EQ(fromTrace.sharedReadSlots(operand), mapping.sharedReadSlots(operand));
+            EXPECT_EQ(fromTrace.readsEveryK(operand), mapping.readsEveryK(operand));
+            EXPECT_EQ(fromTrace.sharedWriteSlots(operand) > 0,
+                      mapping.sharedReadSlots(operand) > 0);
+          }
+          ++traced;
         }
-        ++traced;
       }
     }
   }
@@ -248,11 +272,14 @@ TEST_F(CudaUserKernel, ATransposedTilesTraceShowsItsBankConflictsAndThePaddedOne
   const std::string source = test::sharedTiledWithATransposed();
   ASSERT_FALSE(source.empty()) << "the shared-tiled template no longer takes the edit";
   const Shape shape{96, 96, 96};
-  const DeviceProduct product(shape);
+  const DeviceProduct product(shape, ElementType::F32, Fill::Integer);
   const cuda::ProductArgs& args = product.args;
   for (const int pad : {0, 1}) {
     SCOPED_TRACE("PAD=" + std::to_string(pad));
-    const CompileOptions options{arch_, {{"TILE", 32}, {"PAD", pad}}, /*trace=*/true};
+    const CompileOptions options{arch_,
+                                 {{"TILE", 32}, {"PAD", pad}},
+                                 ElementType::F32,
+                                 /*trace=*/true};
     const CompileResult compiled = compileUserKernel({"transposed", source}, options);
     ASSERT_TRUE(compiled.ok) << said(compiled);
     const cuda::UserModule module(compiled);

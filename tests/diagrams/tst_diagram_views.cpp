@@ -81,6 +81,7 @@ class TestDiagramViews : public QObject {
   void everyKernelDrawsEveryView();
   void aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel();
   void aTracedTransposedTileShowsItsBankConflictsAndPaddingRemovesThem();
+  void aTracedTensorCoreKernelDrawsItsFragmentReads();
   void closedLibraryExplainsItself();
   void viewsFollowThePalette();
 };
@@ -690,6 +691,43 @@ void TestDiagramViews::aTracedTransposedTileShowsItsBankConflictsAndPaddingRemov
     for (const DiagramKind kind : kDiagramKinds)
       QVERIFY2(renderedColours(kind, document) > 8, qPrintable(diagramKindName(kind)));
   }
+}
+
+// The tensor-mma template in fp16, traced on an H200 at 256^3: its trace is tensor-mma's
+// Mapping, ldmatrix reads once per 16 values of k included, and the access view draws a warp's
+// ldmatrix of A beside the catalogue kernel's: 4 wavefronts, its rows padded onto all banks.
+void TestDiagramViews::aTracedTensorCoreKernelDrawsItsFragmentReads() {
+  const KernelTrace trace = recordedTrace("tensor_mma_fp16");
+  QCOMPARE(trace.element, ElementType::F16);
+  const Mapping tensor(resolve({"tensor-mma", {}}), {256, 256, 256}, ElementType::F16);
+  QCOMPARE(traceDifferences(Mapping(trace), tensor), std::vector<std::string>{});
+
+  DiagramDocument document;
+  document.setTrace(trace);
+  QVERIFY(document.mapping());
+  QCOMPARE(document.selection().compareKernel, QStringLiteral("tensor-mma"));
+  QCOMPARE(sharedReadStride(*document.mapping()), 16);
+  QVERIFY(readsWithLdmatrix(*document.mapping()));
+  DiagramSelection selection = document.selection();
+  selection.warp = 3;
+  selection.step = 2;
+  selection.innerK = 21;  // moves down to 16, the second mma's first index
+  document.setSelection(selection);
+  QCOMPARE(document.selection().innerK, 16);
+
+  AccessView access(&document);
+  const std::vector<AccessView::Panel> panels = access.panels();
+  QCOMPARE(panels.size(), std::size_t(2));
+  QVERIFY(panels[0].banks && panels[1].banks);
+  QCOMPARE(panels[1].mapping->element(), ElementType::F16);
+  QCOMPARE(panels[0].banks->traffic.wavefronts, 4);
+  QCOMPARE(panels[1].banks->traffic.wavefronts, 4);
+  QVERIFY2(AccessView::bankCaption(panels[0]).contains(QStringLiteral("with ldmatrix.x4")),
+           qPrintable(AccessView::bankCaption(panels[0])));
+  // The 16-byte copies of A: 8 fp16 elements a lane, one request of 512 bytes.
+  QCOMPARE(panels[0].picture.traffic.sectors, panels[1].picture.traffic.sectors);
+  for (const DiagramKind kind : kDiagramKinds)
+    QVERIFY2(renderedColours(kind, document) > 8, qPrintable(diagramKindName(kind)));
 }
 
 void TestDiagramViews::closedLibraryExplainsItself() {

@@ -817,7 +817,7 @@ TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
   EXPECT_EQ(back.storeWidth, 4);
   nlohmann::json three = json;
   three["load_widths_a"][1] = nlohmann::json({3, 0, 3});
-  EXPECT_EQ(traceRefused(three), "trace.load_widths_a[1]: a width other than 1, 2 or 4");
+  EXPECT_EQ(traceRefused(three), "trace.load_widths_a[1]: a width other than 1, 2, 4 or 8");
   nlohmann::json more = json;
   more["load_widths_a"][1] = nlohmann::json({4, 0, 4});
   EXPECT_EQ(traceRefused(more),
@@ -831,6 +831,44 @@ TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
   nlohmann::json store = json;
   store["store_width"] = 3;
   EXPECT_EQ(traceRefused(store), "trace.store_width: a width other than 1, 2 or 4");
+}
+
+// A tensor-core kernel's trace: fp16 operands, 16-byte loads of 8 elements, and tile reads of
+// fragments, once per mma's k. Older traces (no element, no reads_every_k) are fp32 and per k.
+TEST(ReportTrace, ATensorCoreTraceKeepsItsTypeAndFragmentReads) {
+  tilescope::KernelTrace trace = smallTrace();
+  trace.element = tilescope::ElementType::F16;
+  for (auto& load : trace.loadsA[1]) load.width = 8;
+  trace.sharedA.readsEveryK = 16;
+  const nlohmann::json json = report::toJson(trace);
+  EXPECT_EQ(json.at("element"), "fp16");
+  EXPECT_EQ(json.at("shared_a").at("reads_every_k"), 16);
+  const tilescope::KernelTrace back = report::traceFromJson(json);
+  EXPECT_EQ(back.element, tilescope::ElementType::F16);
+  EXPECT_EQ(back.loadsA, trace.loadsA);
+  EXPECT_EQ(back.sharedA.readsEveryK, 16);
+  nlohmann::json older = json;
+  older.erase("element");
+  older["shared_a"].erase("reads_every_k");
+  const tilescope::KernelTrace old = report::traceFromJson(older);
+  EXPECT_EQ(old.element, tilescope::ElementType::F32);
+  EXPECT_EQ(old.sharedA.readsEveryK, 1);
+  nlohmann::json unknown = json;
+  unknown["element"] = "fp8";
+  EXPECT_EQ(traceRefused(unknown),
+            "trace.element: 'fp8' is not an element type (fp32, tf32, fp16 or bf16)");
+  // A shared-memory access takes at most 16 bytes: 4 words.
+  nlohmann::json wide = json;
+  wide["shared_a"]["read_widths"] = nlohmann::json::array();
+  for (std::size_t t = 0; t < trace.sharedA.reads.size(); ++t)
+    wide["shared_a"]["read_widths"].push_back(
+        nlohmann::json({8, 0, int(trace.sharedA.reads[t].size())}));
+  EXPECT_NE(traceRefused(wide).find("trace.shared_a.read_widths[0]"), std::string::npos)
+      << traceRefused(wide);
+  nlohmann::json never = json;
+  never["shared_a"]["reads_every_k"] = 0;
+  EXPECT_NE(traceRefused(never).find("trace.shared_a.reads_every_k"), std::string::npos)
+      << traceRefused(never);
 }
 
 TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {

@@ -29,6 +29,7 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
   trace.kernel = {userKernelId("traced_" + model.config().kernel), model.config().params};
   trace.device = "test";
   trace.shape = model.shape();
+  trace.element = model.element();
   trace.grid = model.grid();
   trace.block = model.block();
   trace.kDepth = model.kDepth();
@@ -69,6 +70,7 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
     const int start = operand == Operand::A ? kTileAStart : kTileBStart;
     tile.reads.resize(std::size_t(threads));
     tile.writes.resize(std::size_t(threads));
+    tile.readsEveryK = model.readsEveryK(operand);
     const auto record = [&](const std::optional<WarpSharedAccess>& access, int warp,
                             std::vector<std::vector<TracedWord>>& perThread) {
       for (int lane = 0; lane < kWarpSize; ++lane)
@@ -97,6 +99,7 @@ std::string joined(const std::vector<std::string>& lines) {
 struct Case {
   KernelConfig config;
   Shape shape;
+  ElementType element = ElementType::F32;
 };
 
 class TracedMapping : public testing::TestWithParam<Case> {};
@@ -104,7 +107,7 @@ class TracedMapping : public testing::TestWithParam<Case> {};
 // The kernels the Kernel Editor has templates of, at sizes that are no tile multiple: traced
 // from their Mapping, an interior and the last block draw the same pictures.
 TEST_P(TracedMapping, ATraceOfTheMappingDrawsItsPictures) {
-  const Mapping model(GetParam().config, GetParam().shape);
+  const Mapping model(GetParam().config, GetParam().shape, GetParam().element);
   const Dim2 last{model.grid().x - 1, model.grid().y - 1};
   for (const Dim2 block : {Dim2{model.grid().x / 2, model.grid().y / 2}, last}) {
     SCOPED_TRACE("block (" + std::to_string(block.x) + "," + std::to_string(block.y) + ")");
@@ -143,9 +146,11 @@ TEST_P(TracedMapping, ATraceOfTheMappingDrawsItsPictures) {
       EXPECT_EQ(traced.sharedReadSlots(operand), model.sharedReadSlots(operand));
       for (int warp = 0; warp < model.warpsPerBlock(); ++warp)
         for (int slot = 0; slot < model.sharedReadSlots(operand); ++slot) {
+          // The last pass of the reads (a tensor core's fragments are read once per mma's k).
           const std::int64_t last = model.kSteps() - 1;
-          const auto got = traced.warpSharedRead(operand, warp, model.kDepth() - 1, 0, slot, last);
-          const auto want = model.warpSharedRead(operand, warp, model.kDepth() - 1, 0, slot);
+          const int kk = model.kDepth() - model.readsEveryK(operand);
+          const auto got = traced.warpSharedRead(operand, warp, kk, 0, slot, last);
+          const auto want = model.warpSharedRead(operand, warp, kk, 0, slot);
           ASSERT_TRUE(got && want);
           EXPECT_EQ(got->word, want->word);
           EXPECT_EQ(bankTraffic(*got).wavefronts, bankTraffic(*want).wavefronts);
@@ -162,36 +167,41 @@ TEST_P(TracedMapping, ATraceOfTheMappingDrawsItsPictures) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Templates, TracedMapping,
-                         testing::Values(Case{{"serial", {}}, {20, 15, 10}},
-                                         Case{{"row-per-thread", {{"tile", 8}}}, {45, 30, 20}},
-                                         Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
-                                         Case{{"shared-a", {{"tile", 16}}}, {100, 70, 50}},
-                                         Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
-                                         Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
-                                         Case{resolve({"blocktile-1d", {}}), {100, 70, 50}},
-                                         Case{resolve({"blocktile-2d", {}}), {150, 140, 50}},
-                                         // float4 copies, loads and stores (K and N multiples
-                                         // of 4), and the scalar path where they are not
-                                         Case{resolve({"vectorized", {}}), {150, 140, 52}},
-                                         Case{resolve({"vectorized", {}}), {150, 138, 50}},
-                                         Case{resolve({"warptile", {}}), {150, 140, 52}},
-                                         Case{resolve({"warptile", {}}), {150, 138, 50}},
-                                         Case{resolve({"pipelined", {}}), {150, 300, 70}},
-                                         Case{resolve({"pipelined", {{"stages", 3}}}),
-                                              {150, 302, 70}},
-                                         // both operands' float4s, and neither where K is no
-                                         // multiple of 4 though N is
-                                         Case{resolve({"prefetched", {}}), {150, 140, 52}},
-                                         Case{resolve({"prefetched", {}}), {150, 140, 50}}),
-                         [](const testing::TestParamInfo<Case>& info) {
-                           std::string name = info.param.config.kernel + "_" +
-                                              std::to_string(info.param.shape.m) + "x" +
-                                              std::to_string(info.param.shape.n) + "x" +
-                                              std::to_string(info.param.shape.k);
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Templates, TracedMapping,
+    testing::Values(Case{{"serial", {}}, {20, 15, 10}},
+                    Case{{"row-per-thread", {{"tile", 8}}}, {45, 30, 20}},
+                    Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
+                    Case{{"shared-a", {{"tile", 16}}}, {100, 70, 50}},
+                    Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
+                    Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
+                    Case{resolve({"blocktile-1d", {}}), {100, 70, 50}},
+                    Case{resolve({"blocktile-2d", {}}), {150, 140, 50}},
+                    // float4 copies, loads and stores (K and N multiples
+                    // of 4), and the scalar path where they are not
+                    Case{resolve({"vectorized", {}}), {150, 140, 52}},
+                    Case{resolve({"vectorized", {}}), {150, 138, 50}},
+                    Case{resolve({"warptile", {}}), {150, 140, 52}},
+                    Case{resolve({"warptile", {}}), {150, 138, 50}},
+                    Case{resolve({"pipelined", {}}), {150, 300, 70}},
+                    Case{resolve({"pipelined", {{"stages", 3}}}), {150, 302, 70}},
+                    // both operands' float4s, and neither where K is no
+                    // multiple of 4 though N is
+                    Case{resolve({"prefetched", {}}), {150, 140, 52}},
+                    Case{resolve({"prefetched", {}}), {150, 140, 50}},
+                    // 16-byte copies of A (K a multiple of 8) and
+                    // elements of B; of both; of neither (tf32: of 4)
+                    Case{resolve({"tensor-mma", {}}), {150, 300, 72}, ElementType::F16},
+                    Case{resolve({"tensor-mma", {{"WN", 64}}}), {150, 256, 64}, ElementType::BF16},
+                    Case{resolve({"tensor-mma", {}}), {150, 302, 70}, ElementType::TF32}),
+    [](const testing::TestParamInfo<Case>& info) {
+      std::string name = info.param.config.kernel + "_" + toString(info.param.element) + "_" +
+                         std::to_string(info.param.shape.m) + "x" +
+                         std::to_string(info.param.shape.n) + "x" +
+                         std::to_string(info.param.shape.k);
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
 
 // prefetched keeps k-step s's tiles in stage s % 2: the words a trace records of odd k-steps lie
 // a stage further on, and each k-step's words count from where its own tile starts.
@@ -243,10 +253,11 @@ TEST(TracedMappingChanged, ScalarLoadsWhereTheMappingHasFloat4sAreNamed) {
 // Blocks that tile C regularly reach past its edge as the formulas draw them: the padding the
 // matrix view hatches. (The trace learns a tile's size from a whole one: C must hold one.)
 TEST(TracedMappingChanged, EdgeTilesReachIntoThePaddingAsTheFormulasDraw) {
-  for (const auto& [config, shape] : {Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
-                                      Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
-                                      Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
-                                      Case{resolve({"blocktile-2d", {}}), {150, 140, 50}}}) {
+  for (const auto& [config, shape, element] :
+       {Case{{"naive", {{"tile", 16}}}, {100, 70, 50}},
+        Case{{"shared-tiled", {{"tile", 8}}}, {100, 70, 50}},
+        Case{{"register-tiled", {{"tile", 4}}}, {100, 70, 50}},
+        Case{resolve({"blocktile-2d", {}}), {150, 140, 50}}}) {
     SCOPED_TRACE(config.kernel);
     const Mapping model(config, shape);
     const Mapping traced(traceOf(model, {0, 0}));

@@ -76,6 +76,37 @@ TEST(UserKernelEntry, ItsParametersComeFromTheSourceAndItRunsOnCudaOnly) {
   EXPECT_EQ(info.params[1].allowed, (std::vector<int>{0, 1}));
 }
 
+// TS_TYPES lists the element types, its first the default; tensor-mma's template takes its
+// catalogue kernel's three, and a type it does not list is refused by the run and the compiler.
+TEST(UserKernelEntry, ItsTypesComeFromTheSource) {
+  const KernelInfo tensor = userKernelInfo("mine", templateOf("tensor-mma"));
+  EXPECT_EQ(tensor.types, kernelInfo("tensor-mma").types);
+  EXPECT_EQ(declaredTypes("TS_TYPES( bf16 ,fp32, bf16)\n"),
+            (std::vector<ElementType>{ElementType::BF16, ElementType::F32}));
+  EXPECT_TRUE(elementRefusal(tensor, ElementType::F32));
+  EXPECT_FALSE(elementRefusal(tensor, ElementType::BF16));
+  std::vector<CompileDiagnostic> problems;
+  EXPECT_EQ(declaredTypes("// mine\nTS_TYPES(fp16, int8)\nTS_TYPES(fp16)\n", &problems),
+            std::vector<ElementType>{ElementType::F32});
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].line, 2);
+  EXPECT_EQ(problems[0].message,
+            "TS_TYPES: 'int8' is not an element type (fp32, tf32, fp16 or bf16)");
+  EXPECT_EQ(problems[1].line, 3);
+  EXPECT_EQ(problems[1].message, "TS_TYPES is declared twice");
+  problems.clear();
+  EXPECT_EQ(declaredTypes("TS_TYPES( )\n", &problems), std::vector<ElementType>{ElementType::F32});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].message, "TS_TYPES lists no element type");
+  EXPECT_THROW(userKernelInfo("mine", "TS_TYPES(fp64)\n"), Error);
+  const CompileResult refused =
+      compileUserKernel({"mine", templateOf("tensor-mma")}, {"sm_90", {}, ElementType::F32});
+  EXPECT_FALSE(refused.ok);
+  ASSERT_FALSE(refused.diagnostics.empty());
+  EXPECT_EQ(refused.diagnostics.back().message,
+            "the kernel multiplies fp16, bf16, tf32, not fp32 (TS_TYPES lists the types it takes)");
+}
+
 TEST(UserKernelEntry, AConfigurationResolvesAndIsRefusedLikeACatalogueOne) {
   const std::string source = templateOf("shared-tiled");
   const KernelConfig mine{userKernelId("mine"), {{"TILE", 8}}, source};
@@ -145,27 +176,28 @@ TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
   EXPECT_EQ(result.params.size(), 1u);  // the parameters are read all the same
 }
 
-TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90) {
+TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90InEachOfItsTypes) {
   ASSERT_GE(userKernelTemplates().size(), 3u);
-  for (const UserKernelTemplate& t : userKernelTemplates()) {
-    for (const char* arch : {"sm_75", "sm_90"}) {
-      const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}});
-      EXPECT_TRUE(result.ok) << t.kernel << " " << arch << ": " << describe(result);
-      EXPECT_FALSE(result.image.empty()) << t.kernel;
-      // The staged templates say how deep their k-step is; the others leave it at one k.
-      EXPECT_EQ(result.declaresKStep, t.source.find("\nTS_KSTEP(") != std::string::npos)
-          << t.kernel;
-      EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
-                               [](const CompileDiagnostic& d) { return !d.error; }))
-          << t.kernel << ": a template compiles without warnings: " << describe(result);
-      ASSERT_TRUE(result.resources) << t.kernel;
-      EXPECT_GT(result.resources->registersPerThread, 0) << t.kernel;
-      // Every template's block needs no size: its theoretical occupancy is known.
-      EXPECT_GT(result.resources->threadsPerBlock, 0) << t.kernel;
-      EXPECT_GT(result.resources->blocksPerSM, 0) << t.kernel;
-      EXPECT_GT(result.resources->occupancy, 0) << t.kernel;
-    }
-  }
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    for (const ElementType type : declaredTypes(t.source))
+      for (const char* arch : {"sm_75", "sm_90"}) {
+        const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}, type});
+        SCOPED_TRACE(t.kernel + " " + arch + " " + toString(type));
+        EXPECT_TRUE(result.ok) << describe(result);
+        EXPECT_FALSE(result.image.empty()) << t.kernel;
+        // The staged templates say how deep their k-step is; the others leave it at one k.
+        EXPECT_EQ(result.declaresKStep, t.source.find("\nTS_KSTEP(") != std::string::npos)
+            << t.kernel;
+        EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                 [](const CompileDiagnostic& d) { return !d.error; }))
+            << t.kernel << ": a template compiles without warnings: " << describe(result);
+        ASSERT_TRUE(result.resources) << t.kernel;
+        EXPECT_GT(result.resources->registersPerThread, 0) << t.kernel;
+        // Every template's block needs no size: its theoretical occupancy is known.
+        EXPECT_GT(result.resources->threadsPerBlock, 0) << t.kernel;
+        EXPECT_GT(result.resources->blocksPerSM, 0) << t.kernel;
+        EXPECT_GT(result.resources->occupancy, 0) << t.kernel;
+      }
 }
 
 TEST(UserKernelLaunch, TheDeclaredBlockIsEvaluatedFromTheParameters) {
@@ -194,10 +226,13 @@ TEST(UserKernelLaunch, TheDeclaredBlockIsEvaluatedFromTheParameters) {
 // The tracer's recording compiles into every template (TS_TRACE), for both architectures.
 TEST_F(UserKernelCompile, EveryTemplateCompilesForTracing) {
   for (const UserKernelTemplate& t : userKernelTemplates())
-    for (const char* arch : {"sm_75", "sm_90"}) {
-      const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}, true});
-      EXPECT_TRUE(result.ok) << t.kernel << " " << arch << describe(result);
-    }
+    for (const ElementType type : declaredTypes(t.source))
+      for (const char* arch : {"sm_75", "sm_90"}) {
+        const CompileResult result =
+            compileUserKernel({t.kernel, t.source}, {arch, {}, type, /*trace=*/true});
+        EXPECT_TRUE(result.ok) << t.kernel << " " << arch << " " << toString(type)
+                               << describe(result);
+      }
 }
 
 // A ladder template refuses the combinations its catalogue kernel refuses, at its own line.

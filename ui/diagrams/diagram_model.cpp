@@ -312,20 +312,18 @@ const char* stageProductName(StageProduct product) {
 }
 
 int sharedReadStride(const Mapping& mapping) {
-  const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
-  return tensor ? tensor->instrK() : 1;
+  return std::max(mapping.readsEveryK(Operand::A), mapping.readsEveryK(Operand::B));
 }
 
 bool readsWithLdmatrix(const Mapping& mapping) {
-  const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
-  return tensor && tensor->elementBytes == 2;
+  return sharedReadStride(mapping) > 1 && storageBytes(mapping.element()) == 2;
 }
 
 std::string mmaShape(const Mapping& mapping) {
-  const auto* tensor = std::get_if<maps::TensorCore>(&mapping.threadMap());
-  if (!tensor) return {};
+  const int depth = sharedReadStride(mapping);
+  if (depth == 1) return {};
   return "m" + std::to_string(maps::kFragmentRows) + "n" + std::to_string(maps::kFragmentCols) +
-         "k" + std::to_string(tensor->instrK());
+         "k" + std::to_string(depth);
 }
 
 AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access access,

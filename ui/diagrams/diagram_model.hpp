@@ -120,7 +120,8 @@ const char* stageProductName(StageProduct product);
 
 // The inner indices at which the warps read the staged tiles are the multiples of this: 1 for
 // the SIMT kernels, which read at every one; for the tensor cores the depth of one mma.sync
-// (16 fp16 or bf16 values of k, 8 tf32), whose fragments are read once, at its first index.
+// (16 fp16 or bf16 values of k, 8 tf32), whose fragments are read once, at its first index
+// (Mapping::readsEveryK, a traced kernel's as it read them).
 int sharedReadStride(const Mapping& mapping);
 // The tensor cores' 16-bit fragments come through ldmatrix: each lane names one 16-byte row of
 // an 8 x 8 matrix. (tf32 fragments are plain 4-byte reads.)

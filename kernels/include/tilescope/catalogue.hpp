@@ -97,8 +97,9 @@ std::string userKernelName(const std::string& id);
 // Why `name` cannot name a user kernel (empty, or characters other than letters, digits, '_', '-'
 // and '.', or longer than 64), or nullopt.
 std::optional<std::string> userKernelNameProblem(const std::string& name);
-// The catalogue-like entry of a user kernel: the parameters its TS_PARAM lines declare, fp32, the
-// CUDA backend, no Mapping. Throws Error(InvalidArgument) for a malformed name or declaration.
+// The catalogue-like entry of a user kernel: the parameters its TS_PARAM lines declare, the types
+// its TS_TYPES line lists (fp32 where none), the CUDA backend, no Mapping. Throws
+// Error(InvalidArgument) for a malformed name or declaration.
 KernelInfo userKernelInfo(const std::string& name, const std::string& source);
 
 // The reason a configuration is refused (unknown kernel, unknown or invalid parameter, a user

@@ -235,6 +235,9 @@ class Mapping {
   // formulas' reads are the same at every k-step; a traced kernel's are those recorded in
   // `step` (its words from where that k-step's tile starts; `pad` is the formulas' alone).
   int sharedReadSlots(Operand operand) const;
+  // The inner indices one pass of those reads covers: 1, or where the tile is read as tensor-core
+  // fragments one mma's k (16 of fp16 or bf16, 8 of tf32), read at its first inner index alone.
+  int readsEveryK(Operand operand) const;
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk, int pad,
                                                  int slot, std::int64_t step = 0) const;
   // Shared-memory writes that stage a k-step's tile: how many each thread makes, and the words

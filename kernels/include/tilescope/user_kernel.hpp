@@ -33,13 +33,15 @@ struct CompileDiagnostic {
 struct CompileOptions {
   std::string arch = "sm_90";  // the GPU architecture to compile for, e.g. sm_75, sm_90
   Params params;               // values of the source's named parameters; missing: defaults
+  // The type of A and B, ts::Element in the source: one the source's TS_TYPES declares.
+  ElementType element = ElementType::F32;
   // Compiles the accessors' recording in (TS_TRACE): a traced launch, not a timed one.
   bool trace = false;
 };
 
 // One load of A or B through the accessors: the first element it took and how many consecutive
-// ones (4: a float4, ts::loadA4). One outside its matrix returned zeros: its lane is idle in
-// that instruction.
+// ones (4: a float4, ts::loadA4; 16 bytes of a 16-bit type are 8). One outside its matrix
+// returned zeros: its lane is idle in that instruction.
 struct TracedLoad {
   std::int64_t row = 0, col = 0;
   int width = 1;
@@ -58,12 +60,16 @@ struct TracedWord {
 // reads and its writes in program order. Empty where the kernel used neither accessor.
 struct SharedTrace {
   std::vector<std::vector<TracedWord>> reads, writes;
+  // The values of k one pass of the reads covers: 1, or where the tile was read as tensor-core
+  // fragments (ts::loadMatrices, ts::readFragment) one mma's k, 32 bytes of the element type.
+  int readsEveryK = 1;
   bool empty() const { return reads.empty() && writes.empty(); }
 };
 
-// The widths an access may have: one element, two (a float2) or four (a float4).
+// The widths an access may have, in elements (loads and stores) or words (shared memory): one,
+// two (a float2), four (a float4) or eight (16 bytes of fp16 or bf16).
 inline bool tracedWidth(std::int64_t width) {
-  return width == 1 || width == 2 || width == 4;
+  return width == 1 || width == 2 || width == 4 || width == 8;
 }
 
 // What a traced launch recorded through the accessors: for every element of C the block and
@@ -74,6 +80,7 @@ struct KernelTrace {
   KernelConfig kernel;  // the user kernel traced: its id, parameter values and source
   std::string device;   // the GPU it ran on, e.g. "NVIDIA H200"
   Shape shape;
+  ElementType element = ElementType::F32;  // of A and B
   Dim2 grid, block;
   int kDepth = 1;                            // TS_KSTEP: values of k per pass of its k loop
   std::vector<int> ownerBlock, ownerThread;  // row-major over C; -1 where no thread stored
@@ -92,6 +99,7 @@ struct TraceRequest {
   Shape shape;
   int device = 0;
   Dim2 block{0, 0};
+  ElementType element = ElementType::F32;
 };
 
 // A trace records an owner for every element of C: it is refused past this many (1024 x 1024).
@@ -140,6 +148,11 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
 // A malformed declaration is a diagnostic at its line.
 std::vector<ParamSpec> declaredParams(const std::string& source,
                                       std::vector<CompileDiagnostic>* problems = nullptr);
+
+// The element types a source multiplies, as its TS_TYPES(fp32, tf32, fp16, bf16) line lists them
+// (the first is its default); fp32 alone where it has none. A malformed line is a diagnostic.
+std::vector<ElementType> declaredTypes(const std::string& source,
+                                       std::vector<CompileDiagnostic>* problems = nullptr);
 
 // The block TS_LAUNCH declares, where its first two arguments are integer arithmetic on numbers
 // and `values` (e.g. TILE, BM * BN / TM); nullopt where they need M, N or K, or anything else

@@ -114,4 +114,12 @@ double numberField(const nlohmann::json& object, const char* name, const std::st
   return number;
 }
 
+ElementType elementTypeField(const nlohmann::json& object, const char* name,
+                             const std::string& path) {
+  const std::string text = stringField(object, name, path);
+  if (const auto element = parseElementType(text)) return *element;
+  refuseAt(memberPath(path, name),
+           quoteValue(text) + " is not an element type (fp32, tf32, fp16 or bf16)");
+}
+
 }  // namespace tilescope::io

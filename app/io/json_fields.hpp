@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tilescope/problem.hpp"
+
 namespace tilescope::io {
 
 // "results[3]" + "m" = "results[3].m"; "" + "m" = "m".
@@ -53,5 +55,9 @@ enum class Sign { Positive, NonNegative };
 // no NaN: the writers store a non-finite measurement as null).
 double numberField(const nlohmann::json& object, const char* name, const std::string& path,
                    Sign sign, bool nullable = false);
+
+// An element type by its name: "fp32", "tf32", "fp16" or "bf16".
+ElementType elementTypeField(const nlohmann::json& object, const char* name,
+                             const std::string& path);
 
 }  // namespace tilescope::io

@@ -44,16 +44,8 @@ TunedEntry entryFromJson(const nlohmann::json& item, const std::string& path) {
   entry.shape = {io::sizeField(item, "m", path), io::sizeField(item, "n", path),
                  io::sizeField(item, "k", path)};
   entry.gflops = io::numberField(item, "gflops", path, io::Sign::Positive);
-  if (item.contains("element")) {
-    const std::string name = io::stringField(item, "element", path);
-    const std::optional<ElementType> type = parseElementType(name);
-    if (!type)
-      io::refuseAt(io::memberPath(path, "element"),
-                   quoteValue(name) + " is not an element type (fp32, tf32, fp16 or bf16)");
-    entry.element = *type;
-  } else {
-    entry.element = defaultElement(entry.kernel);
-  }
+  entry.element = item.contains("element") ? io::elementTypeField(item, "element", path)
+                                           : defaultElement(entry.kernel);
   return entry;
 }
 

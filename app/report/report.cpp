@@ -407,13 +407,6 @@ std::vector<std::pair<const DeviceCeilings*, const Ceiling*>> ceilingRows(
   return rows;
 }
 
-ElementType elementField(const json& object, const std::string& path) {
-  const std::string text = io::stringField(object, "element", path);
-  if (const auto element = parseElementType(text)) return *element;
-  io::refuseAt(io::memberPath(path, "element"),
-               quoteValue(text) + " is not an element type (fp32, tf32, fp16 or bf16)");
-}
-
 }  // namespace
 
 nlohmann::json ceilingsToJson(const std::vector<DeviceCeilings>& ceilings) {
@@ -512,7 +505,7 @@ RunResult resultFromJson(const nlohmann::json& json, const std::string& path) {
   r.shape = {io::sizeField(json, "m", path), io::sizeField(json, "n", path),
              io::sizeField(json, "k", path)};
   // Results written before element types existed are fp32.
-  if (json.contains("element")) r.element = elementField(json, path);
+  if (json.contains("element")) r.element = io::elementTypeField(json, "element", path);
   const std::string statsPath = io::memberPath(path, "stats");
   const nlohmann::json& stats = objectField(json, "stats", path);
   r.stats.medianMs = io::numberField(stats, "median_ms", statsPath, Sign::Positive);
@@ -613,7 +606,8 @@ RunRequest requestFromJson(const nlohmann::json& json) {
     return io::integerField(json, name, where, 1, kMaxDimension, "size");
   };
   request.shape = {dimension("m"), dimension("n"), dimension("k")};
-  if (io::optionalField(json, "element")) request.element = elementField(json, where);
+  if (io::optionalField(json, "element"))
+    request.element = io::elementTypeField(json, "element", where);
   if (io::optionalField(json, "device"))
     request.device = intField(json, "device", where, "device index");
   if (io::optionalField(json, "fill")) {

@@ -5,7 +5,6 @@
 #include "io/json_fields.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
-#include "tilescope/quote.hpp"
 
 namespace tilescope::report {
 namespace {
@@ -274,14 +273,8 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   trace.shape = {io::sizeField(json, "m", path), io::sizeField(json, "n", path),
                  io::sizeField(json, "k", path)};
   // Traces written before element types came to the editor are fp32.
-  if (io::optionalField(json, "element")) {
-    const std::string type = io::stringField(json, "element", path);
-    const std::optional<ElementType> element = parseElementType(type);
-    if (!element)
-      io::refuseAt(io::memberPath(path, "element"),
-                   quoteValue(type) + " is not an element type (fp32, tf32, fp16 or bf16)");
-    trace.element = *element;
-  }
+  if (io::optionalField(json, "element"))
+    trace.element = io::elementTypeField(json, "element", path);
   const std::int64_t elements = trace.shape.m * trace.shape.n;
   if (elements > kMaxTracedElements)
     io::refuseAt(path, "a trace of " + std::to_string(elements) + " elements of C: at most " +

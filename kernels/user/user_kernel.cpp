@@ -267,23 +267,41 @@ std::optional<Dim2> declaredBlock(const std::string& source, const Params& value
   return std::nullopt;
 }
 
-std::vector<ParamSpec> declaredParams(const std::string& source,
-                                      std::vector<CompileDiagnostic>* problems) {
-  static const std::regex declaration(R"(^\s*TS_PARAM\s*\(([^)]*)\))");
-  std::vector<ParamSpec> params;
+namespace {
+
+// A line of the source that declares something (TS_PARAM(...), TS_TYPES(...)): its number
+// (1-based) and its arguments, split at the commas and trimmed.
+struct Declaration {
+  int line = 0;
+  std::vector<std::string> fields;
+};
+
+std::vector<Declaration> declarations(const std::string& source, const std::regex& pattern) {
+  std::vector<Declaration> found;
   std::istringstream in(source);
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
     std::smatch match;
-    if (!std::regex_search(line, match, declaration)) continue;
-    std::vector<std::string> fields;
+    if (!std::regex_search(line, match, pattern)) continue;
+    Declaration& declaration = found.emplace_back(Declaration{number, {}});
     std::istringstream items(match[1].str());
     for (std::string item; std::getline(items, item, ',');) {
       item.erase(0, item.find_first_not_of(" \t"));
       item.erase(item.find_last_not_of(" \t") + 1);
-      fields.push_back(item);
+      declaration.fields.push_back(item);
     }
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> declaredParams(const std::string& source,
+                                      std::vector<CompileDiagnostic>* problems) {
+  static const std::regex pattern(R"(^\s*TS_PARAM\s*\(([^)]*)\))");
+  std::vector<ParamSpec> params;
+  for (const auto& [number, fields] : declarations(source, pattern)) {
     static const std::regex name(R"([A-Za-z_]\w*)");
     if (fields.size() < 2 || !std::regex_match(fields[0], name)) {
       problem(problems, number, "TS_PARAM takes a name, a default and the allowed values");
@@ -327,40 +345,31 @@ std::vector<ParamSpec> declaredParams(const std::string& source,
 
 std::vector<ElementType> declaredTypes(const std::string& source,
                                        std::vector<CompileDiagnostic>* problems) {
-  static const std::regex declaration(R"(^\s*TS_TYPES\s*\(([^)]*)\))");
+  static const std::regex pattern(R"(^\s*TS_TYPES\s*\(([^)]*)\))");
   std::vector<ElementType> types;
-  std::istringstream in(source);
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    std::smatch match;
-    if (!std::regex_search(line, match, declaration)) continue;
-    if (!types.empty()) {
+  bool declared = false;
+  for (const auto& [number, fields] : declarations(source, pattern)) {
+    if (declared) {
       problem(problems, number, "TS_TYPES is declared twice");
       continue;
     }
-    if (match[1].str().find_first_not_of(" \t") == std::string::npos) {
+    declared = true;
+    if (fields.empty() || (fields.size() == 1 && fields[0].empty())) {
       problem(problems, number, "TS_TYPES lists no element type");
-      types.push_back(ElementType::F32);  // a refused line: keep one answer
       continue;
     }
-    std::istringstream items(match[1].str());
-    std::vector<ElementType> listed;
-    for (std::string item; std::getline(items, item, ',');) {
-      item.erase(0, item.find_first_not_of(" \t"));
-      item.erase(item.find_last_not_of(" \t") + 1);
-      const std::optional<ElementType> type = parseElementType(item);
+    for (const std::string& field : fields) {
+      const std::optional<ElementType> type = parseElementType(field);
       if (!type) {
         problem(problems, number,
-                "TS_TYPES: '" + item + "' is not an element type (fp32, tf32, fp16 or bf16)");
-        listed.clear();
+                "TS_TYPES: '" + field + "' is not an element type (fp32, tf32, fp16 or bf16)");
+        types.clear();
         break;
       }
-      if (std::find(listed.begin(), listed.end(), *type) == listed.end()) listed.push_back(*type);
+      if (std::find(types.begin(), types.end(), *type) == types.end()) types.push_back(*type);
     }
-    types = std::move(listed);
-    if (types.empty()) types.push_back(ElementType::F32);  // a refused line: keep one answer
   }
+  // None declared (or a refused line): fp32.
   if (types.empty()) types.push_back(ElementType::F32);
   return types;
 }

@@ -339,8 +339,9 @@ KernelEditor::KernelEditor(QWidget* parent)
   auto* archLabel = new QLabel(tr("&Architecture"), this);
   archLabel->setBuddy(arch_);
   identity->addWidget(archLabel);
-  arch_->addItems({QStringLiteral("sm_90"), QStringLiteral("sm_75"), QStringLiteral("sm_80"),
-                   QStringLiteral("sm_89")});
+  // sm_90a is what a Hopper GPU runs (it has wgmma); sm_90 is the portable Hopper target.
+  arch_->addItems({QStringLiteral("sm_90a"), QStringLiteral("sm_90"), QStringLiteral("sm_75"),
+                   QStringLiteral("sm_80"), QStringLiteral("sm_89")});
   arch_->setToolTip(tr("The GPU architecture Compile checks for (a run compiles for its GPU)"));
   identity->addWidget(arch_);
 

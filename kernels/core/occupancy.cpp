@@ -20,7 +20,8 @@ std::optional<SmLimits> limitsOf(const std::string& arch) {
   if (arch == "sm_80") return SmLimits{2048, 32, 65536, 255, 164 * 1024, 1024, 128};
   if (arch == "sm_86" || arch == "sm_89")
     return SmLimits{1536, arch == "sm_86" ? 16 : 24, 65536, 255, 100 * 1024, 1024, 128};
-  if (arch == "sm_90") return SmLimits{2048, 32, 65536, 255, 228 * 1024, 1024, 128};
+  if (arch == "sm_90" || arch == "sm_90a")
+    return SmLimits{2048, 32, 65536, 255, 228 * 1024, 1024, 128};
   return std::nullopt;
 }
 

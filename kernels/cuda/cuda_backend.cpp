@@ -418,7 +418,7 @@ class CudaBackend final : public Backend {
   const cuda::UserModule& userModule(const KernelConfig& config, int device, ElementType element,
                                      bool traced = false) {
     const int capability = capabilities_[std::size_t(device)];
-    const std::string arch = "sm_" + std::to_string(capability);
+    const std::string arch = userKernelArchitecture(capability);
     const std::string key = std::to_string(device) + (traced ? " traced " : " ") +
                             toString(element) + "\n" + formatParams(config) + "\n" + config.kernel +
                             "\n" + config.source.value_or("");

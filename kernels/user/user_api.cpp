@@ -309,6 +309,76 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
   __trap();  // these mma.sync shapes need sm_80
 #endif
 }
+// ---- Hopper's warpgroup MMA (wgmma, sm_90a) ----
+// A shared-memory matrix descriptor for wgmma: where the operand starts and the byte offsets
+// between its 1024-byte atoms (8 rows of 128 bytes, 128-byte swizzled), leading and strided. A
+// K-major operand (A) steps along its 8-row atoms by the stride; an N-major one (B) steps to the
+// next 64 columns by the leading offset and to the next 8 rows of k by the stride.
+__device__ __forceinline__ unsigned long long sharedDescriptor(const void* start, int leadingBytes,
+                                                              int strideBytes) {
+  return (unsigned long long)((unsigned)__cvta_generic_to_shared(start) >> 4 & 0x3FFF) |
+         (unsigned long long)(leadingBytes >> 4 & 0x3FFF) << 16 |
+         (unsigned long long)(strideBytes >> 4 & 0x3FFF) << 32 | 1ull << 62;
+}
+// The fences and waits around wgmma: before the first wgmma that reads registers others wrote,
+// after a batch (commit), and until at most kPending batches of the warpgroup still run.
+__device__ __forceinline__ void wgmmaFence() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void wgmmaCommit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+template <int kPending>
+__device__ __forceinline__ void wgmmaWait() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+// Shared memory written by threads (stores, cp.async) reaches wgmma (and TMA), which read through
+// the async proxy, only after this fence.
+__device__ __forceinline__ void fenceAsyncProxy() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+// One m64n128k16 wgmma of the warpgroup (its 128 threads together): d = a b (+ d where
+// `accumulate`), A 64 x 16 K-major and B 16 x 128 N-major (rows of B contiguous), both read from
+// shared memory through their descriptors. Register j of d is row 16 (warp % 4) + 8 (j % 4 / 2)
+// + lane / 4 and column 8 (j / 4) + 2 (lane % 4) + j % 2 of the 64 x 128 tile. fp16 and bf16.
+__device__ __forceinline__ void wgmma(float (&d)[64], unsigned long long a, unsigned long long b,
+                                      bool accumulate) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TS_ELEMENT_BYTES == 2
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+#if defined(TS_BF16)
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+#else
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
+#endif
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+        "+f"(d[63])
+      : "l"(a), "l"(b), "r"((int)accumulate));
+#else
+  __trap();  // wgmma: sm_90a, fp16 or bf16
+#endif
+}
 // Blocks needed to cover `n` with blocks of `b`.
 __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b; }
 }  // namespace ts
@@ -1178,6 +1248,132 @@ TS_KERNEL {
           if (col < p.N) ts::storeC(p, row, col, first);
           if (col + 1 < p.N) ts::storeC(p, row, col + 1, second);
         }
+      }
+    }
+}
+)cu"},
+      {"tensor-wgmma",
+       R"cu(// tensor-wgmma (Hopper's warpgroup MMA, sm_90a): each warpgroup of 128 threads owns 64
+// rows of the block tile and multiplies them with ts::wgmma, which has the whole warpgroup
+// multiply 64 x 16 of A by 16 x 128 of B, reading both straight from shared memory through
+// descriptors: no lane loads a fragment. The stages are laid out as wgmma reads them, in
+// 1024-byte atoms of 8 rows of 128 bytes, 128-byte swizzled: 16-byte chunk c of row r lies at
+// chunk c ^ (r % 8), so the 8 rows of a chunk column fall in 8 different groups of banks. A is
+// BM rows of BK = 64 values (128 bytes); B is 64-column slabs of 8-row atoms. One batch of
+// wgmma runs on while the next k-step's copies are issued.
+TS_TYPES(fp16, bf16)
+TS_PARAM(BM, 128, 128)
+TS_PARAM(BN, 256, 128, 256)
+TS_PARAM(BK, 64, 64)
+TS_PARAM(stages, 4, 3, 4)
+TS_LAUNCH(BM / 64 * 128, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
+          stages * (BM * 128 + BK * BN * 2) + 1024)
+TS_KSTEP(BK)
+
+TS_KERNEL {
+  constexpr int kThreads = BM / 64 * 128, kInstructionsN = BN / 128;
+  constexpr int kAtom = 1024;  // 8 rows of 128 bytes: what the swizzle permutes
+  constexpr int kAStage = BM * 128, kStage = kAStage + BK * BN * 2;
+  constexpr int kVector = ts::kCopyElements;  // 8 elements per 16-byte copy
+  constexpr int kACopies = BM * BK / kVector / kThreads, kBCopies = BK * BN / kVector / kThreads;
+  static_assert(TS_ELEMENT_BYTES == 2, "wgmma here multiplies fp16 or bf16");
+  static_assert(BK * 2 == 128, "a row of the A tile is one 128-byte swizzle row");
+  static_assert(BM % 64 == 0 && BN % 128 == 0,
+                "warpgroups of 64 rows and instructions of 128 columns must divide the tile");
+  static_assert(stages >= 3, "a stage is refilled two k-steps after its use");
+  static_assert(kACopies * kThreads * kVector == BM * BK &&
+                    kBCopies * kThreads * kVector == BK * BN,
+                "every thread must copy as many 16-byte vectors of each tile");
+  extern __shared__ __align__(16) unsigned char shared[];
+  // The swizzle works on address bits: every atom starts on a 1024-byte boundary.
+  unsigned char* const base =
+      shared + (kAtom - (int)(__cvta_generic_to_shared(shared) % kAtom)) % kAtom;
+  const int t = threadIdx.x, warpgroup = t / 128, warp = t % 128 / 32, lane = t % 32;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  const auto stageOf = [&](int s) { return base + s % stages * kStage; };
+  const auto swizzle = [](int offset) { return offset ^ (offset >> 7 & 7) << 4; };
+  const auto aAt = [&](unsigned char* stage, int m, int k) -> ts::Element& {
+    return *reinterpret_cast<ts::Element*>(stage + swizzle(m * 128 + k * 2));
+  };
+  // B: atom (k / 8, n / 64) holds 8 rows of k, 64 columns; an 8-row group's atoms side by side.
+  const auto bAt = [&](unsigned char* stage, int k, int n) -> ts::Element& {
+    const int atom = k / 8 * (BN / 64) + n / 64;
+    return *reinterpret_cast<ts::Element*>(stage + kAStage +
+                                           swizzle(atom * kAtom + k % 8 * 128 + n % 64 * 2));
+  };
+  const bool aVectors = p.K % kVector == 0, bVectors = p.N % kVector == 0;
+  // Starts k-step s's copies: copy e of thread t takes the vector t + e * threads of each
+  // tile, row by row. Past the matrix a copy reads nothing and fills zeros.
+  const auto copy = [&](int s) {
+    unsigned char* stage = stageOf(s);
+    const int k0 = s * BK;
+#pragma unroll
+    for (int e = 0; e < kACopies; ++e) {
+      const int at = t + e * kThreads, r = at / (BK / kVector), c = at % (BK / kVector) * kVector;
+      if (aVectors) {
+        ts::copyA16(p, aAt(stage, r, c), row0 + r, k0 + c);
+      } else {
+        for (int x = 0; x < kVector; ++x) ts::copyA(p, aAt(stage, r, c + x), row0 + r, k0 + c + x);
+      }
+    }
+#pragma unroll
+    for (int e = 0; e < kBCopies; ++e) {
+      const int at = t + e * kThreads, r = at / (BN / kVector), c = at % (BN / kVector) * kVector;
+      if (bVectors) {
+        ts::copyB16(p, bAt(stage, r, c), k0 + r, col0 + c);
+      } else {
+        for (int x = 0; x < kVector; ++x) ts::copyB(p, bAt(stage, r, c + x), k0 + r, col0 + c + x);
+      }
+    }
+  };
+  // Not zeroed: the first wgmma overwrites them (accumulate false).
+  float sum[kInstructionsN][64];
+  const int steps = ts::ceilDiv(p.K, BK);
+  constexpr int kAhead = stages - 2;  // k-steps in flight while one is multiplied
+  for (int s = 0; s < kAhead; ++s) {
+    if (s < steps) copy(s);
+    ts::commitCopies();
+  }
+  for (int s = 0; s < steps; ++s) {
+    ts::waitCopies<kAhead - 1>();  // this thread's copies of k-step s have landed
+    ts::fenceAsyncProxy();         // and wgmma, which reads through the async proxy, sees them
+    // Everyone's have, and every warpgroup's wgmma of k-step s - 2 is done: its stage is free.
+    __syncthreads();
+    if (s + kAhead < steps) copy(s + kAhead);
+    ts::commitCopies();
+    const unsigned char* aTile = stageOf(s) + warpgroup * 64 * 128;
+    const unsigned char* bTile = stageOf(s) + kAStage;
+    ts::wgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk) {
+      // A: 16 more values of k are 32 bytes further along the rows; atoms follow one another
+      // (stride 1024). B: 16 values of k are two 8-row groups of atoms; the next 64 columns are
+      // the next atom (leading 1024), the next 8 rows BN / 64 atoms on (stride).
+      const unsigned long long a = ts::sharedDescriptor(aTile + kk * 32, 16, kAtom);
+#pragma unroll
+      for (int i = 0; i < kInstructionsN; ++i) {
+        const unsigned char* b = bTile + (2 * kk * (BN / 64) + 2 * i) * kAtom;
+        ts::wgmma(sum[i], a, ts::sharedDescriptor(b, kAtom, BN / 64 * kAtom), s > 0 || kk > 0);
+      }
+    }
+    ts::wgmmaCommit();
+    ts::wgmmaWait<1>();  // k-step s - 1's batch is done; this one runs on into the next k-step
+  }
+  ts::wgmmaWait<0>();
+  // Register j of instruction i: row 8 (j % 4 / 2) of the warp's 16, columns 128 i + 8 (j / 4)
+  // + 2 (lane % 4), + 1; the pair as one float2 where N is even.
+#pragma unroll
+  for (int i = 0; i < kInstructionsN; ++i)
+#pragma unroll
+    for (int j = 0; j < 64; j += 2) {
+      const int row = row0 + warpgroup * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
+      const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
+      if (row >= p.M) continue;
+      if (p.N % 2 == 0) {
+        if (col < p.N) ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
+      } else {
+        if (col < p.N) ts::storeC(p, row, col, sum[i][j]);
+        if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
       }
     }
 }

@@ -140,6 +140,10 @@ bool defines(const std::string& image, const std::string& name) {
 
 }  // namespace
 
+std::string userKernelArchitecture(int capability) {
+  return "sm_" + std::to_string(capability) + (capability == 90 ? "a" : "");
+}
+
 std::optional<std::string> userKernelCompilerUnavailable() {
 #ifdef TILESCOPE_HAVE_NVRTC_HEADER
   return nvrtc().missing;

@@ -193,7 +193,9 @@ INSTANTIATE_TEST_SUITE_P(
                     // elements of B; of both; of neither (tf32: of 4)
                     Case{resolve({"tensor-mma", {}}), {150, 300, 72}, ElementType::F16},
                     Case{resolve({"tensor-mma", {{"WN", 64}}}), {150, 256, 64}, ElementType::BF16},
-                    Case{resolve({"tensor-mma", {}}), {150, 302, 70}, ElementType::TF32}),
+                    Case{resolve({"tensor-mma", {}}), {150, 302, 70}, ElementType::TF32},
+                    // wgmma reads the tiles itself: copies, stores and owners
+                    Case{resolve({"tensor-wgmma", {}}), {150, 300, 72}, ElementType::F16}),
     [](const testing::TestParamInfo<Case>& info) {
       std::string name = info.param.config.kernel + "_" + toString(info.param.element) + "_" +
                          std::to_string(info.param.shape.m) + "x" +

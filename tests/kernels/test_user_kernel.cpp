@@ -176,11 +176,11 @@ TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
   EXPECT_EQ(result.params.size(), 1u);  // the parameters are read all the same
 }
 
-TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75AndSm90InEachOfItsTypes) {
+TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75Sm90AndSm90aInEachOfItsTypes) {
   ASSERT_GE(userKernelTemplates().size(), 3u);
   for (const UserKernelTemplate& t : userKernelTemplates())
     for (const ElementType type : declaredTypes(t.source))
-      for (const char* arch : {"sm_75", "sm_90"}) {
+      for (const char* arch : {"sm_75", "sm_90", "sm_90a"}) {
         const CompileResult result = compileUserKernel({t.kernel, t.source}, {arch, {}, type});
         SCOPED_TRACE(t.kernel + " " + arch + " " + toString(type));
         EXPECT_TRUE(result.ok) << describe(result);

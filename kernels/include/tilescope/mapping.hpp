@@ -247,12 +247,14 @@ class Mapping {
   int sharedWriteSlots(Operand operand) const;
   std::optional<WarpSharedAccess> warpSharedWrite(Operand operand, int warp, int slot, int pad = 0,
                                                   std::int64_t step = 0) const;
+  // Whether a catalogue kernel stages tiles of `operand` in shared memory (false for a traced
+  // kernel: sharedReadSlots and sharedWriteSlots say what its accessors touched).
+  bool staged(Operand operand) const;
 
  private:
   std::optional<Cell> threadAccess(Dim2 block, Dim2 thread, Access access, std::int64_t step,
                                    std::int64_t instr) const;
   int accessWidth(Access access) const;
-  bool staged(Operand operand) const;
   int tile() const;
 
   KernelConfig config_;

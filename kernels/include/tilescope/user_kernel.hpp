@@ -137,6 +137,10 @@ struct CompileResult {
   bool declaresKStep = false;  // the image has TS_KSTEP's entry point (else a k-step is one k)
 };
 
+// The architecture a user kernel is compiled for on a GPU of compute capability `capability`
+// (e.g. 86): "sm_86"; on Hopper "sm_90a", which has wgmma.
+std::string userKernelArchitecture(int capability);
+
 // Why user kernels cannot be compiled here (NVRTC missing), or nullopt.
 std::optional<std::string> userKernelCompilerUnavailable();
 

@@ -163,16 +163,22 @@ std::vector<std::string> repairChoices(Choices& choices) {
   return repaired;
 }
 
+namespace {
+
+// The chosen type where a kernel multiplies it, else the kernel's default (its first type).
+ElementType chosenOrDefault(const std::vector<ElementType>& types, ElementType chosen) {
+  return std::find(types.begin(), types.end(), chosen) != types.end() ? chosen : types.front();
+}
+
+}  // namespace
+
 ElementType elementFor(const Choices& choices) {
   const KernelInfo* info = findKernel(choices.kernel);
-  if (!info || !elementRefusal(*info, choices.element)) return choices.element;
-  return info->types.front();
+  return info ? chosenOrDefault(info->types, choices.element) : choices.element;
 }
 
 ElementType userElementFor(const Choices& choices, const UserKernelSource& kernel) {
-  const std::vector<ElementType> types = declaredTypes(kernel.source);
-  const bool listed = std::find(types.begin(), types.end(), choices.element) != types.end();
-  return listed ? choices.element : types.front();
+  return chosenOrDefault(declaredTypes(kernel.source), choices.element);
 }
 
 RunRequest baseRequest(const Choices& choices) {

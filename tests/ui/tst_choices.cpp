@@ -113,6 +113,19 @@ class TestChoices : public QObject {
     }
   }
 
+  // A user kernel runs in the chosen type where its TS_TYPES lists it, else in its first type;
+  // its planned runs carry that type.
+  void aUserKernelRunsInATypeItTakes() {
+    const UserKernelSource mine{"mine", "TS_TYPES(bf16, fp16)\nTS_LAUNCH(1, 1, 1, 1, 0)\n"};
+    Choices choices;
+    choices.element = ElementType::F16;
+    QCOMPARE(userElementFor(choices, mine), ElementType::F16);
+    choices.element = ElementType::F32;
+    QCOMPARE(userElementFor(choices, mine), ElementType::BF16);
+    QCOMPARE(planUserJobs(choices, mine, {}).front().request.element, ElementType::BF16);
+    QCOMPARE(userElementFor(choices, {"plain", "TS_LAUNCH(1, 1, 1, 1, 0)\n"}), ElementType::F32);
+  }
+
   void choicesPlanTheirSweep() {
     Choices choices;
     choices.kernel = "shared-tiled";

@@ -13,15 +13,15 @@ namespace {
 
 // One hue per catalogue kernel, in catalogue order (serial, row-per-thread, naive, shared-a,
 // shared-tiled, register-tiled, blocktile-1d, blocktile-2d, vectorized, warptile, pipelined,
-// prefetched, tensor-mma, tensor-wgmma, tensor-tma, tensor-persistent), neighbours far apart, the
-// Okabe-Ito colours where they fit; the last one is the library's (kLibraryIndex). Deeper on
-// light backgrounds, lighter on dark ones.
+// prefetched, tensor-mma, tensor-wgmma, tensor-tma, tensor-persistent, tensor-tf32), neighbours far
+// apart, the Okabe-Ito colours where they fit; the last one is the library's (kLibraryIndex).
+// Deeper on light backgrounds, lighter on dark ones.
 const QColor kLightHues[] = {"#8c564b", "#cc79a7", "#d55e00", "#b08000", "#009e73", "#0072b2",
                              "#7f3c8d", "#1b9aaa", "#e6007e", "#5a8f00", "#3d4fc4", "#999933",
-                             "#a01a58", "#e69f00", "#6a9fd8", "#b2182b", "#303030"};
+                             "#a01a58", "#e69f00", "#6a9fd8", "#b2182b", "#00607a", "#303030"};
 const QColor kDarkHues[] = {"#d2a58f", "#eba2d0", "#ff6f4a", "#f0d23c", "#35d0a5", "#56b4e9",
                             "#c9a2ff", "#4fe0e8", "#ff5fb8", "#a6d854", "#8c9eff", "#b0b070",
-                            "#ff9e9e", "#ffa640", "#70b0b0", "#ff6b81", "#e0e0e0"};
+                            "#ff9e9e", "#ffa640", "#70b0b0", "#ff6b81", "#7fdbca", "#e0e0e0"};
 constexpr int kHueCount = int(std::size(kLightHues));
 static_assert(std::size(kDarkHues) == std::size(kLightHues));
 
@@ -29,8 +29,8 @@ static_assert(std::size(kDarkHues) == std::size(kLightHues));
 // diamond says, on the roofline, that it sits at the compulsory intensity).
 constexpr QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle,
                                                      QCPScatterStyle::ssSquare,
-                                                     QCPScatterStyle::ssDiamond,
                                                      QCPScatterStyle::ssTriangle,
+                                                     QCPScatterStyle::ssDiamond,
                                                      QCPScatterStyle::ssTriangleInverted,
                                                      QCPScatterStyle::ssCrossSquare,
                                                      QCPScatterStyle::ssPlusCircle,

@@ -50,6 +50,8 @@ const char* toString(Family family) {
       return "tensor-tma";
     case Family::Persistent:
       return "tensor-persistent";
+    case Family::PersistentTf32:
+      return "tensor-tf32";
     case Family::User:
       return "user";
   }
@@ -115,6 +117,7 @@ std::optional<std::string> explainRule(const Map& map) {
   constexpr bool isWgmma = std::is_same_v<Map, maps::Wgmma>;
   // tensor-persistent's blocks are tensor-tma's, with the same rules.
   constexpr bool isTma = std::is_same_v<Map, maps::Tma> || std::is_same_v<Map, maps::Persistent>;
+  constexpr bool isTf32 = std::is_same_v<Map, maps::PersistentTf32>;
   const int width = map.copyWidth();
   const std::string unit = width == 1   ? "elements"
                            : width == 4 ? "float4 copies"
@@ -123,7 +126,11 @@ std::optional<std::string> explainRule(const Map& map) {
     case maps::TilingRule::Ok:
       return std::nullopt;
     case maps::TilingRule::TileDivides:
-      if constexpr (isTma) {
+      if constexpr (isTf32) {
+        return "two consumer warpgroups take 64 columns each and one instruction all the rows: "
+               "BM = " +
+               str(map.bm) + " must be 256 and BN = " + str(map.bn) + " 128";
+      } else if constexpr (isTma) {
         return "two consumer warpgroups take 64 rows each and one instruction all the columns: "
                "BM = " +
                str(map.bm) + " must be 128 and BN = " + str(map.bn) + " a multiple of 64 up to 256";
@@ -280,6 +287,38 @@ void addTensorPersistent(std::vector<KernelInfo>& list) {
                       "256; BK = 64; the stages fit in 227 KiB of shared memory",
        .check = ladderCheck<maps::Persistent>(),
        .types = {ElementType::F16, ElementType::BF16}});
+}
+
+// tensor-tf32: its own function, like tensor-persistent's.
+void addTensorTf32(std::vector<KernelInfo>& list) {
+  list.push_back(
+      {.id = "tensor-tf32",
+       .displayName = "Tensor cores tf32 (persistent, B through registers)",
+       .family = Family::PersistentTf32,
+       .seed = "tensor-persistent; the PTX ISA's wgmma with A in registers (tf32 operands read "
+               "from shared memory must be K-major)",
+       .teaching =
+           "tensor-persistent for tf32. wgmma reads a tf32 tile from shared memory only along "
+           "k, and B's rows run along n, so the block computes its tile transposed: C^T = B^T "
+           "A^T. A's tile, whose rows run along k, becomes the instruction's second operand and "
+           "is read from shared memory as it lies; B's tile reaches the instruction through "
+           "registers, each consumer thread reading four words of it before every 8-deep "
+           "k-chunk. The columns a lane holds are chosen so that a warp's 32 reads hit 32 "
+           "different banks of the swizzled tile. A thread's accumulators then lie down columns "
+           "of C, so before storing, four lanes swap values to write 16 consecutive bytes each. "
+           "The tile is 256 x 128, like cuBLAS's. Needs an sm_90 GPU (H100, H200).",
+       .params = ladderParams(
+           maps::PersistentTf32::fromValues({256, 128, 32, 4, 2, 16}),
+           withBlock({{"stages", "shared stages the producer fills ahead of the consumers"},
+                      {"cluster",
+                       "blocks per thread-block cluster (tiles stacked along M sharing B by "
+                       "multicast); 1: no cluster"},
+                      {"group", "tile rows per band of the grouped tile order (L2 reuse)"}})),
+       .backends = {"cuda"},
+       .constraints = "BM = 256, BN = 128 (two consumer warpgroups of 64 columns), BK = 32 "
+                      "(128-byte rows of tf32); the stages fit in 227 KiB of shared memory",
+       .check = ladderCheck<maps::PersistentTf32>(),
+       .types = {ElementType::TF32}});
 }
 
 std::vector<KernelInfo> buildCatalogue() {
@@ -539,6 +578,7 @@ std::vector<KernelInfo> buildCatalogue() {
 
   addTensorTma(list);
   addTensorPersistent(list);
+  addTensorTf32(list);
 
   list.push_back(
       {.id = "library",

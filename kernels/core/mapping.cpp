@@ -437,6 +437,8 @@ ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
       return ladderMap<maps::Tma>(resolved.params).withElementBytes(storageBytes(element));
     case Family::Persistent:
       return ladderMap<maps::Persistent>(resolved.params).withElementBytes(storageBytes(element));
+    case Family::PersistentTf32:
+      return ladderMap<maps::PersistentTf32>(resolved.params);
     case Family::Library:
     case Family::User:
       break;
@@ -461,8 +463,12 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
   if (auto why = elementRefusal(kernelInfo(config), element_))
     throw Error(ErrorKind::InvalidArgument, *why);
   map_ = threadMapOf(config_, element_);
-  if (auto* persistent = std::get_if<maps::Persistent>(&map_); persistent && residentBlocks > 0)
-    *persistent = persistent->withResidentCtas(residentBlocks);
+  if (residentBlocks > 0) {
+    if (auto* persistent = std::get_if<maps::Persistent>(&map_))
+      *persistent = persistent->withResidentCtas(residentBlocks);
+    if (auto* persistent = std::get_if<maps::PersistentTf32>(&map_))
+      *persistent = persistent->withResidentCtas(residentBlocks);
+  }
   std::visit(
       [&](const auto& map) {
         block_ = map.block();
@@ -506,51 +512,74 @@ const KernelTrace* Mapping::trace() const {
   return traced ? &traced->tables->trace : nullptr;
 }
 
+namespace {
+
+// What `persistent(order)` says of a persistent kernel's map (tensor-persistent, tensor-tf32:
+// maps::PersistentOrder), `otherwise()` of every other map.
+template <typename Persistent, typename Otherwise>
+auto byTileOrder(const ThreadMap& map, Persistent persistent, Otherwise otherwise) {
+  if (const auto* order = std::get_if<maps::Persistent>(&map)) return persistent(*order);
+  if (const auto* order = std::get_if<maps::PersistentTf32>(&map)) return persistent(*order);
+  return otherwise();
+}
+
+}  // namespace
+
 bool Mapping::persistent() const {
-  return std::holds_alternative<maps::Persistent>(map_);
+  return byTileOrder(
+      map_, [](const auto&) { return true; }, [] { return false; });
 }
 
 int Mapping::multicastBlocks(Operand operand) const {
-  const auto* map = std::get_if<maps::Persistent>(&map_);
-  if (!map || operand != Operand::B || !map->multicastsB(shape_.k, shape_.n)) return 1;
-  return map->cluster;
+  return byTileOrder(
+      map_,
+      [&](const auto& map) {
+        return operand == Operand::B && map.multicastsB(shape_.k, shape_.n) ? map.cluster : 1;
+      },
+      [] { return 1; });
 }
 
 std::int64_t Mapping::fetchingBlocks(Operand operand) const {
   if (multicastBlocks(operand) == 1) return blockCount();
-  return std::get<maps::Persistent>(map_).units(shape_.m, shape_.n);
+  return byTileOrder(
+      map_, [&](const auto& map) { return std::int64_t(map.units(shape_.m, shape_.n)); },
+      [&] { return blockCount(); });
 }
 
 std::int64_t Mapping::launchedBlockOf(Dim2 block) const {
-  if (const auto* map = std::get_if<maps::Persistent>(&map_))
-    return map->ctaOf(block, shape_.m, shape_.n);
-  return block.x + std::int64_t(block.y) * grid_.x;
+  return byTileOrder(
+      map_, [&](const auto& map) { return std::int64_t(map.ctaOf(block, shape_.m, shape_.n)); },
+      [&] { return block.x + std::int64_t(block.y) * grid_.x; });
 }
 
 std::int64_t Mapping::roundOf(Dim2 block) const {
-  if (const auto* map = std::get_if<maps::Persistent>(&map_))
-    return map->roundOf(block, shape_.m, shape_.n);
-  return 0;
+  return byTileOrder(
+      map_, [&](const auto& map) { return std::int64_t(map.roundOf(block, shape_.m, shape_.n)); },
+      [] { return std::int64_t(0); });
 }
 
 std::optional<Dim2> Mapping::blockAt(std::int64_t launched, std::int64_t round) const {
   if (launched < 0 || launched >= std::int64_t(launchGrid_.x) * launchGrid_.y || round < 0)
     return std::nullopt;
-  if (const auto* map = std::get_if<maps::Persistent>(&map_)) {
-    if (round >= map->roundsOf(int(launched), shape_.m, shape_.n)) return std::nullopt;
-    const Dim2 tile = map->tileAt(int(launched), round, shape_.m, shape_.n);
-    // A cluster's unit may reach past the last tile row: that block computes no tile of C.
-    if (tile.y >= grid_.y) return std::nullopt;
-    return tile;
-  }
-  if (round > 0) return std::nullopt;
-  return Dim2{int(launched % grid_.x), int(launched / grid_.x)};
+  return byTileOrder(
+      map_,
+      [&](const auto& map) -> std::optional<Dim2> {
+        if (round >= map.roundsOf(int(launched), shape_.m, shape_.n)) return std::nullopt;
+        const Dim2 tile = map.tileAt(int(launched), int(round), shape_.m, shape_.n);
+        // A cluster's unit may reach past the last tile row: that block computes no tile of C.
+        if (tile.y >= grid_.y) return std::nullopt;
+        return tile;
+      },
+      [&]() -> std::optional<Dim2> {
+        if (round > 0) return std::nullopt;
+        return Dim2{int(launched % grid_.x), int(launched / grid_.x)};
+      });
 }
 
 std::int64_t Mapping::rounds() const {
-  if (const auto* map = std::get_if<maps::Persistent>(&map_))
-    return map->rounds(shape_.m, shape_.n);
-  return 1;
+  return byTileOrder(
+      map_, [&](const auto& map) { return std::int64_t(map.rounds(shape_.m, shape_.n)); },
+      [] { return std::int64_t(1); });
 }
 
 std::optional<Pipeline> pipelineOf(const ThreadMap& map) {
@@ -881,6 +910,7 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
     case Family::Wgmma:
     case Family::Tma:
     case Family::Persistent:
+    case Family::PersistentTf32:
       break;
   }
   // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
@@ -989,6 +1019,7 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
     case Family::Wgmma:
     case Family::Tma:
     case Family::Persistent:
+    case Family::PersistentTf32:
       break;
   }
   // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar
@@ -1119,33 +1150,38 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
     return traced->tables->sharedAccess(operand == Operand::A ? 0 : 1, false, warp,
                                         (step * (kDepth_ / every) + kk / every) * slots + slot);
   }
-  return laneByLane(map_, threadsPerBlock(), warp, [&](const auto& map, int linear, int& width) {
-    using Map = std::decay_t<decltype(map)>;
-    if constexpr (FragmentMap<Map>) {
-      // Fragments are read once per chunk of instrK values of k, at its first index.
-      if (kk % map.instrK() != 0) return -1;
-      const int chunk = kk / map.instrK();
-      width = map.fragmentReadWidth();
-      if (operand == Operand::A) {
-        const Cell at = map.aFragment(linear, slot, chunk);
-        return map.aWord(int(at.row), int(at.col), pad);
-      }
-      const Cell at = map.bFragment(linear, slot, chunk);
-      return map.bWord(int(at.row), int(at.col), pad);
-    } else if constexpr (LadderMap<Map>) {
-      // Read `slot` takes the thread's values slot*w .. slot*w + w-1, consecutive words.
-      const int first = slot * map.readWidth();
-      width = map.readWidth();
-      return operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)
-                                   : map.bWord(kk, map.colInBlock(linear, first), pad);
-    } else {
-      const maps::SharedTiled seed{{{tile()}}};
-      const maps::SharedTile layout{tile(), pad};
-      const Dim2 t = threadOfLinear(linear);
-      const Cell at = operand == Operand::A ? seed.aTileRead(t, kk) : seed.bTileRead(t, kk);
-      return layout.word(int(at.row), int(at.col));
-    }
-  });
+  const WarpSharedAccess read =
+      laneByLane(map_, threadsPerBlock(), warp, [&](const auto& map, int linear, int& width) {
+        using Map = std::decay_t<decltype(map)>;
+        if constexpr (FragmentMap<Map>) {
+          // Fragments are read once per chunk of instrK values of k, at its first index.
+          if (kk % map.instrK() != 0) return -1;
+          const int chunk = kk / map.instrK();
+          width = map.fragmentReadWidth();
+          if (operand == Operand::A) {
+            const Cell at = map.aFragment(linear, slot, chunk);
+            return map.aWord(int(at.row), int(at.col), pad);
+          }
+          const Cell at = map.bFragment(linear, slot, chunk);
+          if (at.row < 0) return -1;  // a thread that reads no fragments (tensor-tf32's producer)
+          return map.bWord(int(at.row), int(at.col), pad);
+        } else if constexpr (LadderMap<Map>) {
+          // Read `slot` takes the thread's values slot*w .. slot*w + w-1, consecutive words.
+          const int first = slot * map.readWidth();
+          width = map.readWidth();
+          return operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)
+                                       : map.bWord(kk, map.colInBlock(linear, first), pad);
+        } else {
+          const maps::SharedTiled seed{{{tile()}}};
+          const maps::SharedTile layout{tile(), pad};
+          const Dim2 t = threadOfLinear(linear);
+          const Cell at = operand == Operand::A ? seed.aTileRead(t, kk) : seed.bTileRead(t, kk);
+          return layout.word(int(at.row), int(at.col));
+        }
+      });
+  // A warp that reads nothing of the tile (tensor-tf32's producer warps) makes no access.
+  if (std::ranges::all_of(read.word, [](int word) { return word < 0; })) return std::nullopt;
+  return read;
 }
 
 namespace {

@@ -53,6 +53,7 @@ cpu::KernelFn kernelFor(Family family) {
     case Family::Wgmma:
     case Family::Tma:
     case Family::Persistent:
+    case Family::PersistentTf32:
     case Family::User:  // CUDA source
       break;
   }

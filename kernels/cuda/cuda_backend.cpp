@@ -139,8 +139,8 @@ class CudaBackend final : public Backend {
   }
 
   // What the GPU lacks for a kernel: tensor-mma needs sm_80 (mma.sync on fp16, bf16 and tf32,
-  // cp.async), tensor-wgmma, tensor-tma and tensor-persistent exactly sm_90 (wgmma is compiled for
-  // sm_90a alone).
+  // cp.async), tensor-wgmma, tensor-tma, tensor-persistent and tensor-tf32 exactly sm_90 (wgmma is
+  // compiled for sm_90a alone).
   std::optional<std::string> architectureRefusal(const KernelInfo& info, int device) const {
     if (device < 0 || device >= int(capabilities_.size())) return std::nullopt;
     const int capability = capabilities_[std::size_t(device)];
@@ -148,7 +148,7 @@ class CudaBackend final : public Backend {
                             std::to_string(capability / 10) + "." +
                             std::to_string(capability % 10) + ")";
     if ((info.family == Family::Wgmma || info.family == Family::Tma ||
-         info.family == Family::Persistent) &&
+         info.family == Family::Persistent || info.family == Family::PersistentTf32) &&
         capability != 90)
       return "'" + info.id + "' uses Hopper's wgmma, which only sm_90 GPUs have; " + gpu +
              " is not one: use tensor-mma";

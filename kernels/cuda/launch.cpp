@@ -42,6 +42,8 @@ void launchMapped(const KernelConfig& config, const ProductArgs& args) {
       return launchTma(ladderMap<maps::Tma>(resolved.params), args);
     case Family::Persistent:
       return launchPersistent(ladderMap<maps::Persistent>(resolved.params), args);
+    case Family::PersistentTf32:
+      return launchPersistentTf32(ladderMap<maps::PersistentTf32>(resolved.params), args);
     case Family::User:
       throw Error(ErrorKind::InvalidArgument,
                   "'" + resolved.kernel + "' is a user kernel: it launches through its UserModule");

@@ -63,6 +63,9 @@ void launchTma(const maps::Tma& map, const ProductArgs& args);
 // launch exactly.
 void launchPersistent(const maps::Persistent& map, const ProductArgs& args);
 int persistentResidentCtas(const maps::Persistent& map, ElementType element);
+// tensor-tf32: tensor-persistent for tf32 (tensor_persistent.cu); its resident blocks likewise.
+void launchPersistentTf32(const maps::PersistentTf32& map, const ProductArgs& args);
+int persistentTf32ResidentCtas(const maps::PersistentTf32& map);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).

@@ -12,8 +12,12 @@ namespace tilescope::cuda {
 
 namespace {
 
-// One 128-byte swizzled row: 64 16-bit elements.
-constexpr int kBoxColumns = 64;
+// The widest row the 128-byte swizzle takes.
+constexpr int kBoxRowBytes = 128;
+
+int elementBytes(CUtensorMapDataType type) {
+  return type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2;
+}
 
 // cuTensorMapEncodeTiled from the driver the runtime has loaded, so nothing links libcuda.
 PFN_cuTensorMapEncodeTiled_v12000 encodeTiled(const char* kernel) {
@@ -39,8 +43,9 @@ CUtensorMap swizzledTensorMap(const void* matrix, std::int64_t rows, std::int64_
                               CUtensorMapDataType type, const char* kernel) {
   CUtensorMap tensor{};
   const cuuint64_t size[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t rowBytes[1] = {cuuint64_t(cols) * 2};
-  const cuuint32_t box[2] = {cuuint32_t(kBoxColumns), cuuint32_t(boxRows)};
+  const int bytes = elementBytes(type);
+  const cuuint64_t rowBytes[1] = {cuuint64_t(cols) * cuuint64_t(bytes)};
+  const cuuint32_t box[2] = {cuuint32_t(kBoxRowBytes / bytes), cuuint32_t(boxRows)};
   const cuuint32_t step[2] = {1, 1};
   const CUresult status =
       encodeTiled(kernel)(&tensor, type, 2, const_cast<void*>(matrix), size, rowBytes, box, step,

@@ -1,13 +1,16 @@
-// tensor-persistent (Hopper, sm_90a only): tensor-tma's warp-specialised block, launched once per
-// SM and looping over output tiles in maps::Persistent's grouped order. The producer's thread 0
-// runs ahead into the next tile's k-steps while the consumers still multiply or store this one:
-// the stage ring and its mbarrier phases run on across tiles. With clusters of two blocks (two
-// tiles stacked along M) each producer loads half of B's slabs and multicasts them into both
-// blocks, and the consumers free a stage in both blocks. Every index and the tile order come from
-// maps::Persistent.
+// tensor-persistent and tensor-tf32 (Hopper, sm_90a only): tensor-tma's warp-specialised block,
+// launched once per SM and looping over output tiles in maps::PersistentOrder's grouped order. The
+// producer's thread 0 runs ahead into the next tile's k-steps while the consumers still multiply or
+// store this one: the stage ring and its mbarrier phases run on across tiles. With clusters of two
+// blocks (two tiles stacked along M) each producer loads half of B's slabs and multicasts them into
+// both blocks, and the consumers free a stage in both blocks. tensor-tf32 (maps::PersistentTf32) is
+// the same kernel but for its consumers, which compute each tile transposed with B through
+// registers. Every index and the tile order come from the maps.
 #include <array>
 #include <map>
 #include <mutex>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 #include "tensor_map.hpp"
@@ -18,42 +21,49 @@ namespace tilescope::cuda {
 namespace {
 
 using maps::Persistent;
+using maps::PersistentTf32;
+
+template <typename Map>
+inline constexpr bool kTransposed = std::is_same_v<Map, PersistentTf32>;
 
 // The tile order's band height is read at run time, so one kernel serves every `group`: the
 // compiled configurations are the valid ones with the first group.
-constexpr int kCompiledGroup = Persistent::kAxes[5].values[0];
+template <typename Map>
+inline constexpr int kCompiledGroup = Map::kAxes[5].values[0];
 
+template <typename Map>
 constexpr int compiledCount() {
   int count = 0;
-  for (const Persistent& map : kConfigs<Persistent>) count += map.group == kCompiledGroup;
+  for (const Map& map : kConfigs<Map>) count += map.group == kCompiledGroup<Map>;
   return count;
 }
 
-constexpr std::array<Persistent, compiledCount()> compiledConfigs() {
-  std::array<Persistent, compiledCount()> list{};
+template <typename Map>
+constexpr std::array<Map, compiledCount<Map>()> compiledConfigs() {
+  std::array<Map, compiledCount<Map>()> list{};
   std::size_t next = 0;
-  for (const Persistent& map : kConfigs<Persistent>)
-    if (map.group == kCompiledGroup) list[next++] = map;
+  for (const Map& map : kConfigs<Map>)
+    if (map.group == kCompiledGroup<Map>) list[next++] = map;
   return list;
 }
 
-inline constexpr auto kCompiled = compiledConfigs();
-template <int kIndex>
-inline constexpr Persistent kCompiledConfig = kCompiled[kIndex];
+template <typename Map>
+inline constexpr auto kCompiled = compiledConfigs<Map>();
+template <typename Map, int kIndex>
+inline constexpr Map kCompiledConfig = kCompiled<Map>[kIndex];
 
 // `order` is the launch's map: the compiled one with its group and the resident blocks the
 // launch counted, which place the tiles.
-template <int kIndex, typename Element>
-__global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
-    persistentKernel(const ProductArgs args, const Persistent order,
+template <typename Map, int kIndex, typename Element>
+__global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
+    persistentKernel(const ProductArgs args, const Map order,
                      const __grid_constant__ CUtensorMap aTensor,
                      const __grid_constant__ CUtensorMap bTensor) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  constexpr Persistent kMap = kCompiledConfig<kIndex>.withElementBytes(kBytes<Element>);
-  constexpr Persistent map = kMap;
+  constexpr Map kMap = kCompiledConfig<Map, kIndex>.withElementBytes(kBytes<Element>);
+  constexpr Map map = kMap;
   constexpr int kStages = map.stages, kCluster = map.cluster;
-  constexpr int kConsumerWarps =
-      Persistent::kConsumerWarpgroups * Persistent::kWarpgroupThreads / 32;
+  constexpr int kConsumerWarps = Map::kConsumerWarpgroups * Map::kWarpgroupThreads / 32;
   constexpr Pipeline pipeline = map.pipeline();
   extern __shared__ __align__(16) unsigned char dynamicShared[];
   unsigned char* const base = atomAligned(dynamicShared);
@@ -75,7 +85,7 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
 
   if (t == 0) {
     for (int s = 0; s < kStages; ++s) {
-      initBarrier(&full[s], allByTma ? 1 : Persistent::kWarpgroupThreads);
+      initBarrier(&full[s], allByTma ? 1 : Map::kWarpgroupThreads);
       // Every consumer warp of every block of the cluster frees the stage in every block.
       initBarrier(&empty[s], kConsumerWarps * kCluster);
     }
@@ -90,8 +100,8 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
   if (map.isProducer(t)) {
     shrinkRegisters<kProducerRegisters>();
     if (!allByTma || t == 0) {
-      constexpr int kSlabs = map.bn * kBytes<Element> / Persistent::kRowBytes;
-      constexpr int kSlabColumns = Persistent::kRowBytes / kBytes<Element>;
+      constexpr int kSlabs = map.bn * kBytes<Element> / Map::kRowBytes;
+      constexpr int kSlabColumns = Map::kRowBytes / kBytes<Element>;
       // With multicast this block loads its 1/cluster of B's slabs into every block.
       const int firstSlab = multicast ? int(clusterRank()) * (kSlabs / kCluster) : 0;
       const int lastSlab = multicast ? firstSlab + kSlabs / kCluster : kSlabs;
@@ -145,20 +155,39 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
         arrive(barrier);
       }
     };
-    float sum[map.bn / 2];
+    float sum[map.rowsPerThread() * map.colsPerThread()];
     int filled = 0;
     for (int round = 0; round < rounds; ++round) {
-      for (int s = 0; s < steps; ++s, ++filled) {
-        waitBarrier(&full[pipeline.stageOf(filled)], int((filled / kStages) & 1));
-        multiplyStage<kMap, Element>(sum, stage(filled), consumer, s > 0);
-        // The batch of the k-step before is done (this one's runs on): free its stage.
-        waitWarpgroup<pipeline.mmaInFlight>();
-        if (s > 0) release(filled - 1);
+      if constexpr (kTransposed<Map>) {
+        Tf32Words<kMap> words;
+        for (int s = 0; s < steps; ++s, ++filled) {
+          waitBarrier(&full[pipeline.stageOf(filled)], int((filled / kStages) & 1));
+          // The batch of the k-step before reads its words of B from the registers this step's
+          // words go to: it ends first, and frees its stage. (The other consumer's batch keeps
+          // the tensor cores busy meanwhile; a second set of words, so that the batch could run
+          // on, measured 10 % slower: H200, 4096^3.)
+          waitWarpgroup<0>();
+          if (s > 0) release(filled - 1);
+          readTf32Words<kMap>(words, stage(filled), t);
+          multiplyTransposed<kMap>(sum, words, stage(filled), s > 0);
+        }
+      } else {
+        for (int s = 0; s < steps; ++s, ++filled) {
+          waitBarrier(&full[pipeline.stageOf(filled)], int((filled / kStages) & 1));
+          multiplyStage<kMap, Element>(sum, stage(filled), consumer, s > 0);
+          // The batch of the k-step before is done (this one's runs on): free its stage.
+          waitWarpgroup<pipeline.mmaInFlight>();
+          if (s > 0) release(filled - 1);
+        }
       }
       waitWarpgroup<0>();
       // The tile's last stage is free before its stores: the producer is filling the next tile.
       release(filled - 1);
-      storeTileQuads<kMap>(args, order.tileAt(cta, round, args.m, args.n), t, sum);
+      const Dim2 tile = order.tileAt(cta, round, args.m, args.n);
+      if constexpr (kTransposed<Map>)
+        storeTileTransposed<kMap>(args, tile, t, sum);
+      else
+        storeTileQuads<kMap>(args, tile, t, sum);
     }
   }
   // No block leaves while a partner may still multicast into it or arrive on its barriers.
@@ -168,27 +197,37 @@ __global__ void __launch_bounds__(kCompiledConfig<kIndex>.threads(), 1)
 #endif
 }
 
-using PersistentKernel = void (*)(ProductArgs, Persistent, CUtensorMap, CUtensorMap);
+template <typename Map>
+using PersistentKernel = void (*)(ProductArgs, Map, CUtensorMap, CUtensorMap);
 
-template <typename Element, int... kIndex>
+template <typename Map, typename Element, int... kIndex>
 constexpr auto makeTable(std::integer_sequence<int, kIndex...>) {
-  return std::array<PersistentKernel, sizeof...(kIndex)>{persistentKernel<kIndex, Element>...};
+  return std::array<PersistentKernel<Map>, sizeof...(kIndex)>{
+      persistentKernel<Map, kIndex, Element>...};
 }
 
-template <typename Element>
-const auto kKernels = makeTable<Element>(std::make_integer_sequence<int, compiledCount()>{});
+template <typename Map, typename Element>
+const auto kKernels =
+    makeTable<Map, Element>(std::make_integer_sequence<int, compiledCount<Map>()>{});
 
-template <typename Element>
-PersistentKernel kernelFor(const Persistent& map) {
-  Persistent compiled = map;
-  compiled.group = kCompiledGroup;
-  for (std::size_t i = 0; i < kCompiled.size(); ++i)
-    if (kCompiled[i].values() == compiled.values()) return kKernels<Element>[i];
-  throw Error(ErrorKind::InvalidArgument,
-              "tensor-persistent: no CUDA kernel is compiled for this configuration");
+template <typename Map>
+const char* kernelName() {
+  return kTransposed<Map> ? "tensor-tf32" : "tensor-persistent";
 }
 
-cudaLaunchAttribute clusterAttribute(const Persistent& map) {
+template <typename Map, typename Element>
+PersistentKernel<Map> kernelFor(const Map& map) {
+  Map compiled = map;
+  compiled.group = kCompiledGroup<Map>;
+  for (std::size_t i = 0; i < kCompiled<Map>.size(); ++i)
+    if (kCompiled<Map>[i].values() == compiled.values()) return kKernels<Map, Element>[i];
+  throw Error(
+      ErrorKind::InvalidArgument,
+      std::string(kernelName<Map>()) + ": no CUDA kernel is compiled for this configuration");
+}
+
+template <typename Map>
+cudaLaunchAttribute clusterAttribute(const Map& map) {
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim.x = unsigned(map.cluster);
@@ -199,7 +238,8 @@ cudaLaunchAttribute clusterAttribute(const Persistent& map) {
 
 // The blocks of `kernel` the current GPU holds at once, in whole clusters (its stages take most of
 // an SM's shared memory: one block per SM). Asked of CUDA once per kernel and device.
-int countResidentCtas(PersistentKernel kernel, const Persistent& map) {
+template <typename Map>
+int countResidentCtas(PersistentKernel<Map> kernel, const Map& map) {
   static std::mutex mutex;
   static std::map<std::pair<const void*, int>, int> counted;
   int device = 0;
@@ -211,7 +251,7 @@ int countResidentCtas(PersistentKernel kernel, const Persistent& map) {
   const Dim2 block = map.block();
   const int shared = map.sharedBytes();
   checkLaunch(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
-              "tensor-persistent", {map.cluster, 1}, block);
+              kernelName<Map>(), {map.cluster, 1}, block);
   cudaLaunchAttribute cluster = clusterAttribute(map);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(map.cluster));
@@ -222,23 +262,23 @@ int countResidentCtas(PersistentKernel kernel, const Persistent& map) {
   int clusters = 0;
   TS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   if (clusters < 1)
-    throw Error(ErrorKind::LaunchFailed, "tensor-persistent: no cluster of " +
+    throw Error(ErrorKind::LaunchFailed, std::string(kernelName<Map>()) + ": no cluster of " +
                                              std::to_string(map.cluster) + " blocks with " +
                                              std::to_string(shared / 1024) +
                                              " KiB of shared memory each fits on this GPU");
   return counted[key] = clusters * map.cluster;
 }
 
-template <typename Element>
-Persistent launchMap(const Persistent& configured) {
-  const Persistent map = configured.withElementBytes(kBytes<Element>);
-  return map.withResidentCtas(countResidentCtas(kernelFor<Element>(map), map));
+template <typename Map, typename Element>
+Map launchMap(const Map& configured) {
+  const Map map = configured.withElementBytes(kBytes<Element>);
+  return map.withResidentCtas(countResidentCtas(kernelFor<Map, Element>(map), map));
 }
 
-template <typename Element>
-void launchFor(const Persistent& configured, const ProductArgs& args, CUtensorMapDataType type) {
-  const Persistent map = launchMap<Element>(configured);
-  const PersistentKernel kernel = kernelFor<Element>(map);
+template <typename Map, typename Element>
+void launchFor(const Map& configured, const ProductArgs& args, CUtensorMapDataType type) {
+  const Map map = launchMap<Map, Element>(configured);
+  const PersistentKernel<Map> kernel = kernelFor<Map, Element>(map);
   const Dim2 grid = map.launchGrid(args.m, args.n), block = map.block();
   const std::size_t shared = std::size_t(map.sharedBytes());
   if (LaunchProbe* probe = LaunchProbe::active()) {
@@ -248,11 +288,11 @@ void launchFor(const Persistent& configured, const ProductArgs& args, CUtensorMa
   // Operands TMA cannot describe keep a zeroed map the kernel never reads.
   const CUtensorMap aTensor =
       map.aVectorCopies(args.k)
-          ? swizzledTensorMap(args.a, args.m, args.k, map.bm, type, "tensor-persistent")
+          ? swizzledTensorMap(args.a, args.m, args.k, map.bm, type, kernelName<Map>())
           : CUtensorMap{};
   const CUtensorMap bTensor =
       map.bVectorCopies(args.n)
-          ? swizzledTensorMap(args.b, args.k, args.n, map.bk, type, "tensor-persistent")
+          ? swizzledTensorMap(args.b, args.k, args.n, map.bk, type, kernelName<Map>())
           : CUtensorMap{};
   cudaLaunchAttribute cluster = clusterAttribute(map);
   cudaLaunchConfig_t config{};
@@ -261,7 +301,7 @@ void launchFor(const Persistent& configured, const ProductArgs& args, CUtensorMa
   config.dynamicSmemBytes = shared;
   config.attrs = &cluster;
   config.numAttrs = 1;
-  checkLaunch(cudaLaunchKernelEx(&config, kernel, args, map, aTensor, bTensor), "tensor-persistent",
+  checkLaunch(cudaLaunchKernelEx(&config, kernel, args, map, aTensor, bTensor), kernelName<Map>(),
               grid, block);
 }
 
@@ -270,29 +310,39 @@ void launchFor(const Persistent& configured, const ProductArgs& args, CUtensorMa
 void launchPersistent(const maps::Persistent& map, const ProductArgs& args) {
   switch (args.element) {
     case ElementType::F16:
-      return launchFor<__half>(map, args, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+      return launchFor<Persistent, __half>(map, args, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
     case ElementType::BF16:
-      return launchFor<__nv_bfloat16>(map, args, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+      return launchFor<Persistent, __nv_bfloat16>(map, args, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
     case ElementType::F32:
     case ElementType::TF32:
       break;
   }
   throw Error(ErrorKind::Unsupported,
-              "tensor-persistent multiplies fp16 or bf16 (tf32 wgmma reads B only K-major, which a "
-              "TMA copy of row-major B is not)");
+              "tensor-persistent multiplies fp16 or bf16 (tf32: tensor-tf32)");
 }
 
 int persistentResidentCtas(const maps::Persistent& map, ElementType element) {
   switch (element) {
     case ElementType::F16:
-      return launchMap<__half>(map).residentCtas;
+      return launchMap<Persistent, __half>(map).residentCtas;
     case ElementType::BF16:
-      return launchMap<__nv_bfloat16>(map).residentCtas;
+      return launchMap<Persistent, __nv_bfloat16>(map).residentCtas;
     case ElementType::F32:
     case ElementType::TF32:
       break;
   }
   throw Error(ErrorKind::Unsupported, "tensor-persistent multiplies fp16 or bf16");
+}
+
+void launchPersistentTf32(const maps::PersistentTf32& map, const ProductArgs& args) {
+  if (args.element != ElementType::TF32)
+    throw Error(ErrorKind::Unsupported,
+                "tensor-tf32 multiplies tf32 (fp16, bf16: tensor-persistent)");
+  launchFor<PersistentTf32, float>(map, args, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+}
+
+int persistentTf32ResidentCtas(const maps::PersistentTf32& map) {
+  return launchMap<PersistentTf32, float>(map).residentCtas;
 }
 
 }  // namespace tilescope::cuda

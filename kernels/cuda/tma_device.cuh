@@ -208,6 +208,100 @@ __device__ __forceinline__ void storeTileQuads(const ProductArgs& args, Dim2 blo
   }
 }
 
+// ---- tensor-tf32's consumers: the tile transposed, B through registers ----
+
+// tensor-tf32's consumer thread t's words of B for one k-step (maps::PersistentTf32::bFragment):
+// four per 8-deep k-chunk, read from the stage before the step's batch.
+template <auto kMap>
+using Tf32Words = unsigned[kMap.bk / kMap.kInstrK][4];
+
+template <auto kMap>
+__device__ __forceinline__ void readTf32Words(Tf32Words<kMap>& words, const unsigned char* stage,
+                                              int t) {
+  constexpr auto map = kMap;
+  const unsigned char* bTile = stage + map.aStageBytes();
+#pragma unroll
+  for (int chunk = 0; chunk < map.bk / map.kInstrK; ++chunk)
+#pragma unroll
+    for (int slot = 0; slot < 4; ++slot) {
+      const Cell at = map.bFragment(t, slot, chunk);
+      words[chunk][slot] =
+          *reinterpret_cast<const unsigned*>(bTile + map.bByte(int(at.row), int(at.col)));
+    }
+}
+
+// One k-step of a tensor-tf32 consumer: per 8-deep k-chunk one m64n256k8 with the thread's words
+// of B as the first operand and A's whole tile (K-major, through a descriptor) as the second,
+// committed as one batch. wgmma.fence orders the words' reads before the instructions.
+template <auto kMap>
+__device__ __forceinline__ void multiplyTransposed(float (&sum)[128], const Tf32Words<kMap>& words,
+                                                   const unsigned char* stage, bool accumulate) {
+  constexpr auto map = kMap;
+  fenceAccumulators();
+#pragma unroll
+  for (int chunk = 0; chunk < map.bk / map.kInstrK; ++chunk) {
+    // 8 more k values are 32 bytes along A's swizzled rows, 8-row atoms 1024 bytes apart.
+    const std::uint64_t a = descriptor(stage + chunk * map.kInstrK * 4, 16, map.kAtomBytes);
+    warpgroupMmaTf32(sum, words[chunk], a, accumulate || chunk > 0);
+  }
+  commitWarpgroup();
+}
+
+// Consumer thread t's transposed accumulators into C for tile `block`. Register j holds row slot
+// 2 (j / 4) + j % 2 and column slot j % 4 / 2 (maps::PersistentTf32): a thread's values run down
+// two columns. Where rows of C are 16-byte aligned and no owners are recorded, the four lanes
+// holding four neighbouring columns (lanes 4g + q, g % 4 = 0 .. 3) transpose their 4 x 4 values
+// of two 8-row chunks with two rounds of exchanges, so each stores one row's four columns as a
+// float4; elsewhere one float at a time.
+template <auto kMap>
+__device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim2 block, int t,
+                                                    const float (&sum)[128]) {
+  constexpr auto map = kMap;
+  const Dim2 thread{t, 0};
+  const bool quads =
+      !recordsOwners(args) && args.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
+  if (!quads) {
+#pragma unroll
+    for (int j = 0; j < 128; ++j) {
+      const std::int64_t row = map.row(block, thread, 2 * (j / 4) + j % 2);
+      const std::int64_t col = map.col(block, thread, j % 4 / 2);
+      if (row >= args.m || col >= args.n) continue;
+      if (recordsOwners(args))
+        storeOutput<true>(args, row, col, sum[j]);
+      else
+        storeOutput<false>(args, row, col, sum[j]);
+    }
+    return;
+  }
+  // This lane's place among the four: bit 0 pairs it across lanes 4 apart, bit 1 across 8.
+  const int place = t % 32 / 4 % 4;
+  const bool low = (place & 1) != 0, high = (place & 2) != 0;
+#pragma unroll
+  for (int chunk = 0; chunk < 32; chunk += 2)
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      // Rows 8 chunk + 2q, + 1, 8 (chunk + 1) + 2q, + 1 of this lane's column.
+      float v[4] = {sum[4 * chunk + 2 * half], sum[4 * chunk + 2 * half + 1],
+                    sum[4 * chunk + 4 + 2 * half], sum[4 * chunk + 5 + 2 * half]};
+      // Exchange the values whose bit 0 differs from the lane's, then those whose bit 1 does:
+      // lane `place` ends with value `place` of each of the four lanes, in lane order.
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        const float sent = __shfl_xor_sync(0xffffffffu, low ? v[2 * p] : v[2 * p + 1], 4);
+        (low ? v[2 * p] : v[2 * p + 1]) = sent;
+      }
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        const float sent = __shfl_xor_sync(0xffffffffu, high ? v[p] : v[p + 2], 8);
+        (high ? v[p] : v[p + 2]) = sent;
+      }
+      const std::int64_t row = map.row(block, thread, 2 * (chunk + place / 2) + place % 2);
+      const std::int64_t col = map.col(block, thread, half) - place;
+      if (row >= args.m || col >= args.n) continue;
+      *reinterpret_cast<float4*>(args.c + row * args.n + col) = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
 // ---- Thread-block clusters (PTX ISA, "Cluster of cooperative thread arrays") ----
 
 // This block's rank inside its cluster.

@@ -91,6 +91,20 @@ TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 128, 64, 64, 65, 66)
 TS_WGMMA_INSTRUCTION(__half, "f16", 256, 128, 128, 129, 130)
 TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 256, 128, 128, 129, 130)
 
+// tf32 with A from registers, m64n256k8: tf32 operands in shared memory must be K-major, so the
+// transposed product (tensor-tf32) passes its N-major operand through registers. `a` holds the
+// four fragment words of a thread (rows g, g + 8 at k q, then at k q + 4; g = lane / 4,
+// q = lane % 4, in the warp's 16 rows), descB a K-major operand; D as in WarpgroupMma.
+__device__ __forceinline__ void warpgroupMmaTf32(float (&d)[128], const unsigned (&a)[4],
+                                                 std::uint64_t descB, int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " TS_WGMMA_REGISTERS_128
+      ", {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      : TS_WGMMA_ACCUMULATORS_128(d)
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), "r"(accumulate));
+}
+
 #undef TS_WGMMA_INSTRUCTION
 #undef TS_WGMMA_ACCUMULATORS_128
 #undef TS_WGMMA_ACCUMULATORS_64

@@ -65,6 +65,8 @@ Mapping launchedMapping(const KernelConfig& config, const Shape& shape, ElementT
   int resident = 0;
   if (kernelInfo(resolved.kernel).family == Family::Persistent)
     resident = cuda::persistentResidentCtas(ladderMap<maps::Persistent>(resolved.params), element);
+  if (kernelInfo(resolved.kernel).family == Family::PersistentTf32)
+    resident = cuda::persistentTf32ResidentCtas(ladderMap<maps::PersistentTf32>(resolved.params));
   return Mapping(resolved, shape, element, resident);
 }
 

@@ -112,7 +112,8 @@ class PersistentExactness : public KernelExactness {};
 std::vector<KernelCase> persistentConfigurations() {
   std::vector<KernelCase> cases;
   for (const KernelCase& kernelCase : everyCudaConfiguration(/*withLibrary=*/false))
-    if (kernelInfo(kernelCase.config.kernel).family == Family::Persistent)
+    if (const Family family = kernelInfo(kernelCase.config.kernel).family;
+        family == Family::Persistent || family == Family::PersistentTf32)
       cases.push_back(kernelCase);
   return cases;
 }

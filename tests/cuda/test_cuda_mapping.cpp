@@ -20,6 +20,7 @@ TEST_P(KernelMapping, EveryElementIsWrittenByTheThreadTheMappingNames) {
   // rounds of its blocks.
   std::vector<Shape> shapes = {{1, 1, 1}, {37, 45, 5}, {1100, 1030, 3}};
   if (kernelInfo(config.kernel).family == Family::Persistent) shapes.push_back({2200, 2100, 3});
+  if (kernelInfo(config.kernel).family == Family::PersistentTf32) shapes.push_back({2200, 4200, 3});
   for (const Shape& shape : shapes) {
     const Operands operands = makeOperands(shape, Fill::Integer, 11, GetParam().element);
     DeviceProduct device(operands, GetParam().element);

@@ -1,7 +1,9 @@
 // Every CUDA kernel through the whole backend (poison, launch, events, copies, verification) at
 // a size that is no multiple of any tile. scripts/gpu-check runs this suite under
 // compute-sanitizer's memcheck, racecheck, synccheck and initcheck; here it checks the results.
+// TS_SANITIZE_KERNEL=<id> keeps to one kernel (a sanitizer over the whole catalogue takes minutes).
 #include <algorithm>
+#include <cstdlib>
 
 #include "gpu_test.hpp"
 
@@ -29,9 +31,11 @@ std::vector<Params> tilesToCheck(const KernelInfo& info) {
 
 TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
   const std::unique_ptr<Backend> backend = makeCudaBackend();
+  const char* only = std::getenv("TS_SANITIZE_KERNEL");
   for (const KernelInfo& info : catalogue()) {
     if (std::find(info.backends.begin(), info.backends.end(), "cuda") == info.backends.end())
       continue;
+    if (only && info.id != only) continue;
     for (const Params& params : tilesToCheck(info)) {
       // No tile multiple. K = 41 and N = 29 keep the vector-copy kernels on their scalar paths;
       // the second shape (K and N multiples of 8, two block rows, seven k-steps of 16 or four of

@@ -34,7 +34,7 @@ bool isLadder(Family family) {
          family == Family::Vectorized || family == Family::Warptile ||
          family == Family::Pipelined || family == Family::Prefetched ||
          family == Family::TensorCore || family == Family::Wgmma || family == Family::Tma ||
-         family == Family::Persistent;
+         family == Family::Persistent || family == Family::PersistentTf32;
 }
 
 std::string describe(const KernelConfig& config, const Shape& shape) {

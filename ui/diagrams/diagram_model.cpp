@@ -322,6 +322,9 @@ bool readsWithLdmatrix(const Mapping& mapping) {
 std::string mmaShape(const Mapping& mapping) {
   const int depth = sharedReadStride(mapping);
   if (depth == 1) return {};
+  // tensor-tf32 reads B's fragments for a warpgroup's wgmma over all its tile's rows.
+  if (const auto* tf32 = std::get_if<maps::PersistentTf32>(&mapping.threadMap()))
+    return "m64n" + std::to_string(tf32->bm) + "k" + std::to_string(depth);
   return "m" + std::to_string(maps::kFragmentRows) + "n" + std::to_string(maps::kFragmentCols) +
          "k" + std::to_string(depth);
 }

@@ -138,6 +138,40 @@ QString persistentRecipe(const Mapping& m, const maps::Persistent& map) {
   return text;
 }
 
+// tensor-tf32: tensor-persistent's pipeline and tile order, each tile computed transposed with B
+// through registers.
+QString tf32Recipe(const Mapping& m, const maps::PersistentTf32& map) {
+  return QStringLiteral(
+             "Warp-specialised and persistent like tensor-persistent, a %1-stage pipeline. tf32 "
+             "wgmma reads shared tiles only along k, and B's rows run along n, so each tile is "
+             "computed transposed (C^T = B^T A^T). In every k-step:\nproducer (warpgroup 0, one "
+             "thread): wait on 'empty', then ask the TMA copy engine for one box of A (%2 × %3) "
+             "and %4 boxes of B (%3 × 32), landing in the 128-byte swizzle\nconsumers (warpgroups "
+             "1 and 2, %5 columns each): wait on 'full'; for each of the %6 chunks of 8 values of "
+             "k, each thread reads 4 words of B from the stage into registers (lanes chosen so "
+             "that a warp's reads hit 32 banks), then the warpgroup issues wgmma m64n%2k8 with "
+             "those registers as its first operand and A's tile, read from shared memory, as its "
+             "second; the batch stays in flight while the previous stage is freed; each thread "
+             "keeps %7 of the sums, down two columns of C, and four lanes swap them before "
+             "storing so that each writes 16 consecutive bytes\nacross tiles: %8 blocks take up "
+             "to %9 tiles each in the grouped order (bands of %10 tile rows)")
+             .arg(map.stages)
+             .arg(map.bm)
+             .arg(map.bk)
+             .arg(map.bn / maps::PersistentTf32::kSlabColumns)
+             .arg(maps::PersistentTf32::kConsumerColumns)
+             .arg(map.bk / maps::PersistentTf32::kInstrK)
+             .arg(m.rowsPerThread() * m.colsPerThread())
+             .arg(m.launchGrid().x)
+             .arg(m.rounds())
+             .arg(map.group) +
+         (map.cluster > 1
+              ? QStringLiteral("\nclusters of %1 blocks take tiles stacked along M and share B's "
+                               "boxes by multicast, as in tensor-persistent")
+                    .arg(map.cluster)
+              : QString());
+}
+
 // What the threads do in every k-step, in the order they do it.
 QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
   if (const KernelTrace* trace = m.trace())
@@ -155,6 +189,8 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
     return warpSpecialisedRecipe(m, *tma);
   if (const auto* persistent = std::get_if<maps::Persistent>(&m.threadMap()))
     return persistentRecipe(m, *persistent);
+  if (const auto* tf32 = std::get_if<maps::PersistentTf32>(&m.threadMap()))
+    return tf32Recipe(m, *tf32);
   const int depth = m.kDepth();
   const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
   if (sharedA && sharedB) {

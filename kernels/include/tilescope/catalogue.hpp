@@ -21,17 +21,18 @@ enum class Family {
   RegisterTiled,  // each thread accumulates a T x T block of C in registers
   Library,        // OpenBLAS on the CPU, cuBLAS on the GPU
   // The optimisation ladder past the seeds (maps::BlockTile1D ... maps::Prefetched).
-  BlockTile1D,  // shared tiles; each thread TM outputs down a column
-  BlockTile2D,  // shared tiles; a TM x TN register tile per thread
-  Vectorized,   // blocktile-2d with float4 copies and a transposed, padded A tile
-  Warptile,     // warp tiles inside the block tile, conflict-free shared reads
-  Pipelined,    // warptile with cp.async stages loading ahead of the compute
-  Prefetched,   // warp grid, next tile prefetched through registers, two blocks per SM
-  TensorCore,   // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
-  Wgmma,        // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
-  Tma,          // Hopper: a TMA producer warpgroup feeding two wgmma consumers through mbarriers
-  Persistent,   // tensor-tma's block once per SM over every tile; 2x1 clusters multicast B
-  User,         // the user's own CUDA source from the Kernel Editor, compiled with NVRTC
+  BlockTile1D,     // shared tiles; each thread TM outputs down a column
+  BlockTile2D,     // shared tiles; a TM x TN register tile per thread
+  Vectorized,      // blocktile-2d with float4 copies and a transposed, padded A tile
+  Warptile,        // warp tiles inside the block tile, conflict-free shared reads
+  Pipelined,       // warptile with cp.async stages loading ahead of the compute
+  Prefetched,      // warp grid, next tile prefetched through registers, two blocks per SM
+  TensorCore,      // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
+  Wgmma,           // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
+  Tma,             // Hopper: a TMA producer warpgroup feeding two wgmma consumers through mbarriers
+  Persistent,      // tensor-tma's block once per SM over every tile; 2x1 clusters multicast B
+  PersistentTf32,  // tensor-persistent for tf32: each tile transposed, B through registers
+  User,            // the user's own CUDA source from the Kernel Editor, compiled with NVRTC
 };
 
 const char* toString(Family family);

@@ -119,7 +119,7 @@ using ThreadMap =
     std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
                  maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
                  maps::Warptile, maps::Pipelined, maps::Prefetched, maps::TensorCore, maps::Wgmma,
-                 maps::Tma, maps::Persistent, maps::Traced>;
+                 maps::Tma, maps::Persistent, maps::PersistentTf32, maps::Traced>;
 
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.

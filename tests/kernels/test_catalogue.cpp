@@ -155,6 +155,7 @@ TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
   expectCatalogueMatchesTheMap<maps::Prefetched>("prefetched");
   expectCatalogueMatchesTheMap<maps::Tma>("tensor-tma");
   expectCatalogueMatchesTheMap<maps::Persistent>("tensor-persistent");
+  expectCatalogueMatchesTheMap<maps::PersistentTf32>("tensor-tf32");
 }
 
 // tensor-persistent: a ladder rung of its own after tensor-tma, in the 16-bit types, on the GPU
@@ -183,6 +184,30 @@ TEST(Catalogue, TensorPersistentIsTheRungAfterTensorTma) {
   ASSERT_NE(tma, ids.end());
   ASSERT_NE(tma + 1, ids.end());
   EXPECT_EQ(*(tma + 1), "tensor-persistent");
+}
+
+// tensor-tf32: tensor-persistent's rung for tf32 alone, right after it, with its own tile (256 x
+// 128, 32-deep) and the same launch parameters; tensor-persistent's tf32 refusal points to it.
+TEST(Catalogue, TensorTf32IsTensorPersistentForTf32) {
+  const KernelInfo& info = kernelInfo("tensor-tf32");
+  EXPECT_EQ(info.family, Family::PersistentTf32);
+  EXPECT_EQ(std::string(toString(info.family)), "tensor-tf32");
+  EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
+  EXPECT_EQ(info.types, std::vector<ElementType>{ElementType::TF32});
+  EXPECT_EQ(info.param("BM")->defaultValue, 256);
+  EXPECT_EQ(info.param("BN")->defaultValue, 128);
+  EXPECT_EQ(info.param("BK")->defaultValue, 32);
+  // 3 or 4 stages of 48 KiB, each with every cluster and group.
+  EXPECT_EQ(validConfigurations(info).size(), 2u * 2u * 2u);
+  EXPECT_TRUE(elementRefusal(info, ElementType::BF16).has_value());
+  const auto persistentTf32 = elementRefusal(kernelInfo("tensor-persistent"), ElementType::TF32);
+  EXPECT_TRUE(mentions(persistentTf32, "tensor-tf32")) << persistentTf32.value_or("");
+  std::vector<std::string> ids;
+  for (const KernelInfo& entry : catalogue()) ids.push_back(entry.id);
+  const auto persistent = std::find(ids.begin(), ids.end(), "tensor-persistent");
+  ASSERT_NE(persistent, ids.end());
+  ASSERT_NE(persistent + 1, ids.end());
+  EXPECT_EQ(*(persistent + 1), "tensor-tf32");
 }
 
 TEST(Catalogue, LadderRefusalsNameTheBrokenRule) {

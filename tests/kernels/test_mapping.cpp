@@ -551,6 +551,36 @@ TEST(Mapping, TmaRefusesStagesPastSharedMemory) {
   EXPECT_FALSE(refusal({"tensor-tma", {{"BN", 128}, {"stages", 6}}}).has_value());
 }
 
+// tensor-tf32 computes each tile transposed: a consumer thread's sums run down two columns of C
+// (neighbouring rows, one thread), and the words of B its warp reads into registers for every
+// 8-deep k-chunk fall in 32 different banks of the swizzled stage, for every consumer warp and
+// register. The producer warps read nothing, and A is read by the instructions alone.
+TEST(Mapping, TensorTf32ThreadsOwnColumnsAndReadBWithoutConflicts) {
+  const Mapping m({"tensor-tf32", {}}, {1024, 1024, 1024}, ElementType::TF32);
+  EXPECT_EQ(m.rowsPerThread() * m.colsPerThread(), 128);
+  for (const auto& [i, j] : {std::pair{0, 0}, {6, 37}, {250, 127}, {128, 64}}) {
+    const ThreadRef upper = m.owner(i, j), lower = m.owner(i + 1, j);
+    EXPECT_EQ(upper.thread.x, lower.thread.x) << i << ", " << j;
+    EXPECT_GE(upper.thread.x, 128) << "the producer warpgroup owns no output";
+  }
+  EXPECT_EQ(m.sharedReadSlots(Operand::A), 0);
+  ASSERT_EQ(m.sharedReadSlots(Operand::B), 4);
+  EXPECT_EQ(m.readsEveryK(Operand::B), 8);
+  for (int warp = 0; warp < m.warpsPerBlock(); ++warp)
+    for (int slot = 0; slot < 4; ++slot)
+      for (int kk = 0; kk < m.kDepth(); kk += 8) {
+        const auto read = m.warpSharedRead(Operand::B, warp, kk, 0, slot);
+        if (warp < 4) {
+          EXPECT_FALSE(read.has_value()) << "producer warp " << warp;
+          continue;
+        }
+        ASSERT_TRUE(read.has_value()) << "warp " << warp;
+        std::set<int> banks;
+        for (const int word : read->word) banks.insert(word % 32);
+        EXPECT_EQ(banks.size(), 32u) << "warp " << warp << ", register " << slot << ", k " << kk;
+      }
+}
+
 // tensor-persistent's blocks are tensor-tma's tiles: the same owners, copies and stages.
 TEST(Mapping, PersistentTilesAreTensorTmasBlocks) {
   for (const Shape& shape : {Shape{512, 768, 256}, Shape{130, 300, 70}}) {

@@ -229,6 +229,14 @@ const std::map<std::string, std::string> kWarpDescriptions = withBlock({
      "one 128-byte shared row (conflict-free)"},
 });
 
+// The parameters of the persistent kernels (tensor-persistent, tensor-tf32).
+const std::map<std::string, std::string> kPersistentDescriptions = withBlock(
+    {{"stages", "shared stages the producer fills ahead of the consumers"},
+     {"cluster",
+      "blocks per thread-block cluster (tiles stacked along M sharing B by multicast); 1: no "
+      "cluster"},
+     {"group", "tile rows per band of the grouped tile order (L2 reuse)"}});
+
 // tensor-tma: its own function, so the entries other work adds merge apart from it.
 void addTensorTma(std::vector<KernelInfo>& list) {
   list.push_back(
@@ -275,13 +283,8 @@ void addTensorPersistent(std::vector<KernelInfo>& list) {
            "tiles stacked along M: they need the same tile of B, so each loads half of it and "
            "the copy engine multicasts it into both, and a stage is refilled only when the "
            "consumers of both blocks have freed it. Needs an sm_90 GPU (H100, H200).",
-       .params = ladderParams(
-           maps::Persistent::fromValues({128, 256, 64, 4, 2, 16}),
-           withBlock({{"stages", "shared stages the producer fills ahead of the consumers"},
-                      {"cluster",
-                       "blocks per thread-block cluster (tiles stacked along M sharing B by "
-                       "multicast); 1: no cluster"},
-                      {"group", "tile rows per band of the grouped tile order (L2 reuse)"}})),
+       .params = ladderParams(maps::Persistent::fromValues({128, 256, 64, 4, 2, 16}),
+                              kPersistentDescriptions),
        .backends = {"cuda"},
        .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up to "
                       "256; BK = 64; the stages fit in 227 KiB of shared memory",
@@ -307,13 +310,8 @@ void addTensorTf32(std::vector<KernelInfo>& list) {
            "different banks of the swizzled tile. A thread's accumulators then lie down columns "
            "of C, so before storing, four lanes swap values to write 16 consecutive bytes each. "
            "The tile is 256 x 128, like cuBLAS's. Needs an sm_90 GPU (H100, H200).",
-       .params = ladderParams(
-           maps::PersistentTf32::fromValues({256, 128, 32, 4, 2, 16}),
-           withBlock({{"stages", "shared stages the producer fills ahead of the consumers"},
-                      {"cluster",
-                       "blocks per thread-block cluster (tiles stacked along M sharing B by "
-                       "multicast); 1: no cluster"},
-                      {"group", "tile rows per band of the grouped tile order (L2 reuse)"}})),
+       .params = ladderParams(maps::PersistentTf32::fromValues({256, 128, 32, 4, 2, 16}),
+                              kPersistentDescriptions),
        .backends = {"cuda"},
        .constraints = "BM = 256, BN = 128 (two consumer warpgroups of 64 columns), BK = 32 "
                       "(128-byte rows of tf32); the stages fit in 227 KiB of shared memory",

@@ -158,7 +158,7 @@ void launchTma(const Tma& map, const ProductArgs& args) {
   }
   throw Error(ErrorKind::Unsupported,
               "tensor-tma multiplies fp16 or bf16 (tf32 wgmma reads B only K-major, which a "
-              "TMA copy of row-major B is not)");
+              "TMA copy of row-major B is not; tensor-tf32 multiplies tf32)");
 }
 
 }  // namespace tilescope::cuda

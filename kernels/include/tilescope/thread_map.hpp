@@ -857,7 +857,7 @@ struct WarpSpecialised : LadderBase<Self> {
   using LadderBase<Self>::bn;
   using LadderBase<Self>::bk;
   int stages;
-  int elementBytes = 2;  // fp16 and bf16 only (tf32 wgmma needs B K-major: a transposed copy)
+  int elementBytes = 2;  // fp16 and bf16; 4 (tf32) in PersistentTf32, which transposes the tile
 
   static constexpr int kWarpgroupThreads = 128, kConsumerWarpgroups = 2, kConsumerRows = 64;
   static constexpr int kInstrK = 16, kAtomBytes = 1024, kRowBytes = 128;

@@ -262,8 +262,8 @@ __device__ __forceinline__ void storeTile(const ProductArgs& args, Dim2 block, i
         for (int c = 0; c < kCols; c += 4) {
           const std::int64_t j = map.col(block, thread, c);
           if (i < args.m && j < args.n)
-            *reinterpret_cast<float4*>(args.c + i * args.n + j) =
-                make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]);
+            storeOutputs(args, i, j,
+                         make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]));
         }
       }
       return;

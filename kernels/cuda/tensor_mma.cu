@@ -136,8 +136,7 @@ __device__ __forceinline__ void storeAccumulators(const ProductArgs& args, Dim2 
         const std::int64_t col = map.col(block, thread, 2 * j);
         const float first = sum[i][j][2 * h], second = sum[i][j][2 * h + 1];
         if (pairs) {
-          if (col < args.n)
-            *reinterpret_cast<float2*>(args.c + row * args.n + col) = make_float2(first, second);
+          if (col < args.n) storeOutputs(args, row, col, make_float2(first, second));
           continue;
         }
 #pragma unroll

@@ -152,8 +152,7 @@ __device__ __forceinline__ void storeTile(const ProductArgs& args, Dim2 block, i
     const std::int64_t col = map.col(block, thread, 2 * (j / 4));
     if (row >= args.m) continue;
     if (pairs) {
-      if (col < args.n)
-        *reinterpret_cast<float2*>(args.c + row * args.n + col) = make_float2(sum[j], sum[j + 1]);
+      if (col < args.n) storeOutputs(args, row, col, make_float2(sum[j], sum[j + 1]));
       continue;
     }
 #pragma unroll
@@ -202,8 +201,7 @@ __device__ __forceinline__ void storeTileQuads(const ProductArgs& args, Dim2 blo
       const std::int64_t col =
           odd ? map.col(block, thread, 2 * (j / 4 + 1)) - 2 : map.col(block, thread, 2 * (j / 4));
       if (col >= args.n) continue;
-      float4* const to = reinterpret_cast<float4*>(args.c + row * args.n + col);
-      *to = odd ? make_float4(r0, r1, b0, b1) : make_float4(a0, a1, r0, r1);
+      storeOutputs(args, row, col, odd ? make_float4(r0, r1, b0, b1) : make_float4(a0, a1, r0, r1));
     }
   }
 }
@@ -284,21 +282,24 @@ __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim
       float v[4] = {sum[4 * chunk + 2 * half], sum[4 * chunk + 2 * half + 1],
                     sum[4 * chunk + 4 + 2 * half], sum[4 * chunk + 5 + 2 * half]};
       // Exchange the values whose bit 0 differs from the lane's, then those whose bit 1 does:
-      // lane `place` ends with value `place` of each of the four lanes, in lane order.
+      // lane `place` ends with value `place` of each of the four lanes, in lane order (selects,
+      // not a conditional assignment, which kept v in local memory).
 #pragma unroll
       for (int p = 0; p < 2; ++p) {
         const float sent = __shfl_xor_sync(0xffffffffu, low ? v[2 * p] : v[2 * p + 1], 4);
-        (low ? v[2 * p] : v[2 * p + 1]) = sent;
+        v[2 * p] = low ? sent : v[2 * p];
+        v[2 * p + 1] = low ? v[2 * p + 1] : sent;
       }
 #pragma unroll
       for (int p = 0; p < 2; ++p) {
         const float sent = __shfl_xor_sync(0xffffffffu, high ? v[p] : v[p + 2], 8);
-        (high ? v[p] : v[p + 2]) = sent;
+        v[p] = high ? sent : v[p];
+        v[p + 2] = high ? v[p + 2] : sent;
       }
       const std::int64_t row = map.row(block, thread, 2 * (chunk + place / 2) + place % 2);
       const std::int64_t col = map.col(block, thread, half) - place;
       if (row >= args.m || col >= args.n) continue;
-      *reinterpret_cast<float4*>(args.c + row * args.n + col) = make_float4(v[0], v[1], v[2], v[3]);
+      storeOutputs(args, row, col, make_float4(v[0], v[1], v[2], v[3]));
     }
 }
 

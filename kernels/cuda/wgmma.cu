@@ -76,9 +76,7 @@ __global__ void __launch_bounds__(kConfig<Wgmma, kIndex>.threads()) wgmmaKernel(
       const std::int64_t col = map.col(block, thread, 2 * (16 * i + j / 4));
       if (row >= args.m) continue;
       if (pairs) {
-        if (col < args.n)
-          *reinterpret_cast<float2*>(args.c + row * args.n + col) =
-              make_float2(sum[i][j], sum[i][j + 1]);
+        if (col < args.n) storeOutputs(args, row, col, make_float2(sum[i][j], sum[i][j + 1]));
         continue;
       }
 #pragma unroll

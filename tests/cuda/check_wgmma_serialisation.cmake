@@ -3,8 +3,9 @@
 # instructions ("(C75..) Potential Performance Loss: wgmma.mma_async instructions are serialized
 # due to ..."): C7513 cost tensor-tf32's double-buffered words 10 % (2026-11-25).
 get_filename_component(name "${PTX}" NAME_WE)
+# The cubin goes beside the PTX, in the build tree.
 execute_process(
-  COMMAND "${PTXAS}" -arch=${ARCH} -v "${PTX}" -o "${CMAKE_CURRENT_BINARY_DIR}/${name}.cubin"
+  COMMAND "${PTXAS}" -arch=${ARCH} -v "${PTX}" -o "${PTX}.cubin"
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "ptxas failed on ${PTX}:\n${err}")

@@ -1186,20 +1186,29 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
 
 namespace {
 
-// How a SIMT ladder kernel stores one copied vector of `operand` into its stage: in `writes`
-// shared stores of `width` words each. A vector lands as one store where the tile keeps its
-// order (B; A untransposed), one per element where A is stored transposed, and one per element
-// of B too where cp.async cannot copy 16 bytes (rows of B not 16-byte aligned).
+// How a kernel's threads store one copied vector of `operand` into its stage: in `writes`
+// shared stores of `width` words each. The SIMT ladder stores a vector as one store where the tile
+// keeps its order (B; A untransposed), one per element where A lands transposed, and one per
+// element of B too where cp.async cannot copy 16 bytes (rows of B not 16-byte aligned).
+// tensor-mma and tensor-wgmma (copyStage) copy 16 bytes with one cp.async while the operand's
+// rows are 16-byte aligned, else one element at a time (an fp16 or bf16 element is half of the
+// word it lands in).
 struct StageWrites {
   int writes = 1, width = 1;
 };
 template <typename Map>
-StageWrites stageWrites(const Map& map, Operand operand, std::int64_t n) {
+StageWrites stageWrites(const Map& map, Operand operand, const Shape& shape) {
   const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
-  const bool perElement = operand == Operand::A
-                              ? Map::kATransposed
-                              : map.pipeline().fill == StageFill::CpAsync && !map.bVectorCopies(n);
-  return perElement ? StageWrites{copy.width, 1} : StageWrites{1, copy.width};
+  if constexpr (FragmentMap<Map>) {
+    const bool vectors =
+        operand == Operand::A ? map.aVectorCopies(shape.k) : map.bVectorCopies(shape.n);
+    return vectors ? StageWrites{1, copy.width * map.elementBytes / 4} : StageWrites{copy.width, 1};
+  } else {
+    const bool perElement = operand == Operand::A ? Map::kATransposed
+                                                  : map.pipeline().fill == StageFill::CpAsync &&
+                                                        !map.bVectorCopies(shape.n);
+    return perElement ? StageWrites{copy.width, 1} : StageWrites{1, copy.width};
+  }
 }
 
 }  // namespace
@@ -1209,15 +1218,17 @@ int Mapping::sharedWriteSlots(Operand operand) const {
   if (const auto* traced = std::get_if<maps::Traced>(&map_))
     return traced->tables->writeSlots[operand == Operand::A ? 0 : 1];
   if (!staged(operand)) return 0;
-  // The seed kernels store one element of each staged tile per thread; the SIMT ladder its
-  // copies (stageWrites); the tensor-core kernels' copies (cp.async, TMA) are not modelled here.
+  // The seed kernels store one element of each staged tile per thread; the ladder its copies
+  // (stageWrites), but where TMA fills the stages.
   if (family_ == Family::SharedA || family_ == Family::SharedTiled) return 1;
   return std::visit(
       [&](const auto& map) {
         using Map = std::decay_t<decltype(map)>;
-        if constexpr (LadderMap<Map> && !FragmentMap<Map>) {
+        if constexpr (LadderMap<Map>) {
+          // The copy engine fills TMA stages: no warp stores them.
+          if (map.pipeline().fill == StageFill::Tma) return 0;
           const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
-          return copy.copiesPerThread() * stageWrites(map, operand, shape_.n).writes;
+          return copy.copiesPerThread() * stageWrites(map, operand, shape_).writes;
         }
         return 0;
       },
@@ -1233,10 +1244,10 @@ std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int wa
                                         step * slots + slot);
   return laneByLane(map_, threadsPerBlock(), warp, [&](const auto& map, int linear, int& width) {
     using Map = std::decay_t<decltype(map)>;
-    if constexpr (LadderMap<Map> && !FragmentMap<Map>) {
+    if constexpr (LadderMap<Map>) {
       // Write `slot` is element slot % writes of the thread's copy slot / writes.
       const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
-      const StageWrites writes = stageWrites(map, operand, shape_.n);
+      const StageWrites writes = stageWrites(map, operand, shape_);
       if (linear >= copy.threads) return -1;
       const Cell at = copy.at(linear, slot / writes.writes);
       const int col = int(at.col) + slot % writes.writes;

@@ -726,6 +726,17 @@ void TestDiagramViews::aTracedTensorCoreKernelDrawsItsFragmentReads() {
            qPrintable(AccessView::bankCaption(panels[0])));
   // The 16-byte copies of A: 8 fp16 elements a lane, one request of 512 bytes.
   QCOMPARE(panels[0].picture.traffic.sectors, panels[1].picture.traffic.sectors);
+  // Their stores into the stage, which the trace compared above too (two a thread and k-step):
+  // rows of 80 bytes put a quarter warp's last vector on its first's banks, two passes a phase.
+  QCOMPARE(tensor.sharedWriteSlots(Operand::A), 2);
+  QCOMPARE(Mapping(trace).sharedWriteSlots(Operand::A), 2);
+  selection = document.selection();
+  selection.sharedWrite = true;
+  document.setSelection(selection);
+  const std::vector<AccessView::Panel> writes = access.panels();
+  QVERIFY(writes[0].banks && writes[1].banks);
+  QCOMPARE(writes[0].banks->traffic.wavefronts, 8);
+  QCOMPARE(writes[1].banks->traffic.wavefronts, 8);
   for (const DiagramKind kind : kDiagramKinds)
     QVERIFY2(renderedColours(kind, document) > 8, qPrintable(diagramKindName(kind)));
 }

@@ -343,8 +343,7 @@ TEST(TracedMappingChanged, LoadsAreGroupedByTheKernelsKStep) {
 }
 
 // The seed kernels stage one element of a tile per thread, at its own place: a warp of
-// shared-tiled's 8 x 8 threads writes 32 consecutive words of each tile. The ladder's copies are
-// not modelled word by word.
+// shared-tiled's 8 x 8 threads writes 32 consecutive words of each tile.
 TEST(SharedWrites, TheSeedKernelsWriteTheirTilesRowByRow) {
   const Mapping tiled({"shared-tiled", {{"tile", 8}}}, {16, 16, 16});
   for (const Operand operand : {Operand::A, Operand::B}) {
@@ -397,8 +396,42 @@ TEST(SharedWrites, TheLadderWritesItsCopies) {
   EXPECT_EQ(unaligned.sharedWriteSlots(Operand::B), 4 * aligned.sharedWriteSlots(Operand::B));
   EXPECT_EQ(aligned.warpSharedWrite(Operand::B, 0, 0)->width, 4);
   EXPECT_EQ(unaligned.warpSharedWrite(Operand::B, 0, 1)->word[0], 1);
-  // The tensor-core kernels' copies are not modelled word by word.
-  EXPECT_EQ(Mapping(resolve({"tensor-mma", {}}), shape).sharedWriteSlots(Operand::A), 0);
+}
+
+// tensor-mma and tensor-wgmma stage 16-byte cp.async copies, or elements where a row is not 16
+// bytes aligned; TMA fills tensor-tma's stages, which no warp writes.
+TEST(SharedWrites, TheTensorCoreKernelsWriteTheirCopies) {
+  const Shape shape{256, 256, 64};
+  // tensor-mma fp16 128 x 128 x 32, 256 threads: two 8-element vectors of A a thread, vector t
+  // of the first write at row t / 4, k 8 (t % 4), in rows of 80 bytes (20 words). A quarter warp
+  // covers two rows, and the second row's last vector meets the first row's first in banks 0-3:
+  // every phase takes two passes.
+  const Mapping mma(resolve({"tensor-mma", {}}), shape, ElementType::F16);
+  ASSERT_EQ(mma.sharedWriteSlots(Operand::A), 2);
+  ASSERT_EQ(mma.sharedWriteSlots(Operand::B), 2);
+  const auto vectors = mma.warpSharedWrite(Operand::A, 0, 0);
+  ASSERT_TRUE(vectors);
+  EXPECT_EQ(vectors->width, 4);
+  EXPECT_EQ(vectors->word[5], 1 * 20 + 1 * 4);
+  EXPECT_EQ(mma.warpSharedWrite(Operand::A, 0, 1)->word[0], 64 * 20);  // vector 256: row 64
+  EXPECT_EQ(bankTraffic(*vectors).wavefronts, 8);
+  // K = 60 is no multiple of 8: one store an element, two elements to a word.
+  const Mapping edge(resolve({"tensor-mma", {}}), {256, 256, 60}, ElementType::F16);
+  ASSERT_EQ(edge.sharedWriteSlots(Operand::A), 2 * 8);
+  EXPECT_EQ(edge.warpSharedWrite(Operand::A, 0, 1)->word[0], 0);  // element 1 of vector 0
+  EXPECT_EQ(edge.warpSharedWrite(Operand::A, 0, 2)->word[0], 1);
+  EXPECT_EQ(edge.warpSharedWrite(Operand::A, 0, 2)->width, 1);
+  // tensor-wgmma fp16: rows of 128 bytes in the 128-byte swizzle, so the eight vectors of a row
+  // cover all 32 banks (vector 9: row 1, chunk 1 ^ 1 = 0) and a warp's copy takes four passes.
+  const Mapping wgmma(resolve({"tensor-wgmma", {}}), shape, ElementType::F16);
+  const auto swizzled = wgmma.warpSharedWrite(Operand::A, 0, 0);
+  ASSERT_TRUE(swizzled);
+  EXPECT_EQ(swizzled->word[9], 32);
+  EXPECT_EQ(bankTraffic(*swizzled).wavefronts, 4);
+  EXPECT_EQ(bankTraffic(*swizzled).conflicts(), 0);
+  EXPECT_EQ(
+      Mapping(resolve({"tensor-tma", {}}), shape, ElementType::F16).sharedWriteSlots(Operand::A),
+      0);
 }
 
 // The Kernel Editor's experiment: shared-tiled at TILE = 32 with A stored transposed, lane x

@@ -243,7 +243,8 @@ class Mapping {
   // Shared-memory writes that stage a k-step's tile: how many each thread makes, and the words
   // one warp writes in write `slot`. Known for the seed kernels (one element each), the SIMT
   // ladder (a store per copy, or per element where A lands transposed or cp.async cannot copy
-  // 16 bytes) and traced kernels; 0 slots for the tensor-core kernels.
+  // 16 bytes), tensor-mma and tensor-wgmma (a 16-byte cp.async per copy, or a store per element
+  // where rows are not 16-byte aligned) and traced kernels; 0 slots where TMA fills the stages.
   int sharedWriteSlots(Operand operand) const;
   std::optional<WarpSharedAccess> warpSharedWrite(Operand operand, int warp, int slot, int pad = 0,
                                                   std::int64_t step = 0) const;

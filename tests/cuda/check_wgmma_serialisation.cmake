@@ -1,8 +1,8 @@
 # cmake -DPTXAS=ptxas -DPTX=file.ptx -DARCH=sm_90a -P check_wgmma_serialisation.cmake: assembles
-# the PTX as the build does and fails on ptxas's advisories that it serialises a kernel's wgmma
-# instructions ("(C75..) Potential Performance Loss: wgmma.mma_async instructions are serialized
-# due to ..."), such as the C7513 that a branch in tensor-tf32's consumer loop once caused
-# (docs/benchmarks.md, "tensor-tf32's stores").
+# the PTX for ARCH (the ptxas nvcc runs, at its default -O3) and fails on ptxas's advisories that
+# it serialises a kernel's wgmma instructions ("(C75..) Potential Performance Loss:
+# wgmma.mma_async instructions are serialized due to ..."), such as the C7513 that a branch in
+# tensor-tf32's consumer loop once caused (docs/benchmarks.md, "tensor-tf32's stores").
 get_filename_component(name "${PTX}" NAME_WE)
 # The cubin goes beside the PTX, in the build tree.
 execute_process(

@@ -245,15 +245,16 @@ __device__ __forceinline__ void multiplyTiles(const float* aTile, const float* b
   }
 }
 
-// The thread's register tile into C: float4 stores where the family's columns come in aligned
-// fours (and no owners are being recorded), else one store per element; nothing past the edges.
+// The thread's register tile into C: float4 stores where the family stores vectors and its
+// columns come in aligned fours (and no owners are being recorded), else one store per element;
+// nothing past the edges.
 template <auto kMap>
 __device__ __forceinline__ void storeTile(const ProductArgs& args, Dim2 block, int t,
                                           const float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
   constexpr auto map = kMap;
   constexpr int kRows = kRowsOf<kMap>, kCols = kColsOf<kMap>;
   const Dim2 thread{t, 0};
-  if constexpr (MapOf<kMap>::kCopyWidth == 4) {
+  if constexpr (MapOf<kMap>::kVectorStores) {
     if (!recordsOwners(args) && map.vectorStores(args.n)) {
 #pragma unroll
       for (int r = 0; r < kRows; ++r) {

@@ -129,15 +129,16 @@ __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float val
   detail::recordStore(p, i, j, 1);
   p.C[(long long)i * p.N + j] = value;
 }
-// C[i][j], C[i][j+1] as one 8-byte store: N and j even.
+// C[i][j], C[i][j+1] as one 8-byte store: N and j even. An explicit vector store: the compiler
+// may split a plain float2 (or float4) assignment into 4-byte stores.
 __device__ __forceinline__ void storeC2(const Problem& p, int i, int j, float2 value) {
   detail::recordStore(p, i, j, 2);
-  *reinterpret_cast<float2*>(p.C + (long long)i * p.N + j) = value;
+  __stwb(reinterpret_cast<float2*>(p.C + (long long)i * p.N + j), value);
 }
 // C[i][j..j+3] as one 16-byte store: N and j multiples of 4.
 __device__ __forceinline__ void storeC4(const Problem& p, int i, int j, float4 value) {
   detail::recordStore(p, i, j, 4);
-  *reinterpret_cast<float4*>(p.C + (long long)i * p.N + j) = value;
+  __stwb(reinterpret_cast<float4*>(p.C + (long long)i * p.N + j), value);
 }
 // An element of a staged tile in shared memory (a float, or an Element), read or written: the
 // bank view draws which banks a warp's reads and writes meet. Plain indexing works too, unseen
@@ -849,19 +850,15 @@ TS_KERNEL {
     }
     __syncthreads();
   }
-  // float4 stores where C's rows are 16-byte aligned, else one element at a time.
+  // One float at a time: a float4 store takes four consecutive registers, and with this many
+  // accumulators ptxas then needs more than the 128 registers that let two blocks share an SM.
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int i = row0 + rowOf(r);
 #pragma unroll
-    for (int c = 0; c < kCols; c += 4) {
+    for (int c = 0; c < kCols; ++c) {
       const int j = col0 + colOf(c);
-      if (i >= p.M || j >= p.N) continue;
-      if (bVectors) {
-        ts::storeC4(p, i, j, make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]));
-      } else {
-        for (int x = 0; x < 4 && j + x < p.N; ++x) ts::storeC(p, i, j + x, sum[r][c + x]);
-      }
+      if (i < p.M && j < p.N) ts::storeC(p, i, j, sum[r][c]);
     }
   }
 }
@@ -959,19 +956,15 @@ TS_KERNEL {
         for (int c = 0; c < kCols; ++c) sum[r][c] += aValues[r] * bValues[c];
     }
   }
-  // float4 stores where C's rows are 16-byte aligned, else one element at a time.
+  // One float at a time: a float4 store takes four consecutive registers, and with this many
+  // accumulators ptxas then needs more than the 128 registers that let two blocks share an SM.
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int i = row0 + rowOf(r);
 #pragma unroll
-    for (int c = 0; c < kCols; c += 4) {
+    for (int c = 0; c < kCols; ++c) {
       const int j = col0 + colOf(c);
-      if (i >= p.M || j >= p.N) continue;
-      if (bVectors) {
-        ts::storeC4(p, i, j, make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]));
-      } else {
-        for (int x = 0; x < 4 && j + x < p.N; ++x) ts::storeC(p, i, j + x, sum[r][c + x]);
-      }
+      if (i < p.M && j < p.N) ts::storeC(p, i, j, sum[r][c]);
     }
   }
 }
@@ -1087,19 +1080,15 @@ TS_KERNEL {
     if (more) store(shared + (s + 1) % 2 * kStageWords);
     __syncthreads();
   }
-  // float4 stores where C's rows are 16-byte aligned, else one element at a time.
+  // One float at a time: a float4 store takes four consecutive registers, and with this many
+  // accumulators ptxas then needs more than the 128 registers that let two blocks share an SM.
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int i = row0 + rowOf(r);
 #pragma unroll
-    for (int c = 0; c < kCols; c += 4) {
+    for (int c = 0; c < kCols; ++c) {
       const int j = col0 + colOf(c);
-      if (i >= p.M || j >= p.N) continue;
-      if (p.N % 4 == 0) {
-        ts::storeC4(p, i, j, make_float4(sum[r][c], sum[r][c + 1], sum[r][c + 2], sum[r][c + 3]));
-      } else {
-        for (int x = 0; x < 4 && j + x < p.N; ++x) ts::storeC(p, i, j + x, sum[r][c + x]);
-      }
+      if (i < p.M && j < p.N) ts::storeC(p, i, j, sum[r][c]);
     }
   }
 }

@@ -361,6 +361,25 @@ TEST(Mapping, WarptileLanesFormAFourByEightGridAndReadWholeSharedRows) {
     EXPECT_EQ(a.word[lane], 5 * 132 + 32 + lane / 8 * 8) << lane;
 }
 
+// vectorized stores its register tile as float4s; warptile, pipelined and prefetched one float at
+// a time even where C's rows are aligned (a float4 store's four consecutive registers would cost
+// them their second block per SM).
+TEST(Mapping, OnlyVectorizedStoresFloat4sOfC) {
+  const Shape aligned{256, 256, 64};
+  const Mapping vectorized({"vectorized", {}}, aligned);
+  const int vectorizedOutputs = vectorized.rowsPerThread() * vectorized.colsPerThread();
+  EXPECT_EQ(vectorized.warpAccess({0, 0}, 0, Access::StoreC, 0, 0).width, 4);
+  EXPECT_EQ(vectorized.instructionsPerStep(Access::StoreC), vectorizedOutputs / 4);
+  for (const char* kernel : {"warptile", "pipelined", "prefetched"}) {
+    const Mapping scalar({kernel, {}}, aligned);
+    EXPECT_EQ(scalar.instructionsPerStep(Access::StoreC),
+              scalar.rowsPerThread() * scalar.colsPerThread())
+        << kernel;
+    // Each of a warp's store instructions writes one float a lane.
+    EXPECT_EQ(scalar.warpAccess({0, 0}, 0, Access::StoreC, 0, 0).width, 1) << kernel;
+  }
+}
+
 TEST(Mapping, PipelinedKeepsEveryStageInSharedMemory) {
   const Params params = ladderParams({{"BM", 128},
                                       {"BN", 128},

@@ -325,7 +325,8 @@ TS_HDC bool wholeWarps(int threads) {
 // threads(), rowInBlock(t, r), colInBlock(t, c), slotOf(i, j) (the inverse, inside a block) and
 // the constants kCopyWidth (elements per copy: 1, or 4 for float4), kATransposed (A staged as
 // BK x BM so a thread's A values are consecutive words), kAPad (words added to each row of the A
-// tile) and kAVectorCopies (A copied with float4 loads when its rows are aligned). The
+// tile), kAVectorCopies (A copied with float4 loads when its rows are aligned) and kVectorStores
+// (C stored as float4s when its rows are aligned, else one 4-byte store an element). The
 // tensor-core maps instead give their own copyWidth(), vector checks and byte-addressed shared
 // layouts (their width depends on the element type), hiding the members built on those
 // constants.
@@ -373,9 +374,9 @@ struct LadderBase {
     return Self::kCopyWidth == 4 && Self::kAVectorCopies && k % 4 == 0;
   }
   TS_HDC bool bVectorCopies(std::int64_t n) const { return Self::kCopyWidth == 4 && n % 4 == 0; }
-  TS_HDC bool vectorStores(std::int64_t n) const { return bVectorCopies(n); }
-  // Outputs one vector store writes (on the vector path).
-  TS_HDC int storeWidth() const { return Self::kCopyWidth; }
+  TS_HDC bool vectorStores(std::int64_t n) const { return Self::kVectorStores && bVectorCopies(n); }
+  // Outputs one store writes (on the vector path).
+  TS_HDC int storeWidth() const { return Self::kVectorStores ? Self::kCopyWidth : 1; }
 
   // Where element (m, k) of the A tile and (k, n) of the B tile sit in shared memory; `extraPad`
   // widens every row further (what-if layouts for the bank diagrams: the kernels use 0).
@@ -409,7 +410,7 @@ struct LadderBase {
 struct BlockTile1D : LadderBase<BlockTile1D> {
   int tm;
   static constexpr int kCopyWidth = 1, kAPad = 0;
-  static constexpr bool kATransposed = false, kAVectorCopies = false;
+  static constexpr bool kATransposed = false, kAVectorCopies = false, kVectorStores = false;
   static constexpr std::array<ParamAxis, 4> kAxes = {
       {{"BM", {64, 128}, 2}, {"BN", {64, 128}, 2}, {"BK", {8, 16}, 2}, {"TM", {4, 8, 16}, 3}}};
   static constexpr BlockTile1D fromValues(const std::array<int, 4>& v) {
@@ -458,7 +459,7 @@ struct ThreadGrid : LadderBase<Self> {
 // TM*BK apart (one bank) and those reading B words TN apart: bank conflicts the next rung removes.
 struct BlockTile2D : ThreadGrid<BlockTile2D> {
   static constexpr int kCopyWidth = 1, kAPad = 0;
-  static constexpr bool kATransposed = false, kAVectorCopies = false;
+  static constexpr bool kATransposed = false, kAVectorCopies = false, kVectorStores = false;
   static constexpr std::array<ParamAxis, 5> kAxes = {{{"BM", {64, 128}, 2},
                                                       {"BN", {64, 128}, 2},
                                                       {"BK", {8, 16}, 2},
@@ -477,7 +478,7 @@ struct BlockTile2D : ThreadGrid<BlockTile2D> {
 // padding spreads the transposing stores over all 32 banks.
 struct Vectorized : ThreadGrid<Vectorized> {
   static constexpr int kCopyWidth = 4, kAPad = 4;
-  static constexpr bool kATransposed = true, kAVectorCopies = true;
+  static constexpr bool kATransposed = true, kAVectorCopies = true, kVectorStores = true;
   static constexpr std::array<ParamAxis, 5> kAxes = BlockTile2D::kAxes;
   static constexpr Vectorized fromValues(const std::array<int, 5>& v) {
     return {{{v[0], v[1], v[2]}, v[3], v[4]}};
@@ -537,6 +538,10 @@ struct WarpGrid : LadderBase<Self> {
 struct Warptile : WarpGrid<Warptile> {
   static constexpr int kCopyWidth = 4, kAPad = 4;
   static constexpr bool kATransposed = true, kAVectorCopies = true;
+  // A float4 store takes four consecutive registers; with 64 accumulators or more, ptxas then
+  // needs more registers than the 128 that give two blocks per SM (127 became 163 at the default
+  // tile, and the kernel ran 1.8x slower: H100, 4096^3). So C is stored one float at a time.
+  static constexpr bool kVectorStores = false;
   static constexpr std::array<ParamAxis, 7> kAxes = {{{"BM", {64, 128}, 2},
                                                       {"BN", {64, 128, 256}, 3},
                                                       {"BK", {8, 16}, 2},
@@ -559,7 +564,8 @@ struct Warptile : WarpGrid<Warptile> {
 struct Pipelined : WarpGrid<Pipelined> {
   int stages;
   static constexpr int kCopyWidth = 4, kAPad = 4;
-  static constexpr bool kATransposed = true, kAVectorCopies = false;
+  // C one float at a time, as in warptile.
+  static constexpr bool kATransposed = true, kAVectorCopies = false, kVectorStores = false;
   static constexpr std::array<ParamAxis, 8> kAxes = {{{"BM", {64, 128}, 2},
                                                       {"BN", {128, 256}, 2},
                                                       {"BK", {16, 32}, 2},
@@ -587,7 +593,8 @@ struct Pipelined : WarpGrid<Pipelined> {
 // share an SM; at 128 outputs (cuBLAS's 256 x 128 tile of 8 warps) a thread may take 255.
 struct Prefetched : WarpGrid<Prefetched> {
   static constexpr int kCopyWidth = 4, kAPad = 4;
-  static constexpr bool kATransposed = true, kAVectorCopies = true;
+  // C one float at a time, as in warptile: float4 stores spilled at the 128-register bound.
+  static constexpr bool kATransposed = true, kAVectorCopies = true, kVectorStores = false;
   static constexpr std::array<ParamAxis, 7> kAxes = {{{"BM", {64, 128, 256}, 3},
                                                       {"BN", {64, 128, 256}, 3},
                                                       {"BK", {8, 16}, 2},

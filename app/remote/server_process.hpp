@@ -22,7 +22,8 @@ class ServerProcess {
   // Runs `command` through /bin/sh -c. Throws tilescope::Error(Unavailable) when no process can
   // be started at all (a command that does not exist fails later, with the shell's message).
   explicit ServerProcess(const std::string& command);
-  // Closes the server's stdin, gives it a moment to leave, then kills it.
+  // Closes the server's stdin, gives it a moment to leave, then kills it and every process of
+  // its group (what the shell started).
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
@@ -45,6 +46,10 @@ class ServerProcess {
  private:
   // Waits up to `waitMs` for the child to exit; its status once known.
   std::optional<int> reap(int waitMs);
+  // Whether any process of the server's group is left (zombies waiting for init included).
+  bool groupLives() const;
+  // Waits up to `waitMs` for the shell to exit and the rest of its group to end.
+  bool groupEnds(int waitMs);
   void drainStderr();
 
   pid_t pid_ = -1;

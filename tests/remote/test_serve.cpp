@@ -3,8 +3,14 @@
 // one error while the server stays up.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,6 +47,44 @@ json smallRequest() {
           {"n", 40},
           {"k", 24},
           {"reps", 3}};
+}
+
+// Whether process `pid` has ended (a zombie that init has not reaped yet counts as ended).
+bool ended(pid_t pid) {
+  if (::kill(pid, 0) != 0) return errno == ESRCH;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string field;
+  for (int i = 0; i < 3 && stat >> field; ++i) {
+  }
+  return field == "Z";
+}
+
+// A shell that runs the server as its child rather than becoming it, and a server that only asks
+// to stop at SIGTERM (tilescope-bench in a kernel that never ends): when the client lets go, the
+// server goes too, not only the shell.
+TEST(ServerProcessEnd, NoProcessTheShellStartedOutlivesIt) {
+  const std::filesystem::path pidFile = std::filesystem::temp_directory_path() /
+                                        ("tilescope-server-pid-" + std::to_string(::getpid()));
+  std::filesystem::remove(pidFile);
+  pid_t server = 0;
+  {
+    ServerProcess shell("(trap '' TERM; exec sleep 600) & echo $! > '" + pidFile.string() +
+                        "'; wait");
+    for (int i = 0; i < 500 && server == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      std::ifstream(pidFile) >> server;
+    }
+    ASSERT_GT(server, 0) << "the shell never started its server";
+    EXPECT_FALSE(ended(server));
+  }
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = ended(server);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(gone) << "process " << server << " outlived its client";
+  ::kill(server, SIGKILL);
+  std::filesystem::remove(pidFile);
 }
 
 class Serve : public ::testing::Test {

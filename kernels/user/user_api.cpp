@@ -851,7 +851,8 @@ TS_KERNEL {
     __syncthreads();
   }
   // One float at a time: a float4 store takes four consecutive registers, and with this many
-  // accumulators ptxas then needs more than the 128 registers that let two blocks share an SM.
+  // accumulators ptxas then needs more registers (the catalogue's warptile: 163 instead of 127,
+  // one block per SM instead of two, 1.8x slower).
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int i = row0 + rowOf(r);
@@ -957,7 +958,8 @@ TS_KERNEL {
     }
   }
   // One float at a time: a float4 store takes four consecutive registers, and with this many
-  // accumulators ptxas then needs more than the 128 registers that let two blocks share an SM.
+  // accumulators ptxas then needs more registers (the catalogue's warptile: 163 instead of 127,
+  // one block per SM instead of two, 1.8x slower).
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int i = row0 + rowOf(r);
@@ -1081,7 +1083,8 @@ TS_KERNEL {
     __syncthreads();
   }
   // One float at a time: a float4 store takes four consecutive registers, and with this many
-  // accumulators ptxas then needs more than the 128 registers that let two blocks share an SM.
+  // accumulators ptxas then needs more registers (the catalogue's warptile: 163 instead of 127,
+  // one block per SM instead of two, 1.8x slower).
 #pragma unroll
   for (int r = 0; r < kRows; ++r) {
     const int i = row0 + rowOf(r);

@@ -362,8 +362,8 @@ TEST(Mapping, WarptileLanesFormAFourByEightGridAndReadWholeSharedRows) {
 }
 
 // vectorized stores its register tile as float4s; warptile, pipelined and prefetched one float at
-// a time even where C's rows are aligned (a float4 store's four consecutive registers would cost
-// them their second block per SM).
+// a time even where C's rows are aligned (a float4 store's four consecutive registers cost them
+// registers: warptile its second block per SM, prefetched spills).
 TEST(Mapping, OnlyVectorizedStoresFloat4sOfC) {
   const Shape aligned{256, 256, 64};
   const Mapping vectorized({"vectorized", {}}, aligned);

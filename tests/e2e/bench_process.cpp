@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -24,6 +25,35 @@ namespace tilescope::e2e {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The CPU time (user and system) child `pid` has run, in ms; nullopt once it has ended.
+std::optional<long> cpuMs(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return std::nullopt;
+  // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(text.substr(close + 1));
+  std::string field;
+  long user = 0, system = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 3 && field == "Z") return std::nullopt;  // ended, not yet waited for
+    if (i == 14) user = std::stol(field);
+    if (i == 15) system = std::stol(field);
+  }
+  return (user + system) * 1000 / ::sysconf(_SC_CLK_TCK);
+}
+
+// Waits until `pid` has run `ms` of CPU time, has ended, or a minute has passed.
+void waitForCpuTime(pid_t pid, int ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::optional<long> used = cpuMs(pid);
+    if (!used || *used >= ms) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
 
 BenchOutcome spawnBench(const BenchLaunch& launch, const std::string& configHome) {
   ScratchDir capture;
@@ -68,7 +98,7 @@ BenchOutcome spawnBench(const BenchLaunch& launch, const std::string& configHome
                              std::strerror(spawnError));
 
   if (!launch.signals.empty()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(launch.signalAfterMs));
+    waitForCpuTime(pid, launch.signalAfterCpuMs);
     for (std::size_t i = 0; i < launch.signals.size(); ++i) {
       if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(launch.signalGapMs));
       ::kill(pid, launch.signals[i]);

@@ -20,8 +20,11 @@ struct BenchLaunch {
   std::vector<std::string> args;
   std::string stdoutPath;    // "": captured; else stdout goes to this file (e.g. /dev/full)
   bool closeStdout = false;  // stdout closed altogether
-  std::vector<int> signals;  // sent in order, `signalGapMs` apart, after `signalAfterMs`
-  int signalAfterMs = 0, signalGapMs = 0;
+  // Sent in order, `signalGapMs` apart, once the bench has run `signalAfterCpuMs` of CPU time
+  // (not wall time: ctest runs tests side by side, and a bench that shares its core gets less
+  // done in a second).
+  std::vector<int> signals;
+  int signalAfterCpuMs = 0, signalGapMs = 0;
 };
 BenchOutcome runBench(const BenchLaunch& launch);
 

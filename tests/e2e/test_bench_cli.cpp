@@ -714,7 +714,7 @@ TEST_P(BenchCliSignals, StopAfterTheCurrentRunAndWriteWhatWasMeasured) {
   BenchLaunch launch;
   launch.args = longSweep(path);
   launch.signals = GetParam();
-  launch.signalAfterMs = 1500;
+  launch.signalAfterCpuMs = 1500;
   launch.signalGapMs = 50;
   const BenchOutcome r = runBench(launch);
   EXPECT_EQ(r.exitCode, 128 + GetParam().front()) << r.err;

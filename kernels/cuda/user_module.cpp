@@ -7,6 +7,7 @@
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
 #include "kernel_resources.hpp"
+#include "tensor_map.hpp"
 
 namespace tilescope::cuda {
 namespace {
@@ -65,7 +66,25 @@ struct Problem {
   const void* b;
   float* c;
   const void* trace;
+  int tensorMaps;  // bit 0: A's map is made, bit 1: B's
+  int boxRowsA, boxRowsB;
+  CUtensorMap tensorA, tensorB;  // 128-byte aligned
 };
+static_assert(sizeof(CUtensorMap) == 128 && alignof(CUtensorMap) == 128 && sizeof(Problem) == 384,
+              "the API header's ts::Problem: five words, three ints, two aligned 128-byte maps");
+
+CUtensorMapDataType tensorMapType(ElementType element) {
+  switch (element) {
+    case ElementType::F16:
+      return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    case ElementType::BF16:
+      return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    case ElementType::F32:
+    case ElementType::TF32:
+      break;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+}
 
 }  // namespace
 
@@ -78,6 +97,9 @@ UserModule::UserModule(const CompileResult& compiled) {
     checkDriver(driver().getFunction(&launchShape_, module_, "ts_launch"), "finding TS_LAUNCH");
     if (compiled.declaresKStep)
       checkDriver(driver().getFunction(&kStep_, module_, "ts_kstep"), "finding TS_KSTEP");
+    if (compiled.declaresTensorMaps)
+      checkDriver(driver().getFunction(&tensorMaps_, module_, "ts_tensor_maps"),
+                  "finding TS_TENSOR_MAPS");
   } catch (...) {
     driver().unload(module_);
     throw;
@@ -110,7 +132,24 @@ UserLaunch UserModule::launchFor(const Shape& shape) const {
       throw Error(ErrorKind::InvalidArgument, "TS_KSTEP gives " + std::to_string(host[5]) +
                                                   ": a k-step covers at least 1 value of k");
   }
-  const UserLaunch launch{{host[0], host[1]}, {host[2], host[3]}, host[4], host[5]};
+  UserLaunch launch{{host[0], host[1]}, {host[2], host[3]}, host[4], host[5]};
+  if (tensorMaps_) {
+    int* rowsOut = values.get();
+    void* rowsParameters[] = {&m, &n, &k, &rowsOut};
+    checkDriver(
+        driver().launchKernel(tensorMaps_, 1, 1, 1, 1, 1, 1, 0, nullptr, rowsParameters, nullptr),
+        "evaluating TS_TENSOR_MAPS");
+    int rows[2] = {0, 0};
+    check(cudaMemcpy(rows, rowsOut, sizeof rows, cudaMemcpyDeviceToHost), "reading TS_TENSOR_MAPS");
+    // The copy engine's boxes are 1 to 256 rows.
+    for (const auto& [given, operand] : {std::pair{rows[0], "A"}, std::pair{rows[1], "B"}})
+      if (given < 1 || given > 256)
+        throw Error(ErrorKind::InvalidArgument, std::string("TS_TENSOR_MAPS gives ") + operand +
+                                                    "'s boxes " + std::to_string(given) +
+                                                    " rows: a TMA box has 1 to 256");
+    launch.boxRowsA = rows[0];
+    launch.boxRowsB = rows[1];
+  }
   const auto refuse = [](const char* what, int value) {
     throw Error(ErrorKind::InvalidArgument, std::string("TS_LAUNCH gives ") + what + " " +
                                                 std::to_string(value) + ": it must be at least 1");
@@ -159,7 +198,27 @@ void UserModule::launch(const ProductArgs& args, const UserLaunch& launch) const
 
 void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
                             const void* trace) const {
-  Problem problem{int(args.m), int(args.n), int(args.k), args.a, args.b, args.c, trace};
+  Problem problem{int(args.m), int(args.n), int(args.k),     args.a,          args.b, args.c,
+                  trace,       0,           launch.boxRowsA, launch.boxRowsB, {},     {}};
+  // A map per operand whose rows (and start) are 16-byte aligned, which TMA needs; the kernel
+  // copies the others itself (ts::hasTensorMap).
+  const auto aligned = [](const void* matrix, std::int64_t cols, int bytes) {
+    return cols * bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0;
+  };
+  if (launch.boxRowsA > 0) {
+    const int bytes = storageBytes(args.element);
+    const CUtensorMapDataType type = tensorMapType(args.element);
+    if (aligned(args.a, args.k, bytes)) {
+      problem.tensorA =
+          swizzledTensorMap(args.a, args.m, args.k, launch.boxRowsA, type, "the user kernel");
+      problem.tensorMaps |= 1;
+    }
+    if (aligned(args.b, args.n, bytes)) {
+      problem.tensorB =
+          swizzledTensorMap(args.b, args.k, args.n, launch.boxRowsB, type, "the user kernel");
+      problem.tensorMaps |= 2;
+    }
+  }
   void* parameters[] = {&problem};
   checkDriver(driver().launchKernel(kernel_, unsigned(launch.grid.x), unsigned(launch.grid.y), 1,
                                     unsigned(launch.block.x), unsigned(launch.block.y), 1,

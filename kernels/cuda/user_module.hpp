@@ -13,6 +13,8 @@ struct UserLaunch {
   Dim2 block, grid;
   int sharedBytes = 0;
   int kDepth = 1;  // TS_KSTEP, 1 where the source has none
+  // TS_TENSOR_MAPS: the rows of A's and of B's boxes; 0 where the source declares no maps.
+  int boxRowsA = 0, boxRowsB = 0;
 };
 
 class UserModule {
@@ -24,7 +26,7 @@ class UserModule {
   UserModule(const UserModule&) = delete;
   UserModule& operator=(const UserModule&) = delete;
 
-  // TS_LAUNCH (and TS_KSTEP) evaluated for `shape` on one GPU thread; throws
+  // TS_LAUNCH (and TS_KSTEP, TS_TENSOR_MAPS) evaluated for `shape` on one GPU thread; throws
   // Error(InvalidArgument) naming the value when the block or grid is not a valid launch.
   // Also raises the kernel's dynamic shared-memory limit where the launch asks for more than the
   // default 48 KiB.
@@ -47,7 +49,8 @@ class UserModule {
 
   CUmodule module_ = nullptr;
   CUfunction kernel_ = nullptr, launchShape_ = nullptr;
-  CUfunction kStep_ = nullptr;  // TS_KSTEP, null where the source has none
+  CUfunction kStep_ = nullptr;       // TS_KSTEP, null where the source has none
+  CUfunction tensorMaps_ = nullptr;  // TS_TENSOR_MAPS, null where the source has none
 };
 
 }  // namespace tilescope::cuda

@@ -50,6 +50,10 @@ __device__ __forceinline__ float toFloat(half value) {
 __device__ __forceinline__ float toFloat(bfloat16 value) {
   return __uint_as_float((unsigned)value.bits << 16);
 }
+// A TMA tensor map (CUtensorMap): how the copy engine reads boxes of a matrix.
+struct alignas(128) TensorMap {
+  unsigned long long opaque[16];
+};
 // C = A B: A is M x K, B is K x N and C is M x N, all row-major.
 struct Problem {
   int M, N, K;
@@ -57,6 +61,11 @@ struct Problem {
   const Element* B;
   float* C;
   const Trace* trace;  // null but in a traced launch
+  // Where the source declares TS_TENSOR_MAPS: bit 0 set when A has a tensor map, bit 1 when B
+  // has (a row must be a multiple of 16 bytes); the boxes' rows; the maps themselves.
+  int tensorMaps;
+  int boxRowsA, boxRowsB;
+  TensorMap tensorA, tensorB;
 };
 // The staged tiles the shared-memory accessors name.
 enum Tile { TileA = 0, TileB = 1 };
@@ -65,14 +74,14 @@ namespace detail {
 // (its byte address / 4) of tile `row` (plus 2: a read of tensor-core fragments). `width`: the
 // elements (words) the access took, 1, 2, 4 or 8. Packed as kind << 62 | log2(width) << 60 |
 // row << 31 | col; an index outside its field's range (a load outside the matrix) lands outside
-// the matrix too.
-__device__ __forceinline__ void record(const Problem& p, unsigned long long kind, int row,
-                                       int col, int width = 1) {
+// the matrix too. recordAs records for `thread` (linear) of the block: the copy engine's work is
+// drawn as threads', as it has none of its own.
+__device__ __forceinline__ void recordAs(const Problem& p, int thread, unsigned long long kind,
+                                         int row, int col, int width = 1) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
   if (blockIdx.x != t.blockX || blockIdx.y != t.blockY) return;
-  const int thread = threadIdx.x + threadIdx.y * blockDim.x;
-  const int n = t.eventCounts[thread]++;  // each thread counts its own
+  const int n = atomicAdd(&t.eventCounts[thread], 1);
   if (n < t.capacity)
     t.events[(long long)thread * t.capacity + n] =
         kind << 62 |
@@ -80,6 +89,10 @@ __device__ __forceinline__ void record(const Problem& p, unsigned long long kind
         ((unsigned long long)(unsigned)row & 0x1FFFFFFFull) << 31 |
         ((unsigned long long)(unsigned)col & 0x7FFFFFFFull);
 #endif
+}
+__device__ __forceinline__ void record(const Problem& p, unsigned long long kind, int row,
+                                       int col, int width = 1) {
+  recordAs(p, threadIdx.x + threadIdx.y * blockDim.x, kind, row, col, width);
 }
 __device__ __forceinline__ int sharedWord(const void* at) {
   return (int)(__cvta_generic_to_shared(at) / 4);
@@ -346,6 +359,157 @@ __device__ __forceinline__ void fenceAsyncProxy() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
+// ---- Hopper's copy engine (TMA) and mbarriers (sm_90) ----
+// An mbarrier (a __shared__ ts::Barrier): a phase completes when the arrivals it was initialised
+// with have come and the bytes announced to it have landed; a waiter names the phase's parity
+// (0 for the first, then 1, 0, ...).
+typedef unsigned long long Barrier;
+namespace detail {
+__device__ __forceinline__ unsigned sharedAddress(const void* at) {
+  return (unsigned)__cvta_generic_to_shared(at);
+}
+}  // namespace detail
+// One thread initialises a block's barriers, then fences them for the copy engine before the
+// barrier (__syncthreads) that shows them to the others.
+__device__ __forceinline__ void initBarrier(Barrier& barrier, int arrivals) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(detail::sharedAddress(&barrier)),
+               "r"(arrivals)
+               : "memory");
+#else
+  __trap();  // the copy engine's barriers: sm_90
+#endif
+}
+__device__ __forceinline__ void fenceBarrierInit() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void arrive(Barrier& barrier) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
+                   detail::sharedAddress(&barrier))
+               : "memory");
+#else
+  __trap();
+#endif
+}
+// Arrives and announces `bytes` the copy engine will deliver in this phase; expectBytes
+// announces them without arriving.
+__device__ __forceinline__ void arriveExpectingBytes(Barrier& barrier, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(
+          detail::sharedAddress(&barrier)),
+      "r"(bytes)
+      : "memory");
+#else
+  __trap();
+#endif
+}
+__device__ __forceinline__ void expectBytes(Barrier& barrier, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(
+                   detail::sharedAddress(&barrier)),
+               "r"(bytes)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+// Waits until the phase of parity `parity` has completed.
+__device__ __forceinline__ void waitBarrier(Barrier& barrier, int parity) {
+#if __CUDA_ARCH__ >= 900
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(detail::sharedAddress(&barrier)), "r"(parity)
+        : "memory");
+  } while (!done);
+#else
+  __trap();
+#endif
+}
+// Whether TileScope made a tensor map of A (TileA) or B (TileB) for this launch: the source
+// declares TS_TENSOR_MAPS and a row of the matrix is a multiple of 16 bytes.
+__device__ __forceinline__ bool hasTensorMap(const Problem& p, Tile tile) {
+  return (p.tensorMaps >> tile & 1) != 0;
+}
+namespace detail {
+// One box of a tensor map, columns from `col` and rows from `row`, into `to`, counted on `full`.
+__device__ __forceinline__ void copyBox(void* to, const TensorMap& map, int col, int row,
+                                        Barrier& full) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(sharedAddress(to)),
+      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(col), "r"(row),
+      "r"(sharedAddress(&full))
+      : "memory");
+#else
+  __trap();  // TMA: sm_90
+#endif
+}
+// The word the copy engine's 128-byte swizzle puts the 16 bytes at `at` in: 16-byte chunk c of
+// a 128-byte row r lands at chunk c ^ (r % 8), counted in address bits (boxes start on 1024).
+__device__ __forceinline__ int swizzledWord(const void* at) {
+  const unsigned address = sharedAddress(at);
+  return (int)((address ^ (address >> 7 & 7) << 4) / 4);
+}
+// The tracer draws a tile the copy engine moves as the 128 threads of the issuing thread's
+// warpgroup copying its 16-byte vectors, row by row: thread v % 128 the v-th.
+__device__ __forceinline__ void recordTileCopy(const Problem& p, Tile tile, int row0, int col0,
+                                               int rows, int cols, const unsigned char* to) {
+#ifdef TS_TRACE
+  const int first = (threadIdx.x + threadIdx.y * blockDim.x) / 128 * 128;
+  const int elements = 16 / (int)sizeof(Element), perRow = cols / elements;
+  for (int v = 0; v < rows * perRow; ++v) {
+    const int r = v / perRow, c = v % perRow;
+    const int row = row0 + r, col = col0 + c * elements;
+    recordAs(p, first + v % 128, tile == TileA ? 0 : 1, row, col, elements);
+    // Box c / 8 of the tile, row r of the box, chunk c % 8 of that row.
+    recordAs(p, first + v % 128, 3, tile, swizzledWord(to + (c / 8 * rows + r) * 128 + c % 8 * 16),
+             4);
+  }
+#endif
+}
+}  // namespace detail
+// The copy engine fills a stage (sm_90): copyTileA copies A's rows row .. row + boxRowsA - 1,
+// 128 bytes of k from k on, as one box into `to`; copyTileB copies B's rows k .. k + boxRowsB - 1,
+// `columns` columns from col on, as columns / (128 bytes) boxes, box b at to + b * boxRowsB * 128.
+// Each box lands 128-byte swizzled, as wgmma reads it (`to` on a 1024-byte boundary), zeros past
+// the matrix, and counts its bytes on `full`. One thread issues them; the operand needs its map
+// (ts::hasTensorMap).
+__device__ __forceinline__ void copyTileA(const Problem& p, unsigned char* to, int row, int k,
+                                          Barrier& full) {
+  detail::recordTileCopy(p, TileA, row, k, p.boxRowsA, 128 / (int)sizeof(Element), to);
+  detail::copyBox(to, p.tensorA, k, row, full);
+}
+__device__ __forceinline__ void copyTileB(const Problem& p, unsigned char* to, int k, int col,
+                                          int columns, Barrier& full) {
+  detail::recordTileCopy(p, TileB, k, col, p.boxRowsB, columns, to);
+  constexpr int kBoxColumns = 128 / (int)sizeof(Element);
+  for (int box = 0; box < columns / kBoxColumns; ++box)
+    detail::copyBox(to + box * p.boxRowsB * 128, p.tensorB, col + box * kBoxColumns, k, full);
+}
+// Register reallocation between warpgroups (setmaxnreg, sm_90a; the whole warpgroup executes it):
+// a producer gives registers back, consumers take them. A multiple of 8 from 24 to 256; a
+// block's threads together hold at most 64 K registers.
+template <int kRegisters>
+__device__ __forceinline__ void shrinkRegisters() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
+template <int kRegisters>
+__device__ __forceinline__ void growRegisters() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+#endif
+}
 // One m64n128k16 wgmma of the warpgroup (its 128 threads together): d = a b (+ d where
 // `accumulate`), A 64 x 16 K-major and B 16 x 128 N-major (rows of B contiguous), both read from
 // shared memory through their descriptors. Register j of d is row 16 (warp % 4) + 8 (j % 4 / 2)
@@ -407,8 +571,21 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
   extern "C" __global__ void ts_kstep(int M, int N, int K, int* kstep) {      \
     kstep[0] = (depth);                                                       \
   }
-// TS_KERNEL { ... }: the kernel, with the problem as `p`.
-#define TS_KERNEL extern "C" __global__ void ts_kernel(const ts::Problem p)
+// TS_TENSOR_MAPS(aBoxRows, bBoxRows): TileScope makes TMA tensor maps of A and B for each launch
+// (ts::copyTileA, ts::copyTileB), in boxes of aBoxRows rows of A and of bBoxRows rows of B (1 to
+// 256), each row 128 bytes wide, 128-byte swizzled.
+#define TS_TENSOR_MAPS(aBoxRows, bBoxRows)                                    \
+  extern "C" __global__ void ts_tensor_maps(int M, int N, int K, int* rows) { \
+    rows[0] = (aBoxRows);                                                     \
+    rows[1] = (bBoxRows);                                                     \
+  }
+// TS_KERNEL { ... }: the kernel, with the problem as `p`. TS_KERNEL_BOUNDED(maxThreads,
+// minBlocks) { ... } adds __launch_bounds__: at most maxThreads threads a block, registers
+// budgeted so that minBlocks blocks fit an SM.
+#define TS_KERNEL extern "C" __global__ void ts_kernel(const __grid_constant__ ts::Problem p)
+#define TS_KERNEL_BOUNDED(maxThreads, minBlocks)                                    \
+  extern "C" __global__ void __launch_bounds__(maxThreads, minBlocks) ts_kernel( \
+      const __grid_constant__ ts::Problem p)
 )api";
   return header;
 }
@@ -1359,6 +1536,150 @@ TS_KERNEL {
 #pragma unroll
     for (int j = 0; j < 64; j += 2) {
       const int row = row0 + warpgroup * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
+      const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
+      if (row >= p.M) continue;
+      if (p.N % 2 == 0) {
+        if (col < p.N) ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
+      } else {
+        if (col < p.N) ts::storeC(p, row, col, sum[i][j]);
+        if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
+      }
+    }
+}
+)cu"},
+      {"tensor-tma",
+       R"cu(// tensor-tma (Hopper, sm_90a): warp specialisation. The block's three warpgroups have roles.
+// Warpgroup 0 produces: its thread 0 has the copy engine (TMA) fill each stage with whole tiles,
+// A as one box of BM rows x 64 values of k and B as BN / 64 boxes of 64 rows of k x 64 columns,
+// laid out 128-byte swizzled as wgmma reads them; the copies count their bytes on the stage's
+// `full` mbarrier. Warpgroups 1 and 2 consume: each waits on `full`, multiplies its 64 rows of
+// the tile with wgmma, keeps one batch in flight, and once a stage's batch is done each of its
+// warps arrives on the stage's `empty` mbarrier, which the producer waits on before refilling
+// the stage. No block-wide barrier in the main loop. The producer gives registers back and the
+// consumers take them for their BN / 2 accumulators. TMA needs rows of 16 bytes: where K (or N)
+// is no multiple of 8, the producer's 128 threads copy A (or B) element by element instead.
+TS_TYPES(fp16, bf16)
+TS_PARAM(BM, 128, 128)
+TS_PARAM(BN, 256, 128, 256)
+TS_PARAM(BK, 64, 64)
+TS_PARAM(stages, 4, 3, 4)
+TS_LAUNCH(384, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
+          stages * (BM * 128 + BK * BN * 2 + 16) + 1024)
+TS_KSTEP(BK)
+TS_TENSOR_MAPS(BM, BK)
+
+TS_KERNEL_BOUNDED(384, 1) {
+  constexpr int kAtom = 1024;  // 8 rows of 128 bytes: what the swizzle permutes
+  constexpr int kAStage = BM * 128, kStage = kAStage + BK * BN * 2;
+  constexpr int kSlab = BK * 128;  // B: 64 columns of every row of k
+  constexpr int kConsumerWarps = 8, kVector = ts::kCopyElements;
+  constexpr int kACopies = BM * BK / kVector / 128, kBCopies = BK * BN / kVector / 128;
+  static_assert(TS_ELEMENT_BYTES == 2, "wgmma here multiplies fp16 or bf16");
+  static_assert(BM == 128, "two consumer warpgroups of 64 rows");
+  static_assert(BK * 2 == 128, "a row of a box is one 128-byte swizzle row");
+  static_assert(BN % 128 == 0, "wgmma instructions of 128 columns");
+  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024, "a block has 227 KiB of shared memory");
+  extern __shared__ __align__(16) unsigned char shared[];
+  // The swizzle works on address bits: every stage starts on a 1024-byte boundary.
+  unsigned char* const base =
+      shared + (kAtom - (int)(__cvta_generic_to_shared(shared) % kAtom)) % kAtom;
+  ts::Barrier* const full = reinterpret_cast<ts::Barrier*>(base + stages * kStage);
+  ts::Barrier* const empty = full + stages;
+  const int t = threadIdx.x;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  const auto stageOf = [&](int s) { return base + s % stages * kStage; };
+  const auto swizzle = [](int offset) { return offset ^ (offset >> 7 & 7) << 4; };
+  const bool aByTma = ts::hasTensorMap(p, ts::TileA), bByTma = ts::hasTensorMap(p, ts::TileB);
+  const bool allByTma = aByTma && bByTma;
+  const int steps = ts::ceilDiv(p.K, BK);
+
+  if (t == 0) {
+    for (int s = 0; s < stages; ++s) {
+      ts::initBarrier(full[s], allByTma ? 1 : 128);  // element copies: every producer arrives
+      ts::initBarrier(empty[s], kConsumerWarps);
+    }
+    ts::fenceBarrierInit();
+  }
+  __syncthreads();  // the only block-wide barrier: the mbarriers exist from here on
+
+  if (t < 128) {  // the producer
+    ts::shrinkRegisters<40>();
+    if (allByTma && t != 0) return;
+    const unsigned tmaBytes = (aByTma ? kAStage : 0) + (bByTma ? kStage - kAStage : 0);
+    for (int s = 0; s < steps; ++s) {
+      const int index = s % stages, k0 = s * BK;
+      // The stage's previous use (k-step s - stages) must be released by every consumer warp.
+      if (s >= stages) ts::waitBarrier(empty[index], (s / stages - 1) & 1);
+      unsigned char* const aTile = stageOf(s);
+      unsigned char* const bTile = aTile + kAStage;
+      if (t == 0) {
+        if (allByTma)
+          ts::arriveExpectingBytes(full[index], tmaBytes);
+        else if (tmaBytes > 0)
+          ts::expectBytes(full[index], tmaBytes);
+        if (aByTma) ts::copyTileA(p, aTile, row0, k0, full[index]);
+        if (bByTma) ts::copyTileB(p, bTile, k0, col0, BN, full[index]);
+      }
+      if (allByTma) continue;
+      // Copy e of thread t: the tile's 16-byte vector t + 128 e, row by row, into the bytes the
+      // copy engine would have put it in.
+      if (!aByTma)
+        for (int e = 0; e < kACopies; ++e) {
+          const int at = t + e * 128, r = at / (BK / kVector), c = at % (BK / kVector) * kVector;
+          for (int x = 0; x < kVector; ++x)
+            ts::copyA(p, *reinterpret_cast<ts::Element*>(aTile + swizzle(r * 128 + (c + x) * 2)),
+                      row0 + r, k0 + c + x);
+        }
+      if (!bByTma)
+        for (int e = 0; e < kBCopies; ++e) {
+          const int at = t + e * 128, r = at / (BN / kVector), c = at % (BN / kVector) * kVector;
+          for (int x = 0; x < kVector; ++x) {
+            const int n = c + x;
+            ts::copyB(p,
+                      *reinterpret_cast<ts::Element*>(bTile +
+                                                      swizzle(n / 64 * kSlab + r * 128 + n % 64 * 2)),
+                      k0 + r, col0 + n);
+          }
+        }
+      ts::fenceAsyncProxy();  // the stores above, then wgmma's reads through the async proxy
+      ts::arrive(full[index]);
+    }
+    return;
+  }
+
+  ts::growRegisters<232>();  // 128 x 40 + 256 x 232 registers fit the SM's 64 K
+  const int consumer = t / 128 - 1, warp = t % 128 / 32, lane = t % 32;
+  // Not zeroed: the first wgmma overwrites them (accumulate false).
+  float sum[BN / 128][64];
+  for (int s = 0; s < steps; ++s) {
+    ts::waitBarrier(full[s % stages], (s / stages) & 1);
+    const unsigned char* aTile = stageOf(s) + consumer * 64 * 128;
+    const unsigned char* bTile = stageOf(s) + kAStage;
+    ts::wgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; ++kk) {
+      // A: 16 more values of k are 32 bytes along the rows, 8-row atoms 1024 bytes apart. B: 16
+      // values of k are two atoms down every slab; the next 64 columns are the next slab
+      // (leading), the next 8 rows the next atom (stride).
+      const unsigned long long a = ts::sharedDescriptor(aTile + kk * 32, 16, kAtom);
+#pragma unroll
+      for (int i = 0; i < BN / 128; ++i)
+        ts::wgmma(sum[i], a,
+                  ts::sharedDescriptor(bTile + i * 2 * kSlab + kk * 2 * kAtom, kSlab, kAtom),
+                  s > 0 || kk > 0);
+    }
+    ts::wgmmaCommit();
+    ts::wgmmaWait<1>();  // k-step s - 1's batch is done: its stage goes back to the producer
+    if (s > 0 && lane == 0) ts::arrive(empty[(s - 1) % stages]);
+  }
+  ts::wgmmaWait<0>();
+  // Register j of instruction i: row 8 (j % 4 / 2) of the warp's 16, columns 128 i + 8 (j / 4)
+  // + 2 (lane % 4), + 1; the pair as one float2 where N is even.
+#pragma unroll
+  for (int i = 0; i < BN / 128; ++i)
+#pragma unroll
+    for (int j = 0; j < 64; j += 2) {
+      const int row = row0 + consumer * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
       const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
       if (row >= p.M) continue;
       if (p.N % 2 == 0) {

@@ -458,6 +458,7 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
         result.resources = resident;
     }
     result.declaresKStep = defines(result.image, "ts_kstep");
+    result.declaresTensorMaps = defines(result.image, "ts_tensor_maps");
     if (!defines(result.image, "ts_kernel"))
       result.diagnostics.push_back(
           {0, 0, true, "the source has no kernel: write TS_KERNEL { ... }"});

@@ -55,7 +55,8 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
       {"pipelined", {{"BM", 64}, {"BN", 128}, {"BK", 16}, {"WM", 32}, {"stages", 3}}},
       {"prefetched", {{"BM", 64}}},
       {"tensor-mma", {{"BM", 64}, {"BN", 256}, {"WM", 32}, {"WN", 64}, {"stages", 3}}},
-      {"tensor-wgmma", {{"BN", 128}, {"stages", 3}}}};
+      {"tensor-wgmma", {{"BN", 128}, {"stages", 3}}},
+      {"tensor-tma", {{"BN", 128}, {"stages", 3}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial
   if (params.front().name == "TILE") return {{}, {{"TILE", 8}}};
@@ -129,8 +130,8 @@ class CudaUserKernel : public test::GpuTest {
 
 TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   for (const Shape& shape : kShapes) runsVerifyAndLaunchAsTheirMappings(shape);
-  // serial, the seeds, the ladder to prefetched, tensor-mma and tensor-wgmma
-  EXPECT_EQ(userKernelTemplates().size(), 14u);
+  // serial, the seeds, the ladder to prefetched, tensor-mma, tensor-wgmma and tensor-tma
+  EXPECT_EQ(userKernelTemplates().size(), 15u);
 }
 
 void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
@@ -249,7 +250,8 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
         ASSERT_TRUE(compiled.ok) << said(compiled);
         const Mapping mapping(catalogueConfig(t, compiled.values), shape, type);
         if (!aThreadStoresAllItsSlots(mapping)) {
-          EXPECT_EQ(t.kernel, "tensor-wgmma");  // the only one whose threads span the tile
+          // The wgmma kernels alone have threads whose columns span the tile.
+          EXPECT_TRUE(t.kernel == "tensor-wgmma" || t.kernel == "tensor-tma") << t.kernel;
           ++unnumbered;
           continue;
         }
@@ -280,7 +282,8 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
     }
   }
   EXPECT_EQ(traced + 2 * unnumbered, 2 * variantCount());
-  // Only tensor-wgmma's threads span a whole tile: at the largest size every template is traced.
+  // Only the wgmma kernels' threads span a whole tile: at the largest size every template is
+  // traced.
   if (shape.n >= 300) EXPECT_EQ(unnumbered, 0);
 }
 
@@ -332,6 +335,17 @@ TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
     EXPECT_EQ(std::string(error.what()), "TS_LAUNCH gives blockX 0: it must be at least 1");
+  }
+  const CompileResult boxes = compileUserKernel(
+      {"boxes", "TS_LAUNCH(32, 1, 1, 1, 0)\nTS_TENSOR_MAPS(64, 257)\nTS_KERNEL {}\n"}, {arch_, {}});
+  ASSERT_TRUE(boxes.ok) << said(boxes);
+  try {
+    cuda::UserModule(boxes).launchFor({16, 16, 16});
+    ADD_FAILURE() << "a box of 257 rows was accepted";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_EQ(std::string(error.what()),
+              "TS_TENSOR_MAPS gives B's boxes 257 rows: a TMA box has 1 to 256");
   }
 }
 

@@ -188,6 +188,10 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75Sm90AndSm90aInEachOfItsTyp
         // The staged templates say how deep their k-step is; the others leave it at one k.
         EXPECT_EQ(result.declaresKStep, t.source.find("\nTS_KSTEP(") != std::string::npos)
             << t.kernel;
+        // tensor-tma's template has the copy engine fill its stages.
+        EXPECT_EQ(result.declaresTensorMaps,
+                  t.source.find("\nTS_TENSOR_MAPS(") != std::string::npos)
+            << t.kernel;
         EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                                  [](const CompileDiagnostic& d) { return !d.error; }))
             << t.kernel << ": a template compiles without warnings: " << describe(result);

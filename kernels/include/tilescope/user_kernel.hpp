@@ -133,8 +133,9 @@ struct CompileResult {
   // blocks per SM and occupancy on `arch` (else those stay 0); nullopt where NVRTC gives no
   // report (in a process that has initialised CUDA).
   std::optional<KernelResources> resources;
-  std::string image;           // the cubin, for the driver to load
-  bool declaresKStep = false;  // the image has TS_KSTEP's entry point (else a k-step is one k)
+  std::string image;                // the cubin, for the driver to load
+  bool declaresKStep = false;       // the image has TS_KSTEP's entry point (else a k-step is one k)
+  bool declaresTensorMaps = false;  // and TS_TENSOR_MAPS's (else the kernel gets no maps)
 };
 
 // The architecture a user kernel is compiled for on a GPU of compute capability `capability`

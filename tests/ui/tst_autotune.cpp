@@ -13,6 +13,7 @@
 #include "plan/autotune.hpp"
 #include "plan/tuned_store.hpp"
 #include "tilescope/user_kernel.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -202,5 +203,5 @@ class TestAutotune : public QObject {
   }
 };
 
-QTEST_MAIN(TestAutotune)
+TILESCOPE_UI_SUITE(TestAutotune, Gui)
 #include "tst_autotune.moc"

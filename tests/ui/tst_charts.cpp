@@ -15,6 +15,7 @@
 #include "settings.hpp"
 #include "test_results.hpp"
 #include "theme.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -690,5 +691,5 @@ class TestCharts : public QObject {
   }
 };
 
-QTEST_MAIN(TestCharts)
+TILESCOPE_UI_SUITE(TestCharts, Gui)
 #include "tst_charts.moc"

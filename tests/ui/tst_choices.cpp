@@ -6,6 +6,7 @@
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/user_kernel.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -200,5 +201,5 @@ class TestChoices : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestChoices)
+TILESCOPE_UI_SUITE(TestChoices, Guiless)
 #include "tst_choices.moc"

@@ -12,6 +12,7 @@
 
 #include "command_line.hpp"
 #include "report/report.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -507,5 +508,5 @@ class TestCommandLine : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCommandLine)
+TILESCOPE_UI_SUITE(TestCommandLine, Guiless)
 #include "tst_command_line.moc"

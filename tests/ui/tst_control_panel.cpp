@@ -10,6 +10,7 @@
 
 #include "control_panel.hpp"
 #include "plan/tuned_store.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -241,5 +242,5 @@ class TestControlPanel : public QObject {
   }
 };
 
-QTEST_MAIN(TestControlPanel)
+TILESCOPE_UI_SUITE(TestControlPanel, Gui)
 #include "tst_control_panel.moc"

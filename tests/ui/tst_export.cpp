@@ -12,6 +12,7 @@
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "test_results.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -283,5 +284,5 @@ class TestExport : public QObject {
   }
 };
 
-QTEST_MAIN(TestExport)
+TILESCOPE_UI_SUITE(TestExport, Gui)
 #include "tst_export.moc"

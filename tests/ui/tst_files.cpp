@@ -11,6 +11,7 @@
 #include "samples.hpp"
 #include "settings.hpp"
 #include "test_results.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -330,5 +331,5 @@ class TestFiles : public QObject {
   }
 };
 
-QTEST_MAIN(TestFiles)
+TILESCOPE_UI_SUITE(TestFiles, Gui)
 #include "tst_files.moc"

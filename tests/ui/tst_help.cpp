@@ -11,6 +11,7 @@
 #include "chart_view.hpp"
 #include "help_panel.hpp"
 #include "main_window.hpp"
+#include "ui_suite.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_panel.hpp"
@@ -185,5 +186,5 @@ class TestHelp : public QObject {
 #endif
 };
 
-QTEST_MAIN(TestHelp)
+TILESCOPE_UI_SUITE(TestHelp, Gui)
 #include "tst_help.moc"

@@ -10,6 +10,7 @@
 
 #include "kernel_editor.hpp"
 #include "tilescope/user_kernel.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using tilescope::ui::CodeEditor;
@@ -189,5 +190,5 @@ class TestKernelEditor : public QObject {
   }
 };
 
-QTEST_MAIN(TestKernelEditor)
+TILESCOPE_UI_SUITE(TestKernelEditor, Gui)
 #include "tst_kernel_editor.moc"

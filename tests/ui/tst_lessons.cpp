@@ -15,6 +15,7 @@
 #include "samples.hpp"
 #include "test_results.hpp"
 #include "tilescope/catalogue.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -294,5 +295,5 @@ class TestLessons : public QObject {
   }
 };
 
-QTEST_MAIN(TestLessons)
+TILESCOPE_UI_SUITE(TestLessons, Gui)
 #include "tst_lessons.moc"

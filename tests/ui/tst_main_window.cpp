@@ -13,6 +13,7 @@
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "control_panel.hpp"
+#include "ui_suite.hpp"
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_document.hpp"
 #include "diagram_panel.hpp"
@@ -467,5 +468,5 @@ class TestMainWindow : public QObject {
   }
 };
 
-QTEST_MAIN(TestMainWindow)
+TILESCOPE_UI_SUITE(TestMainWindow, Gui)
 #include "tst_main_window.moc"

@@ -9,6 +9,7 @@
 #include "run_controller.hpp"
 #include "servers.hpp"
 #include "settings.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -333,5 +334,5 @@ class TestRemoteBackend : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRemoteBackend)
+TILESCOPE_UI_SUITE(TestRemoteBackend, Guiless)
 #include "tst_remote_backend.moc"

@@ -4,6 +4,7 @@
 
 #include "results_view.hpp"
 #include "test_results.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -110,5 +111,5 @@ class TestResultsView : public QObject {
   }
 };
 
-QTEST_MAIN(TestResultsView)
+TILESCOPE_UI_SUITE(TestResultsView, Gui)
 #include "tst_results_view.moc"

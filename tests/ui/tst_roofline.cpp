@@ -10,6 +10,7 @@
 #include "control_panel.hpp"
 #include "main_window.hpp"
 #include "test_results.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -370,5 +371,5 @@ class TestRoofline : public QObject {
   }
 };
 
-QTEST_MAIN(TestRoofline)
+TILESCOPE_UI_SUITE(TestRoofline, Gui)
 #include "tst_roofline.moc"

@@ -5,6 +5,7 @@
 #include "run_controller.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -234,5 +235,5 @@ class TestRunController : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunController)
+TILESCOPE_UI_SUITE(TestRunController, Guiless)
 #include "tst_run_controller.moc"

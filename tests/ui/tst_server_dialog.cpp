@@ -14,6 +14,7 @@
 
 #include "server_dialog.hpp"
 #include "tilescope/backend.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 
@@ -153,5 +154,5 @@ class TestServerDialog : public QObject {
   }
 };
 
-QTEST_MAIN(TestServerDialog)
+TILESCOPE_UI_SUITE(TestServerDialog, Gui)
 #include "tst_server_dialog.moc"

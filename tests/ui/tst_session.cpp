@@ -13,6 +13,7 @@
 #include "results_model.hpp"
 #include "session.hpp"
 #include "test_results.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -403,5 +404,5 @@ class TestSession : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSession)
+TILESCOPE_UI_SUITE(TestSession, Guiless)
 #include "tst_session.moc"

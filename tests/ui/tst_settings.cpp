@@ -6,6 +6,7 @@
 
 #include "servers.hpp"
 #include "settings.hpp"
+#include "ui_suite.hpp"
 
 using namespace tilescope;
 using namespace tilescope::app;
@@ -136,5 +137,5 @@ class TestSettings : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSettings)
+TILESCOPE_UI_SUITE(TestSettings, Guiless)
 #include "tst_settings.moc"

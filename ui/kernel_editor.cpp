@@ -83,8 +83,13 @@ CudaHighlighter::CudaHighlighter(QTextDocument* document, bool dark)
                                            "__forceinline__", "__syncthreads", "__syncwarp"};
   static const char* const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                          "warpSize"};
-  static const char* const api[] = {"TS_KERNEL", "TS_LAUNCH", "TS_PARAM", "ts",     "Problem",
-                                    "loadA",     "loadB",     "storeC",   "ceilDiv"};
+  static const char* const api[] = {"TS_KERNEL",      "TS_KERNEL_BOUNDED",
+                                    "TS_LAUNCH",      "TS_PARAM",
+                                    "TS_TYPES",       "TS_KSTEP",
+                                    "TS_TENSOR_MAPS", "ts",
+                                    "Problem",        "loadA",
+                                    "loadB",          "storeC",
+                                    "ceilDiv"};
   rules_ = {
       {words(keywords, std::size(keywords)), formatOf("keyword", QColor(0, 90, 170), dark, true)},
       {words(types, std::size(types)), formatOf("type", QColor(0, 130, 110), dark)},

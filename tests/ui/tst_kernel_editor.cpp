@@ -60,6 +60,10 @@ class TestKernelEditor : public QObject {
     code->setPlainText(QStringLiteral("/* one\nfor two */ int x;\n"));
     QCOMPARE(kindOf(code, QStringLiteral("for two")), QStringLiteral("comment"));
     QCOMPARE(kindOf(code, QStringLiteral("int x")), QStringLiteral("type"));
+    // The declarations of a kernel are the API's too.
+    QVERIFY(editor.newFrom(QStringLiteral("tensor-tma")));
+    for (const char* word : {"TS_TYPES", "TS_KSTEP", "TS_TENSOR_MAPS", "TS_KERNEL_BOUNDED"})
+      QCOMPARE(kindOf(code, QString::fromLatin1(word)), QStringLiteral("api"));
   }
 
   void theGutterWidensWithTheLineCount() {

@@ -249,11 +249,11 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
         const CompileResult compiled = compileUserKernel({t.kernel, t.source}, options);
         ASSERT_TRUE(compiled.ok) << said(compiled);
         const Mapping mapping(catalogueConfig(t, compiled.values), shape, type);
-        if (!aThreadStoresAllItsSlots(mapping)) {
+        const bool numbered = aThreadStoresAllItsSlots(mapping);
+        if (!numbered) {
           // The wgmma kernels alone have threads whose columns span the tile.
           EXPECT_TRUE(t.kernel == "tensor-wgmma" || t.kernel == "tensor-tma") << t.kernel;
           ++unnumbered;
-          continue;
         }
         const cuda::UserModule module(compiled);
         const cuda::UserLaunch launch = module.launchFor(shape);
@@ -269,7 +269,17 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
           EXPECT_EQ(trace.element, type);
           trace.kernel = {userKernelId(t.kernel), compiled.values, t.source};
           const Mapping fromTrace(trace);
-          EXPECT_EQ(traceDifferences(fromTrace, mapping), std::vector<std::string>{});
+          // Where no thread stores all its slots, everything but the numbering of the stores:
+          // the owners of C, the loads (the element-by-element paths are only here: K or N no
+          // multiple of 8) and the staged words.
+          std::vector<std::string> differences =
+              traceDifferences(fromTrace, mapping, numbered ? 8 : std::size_t(1) << 20);
+          if (!numbered)
+            std::erase_if(differences, [](const std::string& line) {
+              return line.find(std::string(", ") + toString(Access::StoreC) + " ") !=
+                     std::string::npos;
+            });
+          EXPECT_EQ(differences, std::vector<std::string>{});
           // The staged tiles' words were traced (traceDifferences compares those it has).
           for (const Operand operand : {Operand::A, Operand::B}) {
             EXPECT_EQ(fromTrace.sharedReadSlots(operand), mapping.sharedReadSlots(operand));
@@ -281,10 +291,12 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
       }
     }
   }
-  EXPECT_EQ(traced + 2 * unnumbered, 2 * variantCount());
-  // Only the wgmma kernels' threads span a whole tile: at the largest size every template is
-  // traced.
-  if (shape.n >= 300) EXPECT_EQ(unnumbered, 0);
+  EXPECT_EQ(traced, 2 * variantCount());
+  // Only the wgmma kernels' threads span a whole tile: at the largest size every template's
+  // stores are numbered.
+  if (shape.n >= 300) {
+    EXPECT_EQ(unnumbered, 0);
+  }
 }
 
 // The Kernel Editor's experiment, traced: shared-tiled with A stored transposed writes a column

@@ -71,7 +71,7 @@ struct Problem {
   CUtensorMap tensorA, tensorB;  // 128-byte aligned
 };
 static_assert(sizeof(CUtensorMap) == 128 && alignof(CUtensorMap) == 128 && sizeof(Problem) == 384,
-              "the API header's ts::Problem: five words, three ints, two aligned 128-byte maps");
+              "the API header's ts::Problem: three ints, four pointers, three ints, two maps");
 
 CUtensorMapDataType tensorMapType(ElementType element) {
   switch (element) {

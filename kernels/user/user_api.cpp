@@ -94,9 +94,11 @@ __device__ __forceinline__ void record(const Problem& p, unsigned long long kind
                                        int col, int width = 1) {
   recordAs(p, threadIdx.x + threadIdx.y * blockDim.x, kind, row, col, width);
 }
-__device__ __forceinline__ int sharedWord(const void* at) {
-  return (int)(__cvta_generic_to_shared(at) / 4);
+// The shared-memory address of `at` (a 32-bit offset in the block's shared window), and its word.
+__device__ __forceinline__ unsigned sharedAddress(const void* at) {
+  return (unsigned)__cvta_generic_to_shared(at);
 }
+__device__ __forceinline__ int sharedWord(const void* at) { return (int)(sharedAddress(at) / 4); }
 __device__ __forceinline__ void recordStore(const Problem& p, int i, int j, int width) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
@@ -193,7 +195,7 @@ namespace detail {
 template <int kBytes>
 __device__ __forceinline__ void copyAsync(void* to, const void* from, bool inside) {
 #if __CUDA_ARCH__ >= 800
-  const unsigned at = (unsigned)__cvta_generic_to_shared(to);
+  const unsigned at = sharedAddress(to);
   if (kBytes == 16)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(at), "l"(from),
                  "r"(inside ? 16 : 0)
@@ -281,7 +283,7 @@ __device__ __forceinline__ void loadMatrices(const Problem& p, Tile tile, const 
 #endif
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
-               : "r"((unsigned)__cvta_generic_to_shared(&row)));
+               : "r"(detail::sharedAddress(&row)));
 }
 __device__ __forceinline__ void loadMatricesTransposed(const Problem& p, Tile tile,
                                                        const Element& row, unsigned (&to)[4]) {
@@ -290,7 +292,7 @@ __device__ __forceinline__ void loadMatricesTransposed(const Problem& p, Tile ti
 #endif
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
-               : "r"((unsigned)__cvta_generic_to_shared(&row)));
+               : "r"(detail::sharedAddress(&row)));
 }
 // One register of a tf32 fragment: the bits of a float of the tile (tf32 has no ldmatrix). The
 // tracer sees a one-word read, once per kMmaK values of k.
@@ -330,7 +332,7 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
 // next 64 columns by the leading offset and to the next 8 rows of k by the stride.
 __device__ __forceinline__ unsigned long long sharedDescriptor(const void* start, int leadingBytes,
                                                               int strideBytes) {
-  return (unsigned long long)((unsigned)__cvta_generic_to_shared(start) >> 4 & 0x3FFF) |
+  return (unsigned long long)(detail::sharedAddress(start) >> 4 & 0x3FFF) |
          (unsigned long long)(leadingBytes >> 4 & 0x3FFF) << 16 |
          (unsigned long long)(strideBytes >> 4 & 0x3FFF) << 32 | 1ull << 62;
 }
@@ -364,11 +366,6 @@ __device__ __forceinline__ void fenceAsyncProxy() {
 // with have come and the bytes announced to it have landed; a waiter names the phase's parity
 // (0 for the first, then 1, 0, ...).
 typedef unsigned long long Barrier;
-namespace detail {
-__device__ __forceinline__ unsigned sharedAddress(const void* at) {
-  return (unsigned)__cvta_generic_to_shared(at);
-}
-}  // namespace detail
 // One thread initialises a block's barriers, then fences them for the copy engine before the
 // barrier (__syncthreads) that shows them to the others.
 __device__ __forceinline__ void initBarrier(Barrier& barrier, int arrivals) {

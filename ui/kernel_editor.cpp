@@ -86,7 +86,8 @@ CudaHighlighter::CudaHighlighter(QTextDocument* document, bool dark)
   static const char* const api[] = {"TS_KERNEL",      "TS_KERNEL_BOUNDED",
                                     "TS_LAUNCH",      "TS_PARAM",
                                     "TS_TYPES",       "TS_KSTEP",
-                                    "TS_TENSOR_MAPS", "ts",
+                                    "TS_TENSOR_MAPS", "TS_CLUSTER",
+                                    "TS_PERSISTENT",  "ts",
                                     "Problem",        "loadA",
                                     "loadB",          "storeC",
                                     "ceilDiv"};

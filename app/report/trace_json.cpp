@@ -248,6 +248,9 @@ nlohmann::json toJson(const KernelTrace& trace) {
   if (json widths = widthsJson(trace.loadsA); !widths.is_null()) out["load_widths_a"] = widths;
   if (json widths = widthsJson(trace.loadsB); !widths.is_null()) out["load_widths_b"] = widths;
   if (trace.storeWidth != 1) out["store_width"] = trace.storeWidth;
+  // Only a persistent kernel or one in clusters has these (older traces have none).
+  if (trace.launchGrid) out["launch_grid"] = dimJson(*trace.launchGrid);
+  if (trace.cluster.x != 1 || trace.cluster.y != 1) out["cluster"] = dimJson(trace.cluster);
   // Only a kernel that used the shared-memory accessors has them (older traces have none).
   if (!trace.sharedA.empty()) out["shared_a"] = sharedJson(trace.sharedA);
   if (!trace.sharedB.empty()) out["shared_b"] = sharedJson(trace.sharedB);
@@ -281,6 +284,9 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
                            std::to_string(kMaxTracedElements) + " are traced");
   trace.grid = dimField(json, "grid", path, 1, std::numeric_limits<int>::max());
   trace.block = dimField(json, "block", path, 1, 1024);
+  if (io::optionalField(json, "launch_grid"))
+    trace.launchGrid = dimField(json, "launch_grid", path, 1, std::numeric_limits<int>::max());
+  if (io::optionalField(json, "cluster")) trace.cluster = dimField(json, "cluster", path, 1, 8);
   trace.kDepth = int(
       io::integerField(json, "k_depth", path, 1, std::numeric_limits<int>::max(), "k-step depth"));
   trace.tracedBlock = dimField(json, "traced_block", path, 0, std::numeric_limits<int>::max());

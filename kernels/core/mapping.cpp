@@ -257,6 +257,9 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
   const Shape& shape = trace.shape;
   if (trace.grid.x < 1 || trace.grid.y < 1 || trace.block.x < 1 || trace.block.y < 1)
     refuseTrace("its launch has an empty grid or block");
+  if (trace.launchGrid && (trace.launchGrid->x < 1 || trace.launchGrid->y < 1))
+    refuseTrace("its persistent launch has no blocks");
+  if (trace.cluster.x < 1 || trace.cluster.y < 1) refuseTrace("its clusters have no blocks");
   if (std::int64_t(trace.block.x) * trace.block.y > 1024)
     refuseTrace("its block has more than 1024 threads");
   if (trace.kDepth < 1) refuseTrace("its k-step covers no value of k");
@@ -501,7 +504,9 @@ Mapping::Mapping(const KernelTrace& trace)
       map_(maps::Traced{indexTrace(trace)}) {
   const TracedTables& t = *std::get<maps::Traced>(map_).tables;
   block_ = trace.block;
-  grid_ = launchGrid_ = trace.grid;
+  grid_ = trace.grid;
+  launchGrid_ = trace.launchGrid.value_or(trace.grid);
+  cluster_ = trace.cluster;
   kDepth_ = trace.kDepth;
   rowsPerThread_ = std::max<std::int64_t>(1, t.mostRows);
   colsPerThread_ = std::max<std::int64_t>(1, t.mostCols);

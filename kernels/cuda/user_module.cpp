@@ -1,6 +1,7 @@
 #include "user_module.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -22,19 +23,24 @@ struct Driver {
   decltype(&cuFuncGetAttribute) getAttribute = nullptr;
   decltype(&cuFuncSetAttribute) setAttribute = nullptr;
   decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor) residentBlocks = nullptr;
+  decltype(&cuLaunchKernelEx) launchKernelEx = nullptr;
+  decltype(&cuOccupancyMaxActiveClusters) residentClusters = nullptr;
 };
 
 const Driver& driver() {
   static const Driver loaded = [] {
-    return Driver{driverEntryPoint<decltype(&cuModuleLoadData)>("cuModuleLoadData"),
-                  driverEntryPoint<decltype(&cuModuleUnload)>("cuModuleUnload"),
-                  driverEntryPoint<decltype(&cuModuleGetFunction)>("cuModuleGetFunction"),
-                  driverEntryPoint<decltype(&cuLaunchKernel)>("cuLaunchKernel"),
-                  driverEntryPoint<decltype(&cuGetErrorString)>("cuGetErrorString"),
-                  driverEntryPoint<decltype(&cuFuncGetAttribute)>("cuFuncGetAttribute"),
-                  driverEntryPoint<decltype(&cuFuncSetAttribute)>("cuFuncSetAttribute"),
-                  driverEntryPoint<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>(
-                      "cuOccupancyMaxActiveBlocksPerMultiprocessor")};
+    return Driver{
+        driverEntryPoint<decltype(&cuModuleLoadData)>("cuModuleLoadData"),
+        driverEntryPoint<decltype(&cuModuleUnload)>("cuModuleUnload"),
+        driverEntryPoint<decltype(&cuModuleGetFunction)>("cuModuleGetFunction"),
+        driverEntryPoint<decltype(&cuLaunchKernel)>("cuLaunchKernel"),
+        driverEntryPoint<decltype(&cuGetErrorString)>("cuGetErrorString"),
+        driverEntryPoint<decltype(&cuFuncGetAttribute)>("cuFuncGetAttribute"),
+        driverEntryPoint<decltype(&cuFuncSetAttribute)>("cuFuncSetAttribute"),
+        driverEntryPoint<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>(
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor"),
+        driverEntryPoint<decltype(&cuLaunchKernelEx)>("cuLaunchKernelEx"),
+        driverEntryPoint<decltype(&cuOccupancyMaxActiveClusters)>("cuOccupancyMaxActiveClusters")};
   }();
   return loaded;
 }
@@ -48,6 +54,7 @@ void checkDriver(CUresult result, const std::string& what) {
 }
 
 constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kMaxPortableCluster = 8;  // blocks a cluster may have on every sm_90 GPU
 constexpr int kDefaultDynamicSharedBytes = 48 * 1024;
 
 // The device side's ts::Trace and ts::Problem, field for field.
@@ -59,6 +66,8 @@ struct Trace {
   int* eventCounts;
   int capacity;
   int* storeWidth;
+  int gridX;
+  int* tileOf;
 };
 struct Problem {
   int m, n, k;
@@ -100,6 +109,11 @@ UserModule::UserModule(const CompileResult& compiled) {
     if (compiled.declaresTensorMaps)
       checkDriver(driver().getFunction(&tensorMaps_, module_, "ts_tensor_maps"),
                   "finding TS_TENSOR_MAPS");
+    if (compiled.declaresCluster)
+      checkDriver(driver().getFunction(&cluster_, module_, "ts_cluster"), "finding TS_CLUSTER");
+    if (compiled.declaresPersistent)
+      checkDriver(driver().getFunction(&persistent_, module_, "ts_persistent"),
+                  "finding TS_PERSISTENT");
   } catch (...) {
     driver().unload(module_);
     throw;
@@ -110,62 +124,86 @@ UserModule::~UserModule() {
   if (module_) driver().unload(module_);
 }
 
-UserLaunch UserModule::launchFor(const Shape& shape) const {
-  DeviceBuffer<int> values(6);
+namespace {
+
+// A declaration's values for `shape` (TS_LAUNCH, TS_KSTEP, ...), computed by its entry point on
+// one GPU thread: the expressions may use M, N, K and the parameters.
+template <int kCount>
+std::array<int, kCount> evaluate(CUfunction declaration, const Shape& shape, const char* what) {
+  DeviceBuffer<int> values(kCount);
   int m = int(shape.m), n = int(shape.n), k = int(shape.k);
   int* out = values.get();
   void* parameters[] = {&m, &n, &k, &out};
-  checkDriver(
-      driver().launchKernel(launchShape_, 1, 1, 1, 1, 1, 1, 0, nullptr, parameters, nullptr),
-      "evaluating TS_LAUNCH");
-  int host[6] = {0, 0, 0, 0, 0, 1};
-  check(cudaMemcpy(host, values.get(), 5 * sizeof(int), cudaMemcpyDeviceToHost),
-        "reading TS_LAUNCH");
-  if (kStep_) {
-    int* kStepOut = values.get() + 5;
-    void* kStepParameters[] = {&m, &n, &k, &kStepOut};
-    checkDriver(
-        driver().launchKernel(kStep_, 1, 1, 1, 1, 1, 1, 0, nullptr, kStepParameters, nullptr),
-        "evaluating TS_KSTEP");
-    check(cudaMemcpy(&host[5], kStepOut, sizeof(int), cudaMemcpyDeviceToHost), "reading TS_KSTEP");
-    if (host[5] < 1)
-      throw Error(ErrorKind::InvalidArgument, "TS_KSTEP gives " + std::to_string(host[5]) +
-                                                  ": a k-step covers at least 1 value of k");
+  checkDriver(driver().launchKernel(declaration, 1, 1, 1, 1, 1, 1, 0, nullptr, parameters, nullptr),
+              std::string("evaluating ") + what);
+  std::array<int, kCount> host{};
+  check(cudaMemcpy(host.data(), values.get(), sizeof host, cudaMemcpyDeviceToHost),
+        std::string("reading ") + what);
+  return host;
+}
+
+[[noreturn]] void refuseLaunch(const std::string& why) {
+  throw Error(ErrorKind::InvalidArgument, why);
+}
+
+// `launch`'s blocks over `grid` in clusters of launch.cluster, as cuLaunchKernelEx and
+// cuOccupancyMaxActiveClusters take them.
+struct ClusterLaunch {
+  ClusterLaunch(const UserLaunch& launch, Dim2 grid) {
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = unsigned(launch.cluster);
+    cluster.value.clusterDim.y = cluster.value.clusterDim.z = 1;
+    config.gridDimX = unsigned(grid.x);
+    config.gridDimY = unsigned(grid.y);
+    config.gridDimZ = 1;
+    config.blockDimX = unsigned(launch.block.x);
+    config.blockDimY = unsigned(launch.block.y);
+    config.blockDimZ = 1;
+    config.sharedMemBytes = unsigned(launch.sharedBytes);
+    config.attrs = &cluster;
+    config.numAttrs = 1;
   }
-  UserLaunch launch{{host[0], host[1]}, {host[2], host[3]}, host[4], host[5]};
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+  CUlaunchAttribute cluster{};
+  CUlaunchConfig config{};
+};
+
+}  // namespace
+
+UserLaunch UserModule::launchFor(const Shape& shape) const {
+  const auto [blockX, blockY, gridX, gridY, shared] = evaluate<5>(launchShape_, shape, "TS_LAUNCH");
+  UserLaunch launch{{blockX, blockY}, {gridX, gridY}, shared};
+  if (kStep_) {
+    launch.kDepth = evaluate<1>(kStep_, shape, "TS_KSTEP")[0];
+    if (launch.kDepth < 1)
+      refuseLaunch("TS_KSTEP gives " + std::to_string(launch.kDepth) +
+                   ": a k-step covers at least 1 value of k");
+  }
   if (tensorMaps_) {
-    int* rowsOut = values.get();
-    void* rowsParameters[] = {&m, &n, &k, &rowsOut};
-    checkDriver(
-        driver().launchKernel(tensorMaps_, 1, 1, 1, 1, 1, 1, 0, nullptr, rowsParameters, nullptr),
-        "evaluating TS_TENSOR_MAPS");
-    int rows[2] = {0, 0};
-    check(cudaMemcpy(rows, rowsOut, sizeof rows, cudaMemcpyDeviceToHost), "reading TS_TENSOR_MAPS");
+    const auto rows = evaluate<2>(tensorMaps_, shape, "TS_TENSOR_MAPS");
     // The copy engine's boxes are 1 to 256 rows.
     for (const auto& [given, operand] : {std::pair{rows[0], "A"}, std::pair{rows[1], "B"}})
       if (given < 1 || given > 256)
-        throw Error(ErrorKind::InvalidArgument, std::string("TS_TENSOR_MAPS gives ") + operand +
-                                                    "'s boxes " + std::to_string(given) +
-                                                    " rows: a TMA box has 1 to 256");
+        refuseLaunch(std::string("TS_TENSOR_MAPS gives ") + operand + "'s boxes " +
+                     std::to_string(given) + " rows: a TMA box has 1 to 256");
     launch.boxRowsA = rows[0];
     launch.boxRowsB = rows[1];
   }
   const auto refuse = [](const char* what, int value) {
-    throw Error(ErrorKind::InvalidArgument, std::string("TS_LAUNCH gives ") + what + " " +
-                                                std::to_string(value) + ": it must be at least 1");
+    refuseLaunch(std::string("TS_LAUNCH gives ") + what + " " + std::to_string(value) +
+                 ": it must be at least 1");
   };
   if (launch.block.x < 1) refuse("blockX", launch.block.x);
   if (launch.block.y < 1) refuse("blockY", launch.block.y);
   if (launch.grid.x < 1) refuse("gridX", launch.grid.x);
   if (launch.grid.y < 1) refuse("gridY", launch.grid.y);
-  if (launch.sharedBytes < 0)
-    throw Error(ErrorKind::InvalidArgument, "TS_LAUNCH gives a negative shared-memory size");
+  if (launch.sharedBytes < 0) refuseLaunch("TS_LAUNCH gives a negative shared-memory size");
   const std::int64_t threads = std::int64_t(launch.block.x) * launch.block.y;
   if (threads > kMaxThreadsPerBlock)
-    throw Error(ErrorKind::InvalidArgument,
-                "TS_LAUNCH gives a block of " + std::to_string(launch.block.x) + " x " +
-                    std::to_string(launch.block.y) + " = " + std::to_string(threads) +
-                    " threads: a block holds at most " + std::to_string(kMaxThreadsPerBlock));
+    refuseLaunch("TS_LAUNCH gives a block of " + std::to_string(launch.block.x) + " x " +
+                 std::to_string(launch.block.y) + " = " + std::to_string(threads) +
+                 " threads: a block holds at most " + std::to_string(kMaxThreadsPerBlock));
   // Past the default 48 KiB a kernel must ask for its dynamic shared memory; the launch then
   // fails with the device's limit in the driver's message if it is more than the SM has.
   if (launch.sharedBytes > kDefaultDynamicSharedBytes)
@@ -173,7 +211,63 @@ UserLaunch UserModule::launchFor(const Shape& shape) const {
                                       launch.sharedBytes),
                 "asking for " + std::to_string(launch.sharedBytes) +
                     " bytes of dynamic shared memory (TS_LAUNCH)");
+  if (cluster_) {
+    launch.cluster = evaluate<1>(cluster_, shape, "TS_CLUSTER")[0];
+    if (launch.cluster < 1 || launch.cluster > kMaxPortableCluster)
+      refuseLaunch("TS_CLUSTER gives " + std::to_string(launch.cluster) +
+                   " blocks: a cluster has 1 to " + std::to_string(kMaxPortableCluster));
+    if (launch.grid.x % launch.cluster != 0)
+      refuseLaunch("TS_LAUNCH gives gridX " + std::to_string(launch.grid.x) +
+                   ", no multiple of TS_CLUSTER's " + std::to_string(launch.cluster) + " blocks");
+    int device = 0, major = 0;
+    check(cudaGetDevice(&device), "asking for the current device");
+    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+          "reading the device's compute capability");
+    if (launch.cluster > 1 && major < 9)
+      refuseLaunch("TS_CLUSTER: thread-block clusters need an sm_90 GPU (H100, H200) or newer");
+  }
+  launch.tiles = launch.grid;
+  if (persistent_) {
+    const auto [tilesX, tilesY] = evaluate<2>(persistent_, shape, "TS_PERSISTENT");
+    if (tilesX < 1 || tilesY < 1)
+      refuseLaunch("TS_PERSISTENT gives " + std::to_string(tilesX) + " x " +
+                   std::to_string(tilesY) + " tiles: at least 1 x 1");
+    if (launch.grid.y != 1)
+      refuseLaunch("TS_LAUNCH gives gridY " + std::to_string(launch.grid.y) +
+                   ": a persistent kernel's grid is one row of blocks");
+    launch.tiles = {tilesX, tilesY};
+    launch.residentBlocks = residentBlocks(launch);
+    launch.grid.x = std::min(launch.grid.x, launch.residentBlocks);
+  }
   return launch;
+}
+
+int UserModule::residentBlocks(const UserLaunch& launch) const {
+  const unsigned threads = unsigned(launch.block.x * launch.block.y);
+  int resident = 0;
+  if (launch.cluster > 1) {
+    const ClusterLaunch one(launch, {launch.cluster, 1});
+    int clusters = 0;
+    checkDriver(driver().residentClusters(&clusters, kernel_, &one.config),
+                "counting the clusters the GPU holds at once");
+    resident = clusters * launch.cluster;
+  } else {
+    int perSM = 0, device = 0, sms = 0;
+    checkDriver(
+        driver().residentBlocks(&perSM, kernel_, int(threads), std::size_t(launch.sharedBytes)),
+        "counting the blocks the GPU holds at once");
+    check(cudaGetDevice(&device), "asking for the current device");
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+          "reading the device's SM count");
+    resident = perSM * sms;
+  }
+  if (resident < 1)
+    refuseLaunch("no " +
+                 (launch.cluster > 1 ? "cluster of " + std::to_string(launch.cluster) + " blocks"
+                                     : std::string("block")) +
+                 " of " + std::to_string(threads) + " threads with " +
+                 std::to_string(launch.sharedBytes) + " bytes of shared memory fits on this GPU");
+  return resident;
 }
 
 KernelResources UserModule::resources(const UserLaunch& launch) const {
@@ -220,22 +314,37 @@ void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
     }
   }
   void* parameters[] = {&problem};
-  checkDriver(driver().launchKernel(kernel_, unsigned(launch.grid.x), unsigned(launch.grid.y), 1,
-                                    unsigned(launch.block.x), unsigned(launch.block.y), 1,
-                                    unsigned(launch.sharedBytes), nullptr, parameters, nullptr),
-              "launching the user kernel");
+  if (launch.cluster == 1) {
+    checkDriver(driver().launchKernel(kernel_, unsigned(launch.grid.x), unsigned(launch.grid.y), 1,
+                                      unsigned(launch.block.x), unsigned(launch.block.y), 1,
+                                      unsigned(launch.sharedBytes), nullptr, parameters, nullptr),
+                "launching the user kernel");
+    return;
+  }
+  const ClusterLaunch clustered(launch, launch.grid);
+  checkDriver(
+      driver().launchKernelEx(&clustered.config, kernel_, parameters, nullptr),
+      "launching the user kernel in clusters of " + std::to_string(launch.cluster) + " blocks");
 }
 
 KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch, Dim2 block,
                               int capacity) const {
-  if (block.x < 0 || block.x >= launch.grid.x || block.y < 0 || block.y >= launch.grid.y)
+  // A persistent kernel is traced by tile: the blocks the pictures draw.
+  const bool persistent = launch.residentBlocks > 0;
+  if (block.x < 0 || block.x >= launch.tiles.x || block.y < 0 || block.y >= launch.tiles.y)
     throw Error(ErrorKind::InvalidArgument,
                 "block (" + std::to_string(block.x) + "," + std::to_string(block.y) +
-                    ") is not in the launch's grid of " + std::to_string(launch.grid.x) + " x " +
-                    std::to_string(launch.grid.y));
+                    ") is not in the launch's grid of " + std::to_string(launch.tiles.x) + " x " +
+                    std::to_string(launch.tiles.y) + (persistent ? " tiles" : ""));
   const std::int64_t elements = args.m * args.n;
   const int threads = launch.block.x * launch.block.y;
   DeviceBuffer<int> ownerBlock(elements), ownerThread(elements), counts(threads), storeWidth(1);
+  // Each launched thread's tile (ts::workOn), none (-1) until it names one.
+  DeviceBuffer<int> tileOf;
+  if (persistent) {
+    tileOf = DeviceBuffer<int>(std::int64_t(launch.grid.x) * launch.grid.y * threads);
+    check(cudaMemset(tileOf.get(), 0xFF, tileOf.bytes()), "clearing the trace");
+  }
   DeviceBuffer<unsigned long long> events(std::int64_t(threads) * capacity);
   check(cudaMemset(ownerBlock.get(), 0xFF, ownerBlock.bytes()), "clearing the trace");  // -1
   check(cudaMemset(ownerThread.get(), 0xFF, ownerThread.bytes()), "clearing the trace");
@@ -243,8 +352,11 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
   const int narrowest = 1;
   check(cudaMemcpy(storeWidth.get(), &narrowest, sizeof narrowest, cudaMemcpyHostToDevice),
         "clearing the trace");
-  const Trace trace{ownerBlock.get(), ownerThread.get(), block.x,  block.y,
-                    events.get(),     counts.get(),      capacity, storeWidth.get()};
+  const Trace trace{ownerBlock.get(), ownerThread.get(),
+                    block.x,          block.y,
+                    events.get(),     counts.get(),
+                    capacity,         storeWidth.get(),
+                    launch.tiles.x,   persistent ? tileOf.get() : nullptr};
   DeviceBuffer<Trace> deviceTrace(1);
   check(cudaMemcpy(deviceTrace.get(), &trace, sizeof trace, cudaMemcpyHostToDevice),
         "setting up the trace");
@@ -254,7 +366,9 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
   KernelTrace out;
   out.shape = {args.m, args.n, args.k};
   out.element = args.element;
-  out.grid = launch.grid;
+  out.grid = launch.tiles;
+  if (persistent) out.launchGrid = launch.grid;
+  out.cluster = {launch.cluster, 1};
   out.block = launch.block;
   out.tracedBlock = block;
   out.ownerBlock.resize(std::size_t(elements));

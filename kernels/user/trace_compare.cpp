@@ -119,11 +119,18 @@ std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& 
     found.add("the trace is of another shape than the Mapping");
     return found.take();
   }
-  if (traced.block().x != model.block().x || traced.block().y != model.block().y ||
-      traced.grid().x != model.launchGrid().x || traced.grid().y != model.launchGrid().y) {
+  const auto same = [](Dim2 a, Dim2 b) { return a.x == b.x && a.y == b.y; };
+  if (!same(traced.block(), model.block()) || !same(traced.launchGrid(), model.launchGrid()) ||
+      !same(traced.cluster(), model.cluster())) {
     found.add("blocks of " + dimText(traced.block()) + " threads in a grid of " +
-              dimText(traced.grid()) + "; the Mapping launches " + dimText(model.block()) +
-              " threads in " + dimText(model.launchGrid()));
+              dimText(traced.launchGrid()) + ", clusters of " + dimText(traced.cluster()) +
+              "; the Mapping launches " + dimText(model.block()) + " threads in " +
+              dimText(model.launchGrid()) + ", clusters of " + dimText(model.cluster()));
+    return found.take();
+  }
+  if (!same(traced.grid(), model.grid())) {
+    found.add("a grid of " + dimText(traced.grid()) + " tiles; the Mapping's " +
+              dimText(model.grid()));
     return found.take();
   }
   for (std::int64_t i = 0; i < shape.m; ++i)

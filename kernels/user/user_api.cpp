@@ -19,6 +19,10 @@ struct Trace {
   int* eventCounts;                // per thread: its events, recorded or not
   int capacity;
   int* storeWidth;                 // the widest store of C the recorded block made
+  // The grid the pictures draw is gridX blocks wide: the launch's, or in a persistent kernel
+  // (TS_PERSISTENT) its tiles', where tileOf holds each launched thread's tile (ts::workOn).
+  int gridX;
+  int* tileOf;
 };
 // The 16-bit element types, as their bits (cuda_fp16.h and cuda_bf16.h are not needed):
 // ts::toFloat reads one.
@@ -76,11 +80,22 @@ namespace detail {
 // row << 31 | col; an index outside its field's range (a load outside the matrix) lands outside
 // the matrix too. recordAs records for `thread` (linear) of the block: the copy engine's work is
 // drawn as threads', as it has none of its own.
+// The block of the pictures this thread works for (linear): its own, or in a persistent kernel
+// the tile it named last with ts::workOn (-1 before it named one).
+__device__ __forceinline__ int drawnBlock(const Trace& t) {
+  const int block = blockIdx.x + blockIdx.y * gridDim.x;
+  if (!t.tileOf) return block;
+  return t.tileOf[(long long)block * blockDim.x * blockDim.y + threadIdx.x +
+                  threadIdx.y * blockDim.x];
+}
+__device__ __forceinline__ bool drawsTracedBlock(const Trace& t) {
+  return drawnBlock(t) == t.blockX + t.blockY * t.gridX;
+}
 __device__ __forceinline__ void recordAs(const Problem& p, int thread, unsigned long long kind,
                                          int row, int col, int width = 1) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
-  if (blockIdx.x != t.blockX || blockIdx.y != t.blockY) return;
+  if (!drawsTracedBlock(t)) return;
   const int n = atomicAdd(&t.eventCounts[thread], 1);
   if (n < t.capacity)
     t.events[(long long)thread * t.capacity + n] =
@@ -102,17 +117,29 @@ __device__ __forceinline__ int sharedWord(const void* at) { return (int)(sharedA
 __device__ __forceinline__ void recordStore(const Problem& p, int i, int j, int width) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
+  const int block = drawnBlock(t);
   for (int c = 0; c < width; ++c) {
-    t.ownerBlock[(long long)i * p.N + j + c] = blockIdx.x + blockIdx.y * gridDim.x;
+    t.ownerBlock[(long long)i * p.N + j + c] = block;
     t.ownerThread[(long long)i * p.N + j + c] = threadIdx.x + threadIdx.y * blockDim.x;
   }
-  if (width > 1 && blockIdx.x == t.blockX && blockIdx.y == t.blockY) atomicMax(t.storeWidth, width);
+  if (width > 1 && drawsTracedBlock(t)) atomicMax(t.storeWidth, width);
 #endif
 }
 __device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
   return (unsigned)row < (unsigned)rows && (unsigned)col < (unsigned)cols;
 }
 }  // namespace detail
+// A persistent kernel (TS_PERSISTENT) names the tile of C this thread works on from here on,
+// before the tile's first access: the tracer draws the thread's loads, shared words and stores
+// as that tile's (the pictures draw each tile as a block). Elsewhere it does nothing.
+__device__ __forceinline__ void workOn(const Problem& p, int tileX, int tileY) {
+#ifdef TS_TRACE
+  const Trace& t = *p.trace;
+  if (t.tileOf)
+    t.tileOf[(long long)(blockIdx.x + blockIdx.y * gridDim.x) * blockDim.x * blockDim.y +
+             threadIdx.x + threadIdx.y * blockDim.x] = tileX + tileY * t.gridX;
+#endif
+}
 // The accessors a traced launch records; plain pointer code on p.A, p.B and p.C works too.
 // A load outside its matrix returns zero, and the tracer draws its lane idle in that instruction.
 __device__ __forceinline__ Element loadA(const Problem& p, int i, int k) {
@@ -492,6 +519,80 @@ __device__ __forceinline__ void copyTileB(const Problem& p, unsigned char* to, i
   for (int box = 0; box < columns / kBoxColumns; ++box)
     detail::copyBox(to + box * p.boxRowsB * 128, p.tensorB, col + box * kBoxColumns, k, full);
 }
+// ---- Thread-block clusters (TS_CLUSTER, sm_90) ----
+// This block's rank in its cluster (0 .. clusterBlocks() - 1), and the cluster's blocks.
+__device__ __forceinline__ int clusterRank() {
+  unsigned rank = 0;
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+  return (int)rank;
+}
+__device__ __forceinline__ int clusterBlocks() {
+  unsigned blocks = 1;
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
+#endif
+  return (int)blocks;
+}
+// Every thread of every block of the cluster arrives, then waits for all: barriers one block
+// initialised are ready for its partners, and no block leaves while a partner may still copy
+// into its shared memory or arrive on its barriers.
+__device__ __forceinline__ void syncCluster() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#else
+  __syncthreads();
+#endif
+}
+// Arrives on the barrier at `barrier`'s offset in block `rank` of the cluster (this one too).
+// It releases nothing at cluster scope: it says "my reads of the stage are done", which waiting
+// for wgmma saw to.
+__device__ __forceinline__ void arriveInCluster(Barrier& barrier, int rank) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(
+          detail::sharedAddress(&barrier)),
+      "r"(rank)
+      : "memory");
+#else
+  __trap();  // clusters: sm_90
+#endif
+}
+namespace detail {
+// copyBox into the same offset of every block of the cluster, counted on each one's `full`.
+__device__ __forceinline__ void copyBoxToCluster(void* to, const TensorMap& map, int col, int row,
+                                                 Barrier& full) {
+#if __CUDA_ARCH__ >= 900
+  const unsigned short everyBlock = (unsigned short)((1u << clusterBlocks()) - 1);
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(sharedAddress(to)),
+      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(col), "r"(row),
+      "r"(sharedAddress(&full)), "h"(everyBlock)
+      : "memory");
+#else
+  __trap();  // TMA multicast: sm_90
+#endif
+}
+}  // namespace detail
+// copyTileB shared by a cluster whose blocks all need the same tile of B: every block of the
+// cluster calls it for the same k, col and columns, with `to` and `full` at the same offsets.
+// Each issues its share of the boxes (columns / 64 elements, a multiple of the cluster's
+// blocks), and the copy engine multicasts every box into every block, counting its bytes on
+// each one's `full`: B's tile crosses L2 once per cluster, and each block's `full` expects the
+// whole tile's bytes. The tracer draws the whole tile landing in this block's stage, as
+// copyTileB's.
+__device__ __forceinline__ void copyTileBAcrossCluster(const Problem& p, unsigned char* to, int k,
+                                                       int col, int columns, Barrier& full) {
+  detail::recordTileCopy(p, TileB, k, col, p.boxRowsB, columns, to);
+  constexpr int kBoxColumns = 128 / (int)sizeof(Element);
+  const int share = columns / kBoxColumns / clusterBlocks(), first = clusterRank() * share;
+  for (int box = first; box < first + share; ++box)
+    detail::copyBoxToCluster(to + box * p.boxRowsB * 128, p.tensorB, col + box * kBoxColumns, k,
+                             full);
+}
 // Register reallocation between warpgroups (setmaxnreg, sm_90a; the whole warpgroup executes it):
 // a producer gives registers back, consumers take them. A multiple of 8 from 24 to 256; a
 // block's threads together hold at most 64 K registers.
@@ -553,28 +654,45 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
 #define TS_TYPES(...)
 // TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes): the launch, from M, N, K and the
 // parameters; sharedBytes is the dynamic shared memory (0 for static __shared__ arrays only).
-#define TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes)                      \
-  extern "C" __global__ void ts_launch(int M, int N, int K, int* launch) {        \
-    launch[0] = (blockX);                                                         \
-    launch[1] = (blockY);                                                         \
-    launch[2] = (gridX);                                                          \
-    launch[3] = (gridY);                                                          \
-    launch[4] = (sharedBytes);                                                    \
+#define TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes)                   \
+  extern "C" __global__ void ts_launch(int M, int N, int K, int* ts_out) {     \
+    ts_out[0] = (blockX);                                                      \
+    ts_out[1] = (blockY);                                                      \
+    ts_out[2] = (gridX);                                                       \
+    ts_out[3] = (gridY);                                                       \
+    ts_out[4] = (sharedBytes);                                                 \
   }
 // TS_KSTEP(depth): how many values of k one pass of the kernel's k loop covers (its k-step, the
 // depth of a staged tile), from M, N, K and the parameters. A traced launch groups each thread's
 // loads by it; without it a k-step is one value of k.
-#define TS_KSTEP(depth)                                                       \
-  extern "C" __global__ void ts_kstep(int M, int N, int K, int* kstep) {      \
-    kstep[0] = (depth);                                                       \
+#define TS_KSTEP(depth)                                                        \
+  extern "C" __global__ void ts_kstep(int M, int N, int K, int* ts_out) {      \
+    ts_out[0] = (depth);                                                       \
   }
 // TS_TENSOR_MAPS(aBoxRows, bBoxRows): TileScope makes TMA tensor maps of A and B for each launch
 // (ts::copyTileA, ts::copyTileB), in boxes of aBoxRows rows of A and of bBoxRows rows of B (1 to
 // 256), each row 128 bytes wide, 128-byte swizzled.
-#define TS_TENSOR_MAPS(aBoxRows, bBoxRows)                                    \
-  extern "C" __global__ void ts_tensor_maps(int M, int N, int K, int* rows) { \
-    rows[0] = (aBoxRows);                                                     \
-    rows[1] = (bBoxRows);                                                     \
+#define TS_TENSOR_MAPS(aBoxRows, bBoxRows)                                     \
+  extern "C" __global__ void ts_tensor_maps(int M, int N, int K, int* ts_out) {\
+    ts_out[0] = (aBoxRows);                                                    \
+    ts_out[1] = (bBoxRows);                                                    \
+  }
+// TS_CLUSTER(blocks): launches the grid in thread-block clusters of `blocks` x 1 (sm_90; 1 to
+// 8, dividing gridX), which can share copies (ts::copyTileBAcrossCluster) and barriers
+// (ts::arriveInCluster).
+#define TS_CLUSTER(blocks)                                                     \
+  extern "C" __global__ void ts_cluster(int M, int N, int K, int* ts_out) {    \
+    ts_out[0] = (blocks);                                                      \
+  }
+// TS_PERSISTENT(tilesX, tilesY): a persistent kernel, whose blocks each work through tiles of C
+// (a tilesX x tilesY grid of them) in an order of its own. TileScope launches no more of
+// TS_LAUNCH's gridX blocks (gridY 1) than the GPU holds at once, in whole clusters: gridDim.x
+// says how many. Each thread names its tile with ts::workOn, and the pictures draw a tile as a
+// block.
+#define TS_PERSISTENT(tilesX, tilesY)                                          \
+  extern "C" __global__ void ts_persistent(int M, int N, int K, int* ts_out) { \
+    ts_out[0] = (tilesX);                                                      \
+    ts_out[1] = (tilesY);                                                      \
   }
 // TS_KERNEL { ... }: the kernel, with the problem as `p`. TS_KERNEL_BOUNDED(maxThreads,
 // minBlocks) { ... } adds __launch_bounds__: at most maxThreads threads a block, registers
@@ -1686,6 +1804,206 @@ TS_KERNEL_BOUNDED(384, 1) {
         if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
       }
     }
+}
+)cu"},
+      {"tensor-persistent",
+       R"cu(// tensor-persistent (Hopper, sm_90a): tensor-tma's block, launched only as many times as the
+// GPU holds blocks at once (TS_PERSISTENT: one per SM), each block working through tiles of C.
+// Between tiles nothing drains: the producer goes on filling stages with the next tile's k-steps
+// while the consumers still multiply or store this one, and the stage ring and its barrier
+// phases run on. The tiles go out in a grouped order, bands of `group` tile rows walked column
+// by column, so the blocks working at one time share a few columns of B and rows of A in L2.
+// With cluster = 2 (TS_CLUSTER), two blocks take two tiles stacked along M: they need the same
+// tile of B, so each copies half of it and the copy engine multicasts it into both
+// (ts::copyTileBAcrossCluster), and a stage is refilled only once the consumers of both blocks
+// have freed it (ts::arriveInCluster). Each thread names the tile it works on (ts::workOn), and
+// the pictures draw a tile as a block.
+TS_TYPES(fp16, bf16)
+TS_PARAM(BM, 128, 128)
+TS_PARAM(BN, 256, 128, 256)
+TS_PARAM(BK, 64, 64)
+TS_PARAM(stages, 4, 4, 6)
+TS_PARAM(cluster, 2, 1, 2)
+TS_PARAM(group, 16, 8, 16)
+// A unit is `cluster` tiles stacked along M, one block of the cluster each: the most blocks that
+// can work at once. TileScope launches no more than fit the GPU.
+TS_LAUNCH(384, 1, ts::ceilDiv(ts::ceilDiv(M, BM), cluster) * ts::ceilDiv(N, BN) * cluster, 1,
+          stages * (BM * 128 + BK * BN * 2 + 16) + 1024)
+TS_PERSISTENT(ts::ceilDiv(N, BN), ts::ceilDiv(M, BM))
+TS_CLUSTER(cluster)
+TS_KSTEP(BK)
+TS_TENSOR_MAPS(BM, BK)
+
+TS_KERNEL_BOUNDED(384, 1) {
+  constexpr int kAtom = 1024;  // 8 rows of 128 bytes: what the swizzle permutes
+  constexpr int kAStage = BM * 128, kStage = kAStage + BK * BN * 2;
+  constexpr int kSlab = BK * 128;  // B: 64 columns of every row of k
+  constexpr int kConsumerWarps = 8, kVector = ts::kCopyElements;
+  constexpr int kACopies = BM * BK / kVector / 128, kBCopies = BK * BN / kVector / 128;
+  constexpr int kBandUnitRows = group / cluster;
+  static_assert(TS_ELEMENT_BYTES == 2, "wgmma here multiplies fp16 or bf16");
+  static_assert(BM == 128, "two consumer warpgroups of 64 rows");
+  static_assert(BK * 2 == 128, "a row of a box is one 128-byte swizzle row");
+  static_assert(BN % 128 == 0, "wgmma instructions of 128 columns");
+  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024, "a block has 227 KiB of shared memory");
+  extern __shared__ __align__(16) unsigned char shared[];
+  // The swizzle works on address bits: every stage starts on a 1024-byte boundary (at the same
+  // offset in every block, where multicast copies land).
+  unsigned char* const base =
+      shared + (kAtom - (int)(__cvta_generic_to_shared(shared) % kAtom)) % kAtom;
+  ts::Barrier* const full = reinterpret_cast<ts::Barrier*>(base + stages * kStage);
+  ts::Barrier* const empty = full + stages;
+  const int t = threadIdx.x;
+  const auto stageOf = [&](int filled) { return base + filled % stages * kStage; };
+  const auto swizzle = [](int offset) { return offset ^ (offset >> 7 & 7) << 4; };
+  const bool aByTma = ts::hasTensorMap(p, ts::TileA), bByTma = ts::hasTensorMap(p, ts::TileB);
+  const bool allByTma = aByTma && bByTma;
+  // Multicast needs TMA for both operands: else each block copies its own tiles.
+  const bool multicast = cluster > 1 && allByTma;
+  const int steps = ts::ceilDiv(p.K, BK);
+
+  // The tile order. Unit u of the grouped order is unit row `first + inBand % rows`, tile
+  // column `inBand / rows` of its band; cluster c takes units c, c + clusters, ... and its block
+  // of rank r the tile row r of each unit (past the last tile row it copies B for its partner
+  // and stores nothing).
+  const int tilesM = ts::ceilDiv(p.M, BM), tilesN = ts::ceilDiv(p.N, BN);
+  const int unitRows = ts::ceilDiv(tilesM, cluster), units = unitRows * tilesN;
+  const int clusters = gridDim.x / cluster, firstUnit = blockIdx.x / cluster;
+  const int rank = blockIdx.x % cluster;
+  const int rounds = (units - firstUnit + clusters - 1) / clusters;
+  const auto tileOf = [&](int round) {
+    const int u = firstUnit + round * clusters, perBand = kBandUnitRows * tilesN;
+    const int first = u / perBand * kBandUnitRows, inBand = u % perBand;
+    const int rows = min(unitRows - first, kBandUnitRows);
+    return make_int2(inBand / rows, (first + inBand % rows) * cluster + rank);
+  };
+
+  if (t == 0) {
+    for (int s = 0; s < stages; ++s) {
+      ts::initBarrier(full[s], allByTma ? 1 : 128);  // element copies: every producer arrives
+      // Every consumer warp of every block of the cluster frees the stage in every block.
+      ts::initBarrier(empty[s], kConsumerWarps * cluster);
+    }
+    ts::fenceBarrierInit();
+  }
+  // The barriers exist, in every block of the cluster, before a partner copies or arrives.
+  if (cluster > 1)
+    ts::syncCluster();
+  else
+    __syncthreads();
+
+  if (t < 128) {  // the producer
+    ts::shrinkRegisters<40>();
+    const unsigned tmaBytes = (aByTma ? kAStage : 0) + (bByTma ? kStage - kAStage : 0);
+    // Where TMA copies both operands, thread 0 alone works (the others wait at the end).
+    const bool copies = !allByTma || t == 0;
+    int filled = 0;  // k-steps through the ring since the launch, over every tile
+    for (int round = 0; copies && round < rounds; ++round) {
+      const int2 tile = tileOf(round);
+      ts::workOn(p, tile.x, tile.y);
+      const int row0 = tile.y * BM, col0 = tile.x * BN;
+      for (int s = 0; s < steps; ++s, ++filled) {
+        const int index = filled % stages, k0 = s * BK;
+        // The stage's previous use must be freed by every consumer warp of the cluster (with
+        // multicast this block writes into its partner's stage too).
+        if (filled >= stages) ts::waitBarrier(empty[index], (filled / stages - 1) & 1);
+        unsigned char* const aTile = stageOf(filled);
+        unsigned char* const bTile = aTile + kAStage;
+        if (t == 0) {
+          if (allByTma)
+            ts::arriveExpectingBytes(full[index], tmaBytes);
+          else if (tmaBytes > 0)
+            ts::expectBytes(full[index], tmaBytes);
+          if (aByTma) ts::copyTileA(p, aTile, row0, k0, full[index]);
+          if (multicast)
+            ts::copyTileBAcrossCluster(p, bTile, k0, col0, BN, full[index]);
+          else if (bByTma)
+            ts::copyTileB(p, bTile, k0, col0, BN, full[index]);
+        }
+        if (allByTma) continue;
+        // Copy e of thread t: the tile's 16-byte vector t + 128 e, row by row, into the bytes
+        // the copy engine would have put it in.
+        if (!aByTma)
+          for (int e = 0; e < kACopies; ++e) {
+            const int at = t + e * 128, r = at / (BK / kVector), c = at % (BK / kVector) * kVector;
+            for (int x = 0; x < kVector; ++x)
+              ts::copyA(p, *reinterpret_cast<ts::Element*>(aTile + swizzle(r * 128 + (c + x) * 2)),
+                        row0 + r, k0 + c + x);
+          }
+        if (!bByTma)
+          for (int e = 0; e < kBCopies; ++e) {
+            const int at = t + e * 128, r = at / (BN / kVector), c = at % (BN / kVector) * kVector;
+            for (int x = 0; x < kVector; ++x) {
+              const int n = c + x;
+              const int byte = swizzle(n / 64 * kSlab + r * 128 + n % 64 * 2);
+              ts::copyB(p, *reinterpret_cast<ts::Element*>(bTile + byte), k0 + r, col0 + n);
+            }
+          }
+        ts::fenceAsyncProxy();  // the stores above, then wgmma's reads through the async proxy
+        ts::arrive(full[index]);
+      }
+    }
+  } else {
+    ts::growRegisters<232>();  // 128 x 40 + 256 x 232 registers fit the SM's 64 K
+    const int consumer = t / 128 - 1, warp = t % 128 / 32, lane = t % 32;
+    // Each warp frees a stage in every block of the cluster once its batch on it is done.
+    const auto release = [&](int filled) {
+      if (lane != 0) return;
+      if (cluster > 1)
+        for (int r = 0; r < cluster; ++r) ts::arriveInCluster(empty[filled % stages], r);
+      else
+        ts::arrive(empty[filled % stages]);
+    };
+    // Not zeroed: each tile's first wgmma overwrites them (accumulate false).
+    float sum[BN / 128][64];
+    int filled = 0;
+    for (int round = 0; round < rounds; ++round) {
+      const int2 tile = tileOf(round);
+      ts::workOn(p, tile.x, tile.y);
+      const int row0 = tile.y * BM, col0 = tile.x * BN;
+      for (int s = 0; s < steps; ++s, ++filled) {
+        ts::waitBarrier(full[filled % stages], (filled / stages) & 1);
+        const unsigned char* aTile = stageOf(filled) + consumer * 64 * 128;
+        const unsigned char* bTile = stageOf(filled) + kAStage;
+        ts::wgmmaFence();
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; ++kk) {
+          // As in tensor-tma: A 32 bytes along the rows per 16 values of k, 8-row atoms 1024
+          // bytes apart; B two atoms down every slab, the next 64 columns the next slab.
+          const unsigned long long a = ts::sharedDescriptor(aTile + kk * 32, 16, kAtom);
+#pragma unroll
+          for (int i = 0; i < BN / 128; ++i)
+            ts::wgmma(sum[i], a,
+                      ts::sharedDescriptor(bTile + i * 2 * kSlab + kk * 2 * kAtom, kSlab, kAtom),
+                      s > 0 || kk > 0);
+        }
+        ts::wgmmaCommit();
+        ts::wgmmaWait<1>();  // the k-step before's batch is done: its stage goes back
+        if (s > 0) release(filled - 1);
+      }
+      ts::wgmmaWait<0>();
+      // The tile's last stage is free before the stores: the producer is filling the next tile.
+      release(filled - 1);
+      // Register j of instruction i: row 8 (j % 4 / 2) of the warp's 16, columns 128 i + 8 (j / 4)
+      // + 2 (lane % 4), + 1; the pair as one float2 where N is even.
+#pragma unroll
+      for (int i = 0; i < BN / 128; ++i)
+#pragma unroll
+        for (int j = 0; j < 64; j += 2) {
+          const int row = row0 + consumer * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
+          const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
+          if (row >= p.M) continue;
+          if (p.N % 2 == 0) {
+            if (col < p.N) ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
+          } else {
+            if (col < p.N) ts::storeC(p, row, col, sum[i][j]);
+            if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
+          }
+        }
+    }
+  }
+  // No block leaves while a partner may still copy into it or arrive on its barriers.
+  if (cluster > 1) ts::syncCluster();
 }
 )cu"},
   };

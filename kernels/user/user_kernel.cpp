@@ -459,6 +459,8 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
     }
     result.declaresKStep = defines(result.image, "ts_kstep");
     result.declaresTensorMaps = defines(result.image, "ts_tensor_maps");
+    result.declaresCluster = defines(result.image, "ts_cluster");
+    result.declaresPersistent = defines(result.image, "ts_persistent");
     if (!defines(result.image, "ts_kernel"))
       result.diagnostics.push_back(
           {0, 0, true, "the source has no kernel: write TS_KERNEL { ... }"});

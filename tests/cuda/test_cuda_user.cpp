@@ -56,7 +56,8 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
       {"prefetched", {{"BM", 64}}},
       {"tensor-mma", {{"BM", 64}, {"BN", 256}, {"WM", 32}, {"WN", 64}, {"stages", 3}}},
       {"tensor-wgmma", {{"BN", 128}, {"stages", 3}}},
-      {"tensor-tma", {{"BN", 128}, {"stages", 3}}}};
+      {"tensor-tma", {{"BN", 128}, {"stages", 3}}},
+      {"tensor-persistent", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial
   if (params.front().name == "TILE") return {{}, {{"TILE", 8}}};
@@ -130,8 +131,9 @@ class CudaUserKernel : public test::GpuTest {
 
 TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   for (const Shape& shape : kShapes) runsVerifyAndLaunchAsTheirMappings(shape);
-  // serial, the seeds, the ladder to prefetched, tensor-mma, tensor-wgmma and tensor-tma
-  EXPECT_EQ(userKernelTemplates().size(), 15u);
+  // serial, the seeds, the ladder to prefetched, tensor-mma, tensor-wgmma, tensor-tma and
+  // tensor-persistent
+  EXPECT_EQ(userKernelTemplates().size(), 16u);
 }
 
 void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
@@ -152,9 +154,15 @@ void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
         SCOPED_TRACE(nameOf(t, compiled.values) + " " + toString(type));
         const cuda::UserModule module(compiled);
         const cuda::UserLaunch launch = module.launchFor(shape);
-        const Mapping mapping(catalogueConfig(t, compiled.values), shape, type);
-        EXPECT_EQ(launch.grid.x, mapping.grid().x);
-        EXPECT_EQ(launch.grid.y, mapping.grid().y);
+        // A persistent kernel's tiles are placed by the blocks this GPU holds at once.
+        const Mapping mapping(catalogueConfig(t, compiled.values), shape, type,
+                              launch.residentBlocks);
+        EXPECT_EQ(launch.residentBlocks > 0, mapping.persistent());
+        EXPECT_EQ(launch.tiles.x, mapping.grid().x);
+        EXPECT_EQ(launch.tiles.y, mapping.grid().y);
+        EXPECT_EQ(launch.grid.x, mapping.launchGrid().x);
+        EXPECT_EQ(launch.grid.y, mapping.launchGrid().y);
+        EXPECT_EQ(launch.cluster, mapping.cluster().x);
         EXPECT_EQ(launch.block.x, mapping.block().x);
         EXPECT_EQ(launch.block.y, mapping.block().y);
         // NaN: an unwritten element fails.
@@ -248,18 +256,22 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
         const CompileOptions options{arch_, params, type, /*trace=*/true};
         const CompileResult compiled = compileUserKernel({t.kernel, t.source}, options);
         ASSERT_TRUE(compiled.ok) << said(compiled);
-        const Mapping mapping(catalogueConfig(t, compiled.values), shape, type);
+        const cuda::UserModule module(compiled);
+        const cuda::UserLaunch launch = module.launchFor(shape);
+        const Mapping mapping(catalogueConfig(t, compiled.values), shape, type,
+                              launch.residentBlocks);
         const bool numbered = aThreadStoresAllItsSlots(mapping);
         if (!numbered) {
           // The wgmma kernels alone have threads whose columns span the tile.
-          EXPECT_TRUE(t.kernel == "tensor-wgmma" || t.kernel == "tensor-tma") << t.kernel;
+          EXPECT_TRUE(t.kernel == "tensor-wgmma" || t.kernel == "tensor-tma" ||
+                      t.kernel == "tensor-persistent")
+              << t.kernel;
           ++unnumbered;
         }
-        const cuda::UserModule module(compiled);
-        const cuda::UserLaunch launch = module.launchFor(shape);
         EXPECT_EQ(launch.kDepth, mapping.kDepth()) << "TS_KSTEP of " << t.kernel;
-        const Dim2 last{launch.grid.x - 1, launch.grid.y - 1};
-        for (const Dim2 block : {Dim2{launch.grid.x / 2, launch.grid.y / 2}, last}) {
+        // The blocks the pictures draw: a persistent kernel's tiles.
+        const Dim2 last{launch.tiles.x - 1, launch.tiles.y - 1};
+        for (const Dim2 block : {Dim2{launch.tiles.x / 2, launch.tiles.y / 2}, last}) {
           SCOPED_TRACE(nameOf(t, compiled.values) + " " + toString(type) + ", block (" +
                        std::to_string(block.x) + "," + std::to_string(block.y) + ")");
           // As many accesses as the backend records (serial's one thread makes them all).
@@ -336,6 +348,74 @@ TEST_F(CudaUserKernel, ATransposedTilesTraceShowsItsBankConflictsAndThePaddedOne
   }
 }
 
+// tensor-persistent's template where its blocks work through several tiles each (more units of
+// tiles than the GPU holds clusters, at a size that is no tile multiple): it verifies in both
+// variants, TMA's path and the element-by-element one (K and N no multiple of 8), and a tile of
+// the second round traces as the Mapping draws it.
+TEST_F(CudaUserKernel, ThePersistentTemplatesBlocksWorkThroughTilesInTurn) {
+  const UserKernelTemplate* t = userKernelTemplate("tensor-persistent");
+  ASSERT_NE(t, nullptr);
+  const ElementType type = ElementType::BF16;
+  for (const Shape& shape : {Shape{2200, 2400, 136}, Shape{2200, 2402, 137}}) {
+    SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
+                 std::to_string(shape.k));
+    DeviceProduct product(shape, type, Fill::Integer);
+    const std::vector<double> reference = referenceProduct(product.operands.a, product.operands.b);
+    for (const Params& params : variants(*t)) {
+      for (const bool traced : {false, true}) {
+        const CompileResult compiled =
+            compileUserKernel({t->kernel, t->source}, {arch_, params, type, traced});
+        ASSERT_TRUE(compiled.ok) << said(compiled);
+        SCOPED_TRACE(nameOf(*t, compiled.values) + (traced ? " traced" : ""));
+        const cuda::UserModule module(compiled);
+        const cuda::UserLaunch launch = module.launchFor(shape);
+        const Mapping mapping(catalogueConfig(*t, compiled.values), shape, type,
+                              launch.residentBlocks);
+        ASSERT_GT(mapping.rounds(), 1);
+        EXPECT_EQ(launch.grid.x, mapping.launchGrid().x);
+        const Dim2 last{launch.tiles.x - 1, launch.tiles.y - 1};
+        EXPECT_GE(mapping.roundOf(last), 1);
+        if (!traced) {
+          TS_CUDA_CHECK(cudaMemset(product.c.get(), 0xFF, product.c.bytes()));
+          module.launch(product.args, launch);
+          TS_CUDA_CHECK(cudaDeviceSynchronize());
+          Matrix result = makePoisonedMatrix(shape.m, shape.n);
+          TS_CUDA_CHECK(cudaMemcpy(result.data.data(), product.c.get(), product.c.bytes(),
+                                   cudaMemcpyDeviceToHost));
+          const Verification check =
+              verify(result, reference, product.operands.a, product.operands.b);
+          EXPECT_TRUE(check.passed)
+              << "relative error " << check.relError << ", " << check.nonFinite << " unwritten";
+          continue;
+        }
+        KernelTrace trace = module.trace(product.args, launch, last, 1 << 14);
+        ASSERT_FALSE(trace.truncated);
+        ASSERT_TRUE(trace.launchGrid);
+        EXPECT_EQ(trace.launchGrid->x, launch.grid.x);
+        trace.kernel = {userKernelId(t->kernel), compiled.values, t->source};
+        EXPECT_EQ(traceDifferences(Mapping(trace), mapping), std::vector<std::string>{});
+      }
+    }
+  }
+}
+
+// TS_PERSISTENT launches no more blocks than the GPU holds at once: a block of 1024 threads and
+// 150 KiB of shared memory, one per SM.
+TEST_F(CudaUserKernel, APersistentLaunchIsAsManyBlocksAsTheGpuHolds) {
+  const CompileResult compiled = compileUserKernel(
+      {"resident",
+       "TS_LAUNCH(1024, 1, 100000, 1, 150 * 1024)\nTS_PERSISTENT(500, 200)\nTS_KERNEL {}\n"},
+      {arch_, {}});
+  ASSERT_TRUE(compiled.ok) << said(compiled);
+  const cuda::UserLaunch launch = cuda::UserModule(compiled).launchFor({16, 16, 16});
+  int sms = 0;
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  EXPECT_EQ(launch.residentBlocks, sms);
+  EXPECT_EQ(launch.grid.x, sms);
+  EXPECT_EQ(launch.tiles.x, 500);
+  EXPECT_EQ(launch.tiles.y, 200);
+}
+
 TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {
   const CompileResult compiled =
       compileUserKernel({"zero", "TS_LAUNCH(0, 1, 1, 1, 0)\nTS_KERNEL {}\n"}, {arch_, {}});
@@ -358,6 +438,26 @@ TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {
     EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
     EXPECT_EQ(std::string(error.what()),
               "TS_TENSOR_MAPS gives B's boxes 257 rows: a TMA box has 1 to 256");
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"TS_LAUNCH(32, 1, 4, 1, 0)\nTS_CLUSTER(3)\nTS_KERNEL {}\n",
+       "TS_LAUNCH gives gridX 4, no multiple of TS_CLUSTER's 3 blocks"},
+      {"TS_LAUNCH(32, 1, 9, 1, 0)\nTS_CLUSTER(9)\nTS_KERNEL {}\n",
+       "TS_CLUSTER gives 9 blocks: a cluster has 1 to 8"},
+      {"TS_LAUNCH(32, 1, 4, 2, 0)\nTS_PERSISTENT(4, 2)\nTS_KERNEL {}\n",
+       "TS_LAUNCH gives gridY 2: a persistent kernel's grid is one row of blocks"},
+      {"TS_LAUNCH(32, 1, 4, 1, 0)\nTS_PERSISTENT(4, 0)\nTS_KERNEL {}\n",
+       "TS_PERSISTENT gives 4 x 0 tiles: at least 1 x 1"}};
+  for (const auto& [source, message] : refused) {
+    const CompileResult declared = compileUserKernel({"declared", source}, {arch_, {}});
+    ASSERT_TRUE(declared.ok) << said(declared);
+    try {
+      cuda::UserModule(declared).launchFor({16, 16, 16});
+      ADD_FAILURE() << source << " was accepted";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+      EXPECT_EQ(std::string(error.what()), message);
+    }
   }
 }
 

@@ -192,6 +192,11 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75Sm90AndSm90aInEachOfItsTyp
         EXPECT_EQ(result.declaresTensorMaps,
                   t.source.find("\nTS_TENSOR_MAPS(") != std::string::npos)
             << t.kernel;
+        // tensor-persistent's works through tiles, in clusters.
+        EXPECT_EQ(result.declaresCluster, t.source.find("\nTS_CLUSTER(") != std::string::npos)
+            << t.kernel;
+        EXPECT_EQ(result.declaresPersistent, t.source.find("\nTS_PERSISTENT(") != std::string::npos)
+            << t.kernel;
         EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                                  [](const CompileDiagnostic& d) { return !d.error; }))
             << t.kernel << ": a template compiles without warnings: " << describe(result);

@@ -64,6 +64,9 @@ class TestKernelEditor : public QObject {
     QVERIFY(editor.newFrom(QStringLiteral("tensor-tma")));
     for (const char* word : {"TS_TYPES", "TS_KSTEP", "TS_TENSOR_MAPS", "TS_KERNEL_BOUNDED"})
       QCOMPARE(kindOf(code, QString::fromLatin1(word)), QStringLiteral("api"));
+    QVERIFY(editor.newFrom(QStringLiteral("tensor-persistent")));
+    for (const char* word : {"TS_CLUSTER", "TS_PERSISTENT"})
+      QCOMPARE(kindOf(code, QString::fromLatin1(word) + QLatin1Char('(')), QStringLiteral("api"));
   }
 
   void theGutterWidensWithTheLineCount() {

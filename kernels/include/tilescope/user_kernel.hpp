@@ -81,7 +81,11 @@ struct KernelTrace {
   std::string device;   // the GPU it ran on, e.g. "NVIDIA H200"
   Shape shape;
   ElementType element = ElementType::F32;  // of A and B
-  Dim2 grid, block;
+  Dim2 grid, block;  // grid: the blocks the pictures draw, a persistent kernel's tiles
+  // A persistent kernel's (TS_PERSISTENT) launch: fewer blocks, each working through tiles of
+  // `grid`; nullopt: `grid` itself. Its blocks in clusters of `cluster` (TS_CLUSTER).
+  std::optional<Dim2> launchGrid;
+  Dim2 cluster;
   int kDepth = 1;                            // TS_KSTEP: values of k per pass of its k loop
   std::vector<int> ownerBlock, ownerThread;  // row-major over C; -1 where no thread stored
   Dim2 tracedBlock;
@@ -136,6 +140,8 @@ struct CompileResult {
   std::string image;                // the cubin, for the driver to load
   bool declaresKStep = false;       // the image has TS_KSTEP's entry point (else a k-step is one k)
   bool declaresTensorMaps = false;  // and TS_TENSOR_MAPS's (else the kernel gets no maps)
+  bool declaresCluster = false;     // and TS_CLUSTER's (else no clusters)
+  bool declaresPersistent = false;  // and TS_PERSISTENT's (else one block per tile)
 };
 
 // The architecture a user kernel is compiled for on a GPU of compute capability `capability`

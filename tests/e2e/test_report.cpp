@@ -797,6 +797,38 @@ TEST(ReportTrace, ATraceRoundTripsThroughItsRunEncoding) {
   EXPECT_EQ(back.storeWidth, 1);
 }
 
+// A persistent kernel's trace keeps its launch (fewer blocks than tiles) and its clusters; a
+// trace of another kernel writes neither.
+TEST(ReportTrace, APersistentTraceKeepsItsLaunchAndClusters) {
+  tilescope::KernelTrace trace = smallTrace();
+  const nlohmann::json plain = report::toJson(trace);
+  EXPECT_FALSE(plain.contains("launch_grid"));
+  EXPECT_FALSE(plain.contains("cluster"));
+  const tilescope::KernelTrace plainBack = report::traceFromJson(plain);
+  EXPECT_FALSE(plainBack.launchGrid);
+  EXPECT_EQ(plainBack.cluster.x, 1);
+  trace.launchGrid = tilescope::Dim2{4, 1};
+  trace.cluster = {2, 1};
+  const nlohmann::json json = report::toJson(trace);
+  const tilescope::KernelTrace back = report::traceFromJson(json);
+  ASSERT_TRUE(back.launchGrid);
+  EXPECT_EQ(back.launchGrid->x, 4);
+  EXPECT_EQ(back.launchGrid->y, 1);
+  EXPECT_EQ(back.cluster.x, 2);
+  EXPECT_EQ(back.cluster.y, 1);
+  // The Mapping drawn from it launches what the GPU ran; its blocks are still the tiles.
+  const tilescope::Mapping mapping(back);
+  EXPECT_EQ(mapping.launchGrid().x, 4);
+  EXPECT_EQ(mapping.grid().x, 3);
+  EXPECT_EQ(mapping.cluster().x, 2);
+  nlohmann::json none = json;
+  none["launch_grid"] = nlohmann::json({0, 1});
+  EXPECT_EQ(traceRefused(none), "trace.launch_grid: [0,1] is not within 1..2147483647");
+  nlohmann::json wide = json;
+  wide["cluster"] = nlohmann::json({9, 1});
+  EXPECT_EQ(traceRefused(wide), "trace.cluster: [9,1] is not within 1..8");
+}
+
 // A kernel of float4 accessors: each access's width is kept, as runs per thread.
 TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
   tilescope::KernelTrace trace = smallTrace();

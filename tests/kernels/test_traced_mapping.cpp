@@ -31,6 +31,8 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
   trace.shape = model.shape();
   trace.element = model.element();
   trace.grid = model.grid();
+  if (model.persistent()) trace.launchGrid = model.launchGrid();
+  trace.cluster = model.cluster();
   trace.block = model.block();
   trace.kDepth = model.kDepth();
   trace.tracedBlock = block;
@@ -195,7 +197,9 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{resolve({"tensor-mma", {{"WN", 64}}}), {150, 256, 64}, ElementType::BF16},
                     Case{resolve({"tensor-mma", {}}), {150, 302, 70}, ElementType::TF32},
                     // wgmma reads the tiles itself: copies, stores and owners
-                    Case{resolve({"tensor-wgmma", {}}), {150, 300, 72}, ElementType::F16}),
+                    Case{resolve({"tensor-wgmma", {}}), {150, 300, 72}, ElementType::F16},
+                    // tiles worked through by fewer launched blocks, in clusters
+                    Case{resolve({"tensor-persistent", {}}), {300, 600, 72}, ElementType::BF16}),
     [](const testing::TestParamInfo<Case>& info) {
       std::string name = info.param.config.kernel + "_" + toString(info.param.element) + "_" +
                          std::to_string(info.param.shape.m) + "x" +
@@ -304,6 +308,35 @@ TEST(TracedMappingChanged, ASwappedThreadMappingIsNamedAndCostsMoreSectors) {
   const RequestTraffic aAfter = requestTraffic(traced.warpAccess({1, 1}, 0, Access::LoadA, 3, 0));
   EXPECT_EQ(aBefore.sectors, 2);  // two rows of A, one element each
   EXPECT_EQ(aAfter.sectors, 16);  // sixteen rows of A, K = 16 floats apart: one sector each
+}
+
+// A persistent kernel's trace says what the GPU launched: another number of blocks, or other
+// clusters, than the Mapping's is a difference, and so are other tiles.
+TEST(TracedMappingChanged, APersistentKernelsLaunchAndTilesAreCompared) {
+  const Mapping model(resolve({"tensor-persistent", {}}), {300, 600, 72}, ElementType::BF16);
+  ASSERT_EQ(model.launchGrid().x, 12);  // 2 x 3 units of 2 tiles stacked along M
+  ASSERT_EQ(model.grid().x, 3);
+  KernelTrace trace = traceOf(model, {0, 0});
+  trace.launchGrid = Dim2{4, 1};
+  EXPECT_EQ(traceDifferences(Mapping(trace), model),
+            std::vector<std::string>{"blocks of (384,1) threads in a grid of (4,1), clusters of "
+                                     "(2,1); the Mapping launches (384,1) threads in (12,1), "
+                                     "clusters of (2,1)"});
+  trace.launchGrid = model.launchGrid();
+  trace.cluster = {1, 1};
+  EXPECT_EQ(traceDifferences(Mapping(trace), model).size(), 1u);
+  trace.cluster = model.cluster();
+  trace.launchGrid.reset();  // as if each tile were a launched block
+  EXPECT_EQ(traceDifferences(Mapping(trace), model).size(), 1u);
+  // The same owners drawn on a grid of other tiles.
+  const Mapping tma(resolve({"tensor-tma", {}}), {300, 600, 72}, ElementType::BF16);
+  KernelTrace tiles = traceOf(tma, {0, 0});
+  tiles.launchGrid = model.launchGrid();
+  tiles.cluster = model.cluster();
+  tiles.grid = {3, 2};
+  tiles.ownerBlock.assign(tiles.ownerBlock.size(), 0);
+  EXPECT_EQ(traceDifferences(Mapping(tiles), model),
+            std::vector<std::string>{"a grid of (3,2) tiles; the Mapping's (3,3)"});
 }
 
 TEST(TracedMappingChanged, AnElementNoThreadStoredHasNoOwner) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -57,7 +58,8 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
       {"tensor-mma", {{"BM", 64}, {"BN", 256}, {"WM", 32}, {"WN", 64}, {"stages", 3}}},
       {"tensor-wgmma", {{"BN", 128}, {"stages", 3}}},
       {"tensor-tma", {{"BN", 128}, {"stages", 3}}},
-      {"tensor-persistent", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}}};
+      {"tensor-persistent", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}},
+      {"tensor-tf32", {{"stages", 3}, {"cluster", 1}, {"group", 8}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial
   if (params.front().name == "TILE") return {{}, {{"TILE", 8}}};
@@ -126,14 +128,18 @@ class CudaUserKernel : public test::GpuTest {
   }
   void runsVerifyAndLaunchAsTheirMappings(const Shape& shape);
   void tracesDrawTheirMappingsPictures(const Shape& shape);
+  void persistentTemplateWorksThroughTilesInTurn(const std::string& kernel, ElementType type,
+                                                 const Shape& shape);
   std::string arch_;
 };
 
 TEST_F(CudaUserKernel, EveryTemplateRunsVerifiesAndLaunchesAsItsMapping) {
   for (const Shape& shape : kShapes) runsVerifyAndLaunchAsTheirMappings(shape);
-  // serial, the seeds, the ladder to prefetched, tensor-mma, tensor-wgmma, tensor-tma and
-  // tensor-persistent
-  EXPECT_EQ(userKernelTemplates().size(), 16u);
+  // serial, the seeds, the ladder to prefetched, and the tensor-core kernels: one per catalogue
+  // kernel but the library
+  EXPECT_EQ(userKernelTemplates().size(), 17u);
+  for (const KernelInfo& info : catalogue())
+    EXPECT_EQ(userKernelTemplate(info.id) != nullptr, info.family != Family::Library) << info.id;
 }
 
 void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
@@ -264,9 +270,10 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
         if (!numbered) {
           // The wgmma kernels alone have threads whose columns span the tile.
           EXPECT_TRUE(t.kernel == "tensor-wgmma" || t.kernel == "tensor-tma" ||
-                      t.kernel == "tensor-persistent")
+                      t.kernel == "tensor-persistent" || t.kernel == "tensor-tf32")
               << t.kernel;
-          ++unnumbered;
+          // tensor-tf32's tiles are 256 rows: no block is whole at any of these sizes.
+          if (t.kernel != "tensor-tf32") ++unnumbered;
         }
         EXPECT_EQ(launch.kDepth, mapping.kDepth()) << "TS_KSTEP of " << t.kernel;
         // The blocks the pictures draw: a persistent kernel's tiles.
@@ -348,47 +355,66 @@ TEST_F(CudaUserKernel, ATransposedTilesTraceShowsItsBankConflictsAndThePaddedOne
   }
 }
 
-// tensor-persistent's template where its blocks work through several tiles each (more units of
-// tiles than the GPU holds clusters, at a size that is no tile multiple): it verifies in both
-// variants, TMA's path and the element-by-element one (K and N no multiple of 8), and a tile of
-// the second round traces as the Mapping draws it.
+// The persistent templates (tensor-persistent in bf16, tensor-tf32) where their blocks work
+// through several tiles each (more units of tiles than the GPU holds clusters, at a size that is
+// no tile multiple): each verifies in both variants, TMA's path and the element-by-element one
+// (K and N no multiple of 8), and a tile of the second round traces as the Mapping draws it,
+// its stores numbered too (its tiles are whole there).
 TEST_F(CudaUserKernel, ThePersistentTemplatesBlocksWorkThroughTilesInTurn) {
-  const UserKernelTemplate* t = userKernelTemplate("tensor-persistent");
+  for (const auto& [kernel, type] : {std::pair{"tensor-persistent", ElementType::BF16},
+                                     std::pair{"tensor-tf32", ElementType::TF32}})
+    for (const Shape& shape : {Shape{2200, 2400, 136}, Shape{2200, 2402, 137}})
+      persistentTemplateWorksThroughTilesInTurn(kernel, type, shape);
+}
+
+void CudaUserKernel::persistentTemplateWorksThroughTilesInTurn(const std::string& kernel,
+                                                               ElementType type,
+                                                               const Shape& shape) {
+  SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
+               std::to_string(shape.k));
+  const UserKernelTemplate* t = userKernelTemplate(kernel);
   ASSERT_NE(t, nullptr);
-  const ElementType type = ElementType::BF16;
-  for (const Shape& shape : {Shape{2200, 2400, 136}, Shape{2200, 2402, 137}}) {
-    SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
-                 std::to_string(shape.k));
-    DeviceProduct product(shape, type, Fill::Integer);
-    const std::vector<double> reference = referenceProduct(product.operands.a, product.operands.b);
-    for (const Params& params : variants(*t)) {
-      for (const bool traced : {false, true}) {
-        const CompileResult compiled =
-            compileUserKernel({t->kernel, t->source}, {arch_, params, type, traced});
-        ASSERT_TRUE(compiled.ok) << said(compiled);
-        SCOPED_TRACE(nameOf(*t, compiled.values) + (traced ? " traced" : ""));
-        const cuda::UserModule module(compiled);
-        const cuda::UserLaunch launch = module.launchFor(shape);
-        const Mapping mapping(catalogueConfig(*t, compiled.values), shape, type,
-                              launch.residentBlocks);
-        ASSERT_GT(mapping.rounds(), 1);
-        EXPECT_EQ(launch.grid.x, mapping.launchGrid().x);
-        const Dim2 last{launch.tiles.x - 1, launch.tiles.y - 1};
-        EXPECT_GE(mapping.roundOf(last), 1);
-        if (!traced) {
-          TS_CUDA_CHECK(cudaMemset(product.c.get(), 0xFF, product.c.bytes()));
-          module.launch(product.args, launch);
-          TS_CUDA_CHECK(cudaDeviceSynchronize());
-          Matrix result = makePoisonedMatrix(shape.m, shape.n);
-          TS_CUDA_CHECK(cudaMemcpy(result.data.data(), product.c.get(), product.c.bytes(),
-                                   cudaMemcpyDeviceToHost));
-          const Verification check =
-              verify(result, reference, product.operands.a, product.operands.b);
-          EXPECT_TRUE(check.passed)
-              << "relative error " << check.relError << ", " << check.nonFinite << " unwritten";
-          continue;
-        }
-        KernelTrace trace = module.trace(product.args, launch, last, 1 << 14);
+  DeviceProduct product(shape, type, Fill::Integer);
+  const std::vector<double> reference = referenceProduct(product.operands.a, product.operands.b);
+  for (const Params& params : variants(*t)) {
+    for (const bool traced : {false, true}) {
+      const CompileResult compiled =
+          compileUserKernel({t->kernel, t->source}, {arch_, params, type, traced});
+      ASSERT_TRUE(compiled.ok) << said(compiled);
+      SCOPED_TRACE(nameOf(*t, compiled.values) + " " + toString(type) + (traced ? " traced" : ""));
+      const cuda::UserModule module(compiled);
+      const cuda::UserLaunch launch = module.launchFor(shape);
+      const Mapping mapping(catalogueConfig(*t, compiled.values), shape, type,
+                            launch.residentBlocks);
+      ASSERT_GT(mapping.rounds(), 1);
+      EXPECT_EQ(launch.grid.x, mapping.launchGrid().x);
+      if (!traced) {
+        TS_CUDA_CHECK(cudaMemset(product.c.get(), 0xFF, product.c.bytes()));
+        module.launch(product.args, launch);
+        TS_CUDA_CHECK(cudaDeviceSynchronize());
+        Matrix result = makePoisonedMatrix(shape.m, shape.n);
+        TS_CUDA_CHECK(cudaMemcpy(result.data.data(), product.c.get(), product.c.bytes(),
+                                 cudaMemcpyDeviceToHost));
+        const Verification check =
+            verify(result, reference, product.operands.a, product.operands.b);
+        EXPECT_TRUE(check.passed) << "relative error " << check.relError << ", " << check.nonFinite
+                                  << " unwritten";
+        continue;
+      }
+      // The last tile (at both edges of C), and the first whole one a block computes after
+      // another: every thread stores all its slots there, so their numbering is compared too.
+      const Dim2 last{launch.tiles.x - 1, launch.tiles.y - 1};
+      std::optional<Dim2> whole;
+      for (int y = 0; y < launch.tiles.y && !whole; ++y)
+        for (int x = 0; x < launch.tiles.x && !whole; ++x)
+          if (mapping.roundOf({x, y}) >= 1 && mapping.blockRows({x, y}).end() <= shape.m &&
+              mapping.blockCols({x, y}).end() <= shape.n)
+            whole = Dim2{x, y};
+      ASSERT_TRUE(whole);
+      for (const Dim2 block : {last, *whole}) {
+        SCOPED_TRACE("tile (" + std::to_string(block.x) + "," + std::to_string(block.y) +
+                     "), round " + std::to_string(mapping.roundOf(block)));
+        KernelTrace trace = module.trace(product.args, launch, block, 1 << 14);
         ASSERT_FALSE(trace.truncated);
         ASSERT_TRUE(trace.launchGrid);
         EXPECT_EQ(trace.launchGrid->x, launch.grid.x);

@@ -248,6 +248,13 @@ nlohmann::json toJson(const KernelTrace& trace) {
   if (json widths = widthsJson(trace.loadsA); !widths.is_null()) out["load_widths_a"] = widths;
   if (json widths = widthsJson(trace.loadsB); !widths.is_null()) out["load_widths_b"] = widths;
   if (trace.storeWidth != 1) out["store_width"] = trace.storeWidth;
+  // Traces written before stores were recorded have none.
+  if (!trace.stores.empty()) {
+    json stores = json::array();
+    for (const auto& perThread : trace.stores) stores.push_back(cellRuns(perThread));
+    out["stores_c"] = std::move(stores);
+    if (json widths = widthsJson(trace.stores); !widths.is_null()) out["store_widths"] = widths;
+  }
   // Only a persistent kernel or one in clusters has these (older traces have none).
   if (trace.launchGrid) out["launch_grid"] = dimJson(*trace.launchGrid);
   if (trace.cluster.x != 1 || trace.cluster.y != 1) out["cluster"] = dimJson(trace.cluster);
@@ -300,11 +307,14 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
                    io::memberPath(path, "owner_thread"), std::size_t(elements), -1, threads - 1);
   std::size_t total = 0;
   for (const auto& [name, loads] :
-       {std::pair("loads_a", &trace.loadsA), std::pair("loads_b", &trace.loadsB)}) {
+       {std::pair("loads_a", &trace.loadsA), std::pair("loads_b", &trace.loadsB),
+        std::pair("stores_c", &trace.stores)}) {
+    if (loads == &trace.stores && !io::optionalField(json, name)) continue;
     const std::string at = io::memberPath(path, name);
     const nlohmann::json& list = io::arrayAt(io::requiredField(json, name, path), at);
     if (list.size() != std::size_t(threads))
-      io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' loads, the block has " +
+      io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' " +
+                           (loads == &trace.stores ? "stores" : "loads") + ", the block has " +
                            std::to_string(threads));
     for (std::size_t t = 0; t < list.size(); ++t) {
       loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedAccesses - total));
@@ -313,6 +323,7 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   }
   widthsFromJson(json, "load_widths_a", path, trace.loadsA, 8);
   widthsFromJson(json, "load_widths_b", path, trace.loadsB, 8);
+  widthsFromJson(json, "store_widths", path, trace.stores, 4);
   if (io::optionalField(json, "store_width")) {
     trace.storeWidth = int(io::integerField(json, "store_width", path, 1, 4, "store width"));
     if (!tracedWidth(trace.storeWidth))

@@ -349,7 +349,21 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
       }
     return found;
   };
-  const auto [rows, cols] = distinctPerThread(t.linearBlock(trace.tracedBlock));
+  // The traced block's slots: where its stores were recorded, every row and column a thread
+  // stored, outside C too (a thread whose slots reach past C still has them all); else those
+  // of the elements it owns.
+  auto [rows, cols] = distinctPerThread(t.linearBlock(trace.tracedBlock));
+  if (!trace.stores.empty()) {
+    if (trace.stores.size() != threadCount)
+      refuseTrace("it does not list the stores of each thread of the traced block");
+    for (std::size_t thread = 0; thread < threadCount; ++thread)
+      for (const TracedLoad& store : trace.stores[thread]) {
+        if (store.row < 0 || store.col < 0 || !tracedWidth(store.width) || store.width > 4)
+          refuseTrace("a store of its traced block names no element or width of C");
+        rows[thread].insert(store.row);
+        for (int c = 0; c < store.width; ++c) cols[thread].insert(store.col + c);
+      }
+  }
   for (int thread = 0; thread < threads; ++thread) {
     t.tracedRows.emplace_back(rows[std::size_t(thread)].begin(), rows[std::size_t(thread)].end());
     t.tracedCols.emplace_back(cols[std::size_t(thread)].begin(), cols[std::size_t(thread)].end());

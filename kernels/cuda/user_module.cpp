@@ -54,7 +54,8 @@ void checkDriver(CUresult result, const std::string& what) {
 }
 
 constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxPortableCluster = 8;  // blocks a cluster may have on every sm_90 GPU
+constexpr int kMaxPortableCluster = 8;       // blocks a cluster may have on every sm_90 GPU
+constexpr std::int64_t kStoreRow = 1 << 28;  // the API header's detail::kStoreRow
 constexpr int kDefaultDynamicSharedBytes = 48 * 1024;
 
 // The device side's ts::Trace and ts::Problem, field for field.
@@ -389,7 +390,8 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
       cudaMemcpy(&out.storeWidth, storeWidth.get(), sizeof out.storeWidth, cudaMemcpyDeviceToHost),
       "reading the trace");
   out.kDepth = launch.kDepth;
-  for (auto* perThread : {&out.loadsA, &out.loadsB}) perThread->resize(std::size_t(threads));
+  for (auto* perThread : {&out.loadsA, &out.loadsB, &out.stores})
+    perThread->resize(std::size_t(threads));
   for (auto* perThread :
        {&out.sharedA.reads, &out.sharedA.writes, &out.sharedB.reads, &out.sharedB.writes})
     perThread->resize(std::size_t(threads));
@@ -410,6 +412,11 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
           out.loadsB[std::size_t(t)].push_back({row, col, width});
           break;
         default: {
+          // A write whose row is kStoreRow + i: a store of C[i][col].
+          if (event >> 62 == 3 && row >= kStoreRow) {
+            out.stores[std::size_t(t)].push_back({row - kStoreRow, col, width});
+            break;
+          }
           // Row: the tile, plus 2 for a read of tensor-core fragments.
           SharedTrace& tile = row % 2 == 0 ? out.sharedA : out.sharedB;
           if (row >= 2) tile.readsEveryK = maps::kFragmentKBytes / storageBytes(args.element);

@@ -75,8 +75,8 @@ struct Problem {
 enum Tile { TileA = 0, TileB = 1 };
 namespace detail {
 // Kinds: 0 a load of A[row][col], 1 of B[row][col]; 2 a read and 3 a write of shared word `col`
-// (its byte address / 4) of tile `row` (plus 2: a read of tensor-core fragments). `width`: the
-// elements (words) the access took, 1, 2, 4 or 8. Packed as kind << 62 | log2(width) << 60 |
+// (its byte address / 4) of tile `row` (plus 2: a read of tensor-core fragments); 3 with row
+// kStoreRow + i a store of C[i][col]. `width`: the elements (words) the access took, 1, 2, 4 or 8. Packed as kind << 62 | log2(width) << 60 |
 // row << 31 | col; an index outside its field's range (a load outside the matrix) lands outside
 // the matrix too. recordAs records for `thread` (linear) of the block: the copy engine's work is
 // drawn as threads', as it has none of its own.
@@ -114,19 +114,25 @@ __device__ __forceinline__ unsigned sharedAddress(const void* at) {
   return (unsigned)__cvta_generic_to_shared(at);
 }
 __device__ __forceinline__ int sharedWord(const void* at) { return (int)(sharedAddress(at) / 4); }
+__device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
+  return (unsigned)row < (unsigned)rows && (unsigned)col < (unsigned)cols;
+}
+constexpr int kStoreRow = 1 << 28;
+// A store of C[i][j .. j + width - 1]: the owners of what lies inside C, and for the recorded
+// block the store itself, inside C or not (where its lane is idle), in program order.
 __device__ __forceinline__ void recordStore(const Problem& p, int i, int j, int width) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
   const int block = drawnBlock(t);
-  for (int c = 0; c < width; ++c) {
-    t.ownerBlock[(long long)i * p.N + j + c] = block;
-    t.ownerThread[(long long)i * p.N + j + c] = threadIdx.x + threadIdx.y * blockDim.x;
-  }
-  if (width > 1 && drawsTracedBlock(t)) atomicMax(t.storeWidth, width);
+  if (inside(i, j, p.M, p.N))
+    for (int c = 0; c < width; ++c) {
+      t.ownerBlock[(long long)i * p.N + j + c] = block;
+      t.ownerThread[(long long)i * p.N + j + c] = threadIdx.x + threadIdx.y * blockDim.x;
+    }
+  if (!drawsTracedBlock(t)) return;
+  if (width > 1) atomicMax(t.storeWidth, width);
+  record(p, 3, kStoreRow + (i < 0 ? p.M : i), j, width);  // a row above C is outside it too
 #endif
-}
-__device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
-  return (unsigned)row < (unsigned)rows && (unsigned)col < (unsigned)cols;
 }
 }  // namespace detail
 // A persistent kernel (TS_PERSISTENT) names the tile of C this thread works on from here on,
@@ -167,20 +173,24 @@ __device__ __forceinline__ float4 loadB4(const Problem& p, int k, int j) {
              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 #endif
+// A store outside C stores nothing, and the tracer draws its lane idle in that instruction: a
+// kernel whose threads each store a fixed set of slots can store them all, at any size.
 __device__ __forceinline__ void storeC(const Problem& p, int i, int j, float value) {
   detail::recordStore(p, i, j, 1);
-  p.C[(long long)i * p.N + j] = value;
+  if (detail::inside(i, j, p.M, p.N)) p.C[(long long)i * p.N + j] = value;
 }
 // C[i][j], C[i][j+1] as one 8-byte store: N and j even. An explicit vector store: the compiler
 // may split a plain float2 (or float4) assignment into 4-byte stores.
 __device__ __forceinline__ void storeC2(const Problem& p, int i, int j, float2 value) {
   detail::recordStore(p, i, j, 2);
-  __stwb(reinterpret_cast<float2*>(p.C + (long long)i * p.N + j), value);
+  if (detail::inside(i, j, p.M, p.N))
+    __stwb(reinterpret_cast<float2*>(p.C + (long long)i * p.N + j), value);
 }
 // C[i][j..j+3] as one 16-byte store: N and j multiples of 4.
 __device__ __forceinline__ void storeC4(const Problem& p, int i, int j, float4 value) {
   detail::recordStore(p, i, j, 4);
-  __stwb(reinterpret_cast<float4*>(p.C + (long long)i * p.N + j), value);
+  if (detail::inside(i, j, p.M, p.N))
+    __stwb(reinterpret_cast<float4*>(p.C + (long long)i * p.N + j), value);
 }
 // An element of a staged tile in shared memory (a float, or an Element), read or written: the
 // bank view draws which banks a warp's reads and writes meet. Plain indexing works too, unseen
@@ -1684,12 +1694,12 @@ TS_KERNEL {
     for (int j = 0; j < 64; j += 2) {
       const int row = row0 + warpgroup * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
       const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
-      if (row >= p.M) continue;
+      // Every slot, those past C too: the accessors store only what lies inside.
       if (p.N % 2 == 0) {
-        if (col < p.N) ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
+        ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
       } else {
-        if (col < p.N) ts::storeC(p, row, col, sum[i][j]);
-        if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
+        ts::storeC(p, row, col, sum[i][j]);
+        ts::storeC(p, row, col + 1, sum[i][j + 1]);
       }
     }
 }
@@ -1828,12 +1838,12 @@ TS_KERNEL_BOUNDED(384, 1) {
     for (int j = 0; j < 64; j += 2) {
       const int row = row0 + consumer * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
       const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
-      if (row >= p.M) continue;
+      // Every slot, those past C too: the accessors store only what lies inside.
       if (p.N % 2 == 0) {
-        if (col < p.N) ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
+        ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
       } else {
-        if (col < p.N) ts::storeC(p, row, col, sum[i][j]);
-        if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
+        ts::storeC(p, row, col, sum[i][j]);
+        ts::storeC(p, row, col + 1, sum[i][j + 1]);
       }
     }
 }
@@ -2024,12 +2034,12 @@ TS_KERNEL_BOUNDED(384, 1) {
         for (int j = 0; j < 64; j += 2) {
           const int row = row0 + consumer * 64 + warp * 16 + j % 4 / 2 * 8 + lane / 4;
           const int col = col0 + i * 128 + j / 4 * 8 + lane % 4 * 2;
-          if (row >= p.M) continue;
+          // Every slot, those past C too: the accessors store only what lies inside.
           if (p.N % 2 == 0) {
-            if (col < p.N) ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
+            ts::storeC2(p, row, col, make_float2(sum[i][j], sum[i][j + 1]));
           } else {
-            if (col < p.N) ts::storeC(p, row, col, sum[i][j]);
-            if (col + 1 < p.N) ts::storeC(p, row, col + 1, sum[i][j + 1]);
+            ts::storeC(p, row, col, sum[i][j]);
+            ts::storeC(p, row, col + 1, sum[i][j + 1]);
           }
         }
     }
@@ -2221,14 +2231,14 @@ TS_KERNEL_BOUNDED(384, 1) {
       release(filled - 1);
       // Row slot r, column slot c is register j = 4 (r / 2) + 2 c + r % 2 of the 128: row
       // 8 (r / 2) + 2q + r % 2 of the tile, column column[c]. A thread's values run down two
-      // columns of C: one float at a time.
+      // columns of C: one float at a time, every slot (the accessor stores only inside C).
 #pragma unroll
       for (int r = 0; r < 64; ++r)
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
           const int j = 4 * (r / 2) + 2 * c + r % 2;
           const int row = row0 + 8 * (r / 2) + 2 * q + r % 2, col = col0 + column[c];
-          if (row < p.M && col < p.N) ts::storeC(p, row, col, sum[j / 64][j % 64]);
+          ts::storeC(p, row, col, sum[j / 64][j % 64]);  // nothing past C
         }
     }
   }

@@ -829,6 +829,27 @@ TEST(ReportTrace, APersistentTraceKeepsItsLaunchAndClusters) {
   EXPECT_EQ(traceRefused(wide), "trace.cluster: [9,1] is not within 1..8");
 }
 
+// The traced block's stores, in program order and with their widths, outside C too (row 6 of a
+// 6-row C); a trace without them (written before stores were recorded) still reads.
+TEST(ReportTrace, RecordedStoresRoundTrip) {
+  tilescope::KernelTrace trace = smallTrace();
+  EXPECT_FALSE(report::toJson(trace).contains("stores_c"));
+  trace.stores.resize(4);
+  trace.stores[0] = {{2, 2, 2}, {3, 2, 2}};
+  trace.stores[3] = {{3, 3, 1}, {6, 3, 1}};
+  const nlohmann::json json = report::toJson(trace);
+  ASSERT_TRUE(json.contains("stores_c"));
+  EXPECT_TRUE(json.contains("store_widths"));
+  const tilescope::KernelTrace back = report::traceFromJson(json);
+  EXPECT_EQ(back.stores, trace.stores);
+  nlohmann::json fewer = json;
+  fewer["stores_c"].erase(0);
+  EXPECT_EQ(traceRefused(fewer), "trace.stores_c: lists 3 threads' stores, the block has 4");
+  nlohmann::json eight = json;
+  eight["store_widths"][0] = nlohmann::json({8, 0, 2});
+  EXPECT_EQ(traceRefused(eight), "trace.store_widths[0][0]: a value outside 1..4");
+}
+
 // A kernel of float4 accessors: each access's width is kept, as runs per thread.
 TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
   tilescope::KernelTrace trace = smallTrace();

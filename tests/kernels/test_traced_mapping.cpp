@@ -339,6 +339,38 @@ TEST(TracedMappingChanged, APersistentKernelsLaunchAndTilesAreCompared) {
             std::vector<std::string>{"a grid of (3,2) tiles; the Mapping's (3,3)"});
 }
 
+// Where no block lies whole inside C, a wgmma thread stores fewer columns than it has slots: from
+// the owners alone its stores cannot be numbered as the formulas number them. Recorded stores,
+// every slot's (those past C leave their lane idle), number them exactly.
+TEST(TracedMappingChanged, RecordedStoresNumberEverySlotWhereNoBlockIsWhole) {
+  const Mapping model(resolve({"tensor-wgmma", {}}), {100, 70, 64}, ElementType::F16);
+  ASSERT_EQ(model.blockCount(), 1);
+  KernelTrace trace = traceOf(model, {0, 0});
+  const std::vector<std::string> unrecorded = traceDifferences(Mapping(trace), model);
+  ASSERT_FALSE(unrecorded.empty());
+  EXPECT_NE(unrecorded.front().find(toString(Access::StoreC)), std::string::npos)
+      << unrecorded.front();
+  const int width = trace.storeWidth;
+  trace.stores.resize(std::size_t(model.threadsPerBlock()));
+  std::visit(
+      [&](const auto& map) {
+        if constexpr (requires { map.row(Dim2{}, Dim2{}, 0); }) {
+          for (int t = 0; t < model.threadsPerBlock(); ++t)
+            for (std::int64_t slot = 0; slot < model.rowsPerThread() * model.colsPerThread();
+                 slot += width)
+              trace.stores[std::size_t(t)].push_back(
+                  {map.row(Dim2{0, 0}, Dim2{t, 0}, int(slot / model.colsPerThread())),
+                   map.col(Dim2{0, 0}, Dim2{t, 0}, int(slot % model.colsPerThread())), width});
+        }
+      },
+      model.threadMap());
+  ASSERT_FALSE(trace.stores.back().empty());
+  EXPECT_EQ(traceDifferences(Mapping(trace), model), std::vector<std::string>{});
+  // A store of no element is refused.
+  trace.stores.back().front().row = -1;
+  EXPECT_THROW(Mapping{trace}, Error);
+}
+
 TEST(TracedMappingChanged, AnElementNoThreadStoredHasNoOwner) {
   const Mapping naive({"naive", {{"tile", 8}}}, {16, 16, 4});
   KernelTrace trace = traceOf(naive, {0, 0});

@@ -91,6 +91,10 @@ struct KernelTrace {
   Dim2 tracedBlock;
   // Per linear thread of tracedBlock, its loads of A (and of B), in program order.
   std::vector<std::vector<TracedLoad>> loadsA, loadsB;
+  // Per linear thread of tracedBlock, its stores of C in program order, those outside C too (an
+  // idle lane); empty in traces written before stores were recorded (their order is then
+  // inferred from the owners).
+  std::vector<std::vector<TracedLoad>> stores;
   SharedTrace sharedA, sharedB;
   int storeWidth = 1;      // the widest store of C the traced block made (ts::storeC4: 4)
   bool truncated = false;  // some thread made more accesses than the trace could hold

@@ -355,8 +355,11 @@ int runTrace(CommandLine& cl, Backend& backend) {
       std::to_string(traced.shape.m) + " x " + std::to_string(traced.shape.n) + " x " +
       std::to_string(traced.shape.k) + " on " + traced.device + ": block (" +
       std::to_string(request.block.x) + "," + std::to_string(request.block.y) + ") of a grid of " +
-      std::to_string(traced.grid.x) + " x " + std::to_string(traced.grid.y) + ", " +
-      std::to_string(loads) + " loads, " + std::to_string(sharedWords) + " shared words" +
+      std::to_string(traced.grid.x) + " x " + std::to_string(traced.grid.y) +
+      (traced.launchGrid ? " tiles (launched as " + std::to_string(traced.launchGrid->x) +
+                               " blocks, in clusters of " + std::to_string(traced.cluster.x) + ")"
+                         : std::string()) +
+      ", " + std::to_string(loads) + " loads, " + std::to_string(sharedWords) + " shared words" +
       (traced.truncated ? " (truncated: some thread made more accesses than the trace holds)"
                         : "") +
       " -> " + *cl.trace + "\n");

@@ -418,6 +418,7 @@ void KernelEditor::setKernel(const QString& name, const QString& source) {
   editor_->setPlainText(source);
   editor_->setDiagnostics({});
   messages_->clear();
+  messages_->hide();  // shown only with something to say: the code keeps the room (a projector)
   last_.reset();
 }
 
@@ -509,6 +510,7 @@ void KernelEditor::showResult(const UserKernelSource&, const CompileResult& resu
     item->setData(Qt::UserRole, d.line);
     item->setData(Qt::UserRole + 1, d.column);
   }
+  messages_->setVisible(messages_->count() > 0);
   summary_->setText(summary());
   emit compiled(result);
 }

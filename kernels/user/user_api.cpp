@@ -1908,16 +1908,18 @@ TS_KERNEL_BOUNDED(384, 1) {
   // column `inBand / rows` of its band; cluster c takes units c, c + clusters, ... and its block
   // of rank r the tile row r of each unit (past the last tile row it copies B for its partner
   // and stores nothing).
-  const int tilesM = ts::ceilDiv(p.M, BM), tilesN = ts::ceilDiv(p.N, BN);
-  const int unitRows = ts::ceilDiv(tilesM, cluster), units = unitRows * tilesN;
-  const int clusters = gridDim.x / cluster, firstUnit = blockIdx.x / cluster;
-  const int rank = blockIdx.x % cluster;
-  const int rounds = (units - firstUnit + clusters - 1) / clusters;
+  // Computed afresh from p and the launch where needed: held across the main loop, these values
+  // took registers the consumers' accumulators need (ptxas spilled).
+  const auto unitRows = [&] { return ts::ceilDiv(ts::ceilDiv(p.M, BM), cluster); };
+  const int rounds = (unitRows() * ts::ceilDiv(p.N, BN) - (int)blockIdx.x / cluster +
+                      (int)gridDim.x / cluster - 1) /
+                     ((int)gridDim.x / cluster);
   const auto tileOf = [&](int round) {
-    const int u = firstUnit + round * clusters, perBand = kBandUnitRows * tilesN;
+    const int u = blockIdx.x / cluster + round * (gridDim.x / cluster);
+    const int perBand = kBandUnitRows * ts::ceilDiv(p.N, BN);
     const int first = u / perBand * kBandUnitRows, inBand = u % perBand;
-    const int rows = min(unitRows - first, kBandUnitRows);
-    return make_int2(inBand / rows, (first + inBand % rows) * cluster + rank);
+    const int rows = min(unitRows() - first, kBandUnitRows);
+    return make_int2(inBand / rows, (first + inBand % rows) * cluster + (int)blockIdx.x % cluster);
   };
 
   if (t == 0) {
@@ -2000,9 +2002,6 @@ TS_KERNEL_BOUNDED(384, 1) {
     float sum[BN / 128][64];
     int filled = 0;
     for (int round = 0; round < rounds; ++round) {
-      const int2 tile = tileOf(round);
-      ts::workOn(p, tile.x, tile.y);
-      const int row0 = tile.y * BM, col0 = tile.x * BN;
       for (int s = 0; s < steps; ++s, ++filled) {
         ts::waitBarrier(full[filled % stages], (filled / stages) & 1);
         const unsigned char* aTile = stageOf(filled) + consumer * 64 * 128;
@@ -2026,6 +2025,10 @@ TS_KERNEL_BOUNDED(384, 1) {
       ts::wgmmaWait<0>();
       // The tile's last stage is free before the stores: the producer is filling the next tile.
       release(filled - 1);
+      // Which tile this was, worked out only now: no register holds it through the k-steps.
+      const int2 tile = tileOf(round);
+      ts::workOn(p, tile.x, tile.y);
+      const int row0 = tile.y * BM, col0 = tile.x * BN;
       // Register j of instruction i: row 8 (j % 4 / 2) of the warp's 16, columns 128 i + 8 (j / 4)
       // + 2 (lane % 4), + 1; the pair as one float2 where N is even.
 #pragma unroll
@@ -2097,16 +2100,18 @@ TS_KERNEL_BOUNDED(384, 1) {
   const int steps = ts::ceilDiv(p.K, BK);
 
   // tensor-persistent's tile order: grouped units of `cluster` tiles stacked along M.
-  const int tilesM = ts::ceilDiv(p.M, BM), tilesN = ts::ceilDiv(p.N, BN);
-  const int unitRows = ts::ceilDiv(tilesM, cluster), units = unitRows * tilesN;
-  const int clusters = gridDim.x / cluster, firstUnit = blockIdx.x / cluster;
-  const int rank = blockIdx.x % cluster;
-  const int rounds = (units - firstUnit + clusters - 1) / clusters;
+  // Computed afresh from p and the launch where needed: held across the main loop, these values
+  // took registers the consumers' accumulators need (ptxas spilled).
+  const auto unitRows = [&] { return ts::ceilDiv(ts::ceilDiv(p.M, BM), cluster); };
+  const int rounds = (unitRows() * ts::ceilDiv(p.N, BN) - (int)blockIdx.x / cluster +
+                      (int)gridDim.x / cluster - 1) /
+                     ((int)gridDim.x / cluster);
   const auto tileOf = [&](int round) {
-    const int u = firstUnit + round * clusters, perBand = kBandUnitRows * tilesN;
+    const int u = blockIdx.x / cluster + round * (gridDim.x / cluster);
+    const int perBand = kBandUnitRows * ts::ceilDiv(p.N, BN);
     const int first = u / perBand * kBandUnitRows, inBand = u % perBand;
-    const int rows = min(unitRows - first, kBandUnitRows);
-    return make_int2(inBand / rows, (first + inBand % rows) * cluster + rank);
+    const int rows = min(unitRows() - first, kBandUnitRows);
+    return make_int2(inBand / rows, (first + inBand % rows) * cluster + (int)blockIdx.x % cluster);
   };
 
   if (t == 0) {
@@ -2194,9 +2199,6 @@ TS_KERNEL_BOUNDED(384, 1) {
     float sum[2][64];
     int filled = 0;
     for (int round = 0; round < rounds; ++round) {
-      const int2 tile = tileOf(round);
-      ts::workOn(p, tile.x, tile.y);
-      const int row0 = tile.y * BM, col0 = tile.x * BN;
       for (int s = 0; s < steps; ++s, ++filled) {
         ts::waitBarrier(full[filled % stages], (filled / stages) & 1);
         // The k-step before's batch reads its words from the registers this step's go to: it
@@ -2229,6 +2231,9 @@ TS_KERNEL_BOUNDED(384, 1) {
       }
       ts::wgmmaWait<0>();
       release(filled - 1);
+      const int2 tile = tileOf(round);  // worked out only now, as in tensor-persistent
+      ts::workOn(p, tile.x, tile.y);
+      const int row0 = tile.y * BM, col0 = tile.x * BN;
       // Row slot r, column slot c is register j = 4 (r / 2) + 2 c + r % 2 of the 128: row
       // 8 (r / 2) + 2q + r % 2 of the tile, column column[c]. A thread's values run down two
       // columns of C: one float at a time, every slot (the accessor stores only inside C).

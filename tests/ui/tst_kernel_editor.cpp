@@ -94,6 +94,8 @@ class TestKernelEditor : public QObject {
   void compilerMessagesAreMarkedAtTheirLines() {
     if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
     KernelEditor editor;
+    // The list of messages takes no room from the code while it has none.
+    QVERIFY(editor.messages()->isHidden());
     editor.setKernel(QStringLiteral("broken"),
                      QStringLiteral("TS_LAUNCH(32, 1, 1, 1, 0)\nTS_KERNEL {\n  int unused;\n"
                                     "  float x = ;\n}\n"));
@@ -106,6 +108,7 @@ class TestKernelEditor : public QObject {
                         [](const CompileDiagnostic& d) { return d.line == 3 && !d.error; }));
     QVERIFY(editor.editor()->extraSelections().size() >= 2);
     QCOMPARE(editor.messages()->count(), int(marked.size()));
+    QVERIFY(!editor.messages()->isHidden());
     // A message takes the cursor to its line.
     for (int i = 0; i < editor.messages()->count(); ++i) {
       QListWidgetItem* item = editor.messages()->item(i);
@@ -125,6 +128,7 @@ class TestKernelEditor : public QObject {
       QVERIFY(compileAndWait(editor));
       QVERIFY2(editor.lastResult()->ok, t.kernel.c_str());
       QVERIFY(editor.editor()->diagnostics().empty());
+      QVERIFY(editor.messages()->isHidden());
       QVERIFY2(editor.summary().contains(QStringLiteral("registers per thread")),
                qPrintable(editor.summary()));
     }

@@ -2002,6 +2002,9 @@ TS_KERNEL_BOUNDED(384, 1) {
     float sum[BN / 128][64];
     int filled = 0;
     for (int round = 0; round < rounds; ++round) {
+      // The tile, named for the tracer (nothing in a timed launch); where it lies is worked out
+      // again after the k-steps, so that no register holds it through them.
+      ts::workOn(p, tileOf(round).x, tileOf(round).y);
       for (int s = 0; s < steps; ++s, ++filled) {
         ts::waitBarrier(full[filled % stages], (filled / stages) & 1);
         const unsigned char* aTile = stageOf(filled) + consumer * 64 * 128;
@@ -2025,9 +2028,7 @@ TS_KERNEL_BOUNDED(384, 1) {
       ts::wgmmaWait<0>();
       // The tile's last stage is free before the stores: the producer is filling the next tile.
       release(filled - 1);
-      // Which tile this was, worked out only now: no register holds it through the k-steps.
       const int2 tile = tileOf(round);
-      ts::workOn(p, tile.x, tile.y);
       const int row0 = tile.y * BM, col0 = tile.x * BN;
       // Register j of instruction i: row 8 (j % 4 / 2) of the warp's 16, columns 128 i + 8 (j / 4)
       // + 2 (lane % 4), + 1; the pair as one float2 where N is even.
@@ -2199,6 +2200,9 @@ TS_KERNEL_BOUNDED(384, 1) {
     float sum[2][64];
     int filled = 0;
     for (int round = 0; round < rounds; ++round) {
+      // The tile, named for the tracer before its fragment reads (nothing in a timed launch);
+      // where it lies is worked out again after the k-steps, as in tensor-persistent.
+      ts::workOn(p, tileOf(round).x, tileOf(round).y);
       for (int s = 0; s < steps; ++s, ++filled) {
         ts::waitBarrier(full[filled % stages], (filled / stages) & 1);
         // The k-step before's batch reads its words from the registers this step's go to: it
@@ -2231,8 +2235,7 @@ TS_KERNEL_BOUNDED(384, 1) {
       }
       ts::wgmmaWait<0>();
       release(filled - 1);
-      const int2 tile = tileOf(round);  // worked out only now, as in tensor-persistent
-      ts::workOn(p, tile.x, tile.y);
+      const int2 tile = tileOf(round);
       const int row0 = tile.y * BM, col0 = tile.x * BN;
       // Row slot r, column slot c is register j = 4 (r / 2) + 2 c + r % 2 of the 128: row
       // 8 (r / 2) + 2q + r % 2 of the tile, column column[c]. A thread's values run down two

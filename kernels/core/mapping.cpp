@@ -1238,14 +1238,13 @@ int Mapping::sharedWriteSlots(Operand operand) const {
     return traced->tables->writeSlots[operand == Operand::A ? 0 : 1];
   if (!staged(operand)) return 0;
   // The seed kernels store one element of each staged tile per thread; the ladder its copies
-  // (stageWrites), but where TMA fills the stages.
+  // (stageWrites). The copy engine, which fills TMA stages, has no threads: its 16-byte chunks
+  // are drawn as the producer warpgroup's vectors, as its loads are (aCopy, bCopy).
   if (family_ == Family::SharedA || family_ == Family::SharedTiled) return 1;
   return std::visit(
       [&](const auto& map) {
         using Map = std::decay_t<decltype(map)>;
         if constexpr (LadderMap<Map>) {
-          // The copy engine fills TMA stages: no warp stores them.
-          if (map.pipeline().fill == StageFill::Tma) return 0;
           const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
           return copy.copiesPerThread() * stageWrites(map, operand, shape_).writes;
         }

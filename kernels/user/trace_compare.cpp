@@ -47,7 +47,7 @@ std::string wordText(int word) {
 }
 
 // The staged tiles' words, where the trace recorded them: every read at every inner index of
-// every k-step, and the writes where the Mapping models them (all but the stages TMA fills).
+// every k-step, and every write where the Mapping stages the tile.
 void compareSharedWords(const Mapping& traced, const Mapping& model, Differences& found) {
   for (const Operand operand : {Operand::A, Operand::B}) {
     const char* tile = operand == Operand::A ? "A's tile" : "B's tile";

@@ -71,6 +71,7 @@ class TestDiagramViews : public QObject {
   void blockHoverNamesTheFloat4CopyOfALadderThread();
   void accessViewShowsTheSelectedReadSlot();
   void accessViewShowsTheLaddersStagingWrites();
+  void accessViewDrawsTmaStagesAsTheProducersChunks();
   void kstepPipelineShowsItsTilesInFlight();
   void kstepTensorTmaTilesComeByTma();
   void accessViewHoverNamesTwoByteElements();
@@ -335,6 +336,24 @@ void TestDiagramViews::accessViewShowsTheSelectedReadSlot() {
   selection.readSlot = 7;  // past the reads of both operands: clamped
   document.setSelection(selection);
   QCOMPARE(document.selection().readSlot, 1);
+}
+
+// tensor-tma: the copy engine's 16-byte chunks of A, drawn as warp 0's vectors of the producer,
+// land swizzled: four passes for 32 lanes of 16 bytes, no conflict.
+void TestDiagramViews::accessViewDrawsTmaStagesAsTheProducersChunks() {
+  DiagramDocument document;
+  document.setConfiguration({"tensor-tma", {}}, {256, 256, 128}, ElementType::BF16);
+  AccessView view(&document);
+  DiagramSelection selection = document.selection();
+  selection.sharedWrite = true;
+  selection.warp = 0;
+  document.setSelection(selection);
+  const AccessView::Panel panel = view.panels()[0];
+  QVERIFY(panel.banks.has_value());
+  QCOMPARE(panel.banks->traffic.wavefronts, 4);
+  QCOMPARE(panel.banks->traffic.conflicts(), 0);
+  QVERIFY2(AccessView::bankCaption(panel).contains(QStringLiteral("TMA: the copy engine's")),
+           qPrintable(AccessView::bankCaption(panel)));
 }
 
 // vectorized stores A transposed, one element at a time, into rows of 64 + 4 words: a warp's

@@ -464,7 +464,8 @@ TEST(SharedWrites, TheLadderWritesItsCopies) {
 }
 
 // tensor-mma and tensor-wgmma stage 16-byte cp.async copies, or elements where a row is not 16
-// bytes aligned; TMA fills tensor-tma's stages, which no warp writes.
+// bytes aligned; the copy engine fills tensor-tma's stages, drawn as the producer warpgroup's
+// 16-byte vectors landing swizzled.
 TEST(SharedWrites, TheTensorCoreKernelsWriteTheirCopies) {
   const Shape shape{256, 256, 64};
   // tensor-mma fp16 128 x 128 x 32, 256 threads: two 8-element vectors of A a thread, vector t
@@ -494,9 +495,17 @@ TEST(SharedWrites, TheTensorCoreKernelsWriteTheirCopies) {
   EXPECT_EQ(swizzled->word[9], 32);
   EXPECT_EQ(bankTraffic(*swizzled).wavefronts, 4);
   EXPECT_EQ(bankTraffic(*swizzled).conflicts(), 0);
-  EXPECT_EQ(
-      Mapping(resolve({"tensor-tma", {}}), shape, ElementType::F16).sharedWriteSlots(Operand::A),
-      0);
+  // tensor-tma fp16 128 x 256 x 64: A's 1024 vectors of 8 elements, 8 a producer thread; lane 8
+  // of warp 0 writes row 1's first chunk, which the swizzle moves to chunk 1 (word 32 + 4).
+  const Mapping tma(resolve({"tensor-tma", {}}), shape, ElementType::F16);
+  ASSERT_EQ(tma.sharedWriteSlots(Operand::A), 8);
+  const auto chunks = tma.warpSharedWrite(Operand::A, 0, 0);
+  ASSERT_TRUE(chunks);
+  EXPECT_EQ(chunks->width, 4);
+  EXPECT_EQ(chunks->word[8], 32 + 4);
+  EXPECT_EQ(bankTraffic(*chunks).conflicts(), 0);
+  const auto consumer = tma.warpSharedWrite(Operand::A, 4, 0);  // a consumer warp writes nothing
+  EXPECT_TRUE(!consumer || std::ranges::all_of(consumer->word, [](int word) { return word < 0; }));
 }
 
 // The Kernel Editor's experiment: shared-tiled at TILE = 32 with A stored transposed, lane x

@@ -97,12 +97,17 @@ QString bankText(const AccessView::Panel& panel) {
                                : QStringLiteral(" (lanes reading one word share it: a broadcast)"));
   if (s.sharedWrite) {
     const int writes = m.sharedWriteSlots(panel.bankOperand);
-    return QStringLiteral("Shared memory: warp %1 writes %2's tile%3%4%5")
+    // The copy engine has no warps: its chunks are drawn as the producer warpgroup's vectors.
+    const bool byTma = m.pipeline() && m.pipeline()->fill == StageFill::Tma;
+    return QStringLiteral("Shared memory: warp %1 writes %2's tile%3%4%5%6")
         .arg(s.warp)
         .arg(operandName(panel.bankOperand))
         .arg(writes > 1
                  ? QStringLiteral(" (write %1 of %2 per k-step)").arg(panel.bankSlot).arg(writes)
                  : QString())
+        .arg(byTma ? QStringLiteral(" (TMA: the copy engine's 16-byte chunks, drawn as the "
+                                    "producer warpgroup's)")
+                   : QString())
         .arg(layout)
         .arg(outcome);
   }

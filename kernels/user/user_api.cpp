@@ -76,10 +76,10 @@ enum Tile { TileA = 0, TileB = 1 };
 namespace detail {
 // Kinds: 0 a load of A[row][col], 1 of B[row][col]; 2 a read and 3 a write of shared word `col`
 // (its byte address / 4) of tile `row` (plus 2: a read of tensor-core fragments); 3 with row
-// kStoreRow + i a store of C[i][col]. `width`: the elements (words) the access took, 1, 2, 4 or 8. Packed as kind << 62 | log2(width) << 60 |
-// row << 31 | col; an index outside its field's range (a load outside the matrix) lands outside
-// the matrix too. recordAs records for `thread` (linear) of the block: the copy engine's work is
-// drawn as threads', as it has none of its own.
+// kStoreRow + i a store of C[i][col]. `width`: the elements (words) the access took, 1, 2, 4 or
+// 8. Packed as kind << 62 | log2(width) << 60 | row << 31 | col; an index outside its field's
+// range (a load outside the matrix) lands outside the matrix too. recordAs records for `thread`
+// (linear) of the block: the copy engine's work is drawn as threads', as it has none of its own.
 // The block of the pictures this thread works for (linear): its own, or in a persistent kernel
 // the tile it named last with ts::workOn (-1 before it named one).
 __device__ __forceinline__ int drawnBlock(const Trace& t) {

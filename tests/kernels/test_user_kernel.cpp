@@ -166,6 +166,15 @@ TEST(UserKernelEntry, ATraceIsRefusedWhereItCouldNotHoldTheLaunch) {
             "536870911; trace a smaller K");
 }
 
+// "New from..." starts from any catalogue kernel but the closed library, in the types it takes.
+TEST(UserKernelTemplates, EveryCatalogueKernelButTheLibraryHasOne) {
+  for (const KernelInfo& info : catalogue()) {
+    const UserKernelTemplate* from = userKernelTemplate(info.id);
+    EXPECT_EQ(from != nullptr, info.family != Family::Library) << info.id;
+    if (from) EXPECT_EQ(declaredTypes(from->source), info.types) << info.id;
+  }
+}
+
 TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
   const auto why = userKernelCompilerUnavailable();
   if (!why) GTEST_SKIP() << "NVRTC is here: UserKernelCompile covers compiling";

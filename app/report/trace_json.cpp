@@ -305,22 +305,24 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   trace.ownerThread =
       intsFromRuns(io::requiredField(json, "owner_thread", path),
                    io::memberPath(path, "owner_thread"), std::size_t(elements), -1, threads - 1);
+  // Each thread's cells, as runs; all of them together no more than the CUDA backend records.
   std::size_t total = 0;
-  for (const auto& [name, loads] :
-       {std::pair("loads_a", &trace.loadsA), std::pair("loads_b", &trace.loadsB),
-        std::pair("stores_c", &trace.stores)}) {
-    if (loads == &trace.stores && !io::optionalField(json, name)) continue;
+  const auto perThread = [&](const char* name, const char* what,
+                             std::vector<std::vector<TracedLoad>>& cells) {
     const std::string at = io::memberPath(path, name);
     const nlohmann::json& list = io::arrayAt(io::requiredField(json, name, path), at);
     if (list.size() != std::size_t(threads))
-      io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' " +
-                           (loads == &trace.stores ? "stores" : "loads") + ", the block has " +
-                           std::to_string(threads));
+      io::refuseAt(at, "lists " + std::to_string(list.size()) + " threads' " + what +
+                           ", the block has " + std::to_string(threads));
     for (std::size_t t = 0; t < list.size(); ++t) {
-      loads->push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedAccesses - total));
-      total += loads->back().size();
+      cells.push_back(cellsFromRuns(list[t], io::elementPath(at, t), kMaxTracedAccesses - total));
+      total += cells.back().size();
     }
-  }
+  };
+  perThread("loads_a", "loads", trace.loadsA);
+  perThread("loads_b", "loads", trace.loadsB);
+  // Traces written before stores were recorded have none.
+  if (io::optionalField(json, "stores_c")) perThread("stores_c", "stores", trace.stores);
   widthsFromJson(json, "load_widths_a", path, trace.loadsA, 8);
   widthsFromJson(json, "load_widths_b", path, trace.loadsB, 8);
   widthsFromJson(json, "store_widths", path, trace.stores, 4);

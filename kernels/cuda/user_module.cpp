@@ -143,6 +143,15 @@ std::array<int, kCount> evaluate(CUfunction declaration, const Shape& shape, con
   return host;
 }
 
+// An attribute of the current device (its compute capability, its SMs).
+int currentDeviceAttribute(cudaDeviceAttr attribute, const char* what) {
+  int device = 0, value = 0;
+  check(cudaGetDevice(&device), "asking for the current device");
+  check(cudaDeviceGetAttribute(&value, attribute, device),
+        std::string("reading the device's ") + what);
+  return value;
+}
+
 [[noreturn]] void refuseLaunch(const std::string& why) {
   throw Error(ErrorKind::InvalidArgument, why);
 }
@@ -220,11 +229,8 @@ UserLaunch UserModule::launchFor(const Shape& shape) const {
     if (launch.grid.x % launch.cluster != 0)
       refuseLaunch("TS_LAUNCH gives gridX " + std::to_string(launch.grid.x) +
                    ", no multiple of TS_CLUSTER's " + std::to_string(launch.cluster) + " blocks");
-    int device = 0, major = 0;
-    check(cudaGetDevice(&device), "asking for the current device");
-    check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-          "reading the device's compute capability");
-    if (launch.cluster > 1 && major < 9)
+    if (launch.cluster > 1 &&
+        currentDeviceAttribute(cudaDevAttrComputeCapabilityMajor, "compute capability") < 9)
       refuseLaunch("TS_CLUSTER: thread-block clusters need an sm_90 GPU (H100, H200) or newer");
   }
   launch.tiles = launch.grid;
@@ -253,14 +259,11 @@ int UserModule::residentBlocks(const UserLaunch& launch) const {
                 "counting the clusters the GPU holds at once");
     resident = clusters * launch.cluster;
   } else {
-    int perSM = 0, device = 0, sms = 0;
+    int perSM = 0;
     checkDriver(
         driver().residentBlocks(&perSM, kernel_, int(threads), std::size_t(launch.sharedBytes)),
         "counting the blocks the GPU holds at once");
-    check(cudaGetDevice(&device), "asking for the current device");
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-          "reading the device's SM count");
-    resident = perSM * sms;
+    resident = perSM * currentDeviceAttribute(cudaDevAttrMultiProcessorCount, "SM count");
   }
   if (resident < 1)
     refuseLaunch("no " +
@@ -363,6 +366,16 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
         "setting up the trace");
   launchWith(args, launch, deviceTrace.get());
   check(cudaDeviceSynchronize(), "running the traced kernel");
+  if (persistent) {
+    // Without ts::workOn no access belongs to a tile: the trace would draw an empty C.
+    std::vector<int> tiles(std::size_t(tileOf.count()));
+    check(cudaMemcpy(tiles.data(), tileOf.get(), tileOf.bytes(), cudaMemcpyDeviceToHost),
+          "reading the trace");
+    if (std::none_of(tiles.begin(), tiles.end(), [](int tile) { return tile >= 0; }))
+      throw Error(ErrorKind::InvalidArgument,
+                  "TS_PERSISTENT: no thread named its tile with ts::workOn(p, tileX, tileY), so "
+                  "the trace cannot tell which tile of C an access belongs to");
+  }
 
   KernelTrace out;
   out.shape = {args.m, args.n, args.k};

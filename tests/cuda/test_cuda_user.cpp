@@ -452,6 +452,24 @@ TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {
       EXPECT_EQ(std::string(error.what()), message);
     }
   }
+  // A persistent kernel that names no tile cannot be traced: its trace would draw nothing.
+  const CompileResult unnamed =
+      compileUserKernel({"unnamed",
+                         "TS_LAUNCH(32, 1, 4, 1, 0)\nTS_PERSISTENT(1, 1)\nTS_KERNEL {\n"
+                         "  if (blockIdx.x == 0) ts::storeC(p, 0, threadIdx.x, 1.0f);\n}\n"},
+                        {arch_, {}, ElementType::F32, /*trace=*/true});
+  ASSERT_TRUE(unnamed.ok) << said(unnamed);
+  const DeviceProduct product({16, 32, 16}, ElementType::F32, Fill::Integer);
+  const cuda::UserModule unnamedModule(unnamed);
+  try {
+    unnamedModule.trace(product.args, unnamedModule.launchFor({16, 32, 16}), {0, 0}, 64);
+    ADD_FAILURE() << "a persistent kernel without ts::workOn was traced";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_EQ(std::string(error.what()),
+              "TS_PERSISTENT: no thread named its tile with ts::workOn(p, tileX, tileY), so the "
+              "trace cannot tell which tile of C an access belongs to");
+  }
 }
 
 }  // namespace

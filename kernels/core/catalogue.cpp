@@ -274,7 +274,8 @@ void addTensorPersistent(std::vector<KernelInfo>& list) {
                "and TMA multicast; the PTX ISA's clusters, mapa and multicast::cluster",
        .teaching =
            "tensor-tma's block, launched only as many times as the GPU holds blocks at once (one "
-           "per SM), each block looping over tiles of C. Two things get cheaper. Between tiles "
+           "per SM, fewer where that takes as many rounds), each block looping over tiles of C. "
+           "Two things get cheaper. Between tiles "
            "the producer simply goes on filling stages with the next tile's k-steps while the "
            "consumers store this one, so no block starts with an empty pipeline. And the tiles "
            "are handed out in a grouped order, bands of `group` tile rows walked column by "

@@ -244,7 +244,11 @@ UserLaunch UserModule::launchFor(const Shape& shape) const {
                    ": a persistent kernel's grid is one row of blocks");
     launch.tiles = {tilesX, tilesY};
     launch.residentBlocks = residentBlocks(launch);
-    launch.grid.x = std::min(launch.grid.x, launch.residentBlocks);
+    // As the catalogue's persistent kernels launch: the fewest whole clusters that take the
+    // rounds all the resident ones would.
+    launch.grid.x = maps::balancedClusters(launch.grid.x / launch.cluster,
+                                           launch.residentBlocks / launch.cluster) *
+                    launch.cluster;
   }
   return launch;
 }

@@ -17,7 +17,8 @@ struct UserLaunch {
   int boxRowsA = 0, boxRowsB = 0;
   int cluster = 1;  // TS_CLUSTER: blocks per cluster, along x
   // The grid the pictures draw: `grid`, or a persistent kernel's tiles (TS_PERSISTENT), whose
-  // launch is no more blocks than the GPU holds at once: residentBlocks (0: not persistent).
+  // launch is no more blocks than the GPU holds at once, residentBlocks (0: not persistent), and
+  // no more than take the same rounds (maps::balancedClusters).
   Dim2 tiles;
   int residentBlocks = 0;
 };

@@ -728,9 +728,9 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
   }
 // TS_PERSISTENT(tilesX, tilesY): a persistent kernel, whose blocks each work through tiles of C
 // (a tilesX x tilesY grid of them) in an order of its own. TileScope launches no more of
-// TS_LAUNCH's gridX blocks (gridY 1) than the GPU holds at once, in whole clusters: gridDim.x
-// says how many. Each thread names its tile with ts::workOn, and the pictures draw a tile as a
-// block.
+// TS_LAUNCH's gridX blocks (gridY 1) than the GPU holds at once, in whole clusters, and no more
+// than work them all in as many rounds: gridDim.x says how many. Each thread names its tile with
+// ts::workOn, and the pictures draw a tile as a block.
 #define TS_PERSISTENT(tilesX, tilesY)                                          \
   extern "C" __global__ void ts_persistent(int M, int N, int K, int* ts_out) { \
     ts_out[0] = (tilesX);                                                      \

@@ -392,21 +392,27 @@ void CudaUserKernel::persistentTemplateWorksThroughTilesInTurn(const std::string
   }
 }
 
-// TS_PERSISTENT launches no more blocks than the GPU holds at once: a block of 1024 threads and
-// 150 KiB of shared memory, one per SM.
-TEST_F(CudaUserKernel, APersistentLaunchIsAsManyBlocksAsTheGpuHolds) {
-  const CompileResult compiled = compileUserKernel(
-      {"resident",
-       "TS_LAUNCH(1024, 1, 100000, 1, 150 * 1024)\nTS_PERSISTENT(500, 200)\nTS_KERNEL {}\n"},
-      {arch_, {}});
-  ASSERT_TRUE(compiled.ok) << said(compiled);
-  const cuda::UserLaunch launch = cuda::UserModule(compiled).launchFor({16, 16, 16});
+// TS_PERSISTENT launches no more blocks than the GPU holds at once (a block of 1024 threads and
+// 150 KiB of shared memory: one per SM), and no more than take the same rounds: gridX blocks of
+// one and a half times the SMs take two rounds, which half of them take too.
+TEST_F(CudaUserKernel, APersistentLaunchIsAsManyBlocksAsTheGpuHoldsOrAsTakeItsRounds) {
   int sms = 0;
   TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  EXPECT_EQ(launch.residentBlocks, sms);
-  EXPECT_EQ(launch.grid.x, sms);
-  EXPECT_EQ(launch.tiles.x, 500);
-  EXPECT_EQ(launch.tiles.y, 200);
+  const std::pair<int, int> gridToLaunched[] = {{sms * 758, sms},
+                                                {sms + sms / 2, (sms + sms / 2 + 1) / 2}};
+  for (const auto& [grid, launched] : gridToLaunched) {
+    SCOPED_TRACE("gridX " + std::to_string(grid));
+    const CompileResult compiled = compileUserKernel(
+        {"resident", "TS_LAUNCH(1024, 1, " + std::to_string(grid) +
+                         ", 1, 150 * 1024)\nTS_PERSISTENT(500, 200)\nTS_KERNEL {}\n"},
+        {arch_, {}});
+    ASSERT_TRUE(compiled.ok) << said(compiled);
+    const cuda::UserLaunch launch = cuda::UserModule(compiled).launchFor({16, 16, 16});
+    EXPECT_EQ(launch.residentBlocks, sms);
+    EXPECT_EQ(launch.grid.x, launched);
+    EXPECT_EQ(launch.tiles.x, 500);
+    EXPECT_EQ(launch.tiles.y, 200);
+  }
 }
 
 TEST_F(CudaUserKernel, AnInvalidLaunchIsRefusedWithItsValue) {

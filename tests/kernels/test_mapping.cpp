@@ -630,20 +630,30 @@ TEST(Mapping, PersistentTilesAreTensorTmasBlocks) {
 }
 
 // The launch: one block per resident slot at most, in whole clusters, never more than the units
-// of work; every other kernel launches grid() without clusters.
+// of work, and no more clusters than work them in as many rounds; every other kernel launches
+// grid() without clusters.
 TEST(Mapping, PersistentLaunchIsOneBlockPerResidentSlotInWholeClusters) {
   const KernelConfig pairs{"tensor-persistent", {{"BN", 256}, {"cluster", 2}}};
   const Mapping big(pairs, {4096, 4096, 4096}, ElementType::BF16);
   EXPECT_TRUE(big.persistent());
   EXPECT_EQ(big.grid().x, 16);
   EXPECT_EQ(big.grid().y, 32);
-  EXPECT_EQ(big.launchGrid().x, 132);  // an H100's or H200's SMs unless the GPU says otherwise
+  // 256 units of 2 tiles: the 66 clusters of an H100's or H200's 132 SMs (unless the GPU says
+  // otherwise) take 4 rounds, and so do 64 clusters, 4 units each.
+  EXPECT_EQ(big.launchGrid().x, 128);
   EXPECT_EQ(big.launchGrid().y, 1);
   EXPECT_EQ(big.cluster().x, 2);
   EXPECT_EQ(big.cluster().y, 1);
-  EXPECT_EQ(big.rounds(), 4);  // 256 units of 2 tiles over 66 clusters
-  // The GPU's own count of resident blocks, rounded down to whole clusters.
-  EXPECT_EQ(Mapping(pairs, {4096, 4096, 4096}, ElementType::BF16, 115).launchGrid().x, 114);
+  EXPECT_EQ(big.rounds(), 4);
+  for (std::int64_t cta = 0; cta < 128; ++cta) EXPECT_TRUE(big.blockAt(cta, 3).has_value());
+  // The GPU's own count of resident blocks, rounded down to whole clusters: 115 blocks hold 57
+  // clusters, which take 5 rounds, as do 52 (256 = 4 x 52 + 48).
+  const Mapping fewer(pairs, {4096, 4096, 4096}, ElementType::BF16, 115);
+  EXPECT_EQ(fewer.launchGrid().x, 104);
+  EXPECT_EQ(fewer.rounds(), 5);
+  // Units that fill the resident clusters' rounds exactly: all of them are launched.
+  EXPECT_EQ(Mapping(pairs, {128 * 66, 256, 64}, ElementType::BF16).launchGrid().x, 66);
+  EXPECT_EQ(Mapping(pairs, {128 * 264, 256, 64}, ElementType::BF16).launchGrid().x, 132);
   // Fewer units than clusters: one cluster per unit, a unit of 3 tile rows reaching past M.
   const Mapping small(pairs, {300, 300, 64}, ElementType::BF16);
   EXPECT_EQ(small.launchGrid().x, 2 * 2 * 2);
@@ -699,18 +709,21 @@ TEST(Mapping, PersistentTileOrderCoversEveryTileOnce) {
       }
     }
   }
-  // Grouped order, cluster 1, group 8, 16 x 16 tiles and 132 blocks: round 0 walks band 0 (tile
-  // rows 0-7) column by column: block 0 tile (0, 0), block 7 (0, 7), block 8 (1, 0), ...
+  // Grouped order, cluster 1, group 8, 16 x 16 tiles: 128 blocks, which take the two rounds 132
+  // would. Round 0 walks band 0 (tile rows 0-7) column by column: block 0 tile (0, 0), block 7
+  // (0, 7), block 8 (1, 0), ...; round 1 walks band 1 (tile rows 8-15).
   const Mapping grouped({"tensor-persistent", {{"BN", 256}, {"cluster", 1}, {"group", 8}}},
                         {2048, 4096, 64}, ElementType::BF16);
-  EXPECT_EQ(grouped.blockAt(7, 0)->x, 0);
-  EXPECT_EQ(grouped.blockAt(7, 0)->y, 7);
-  EXPECT_EQ(grouped.blockAt(8, 0)->x, 1);
-  EXPECT_EQ(grouped.blockAt(8, 0)->y, 0);
-  EXPECT_EQ(grouped.blockAt(128, 0)->x, 0);  // band 1 starts after 8 x 16 tiles
-  EXPECT_EQ(grouped.blockAt(128, 0)->y, 8);
-  EXPECT_EQ(grouped.blockAt(0, 1)->x, 0);  // unit 132: band 1, column 0, row 4 of the band
-  EXPECT_EQ(grouped.blockAt(0, 1)->y, 12);
+  ASSERT_EQ(grouped.launchGrid().x, 128);
+  const auto tileOf = [&](int cta, int round) {
+    const std::optional<Dim2> tile = grouped.blockAt(cta, round);
+    return tile ? std::pair{tile->x, tile->y} : std::pair{-1, -1};
+  };
+  EXPECT_EQ(tileOf(7, 0), std::pair(0, 7));
+  EXPECT_EQ(tileOf(8, 0), std::pair(1, 0));
+  EXPECT_EQ(tileOf(0, 1), std::pair(0, 8));    // unit 128: band 1 starts after 8 x 16 tiles
+  EXPECT_EQ(tileOf(12, 1), std::pair(1, 12));  // unit 140: band 1, column 1, row 4
+  EXPECT_EQ(tileOf(128, 0), std::pair(-1, -1));
 }
 
 TEST(Mapping, TensorCoreRefusesFp32AndTheSimtKernelsRefuseFp16) {

@@ -154,8 +154,8 @@ class Mapping {
   Family family() const { return family_; }
 
   // Launch shape. grid() lists the blocks every view draws: one tile of C each. CUDA launches
-  // launchGrid(), the same but in tensor-persistent, whose launched blocks (one per SM) each
-  // compute several tiles in turn, in clusters of cluster() blocks (1 x 1: no cluster).
+  // launchGrid(), the same but in tensor-persistent, whose launched blocks (one per SM at most)
+  // each compute several tiles in turn, in clusters of cluster() blocks (1 x 1: no cluster).
   Dim2 grid() const { return grid_; }
   Dim2 launchGrid() const { return launchGrid_; }
   Dim2 cluster() const { return cluster_; }

@@ -966,7 +966,8 @@ struct Tma : WarpSpecialised<Tma> {
 // output tiles. Every diagram's "block" stays one BM x BN tile of C (grid(), owner(), the copies
 // and the pipeline are tensor-tma's); what this map adds is the launch and the tile order:
 //   - The launch is launchedCtas() blocks, at most residentCtas (the blocks the GPU holds at
-//     once: one per SM), in thread-block clusters of `cluster` x 1 blocks.
+//     once: one per SM), in thread-block clusters of `cluster` x 1 blocks: as few clusters as
+//     work all units in as many rounds as every cluster would (balancedClusters).
 //   - A cluster takes `cluster` vertically adjacent tiles at once (a unit: the same columns of B,
 //     consecutive rows of A). Its blocks share B's tile: each block's producer loads 1/cluster of
 //     B's slabs and the copy engine multicasts them into every block of the cluster, so B crosses
@@ -979,6 +980,16 @@ struct Tma : WarpSpecialised<Tma> {
 //     Block `rank` of the cluster computes tile row unitRow * cluster + rank of its unit.
 // The stage ring runs on across tiles: the producer fills the next tile's k-steps while the
 // consumers still multiply (or store) this one, and the ring's phases carry over.
+// A persistent launch: of the `fit` clusters the GPU holds at once, the fewest that work all
+// `units` in as many rounds as all of them would. Where the last round would leave clusters
+// idle, they are not launched: the time is the same in rounds, and the SMs left out take no L2
+// bandwidth or power from the others (H200, 2026-11-26: 128 blocks instead of 132 at 4096^3 and
+// 8192^3 ran 0.4 to 1.0 % faster in bf16 and fp16).
+TS_HDC int balancedClusters(int units, int fit) {
+  const int rounds = (units + fit - 1) / (fit > 0 ? fit : 1);
+  return rounds > 0 ? (units + rounds - 1) / rounds : 0;
+}
+
 template <typename Self>
 struct PersistentOrder : WarpSpecialised<Self> {
   using LadderBase<Self>::bm;
@@ -1004,8 +1015,7 @@ struct PersistentOrder : WarpSpecialised<Self> {
   TS_HDC int unitRows(std::int64_t m) const { return (tilesAlongM(m) + cluster - 1) / cluster; }
   TS_HDC int units(std::int64_t m, std::int64_t n) const { return unitRows(m) * tilesAlongN(n); }
   TS_HDC int clusters(std::int64_t m, std::int64_t n) const {
-    const int fit = residentCtas / cluster > 0 ? residentCtas / cluster : 1;
-    return units(m, n) < fit ? units(m, n) : fit;
+    return balancedClusters(units(m, n), residentCtas / cluster > 0 ? residentCtas / cluster : 1);
   }
   TS_HDC int launchedCtas(std::int64_t m, std::int64_t n) const { return clusters(m, n) * cluster; }
   TS_HDC Dim2 launchGrid(std::int64_t m, std::int64_t n) const { return {launchedCtas(m, n), 1}; }

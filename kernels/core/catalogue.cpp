@@ -274,10 +274,10 @@ void addTensorPersistent(std::vector<KernelInfo>& list) {
                "and TMA multicast; the PTX ISA's clusters, mapa and multicast::cluster",
        .teaching =
            "tensor-tma's block, launched only as many times as the GPU holds blocks at once (one "
-           "per SM, fewer where that takes as many rounds), each block looping over tiles of C. "
-           "Two things get cheaper. Between tiles "
-           "the producer simply goes on filling stages with the next tile's k-steps while the "
-           "consumers store this one, so no block starts with an empty pipeline. And the tiles "
+           "per SM, or fewer where fewer finish in as many rounds), each block looping over tiles "
+           "of C. Two things get cheaper. Between tiles the producer simply goes on filling "
+           "stages with the next tile's k-steps while the consumers store this one, so no block "
+           "starts with an empty pipeline. And the tiles "
            "are handed out in a grouped order, bands of `group` tile rows walked column by "
            "column, so the blocks working at one time read a few columns of B and rows of A "
            "that stay in L2. With cluster = 2, pairs of blocks on neighbouring SMs take two "

@@ -120,11 +120,11 @@ QString warpSpecialisedRecipe(const Mapping& m, const Map& map) {
 QString persistentRecipe(const Mapping& m, const maps::Persistent& map) {
   QString text = warpSpecialisedRecipe(m, map) +
                  QStringLiteral(
-                     "\nacross tiles: %1 blocks (the GPU's resident ones) take up to %2 "
-                     "tiles each, in a grouped order (bands of %3 tile rows, column by "
-                     "column); the stages and their mbarrier phases run on from one "
-                     "tile into the next, so the producer fills the next tile's first "
-                     "stages while the consumers store this one")
+                     "\nacross tiles: %1 blocks (at most one per SM; fewer where fewer finish "
+                     "in as many rounds) take up to %2 tiles each, in a grouped order (bands of "
+                     "%3 tile rows, column by column); the stages and their mbarrier phases "
+                     "run on from one tile into the next, so the producer fills the next "
+                     "tile's first stages while the consumers store this one")
                      .arg(m.launchGrid().x)
                      .arg(m.rounds())
                      .arg(map.group);

@@ -961,6 +961,16 @@ struct Tma : WarpSpecialised<Tma> {
   constexpr std::array<int, 4> values() const { return {bm, bn, bk, stages}; }
 };
 
+// A persistent launch: of the `fit` clusters the GPU holds at once, the fewest that work all
+// `units` in as many rounds as all of them would. Where the last round would leave clusters
+// idle, they are not launched: the time is the same in rounds, and the SMs left out take no L2
+// bandwidth or power from the others (H200, 2026-11-26: 128 blocks instead of 132 at 4096^3 and
+// 8192^3 ran 0.4 to 1.0 % faster in bf16 and fp16). `fit` is at least 1.
+TS_HDC int balancedClusters(int units, int fit) {
+  const int rounds = (units + fit - 1) / fit;
+  return rounds > 0 ? (units + rounds - 1) / rounds : 0;
+}
+
 // tensor-persistent (issue 13, the Hopper plan's steps 4 and 6; fast.cu kernels 6 and 8, CUTLASS's
 // persistent tile scheduler): tensor-tma's block, launched once per SM, each block looping over
 // output tiles. Every diagram's "block" stays one BM x BN tile of C (grid(), owner(), the copies
@@ -980,16 +990,6 @@ struct Tma : WarpSpecialised<Tma> {
 //     Block `rank` of the cluster computes tile row unitRow * cluster + rank of its unit.
 // The stage ring runs on across tiles: the producer fills the next tile's k-steps while the
 // consumers still multiply (or store) this one, and the ring's phases carry over.
-// A persistent launch: of the `fit` clusters the GPU holds at once, the fewest that work all
-// `units` in as many rounds as all of them would. Where the last round would leave clusters
-// idle, they are not launched: the time is the same in rounds, and the SMs left out take no L2
-// bandwidth or power from the others (H200, 2026-11-26: 128 blocks instead of 132 at 4096^3 and
-// 8192^3 ran 0.4 to 1.0 % faster in bf16 and fp16).
-TS_HDC int balancedClusters(int units, int fit) {
-  const int rounds = (units + fit - 1) / (fit > 0 ? fit : 1);
-  return rounds > 0 ? (units + rounds - 1) / rounds : 0;
-}
-
 template <typename Self>
 struct PersistentOrder : WarpSpecialised<Self> {
   using LadderBase<Self>::bm;

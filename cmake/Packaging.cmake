@@ -9,6 +9,15 @@ set(CPACK_PACKAGE_CONTACT "TileScope maintainers <tilescope@users.noreply.github
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# GPL-3.0-or-later (the app links QCustomPlot, which is GPL). Debian wants the copyright file in
+# /usr/share/doc/<package>/ of every package.
+set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+set(CPACK_RPM_PACKAGE_LICENSE "GPL-3.0-or-later")
+include(GNUInstallDirs)
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/copyright"
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/tilescope-bench COMPONENT bench)
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/copyright"
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/tilescope COMPONENT app)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_GROUPING IGNORE)  # one package per component
 set(CPACK_COMPONENTS_ALL bench)

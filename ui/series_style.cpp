@@ -11,20 +11,6 @@
 namespace tilescope::ui {
 namespace {
 
-// One hue per catalogue kernel, in catalogue order (serial, row-per-thread, naive, shared-a,
-// shared-tiled, register-tiled, blocktile-1d, blocktile-2d, vectorized, warptile, pipelined,
-// prefetched, tensor-mma, tensor-wgmma, tensor-tma, tensor-persistent, tensor-tf32), neighbours far
-// apart, the Okabe-Ito colours where they fit; the last one is the library's (kLibraryIndex).
-// Deeper on light backgrounds, lighter on dark ones.
-const QColor kLightHues[] = {"#8c564b", "#cc79a7", "#d55e00", "#b08000", "#009e73", "#0072b2",
-                             "#7f3c8d", "#1b9aaa", "#e6007e", "#5a8f00", "#3d4fc4", "#999933",
-                             "#a01a58", "#e69f00", "#6a9fd8", "#b2182b", "#00607a", "#303030"};
-const QColor kDarkHues[] = {"#d2a58f", "#eba2d0", "#ff6f4a", "#f0d23c", "#35d0a5", "#56b4e9",
-                            "#c9a2ff", "#4fe0e8", "#ff5fb8", "#a6d854", "#8c9eff", "#b0b070",
-                            "#ff9e9e", "#ffa640", "#70b0b0", "#ff6b81", "#7fdbca", "#e0e0e0"};
-constexpr int kHueCount = int(std::size(kLightHues));
-static_assert(std::size(kDarkHues) == std::size(kLightHues));
-
 // Markers, each readable at 7-9 px; a kernel's own marker is the one at its index (the library's
 // diamond says, on the roofline, that it sits at the compulsory intensity).
 constexpr QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle,
@@ -42,22 +28,26 @@ constexpr QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle,
                                                      QCPScatterStyle::ssDisc,
                                                      QCPScatterStyle::ssPeace};
 constexpr int kShapeCount = int(std::size(kShapes));
-// The library keeps the last hue (a neutral grey) and, with it, the diamond.
-constexpr int kLibraryIndex = kHueCount - 1;
-static_assert(kShapes[kLibraryIndex % kShapeCount] == QCPScatterStyle::ssDiamond);
 
 // Lightness steps of a hue's shades: the kernel's own colour first, then darker and lighter.
 constexpr int kShadeSteps[] = {0, -40, 40, -70, 70, -95, 95};
 
-// The kernel's place in the catalogue; kernels this build does not know (a session from another
-// build) come after it, at a place their id picks.
+// The kernel's place in the catalogue, whose registrations give each kernel its hue (the
+// library, last, a neutral grey; with the diamond marker at its place); kernels this build does
+// not know (a user kernel, a session from another build) come after it, at a place their id picks.
 int kernelIndex(const std::string& kernel) {
-  if (kernel == app::kLibraryKernel) return kLibraryIndex;
   const std::vector<KernelInfo>& kernels = catalogue();
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     if (kernels[i].id == kernel) return int(i);
   }
-  return int(kernels.size()) + int(qHash(QString::fromStdString(kernel)) % kHueCount);
+  return int(kernels.size()) + int(qHash(QString::fromStdString(kernel)) % kernels.size());
+}
+
+// The hue of the catalogue kernel at `index` (modulo the catalogue's size).
+QColor catalogueHue(int index, Contrast contrast) {
+  const std::vector<KernelInfo>& kernels = catalogue();
+  const KernelInfo::Hue& hue = kernels[std::size_t(index) % kernels.size()].hue;
+  return QColor(QString::fromStdString(contrast == Contrast::Light ? hue.light : hue.dark));
 }
 
 QColor shaded(const QColor& hue, int shade) {
@@ -105,17 +95,16 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
   for (std::size_t i : order)
     variant[i] = variantsSoFar[QString::fromStdString(series[i].kernel)]++;
 
-  const QColor* hues = contrast == Contrast::Light ? kLightHues : kDarkHues;
+  const int hueCount = int(catalogue().size());
   std::vector<SeriesStyle> styles;
   for (std::size_t i = 0; i < series.size(); ++i) {
     const int kernel = kernelIndex(series[i].kernel);
     // Kernels past the hue list share hues with earlier ones, in shades no earlier kernel uses:
     // same colour then means same kernel, and within a kernel the marker differs.
-    const int hueRounds =
-        (std::max(int(catalogue().size()), kHueCount) + 2 * kHueCount - 1) / kHueCount;
-    const int shade = kernel / kHueCount + hueRounds * (variant[i] / kShapeCount);
+    constexpr int hueRounds = 2;  // shade 0: a catalogue kernel; 1: a kernel it does not know
+    const int shade = kernel / hueCount + hueRounds * (variant[i] / kShapeCount);
     SeriesStyle style;
-    style.color = shaded(hues[kernel % kHueCount], shade);
+    style.color = shaded(catalogueHue(kernel, contrast), shade);
     style.shape = kShapes[(kernel + variant[i]) % kShapeCount];
     style.lineWidth = contrast == Contrast::High ? 3 : 2;
     style.overlaid = series[i].overlaid;
@@ -127,8 +116,7 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
 QColor plainSeriesColor(int index, Contrast contrast) {
   // The hues of the first kernels of the ladder, which read best together.
   constexpr int kPlain[] = {5, 2, 4, 1, 3, 6, 7, 9};
-  const QColor* hues = contrast == Contrast::Light ? kLightHues : kDarkHues;
-  return hues[kPlain[index % int(std::size(kPlain))]];
+  return catalogueHue(kPlain[index % int(std::size(kPlain))], contrast);
 }
 
 }  // namespace tilescope::ui

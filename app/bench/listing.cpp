@@ -28,7 +28,7 @@ std::string formatAllowed(const std::vector<int>& allowed) {
 
 void writeKernel(std::ostream& out, const KernelInfo& kernel) {
   const std::string indent(4, ' ');
-  out << "  " << kernel.id << ": " << kernel.displayName << " (" << toString(kernel.family) << ")\n"
+  out << "  " << kernel.id << ": " << kernel.displayName << "\n"
       << indent << "seed: " << kernel.seed << '\n'
       << indent << "backends: " << join(kernel.backends, ", ") << '\n';
   std::vector<std::string> types;

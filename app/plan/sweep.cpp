@@ -320,7 +320,7 @@ std::vector<RunRequest> planRuns(const Sweep& sweep, const Start& start) {
   for (const KernelInfo* kernel : kernels) {
     RunRequest run = start.base;
     run.kernel = {
-        kernel->id, {}, kernel->family == Family::User ? start.base.kernel.source : std::nullopt};
+        kernel->id, {}, isUserKernelId(kernel->id) ? start.base.kernel.source : std::nullopt};
     if (const auto given = start.kernelParams.find(kernel->id); given != start.kernelParams.end()) {
       run.kernel.params = given->second;
     } else {

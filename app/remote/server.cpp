@@ -96,7 +96,6 @@ json catalogueJson() {
       params.push_back({{"name", p.name}, {"default", p.defaultValue}, {"allowed", p.allowed}});
     list.push_back({{"id", kernel.id},
                     {"name", kernel.displayName},
-                    {"family", toString(kernel.family)},
                     {"backends", kernel.backends},
                     {"types", std::move(types)},
                     {"params", std::move(params)}});

@@ -86,9 +86,9 @@ double compulsoryIntensity(const Shape& shape, ElementType element) {
 }
 
 Intensity arithmeticIntensity(const KernelConfig& kernel, const Shape& shape, ElementType element) {
-  const KernelConfig resolved = resolve(kernel);
+  const ResolvedKernel resolved = resolve(kernel);
   validateShape(shape);
-  const KernelInfo& info = kernelInfo(resolved);
+  const KernelInfo& info = resolved.info();
   if (const auto why = elementRefusal(info, element)) throw Error(ErrorKind::InvalidArgument, *why);
   if (!info.hasMapping) return {compulsoryIntensity(shape, element), true};
   return {kernelTraffic(Mapping(resolved, shape, element)).arithmeticIntensity(), false};

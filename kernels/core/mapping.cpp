@@ -1,5 +1,7 @@
 #include "tilescope/mapping.hpp"
 
+#include "core/registry.hpp"
+
 #include <algorithm>
 #include <concepts>
 #include <limits>
@@ -392,6 +394,32 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
   return tables;
 }
 
+// The seeds that stage single T x T tiles: A (shared-a), or A and B (shared-tiled), each through
+// its map's layout (aTile, bTile) and its store, read and load formulas.
+template <typename Map>
+concept StagesSeedTileA = requires(const Map& map, Dim2 t) {
+  map.aTile();
+  map.aTileStore(t);
+};
+template <typename Map>
+concept StagesSeedTileB = requires(const Map& map, Dim2 t) {
+  map.bTile();
+  map.bTileStore(t);
+};
+
+// The word of a seed's tile at `at`, with each row widened by `pad` more words (what-if layouts).
+int seedTileWord(maps::SharedTile layout, Cell at, int pad) {
+  layout.pad += pad;
+  return layout.word(int(at.row), int(at.col));
+}
+
+// A persistent kernel's map (tensor-persistent, tensor-tf32: maps::PersistentOrder) places tiles
+// in rounds of the blocks the GPU holds at once.
+template <typename Map>
+concept PersistentMap = requires(const Map& map) {
+  map.withResidentCtas(1);
+};
+
 // The ladder families: block tiles staged in shared memory, parameters listed in kAxes.
 template <typename Map>
 concept LadderMap = requires {
@@ -419,72 +447,40 @@ constexpr int kMaxGridY = 65535;
 
 }  // namespace
 
-ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element) {
-  const auto tile = [&] { return resolved.params.at("tile"); };
-  switch (kernelInfo(resolved).family) {
-    case Family::Serial:
-      return maps::Serial{};
-    case Family::RowPerThread:
-      return maps::RowPerThread{tile()};
-    case Family::Naive:
-      return maps::Naive{tile()};
-    case Family::SharedA:
-      return maps::SharedA{{tile()}};
-    case Family::SharedTiled:
-      return maps::SharedTiled{{{tile()}}};
-    case Family::RegisterTiled:
-      return maps::RegisterTiled{tile()};
-    case Family::BlockTile1D:
-      return ladderMap<maps::BlockTile1D>(resolved.params);
-    case Family::BlockTile2D:
-      return ladderMap<maps::BlockTile2D>(resolved.params);
-    case Family::Vectorized:
-      return ladderMap<maps::Vectorized>(resolved.params);
-    case Family::Warptile:
-      return ladderMap<maps::Warptile>(resolved.params);
-    case Family::Pipelined:
-      return ladderMap<maps::Pipelined>(resolved.params);
-    case Family::Prefetched:
-      return ladderMap<maps::Prefetched>(resolved.params);
-    case Family::TensorCore:
-      return ladderMap<maps::TensorCore>(resolved.params).withElementBytes(storageBytes(element));
-    case Family::Wgmma:
-      return ladderMap<maps::Wgmma>(resolved.params).withElementBytes(storageBytes(element));
-    case Family::Tma:
-      return ladderMap<maps::Tma>(resolved.params).withElementBytes(storageBytes(element));
-    case Family::Persistent:
-      return ladderMap<maps::Persistent>(resolved.params).withElementBytes(storageBytes(element));
-    case Family::PersistentTf32:
-      return ladderMap<maps::PersistentTf32>(resolved.params);
-    case Family::Library:
-    case Family::User:
-      break;
-  }
-  throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
+ThreadMap threadMapOf(const ResolvedKernel& kernel, ElementType element) {
+  const KernelRegistration& registration = registrationOf(kernel.id());
+  if (!registration.threadMap)
+    throw Error(ErrorKind::Unsupported, "the library reference has no visible mapping");
+  return registration.threadMap(kernel.params(), element);
 }
 
 Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<ElementType> element,
                  int residentBlocks)
-    : config_(resolve(config)),
+    : Mapping(resolve(config), shape, element, residentBlocks) {}
+
+Mapping::Mapping(const ResolvedKernel& kernel, const Shape& shape,
+                 std::optional<ElementType> element, int residentBlocks)
+    : config_(kernel.config()),
       shape_(shape),
-      element_(element.value_or(kernelInfo(config).types.front())),
-      family_(kernelInfo(config).family) {
+      element_(element.value_or(kernel.info().types.front())) {
   validateShape(shape);
-  if (family_ == Family::User)
-    throw Error(ErrorKind::Unsupported, "'" + userKernelName(config.kernel) +
+  if (isUserKernelId(kernel.id()))
+    throw Error(ErrorKind::Unsupported, "'" + userKernelName(kernel.id()) +
                                             "' is your own kernel: it has no Mapping to draw");
-  if (!kernelInfo(config).hasMapping) {
+  if (!kernel.info().hasMapping) {
     throw Error(ErrorKind::Unsupported,
-                "kernel '" + config.kernel + "' is a closed library: its mapping is not visible");
+                "kernel '" + kernel.id() + "' is a closed library: its mapping is not visible");
   }
-  if (auto why = elementRefusal(kernelInfo(config), element_))
+  if (auto why = elementRefusal(kernel.info(), element_))
     throw Error(ErrorKind::InvalidArgument, *why);
-  map_ = threadMapOf(config_, element_);
+  map_ = threadMapOf(kernel, element_);
   if (residentBlocks > 0) {
-    if (auto* persistent = std::get_if<maps::Persistent>(&map_))
-      *persistent = persistent->withResidentCtas(residentBlocks);
-    if (auto* persistent = std::get_if<maps::PersistentTf32>(&map_))
-      *persistent = persistent->withResidentCtas(residentBlocks);
+    std::visit(
+        [&](auto& map) {
+          if constexpr (PersistentMap<std::decay_t<decltype(map)>>)
+            map = map.withResidentCtas(residentBlocks);
+        },
+        map_);
   }
   std::visit(
       [&](const auto& map) {
@@ -501,8 +497,9 @@ Mapping::Mapping(const KernelConfig& config, const Shape& shape, std::optional<E
       },
       map_);
   if (grid_.y > kMaxGridY) {
-    const std::string params =
-        config_.params.count("tile") ? "tile " + std::to_string(tile()) : formatParams(config_);
+    const auto tile = config_.params.find("tile");
+    const std::string params = tile != config_.params.end() ? "tile " + std::to_string(tile->second)
+                                                            : formatParams(config_);
     throw Error(ErrorKind::InvalidArgument,
                 config_.kernel + " with " + params + " needs " + std::to_string(grid_.y) +
                     " blocks along y for M = " + std::to_string(shape.m) +
@@ -514,7 +511,6 @@ Mapping::Mapping(const KernelTrace& trace)
     : config_(trace.kernel),
       shape_(trace.shape),
       element_(trace.element),
-      family_(Family::User),
       map_(maps::Traced{indexTrace(trace)}) {
   const TracedTables& t = *std::get<maps::Traced>(map_).tables;
   block_ = trace.block;
@@ -533,13 +529,17 @@ const KernelTrace* Mapping::trace() const {
 
 namespace {
 
-// What `persistent(order)` says of a persistent kernel's map (tensor-persistent, tensor-tf32:
-// maps::PersistentOrder), `otherwise()` of every other map.
+// What `persistent(order)` says of a persistent kernel's map, `otherwise()` of every other map.
 template <typename Persistent, typename Otherwise>
 auto byTileOrder(const ThreadMap& map, Persistent persistent, Otherwise otherwise) {
-  if (const auto* order = std::get_if<maps::Persistent>(&map)) return persistent(*order);
-  if (const auto* order = std::get_if<maps::PersistentTf32>(&map)) return persistent(*order);
-  return otherwise();
+  return std::visit(
+      [&](const auto& order) {
+        if constexpr (PersistentMap<std::decay_t<decltype(order)>>)
+          return persistent(order);
+        else
+          return otherwise();
+      },
+      map);
 }
 
 }  // namespace
@@ -673,18 +673,13 @@ std::vector<PipelineStep> pipelineEpilogue(const Pipeline& p, PipelineRole role)
   return {{PipelineAction::WaitMma, 0, 0}};
 }
 
-int Mapping::tile() const {
-  const auto it = config_.params.find("tile");
-  return it == config_.params.end() ? 1 : it->second;
-}
-
 bool Mapping::staged(Operand operand) const {
   return std::visit(
       [&](const auto& map) {
-        if constexpr (LadderMap<std::decay_t<decltype(map)>>) return operand != Operand::C;
-        return (operand == Operand::A &&
-                (family_ == Family::SharedA || family_ == Family::SharedTiled)) ||
-               (operand == Operand::B && family_ == Family::SharedTiled);
+        using Map = std::decay_t<decltype(map)>;
+        if constexpr (LadderMap<Map>) return operand != Operand::C;
+        return (operand == Operand::A && StagesSeedTileA<Map>) ||
+               (operand == Operand::B && StagesSeedTileB<Map>);
       },
       map_);
 }
@@ -695,8 +690,10 @@ std::int64_t Mapping::sharedBytesPerBlock() const {
         if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
           return std::int64_t(4) * map.sharedWords();
         } else {
-          const std::int64_t tileBytes = std::int64_t(4) * tile() * tile();
-          return tileBytes * (int(staged(Operand::A)) + int(staged(Operand::B)));
+          std::int64_t words = 0;
+          if constexpr (StagesSeedTileA<std::decay_t<decltype(map)>>) words += map.aTile().words();
+          if constexpr (StagesSeedTileB<std::decay_t<decltype(map)>>) words += map.bTile().words();
+          return std::int64_t(4) * words;
         }
       },
       map_);
@@ -796,17 +793,16 @@ std::optional<Dim2> Mapping::loaderOfA(Dim2 block, std::int64_t step, std::int64
           const auto copier =
               map.aCopy().copierOf(int(row - region.rows.begin), int(k - region.cols.begin));
           return Dim2{copier.thread, 0};
-        } else {
-          const maps::SharedA seed{{tile()}};
+        } else if constexpr (StagesSeedTileA<std::decay_t<decltype(map)>>) {
           // Searching the block keeps aLoad() the only formula; a block has at most 1024
           // threads.
           for (int y = 0; y < block_.y; ++y)
             for (int x = 0; x < block_.x; ++x) {
-              const Cell cell = seed.aLoad(block, {x, y}, step);
+              const Cell cell = map.aLoad(block, {x, y}, step);
               if (cell.row == row && cell.col == k) return Dim2{x, y};
             }
-          return std::nullopt;
         }
+        return std::nullopt;
       },
       map_);
 }
@@ -824,15 +820,14 @@ std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64
           const auto copier =
               map.bCopy().copierOf(int(k - region.rows.begin), int(col - region.cols.begin));
           return Dim2{copier.thread, 0};
-        } else {
-          const maps::SharedTiled seed{{{tile()}}};
+        } else if constexpr (StagesSeedTileB<std::decay_t<decltype(map)>>) {
           for (int y = 0; y < block_.y; ++y)
             for (int x = 0; x < block_.x; ++x) {
-              const Cell cell = seed.bLoad(block, {x, y}, step);
+              const Cell cell = map.bLoad(block, {x, y}, step);
               if (cell.row == k && cell.col == col) return Dim2{x, y};
             }
-          return std::nullopt;
         }
+        return std::nullopt;
       },
       map_);
 }
@@ -868,12 +863,11 @@ std::vector<Cell> Mapping::stagedBy(Operand operand, Dim2 block, Dim2 thread,
             for (int e = 0; e < copy.width; ++e) cells.push_back({first.row, first.col + e});
           }
           return cells;
-        } else if constexpr (std::derived_from<Map, maps::SharedA>) {
-          if (operand == Operand::A) return {maps::SharedA{{tile()}}.aLoad(block, thread, step)};
-          return {maps::SharedTiled{{{tile()}}}.bLoad(block, thread, step)};
-        } else {
-          return {};
+        } else if constexpr (StagesSeedTileA<Map>) {
+          if (operand == Operand::A) return {map.aLoad(block, thread, step)};
+          if constexpr (StagesSeedTileB<Map>) return {map.bLoad(block, thread, step)};
         }
+        return {};
       },
       map_);
 }
@@ -885,8 +879,11 @@ int Mapping::accessWidth(Access access) const {
           // A traced kernel's loads are as wide as each one was; its stores as its widest.
           return access == Access::StoreC ? map.tables->trace.storeWidth : 1;
         } else if constexpr (LadderMap<std::decay_t<decltype(map)>>) {
-          // prefetched compiles one kernel per path: both operands' copies are float4s or neither.
-          const bool together = std::same_as<std::decay_t<decltype(map)>, maps::Prefetched>;
+          // A map that compiles one kernel per path (prefetched) copies both operands as float4s
+          // or neither.
+          constexpr bool together = requires {
+            std::decay_t<decltype(map)>::kVectorCopiesTogether;
+          };
           const bool a = map.aVectorCopies(shape_.k), b = map.bVectorCopies(shape_.n);
           if (access == Access::LoadA) return a && (b || !together) ? map.aCopy().width : 1;
           if (access == Access::LoadB) return b && (a || !together) ? map.bCopy().width : 1;
@@ -898,42 +895,13 @@ int Mapping::accessWidth(Access access) const {
 }
 
 std::int64_t Mapping::instructionsPerStep(Access access) const {
-  switch (family_) {
-    case Family::Serial:
-      return shape_.m * shape_.n;  // one per output, in turn
-    case Family::RowPerThread:
-      return colsPerThread_;  // one per column the thread visits
-    case Family::Naive:
-    case Family::SharedTiled:
-      return 1;
-    case Family::SharedA:
-      return access == Access::LoadB ? kDepth_ : 1;
-    case Family::RegisterTiled:
-      return access == Access::StoreC ? rowsPerThread_ * colsPerThread_ : rowsPerThread_;
-    case Family::Library:
-      return 0;
-    case Family::User: {
-      const auto* traced = std::get_if<maps::Traced>(&map_);
-      if (!traced) return 0;
-      if (access == Access::StoreC)
-        return ceilDiv(rowsPerThread_ * colsPerThread_, accessWidth(access));
-      return traced->tables->mostPerStep[access == Access::LoadA ? 0 : 1];
-    }
-    case Family::BlockTile1D:
-    case Family::BlockTile2D:
-    case Family::Vectorized:
-    case Family::Warptile:
-    case Family::Pipelined:
-    case Family::Prefetched:
-    case Family::TensorCore:
-    case Family::Wgmma:
-    case Family::Tma:
-    case Family::Persistent:
-    case Family::PersistentTf32:
-      break;
+  if (const auto* traced = std::get_if<maps::Traced>(&map_)) {
+    if (access == Access::StoreC)
+      return ceilDiv(rowsPerThread_ * colsPerThread_, accessWidth(access));
+    return traced->tables->mostPerStep[access == Access::LoadA ? 0 : 1];
   }
   // A ladder kernel: its copies (one instruction per vector, or per element on the scalar path)
-  // and its stores (one per float4 of outputs on the vector path).
+  // and its stores (one per float4 of outputs on the vector path). A seed says its own.
   const int width = accessWidth(access);
   return std::visit(
       [&](const auto& map) -> std::int64_t {
@@ -941,6 +909,8 @@ std::int64_t Mapping::instructionsPerStep(Access access) const {
           if (access == Access::StoreC) return rowsPerThread_ * colsPerThread_ / width;
           const maps::TileCopy copy = access == Access::LoadA ? map.aCopy() : map.bCopy();
           return std::int64_t(copy.copiesPerThread()) * copy.width / width;
+        } else if constexpr (requires { map.instructionsPerStep(access, Extent{}); }) {
+          return map.instructionsPerStep(access, extent());
         }
         return 0;
       },
@@ -952,97 +922,35 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
   const std::int64_t m = shape_.m, n = shape_.n, k = shape_.k;
   if (step < 0 || step >= kSteps() || instr < 0 || instr >= instructionsPerStep(access))
     return std::nullopt;
-  auto inside = [](Cell cell, std::int64_t rows, std::int64_t cols) -> std::optional<Cell> {
-    if (cell.row < rows && cell.col < cols) return cell;
-    return std::nullopt;
-  };
-  auto pick = [&](std::int64_t row, std::int64_t col) -> std::optional<Cell> {
-    // Threads outside C skip the whole product (the bounds check of the simple kernels).
-    if (row >= m || col >= n) return std::nullopt;
-    if (access == Access::LoadA) return Cell{row, step};
-    if (access == Access::LoadB) return Cell{step, col};
-    return Cell{row, col};
-  };
-  switch (family_) {
-    case Family::Serial:
-      return pick(instr / n, instr % n);
-    case Family::RowPerThread: {
-      const maps::RowPerThread map{tile()};
-      return pick(map.row(block, thread, 0), map.col(block, thread, instr));
-    }
-    case Family::Naive: {
-      const maps::Naive map{tile()};
-      return pick(map.row(block, thread, 0), map.col(block, thread, 0));
-    }
-    case Family::SharedA: {
-      const maps::SharedA map{{tile()}};
-      // Every thread helps stage A (zero past the edges); B is read per inner index.
-      if (access == Access::LoadA) return inside(map.aLoad(block, thread, step), m, k);
-      const std::int64_t row = map.row(block, thread, 0), col = map.col(block, thread, 0);
-      if (access == Access::StoreC) return inside({row, col}, m, n);
-      const std::int64_t kk = step * kDepth_ + instr;
-      if (row >= m || col >= n || kk >= k) return std::nullopt;
-      return Cell{kk, col};
-    }
-    case Family::SharedTiled: {
-      const maps::SharedTiled map{{{tile()}}};
-      if (access == Access::LoadA) return inside(map.aLoad(block, thread, step), m, k);
-      if (access == Access::LoadB) return inside(map.bLoad(block, thread, step), k, n);
-      return inside({map.row(block, thread, 0), map.col(block, thread, 0)}, m, n);
-    }
-    case Family::RegisterTiled: {
-      const maps::RegisterTiled map{tile()};
-      if (access == Access::LoadA) return inside({map.row(block, thread, instr), step}, m, k);
-      if (access == Access::LoadB) return inside({step, map.col(block, thread, instr)}, k, n);
-      return inside({map.row(block, thread, instr / colsPerThread_),
-                     map.col(block, thread, instr % colsPerThread_)},
-                    m, n);
-    }
-    case Family::Library:
+  if (const auto* traced = std::get_if<maps::Traced>(&map_)) {
+    // Only the traced block's accesses are known.
+    if (block.x != traced->tables->trace.tracedBlock.x ||
+        block.y != traced->tables->trace.tracedBlock.y)
       return std::nullopt;
-    case Family::User: {
-      // Only the traced block's accesses are known.
-      const auto* traced = std::get_if<maps::Traced>(&map_);
-      if (!traced || block.x != traced->tables->trace.tracedBlock.x ||
-          block.y != traced->tables->trace.tracedBlock.y)
+    const int linear = thread.x + thread.y * block_.x;
+    if (access == Access::StoreC) {
+      // Store slot (r, c), as the formulas number them: the thread's r-th row and c-th column,
+      // where it stored that element; a vector store starts at every width-th slot.
+      const std::int64_t slot = instr * accessWidth(access);
+      const std::int64_t row = traced->row(block, thread, slot / colsPerThread_);
+      const std::int64_t col = traced->col(block, thread, slot % colsPerThread_);
+      if (row >= shape_.m || col >= shape_.n) return std::nullopt;
+      const std::size_t at = std::size_t(row * shape_.n + col);
+      const KernelTrace& trace = traced->tables->trace;
+      if (trace.ownerBlock[at] != block.x + block.y * grid_.x || trace.ownerThread[at] != linear)
         return std::nullopt;
-      const int linear = thread.x + thread.y * block_.x;
-      if (access == Access::StoreC) {
-        // Store slot (r, c), as the formulas number them: the thread's r-th row and c-th column,
-        // where it stored that element; a vector store starts at every width-th slot.
-        const std::int64_t slot = instr * accessWidth(access);
-        const std::int64_t row = traced->row(block, thread, slot / colsPerThread_);
-        const std::int64_t col = traced->col(block, thread, slot % colsPerThread_);
-        if (row >= shape_.m || col >= shape_.n) return std::nullopt;
-        const std::size_t at = std::size_t(row * shape_.n + col);
-        const KernelTrace& trace = traced->tables->trace;
-        if (trace.ownerBlock[at] != block.x + block.y * grid_.x || trace.ownerThread[at] != linear)
-          return std::nullopt;
-        return Cell{row, col};
-      }
-      const auto [first, last] =
-          traced->tables->stepLoads(access == Access::LoadA ? 0 : 1, linear, step);
-      if (instr >= last - first) return std::nullopt;
-      const TracedLoad& load = first[instr];
-      if (load.row < 0 || load.col < 0) return std::nullopt;
-      return access == Access::LoadA ? inside({load.row, load.col}, m, k)
-                                     : inside({load.row, load.col}, k, n);
+      return Cell{row, col};
     }
-    case Family::BlockTile1D:
-    case Family::BlockTile2D:
-    case Family::Vectorized:
-    case Family::Warptile:
-    case Family::Pipelined:
-    case Family::Prefetched:
-    case Family::TensorCore:
-    case Family::Wgmma:
-    case Family::Tma:
-    case Family::Persistent:
-    case Family::PersistentTf32:
-      break;
+    const auto [first, last] =
+        traced->tables->stepLoads(access == Access::LoadA ? 0 : 1, linear, step);
+    if (instr >= last - first) return std::nullopt;
+    const TracedLoad& load = first[instr];
+    if (load.row < 0 || load.col < 0) return std::nullopt;
+    return access == Access::LoadA ? inside({load.row, load.col}, m, k)
+                                   : inside({load.row, load.col}, k, n);
   }
   // A ladder kernel. On the vector path instruction i is copy (or float4 store) i; on the scalar
-  // path each vector takes one instruction per element.
+  // path each vector takes one instruction per element. A seed says its own.
   const int width = accessWidth(access);
   return std::visit(
       [&](const auto& map) -> std::optional<Cell> {
@@ -1062,6 +970,8 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
                                               : map.bLoad(block, thread, step, vector);
           cell.col += element;
           return access == Access::LoadA ? inside(cell, m, k) : inside(cell, k, n);
+        } else if constexpr (requires { map.instructionsPerStep(access, Extent{}); }) {
+          return map.globalAccess(block, thread, access, step, instr, extent());
         }
         return std::nullopt;
       },
@@ -1190,13 +1100,13 @@ std::optional<WarpSharedAccess> Mapping::warpSharedRead(Operand operand, int war
           width = map.readWidth();
           return operand == Operand::A ? map.aWord(map.rowInBlock(linear, first), kk, pad)
                                        : map.bWord(kk, map.colInBlock(linear, first), pad);
-        } else {
-          const maps::SharedTiled seed{{{tile()}}};
-          const maps::SharedTile layout{tile(), pad};
+        } else if constexpr (StagesSeedTileA<Map>) {
           const Dim2 t = threadOfLinear(linear);
-          const Cell at = operand == Operand::A ? seed.aTileRead(t, kk) : seed.bTileRead(t, kk);
-          return layout.word(int(at.row), int(at.col));
+          if (operand == Operand::A) return seedTileWord(map.aTile(), map.aTileRead(t, kk), pad);
+          if constexpr (StagesSeedTileB<Map>)
+            return seedTileWord(map.bTile(), map.bTileRead(t, kk), pad);
         }
+        return -1;
       });
   // A warp that reads nothing of the tile (tensor-tf32's producer warps) makes no access.
   if (std::ranges::all_of(read.word, [](int word) { return word < 0; })) return std::nullopt;
@@ -1240,7 +1150,6 @@ int Mapping::sharedWriteSlots(Operand operand) const {
   // The seed kernels store one element of each staged tile per thread; the ladder its copies
   // (stageWrites). The copy engine, which fills TMA stages, has no threads: its 16-byte chunks
   // are drawn as the producer warpgroup's vectors, as its loads are (aCopy, bCopy).
-  if (family_ == Family::SharedA || family_ == Family::SharedTiled) return 1;
   return std::visit(
       [&](const auto& map) {
         using Map = std::decay_t<decltype(map)>;
@@ -1248,7 +1157,7 @@ int Mapping::sharedWriteSlots(Operand operand) const {
           const maps::TileCopy copy = operand == Operand::A ? map.aCopy() : map.bCopy();
           return copy.copiesPerThread() * stageWrites(map, operand, shape_).writes;
         }
-        return 0;
+        return StagesSeedTileA<Map> ? 1 : 0;
       },
       map_);
 }
@@ -1272,14 +1181,13 @@ std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int wa
       width = writes.width;
       return operand == Operand::A ? map.aWord(int(at.row), col, pad)
                                    : map.bWord(int(at.row), col, pad);
-    } else {
+    } else if constexpr (StagesSeedTileA<Map>) {
       // A seed kernel's thread stores the element it stages at its place in the tile.
-      const maps::SharedTiled seed{{{tile()}}};
-      const maps::SharedTile layout{tile(), pad};
       const Dim2 t = threadOfLinear(linear);
-      const Cell at = operand == Operand::A ? seed.aTileStore(t) : seed.bTileStore(t);
-      return layout.word(int(at.row), int(at.col));
+      if (operand == Operand::A) return seedTileWord(map.aTile(), map.aTileStore(t), pad);
+      if constexpr (StagesSeedTileB<Map>) return seedTileWord(map.bTile(), map.bTileStore(t), pad);
     }
+    return -1;
   });
 }
 

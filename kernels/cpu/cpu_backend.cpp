@@ -10,8 +10,8 @@
 #include <string>
 #include <thread>
 
+#include "core/registry.hpp"
 #include "cpu_ceilings.hpp"
-#include "cpu_kernels.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
 
@@ -20,45 +20,6 @@ namespace tilescope {
 namespace {
 
 constexpr const char* kBackendId = "cpu";
-
-cpu::KernelFn kernelFor(Family family) {
-  switch (family) {
-    case Family::Serial:
-      return cpu::runSerial;
-    case Family::RowPerThread:
-      return cpu::runRowPerThread;
-    case Family::Naive:
-      return cpu::runNaive;
-    case Family::SharedA:
-      return cpu::runSharedA;
-    case Family::SharedTiled:
-      return cpu::runSharedTiled;
-    case Family::RegisterTiled:
-      return cpu::runRegisterTiled;
-    case Family::Library:
-      return cpu::runLibrary;
-    case Family::BlockTile1D:
-      return cpu::runBlockTile1D;
-    case Family::BlockTile2D:
-      return cpu::runBlockTile2D;
-    case Family::Vectorized:
-      return cpu::runVectorized;
-    case Family::Warptile:
-      return cpu::runWarptile;
-    case Family::Pipelined:
-      return cpu::runPipelined;
-    case Family::Prefetched:
-      return cpu::runPrefetched;
-    case Family::TensorCore:  // tensor cores exist on the GPU only
-    case Family::Wgmma:
-    case Family::Tma:
-    case Family::Persistent:
-    case Family::PersistentTf32:
-    case Family::User:  // CUDA source
-      break;
-  }
-  return nullptr;
-}
 
 // A field of /proc/meminfo ("MemAvailable", "MemTotal") in bytes, or -1 when it cannot be read.
 std::int64_t memInfoBytes(const std::string& field) {
@@ -156,12 +117,12 @@ class CpuBackend final : public Backend {
       return std::string("the CPU backend multiplies fp32 only: ") + toString(element) +
              " needs tensor cores (the CUDA backend)";
     const KernelInfo& info = kernelInfo(kernel);
-    if (info.family == Family::User)
+    if (isUserKernelId(info.id))
       return info.displayName +
              " is CUDA source: it runs on a CUDA GPU, this machine's or a GPU server's (Backend > "
              "GPU Server...), not on the CPU backend";
     if (std::find(info.backends.begin(), info.backends.end(), kBackendId) == info.backends.end() ||
-        !kernelFor(info.family))
+        !registrationOf(info.id).runOnCpu)
       return info.id + " has no CPU implementation";
     try {
       validateShape(shape);
@@ -178,7 +139,7 @@ class CpuBackend final : public Backend {
 
 RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
                           const std::atomic<bool>* cancel) {
-  const KernelConfig config = resolve(request.kernel);
+  const ResolvedKernel config = resolve(request.kernel);
   const Shape& shape = request.shape;
   validateShape(shape);
   checkDevice(request.device);
@@ -188,7 +149,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
     throw Error(ErrorKind::OutOfMemory, *why);
   if (auto reason = refusal(request)) throw Error(ErrorKind::Unsupported, *reason);
 
-  const cpu::KernelFn kernel = kernelFor(kernelInfo(config.kernel).family);
+  const cpu::KernelFn kernel = registrationOf(config.id()).runOnCpu;
   const Operands operands = makeOperands(shape, request.fill, request.seed);
   Matrix c = makePoisonedMatrix(shape.m, shape.n);
   const cpu::Gemm gemm{
@@ -209,7 +170,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
              "timing " + std::to_string(rep + 1) + "/" + std::to_string(plannedReps));
     poison(c);
     const auto start = std::chrono::steady_clock::now();
-    kernel(gemm, config.params, cancel);
+    kernel(gemm, config.params(), cancel);
     const auto stop = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::milli>(stop - start).count();
   };

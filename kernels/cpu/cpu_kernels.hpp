@@ -1,8 +1,9 @@
 #pragma once
-// The catalogue kernels executed on the CPU. Each function runs its family's GPU schedule: the
-// blocks of the grid (spread over CPU threads), the threads of each block in linear order, and
-// every index taken from the family's struct in thread_map.hpp. A block's shared tile is a local
-// buffer its "threads" fill before they use it; a GPU thread's registers are local variables.
+// What the families' CPU schedules share (each family's own is in
+// kernels/families/<name>/<name>.cpp). A schedule runs its family's GPU schedule: the blocks of the
+// grid (spread over CPU threads), the threads of each block in linear order, and every index taken
+// from the family's thread map. A block's shared tile is a local buffer its "threads" fill before
+// they use it; a GPU thread's registers are local variables.
 //
 // A CPU core runs one GPU thread's loop to completion before starting the next, so the memory
 // pattern of each kernel reaches the CPU caches unchanged: the naive kernel walks a column of B
@@ -61,20 +62,5 @@ using KernelFn = void (*)(const Gemm& gemm, const Params& params, const std::ato
 inline int tileParam(const Params& params) {
   return params.at("tile");
 }
-
-void runSerial(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runRowPerThread(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runNaive(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runSharedA(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runSharedTiled(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runRegisterTiled(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runLibrary(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-// The optimisation ladder: one schedule (block_tiling.hpp) over each family's map.
-void runBlockTile1D(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runBlockTile2D(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runVectorized(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runWarptile(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runPipelined(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
-void runPrefetched(const Gemm& gemm, const Params& params, const std::atomic<bool>* cancel);
 
 }  // namespace tilescope::cpu

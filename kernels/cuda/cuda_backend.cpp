@@ -132,14 +132,14 @@ class CudaBackend final : public Backend {
     if (auto why = unavailableReason()) return why;
     if (auto why = tilescope::refusal(kernel)) return why;
     const KernelInfo& info = kernelInfo(kernel);
-    if (info.family == Family::User) return userKernelCompilerUnavailable();
+    if (isUserKernelId(info.id)) return userKernelCompilerUnavailable();
     if (std::find(info.backends.begin(), info.backends.end(), id()) == info.backends.end())
       return "'" + info.id + "' is not implemented by the CUDA backend";
     return architectureRefusal(info, 0);
   }
 
-  // What the GPU lacks for a kernel: tensor-mma needs sm_80 (mma.sync on fp16, bf16 and tf32,
-  // cp.async), tensor-wgmma, tensor-tma, tensor-persistent and tensor-tf32 exactly sm_90 (wgmma is
+  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): tensor-mma needs sm_80
+  // (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels exactly sm_90 (they are
   // compiled for sm_90a alone).
   std::optional<std::string> architectureRefusal(const KernelInfo& info, int device) const {
     if (device < 0 || device >= int(capabilities_.size())) return std::nullopt;
@@ -147,13 +147,13 @@ class CudaBackend final : public Backend {
     const std::string gpu = devices_[std::size_t(device)].name + " (compute capability " +
                             std::to_string(capability / 10) + "." +
                             std::to_string(capability % 10) + ")";
-    if ((info.family == Family::Wgmma || info.family == Family::Tma ||
-         info.family == Family::Persistent || info.family == Family::PersistentTf32) &&
-        capability != 90)
-      return "'" + info.id + "' uses Hopper's wgmma, which only sm_90 GPUs have; " + gpu +
-             " is not one: use tensor-mma";
-    if (info.family == Family::TensorCore && capability < 80)
-      return "'" + info.id + "' needs compute capability 8.0 or newer; " + gpu + " is older";
+    const KernelInfo::CudaArchitecture& needed = info.cudaArchitecture;
+    if (needed.only && capability != needed.minimum)
+      return "'" + info.id + "' uses " + needed.needs + ", which only sm_" +
+             std::to_string(needed.minimum) + " GPUs have; " + gpu + " is not one: use tensor-mma";
+    if (capability < needed.minimum)
+      return "'" + info.id + "' needs compute capability " + std::to_string(needed.minimum / 10) +
+             "." + std::to_string(needed.minimum % 10) + " or newer; " + gpu + " is older";
     return std::nullopt;
   }
 
@@ -162,10 +162,10 @@ class CudaBackend final : public Backend {
                 const std::atomic<bool>* cancel) override {
     requireUsable();
     validateShape(request.shape);
-    const KernelConfig config = resolve(request.kernel);
+    const ResolvedKernel config = resolve(request.kernel);
     if (auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
     requireDevice(request.device);
-    if (auto why = architectureRefusal(kernelInfo(config), request.device))
+    if (auto why = architectureRefusal(config.info(), request.device))
       throw Error(ErrorKind::Unsupported, *why);
     return rememberingFaults([&] { return runOnDevice(request, config, progress, cancel); });
   }
@@ -287,14 +287,15 @@ class CudaBackend final : public Backend {
     return *gemm;
   }
 
-  RunResult runOnDevice(const RunRequest& request, const KernelConfig& config,
+  RunResult runOnDevice(const RunRequest& request, const ResolvedKernel& config,
                         const ProgressFn& progress, const std::atomic<bool>* cancel) {
     const auto report = [&](double fraction, const std::string& stage) {
       if (progress) progress(fraction, stage);
     };
     const Shape& shape = request.shape;
-    const Family family = kernelInfo(config).family;
-    const bool isLibrary = family == Family::Library;
+    // The closed library reference runs through cuBLAS; user kernels through their module.
+    const bool isUser = isUserKernelId(config.id());
+    const bool isLibrary = !isUser && !config.info().hasMapping;
     const bool cpuReference = request.verify && shape.flops() / 2 <= kCpuReferenceMaxWork;
     const bool gpuReference = request.verify && !cpuReference && !isLibrary;
 
@@ -321,8 +322,8 @@ class CudaBackend final : public Backend {
     args.element = request.element;
     const cuda::UserModule* user = nullptr;
     cuda::UserLaunch userLaunch;
-    if (family == Family::User) {
-      report(0.07, "compiling " + userKernelName(config.kernel) + " with NVRTC");
+    if (isUser) {
+      report(0.07, "compiling " + userKernelName(config.id()) + " with NVRTC");
       user = &userModule(config, request.device, request.element);
       userLaunch = user->launchFor(shape);
     }

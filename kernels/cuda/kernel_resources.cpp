@@ -24,11 +24,11 @@ LaunchProbe* LaunchProbe::active() {
   return activeProbe;
 }
 
-LaunchPlan plannedLaunch(const KernelConfig& config, const ProductArgs& args) {
+LaunchPlan plannedLaunch(const ResolvedKernel& kernel, const ProductArgs& args) {
   const LaunchProbe probe;
-  launchMapped(config, args);
+  launchMapped(kernel, args);
   if (!probe.plan())
-    throw Error(ErrorKind::Unsupported, "'" + config.kernel + "' launches no hand-written kernel");
+    throw Error(ErrorKind::Unsupported, "'" + kernel.id() + "' launches no hand-written kernel");
   return *probe.plan();
 }
 

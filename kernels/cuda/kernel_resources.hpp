@@ -37,7 +37,7 @@ class LaunchProbe {
 };
 
 // The launch a hand-written kernel's configuration makes on these arguments, without launching.
-LaunchPlan plannedLaunch(const KernelConfig& config, const ProductArgs& args);
+LaunchPlan plannedLaunch(const ResolvedKernel& kernel, const ProductArgs& args);
 
 // Registers, shared and local memory (cudaFuncGetAttributes) and the theoretical occupancy
 // (cudaOccupancyMaxActiveBlocksPerMultiprocessor) of a planned launch on the current device.

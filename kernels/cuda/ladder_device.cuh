@@ -358,7 +358,8 @@ using LadderKernel = void (*)(ProductArgs);
 
 template <typename Map, int kIndex>
 constexpr LadderKernel kernelFor() {
-  if constexpr (std::is_same_v<Map, maps::Pipelined>)
+  // A cp.async pipeline (pipelined) has its own main loop; the others stage through registers.
+  if constexpr (kConfig<Map, kIndex>.pipeline().fill == StageFill::CpAsync)
     return pipelinedKernel<Map, kIndex>;
   else
     return stagedKernel<Map, kIndex>;

@@ -1,9 +1,11 @@
 #pragma once
-// The kernel families as host functions: each launches one catalogue kernel on the current
-// device's default stream, with its launch shape taken from tilescope::maps. Plain C++ (no CUDA
-// syntax), so the backend and the GPU tests can call them.
+// The CUDA launches of the kernel families, as host functions: each launches one catalogue kernel
+// on the current device's default stream, with its launch shape taken from its thread map. Plain
+// C++ (no CUDA syntax), so the backend and the GPU tests can call them.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tilescope/catalogue.hpp"
 
@@ -35,40 +37,35 @@ struct ProductArgs {
   }
 };
 
-// Each throws Error(InvalidArgument) for a tile (or configuration) the family was not compiled for,
-// and Error(LaunchFailed) when CUDA refuses the launch (see cuda_check.hpp). They do not wait for
-// the kernel: a fault inside it surfaces at the next synchronising call.
-void launchSerial(const ProductArgs& args);
-void launchRowPerThread(int tile, const ProductArgs& args);
-void launchNaive(int tile, const ProductArgs& args);
-void launchSharedA(int tile, const ProductArgs& args);
-void launchSharedTiled(int tile, const ProductArgs& args);
-void launchRegisterTiled(int tile, const ProductArgs& args);
-// The optimisation ladder: every valid configuration of each family is compiled.
-void launchBlockTile1D(const maps::BlockTile1D& map, const ProductArgs& args);
-void launchBlockTile2D(const maps::BlockTile2D& map, const ProductArgs& args);
-void launchVectorized(const maps::Vectorized& map, const ProductArgs& args);
-void launchWarptile(const maps::Warptile& map, const ProductArgs& args);
-void launchPipelined(const maps::Pipelined& map, const ProductArgs& args);
-void launchPrefetched(const maps::Prefetched& map, const ProductArgs& args);
-// Tensor cores: the map's element size is taken from args.element (fp16, bf16 or tf32).
-void launchTensorCore(const maps::TensorCore& map, const ProductArgs& args);
-// Hopper only (compiled for sm_90a): fp16 or bf16.
-void launchWgmma(const maps::Wgmma& map, const ProductArgs& args);
-// Hopper only (compiled for sm_90a): fp16 or bf16, TMA loads (tensor maps made per launch).
-void launchTma(const maps::Tma& map, const ProductArgs& args);
-// Hopper only (compiled for sm_90a): fp16 or bf16, one block per SM looping over the tiles (in
-// clusters of map.cluster blocks). The launch's map is `map` with the resident blocks counted on
-// the current GPU: persistentResidentCtas() gives that count, so the Mapping can describe the
-// launch exactly.
-void launchPersistent(const maps::Persistent& map, const ProductArgs& args);
-int persistentResidentCtas(const maps::Persistent& map, ElementType element);
-// tensor-tf32: tensor-persistent for tf32 (tensor_persistent.cu); its resident blocks likewise.
-void launchPersistentTf32(const maps::PersistentTf32& map, const ProductArgs& args);
-int persistentTf32ResidentCtas(const maps::PersistentTf32& map);
+// A family's CUDA launch, registered by its .cu (kernels/families/<name>/<name>.cu). `launch`
+// throws Error(InvalidArgument) for a configuration the family was not compiled for, and
+// Error(LaunchFailed) when CUDA refuses the launch (see cuda_check.hpp); it does not wait for the
+// kernel: a fault inside it surfaces at the next synchronising call.
+struct CudaLaunch {
+  void (*launch)(const Params& params, const ProductArgs& args) = nullptr;
+  // A persistent kernel's launch depends on how many of its blocks the current GPU holds at once:
+  // that count, so the Mapping can describe the launch exactly; null for the other kernels.
+  int (*residentBlocks)(const Params& params, ElementType element) = nullptr;
+};
+
+class Launchers {
+ public:
+  void add(const std::string& kernel, CudaLaunch launch);
+  const CudaLaunch* find(const std::string& kernel) const;
+
+ private:
+  std::vector<std::pair<std::string, CudaLaunch>> launches_;
+};
+
+// Every family's registerCuda(), in catalogue order (generated: registered_cuda_families.cpp).
+void registerCudaFamilies(Launchers& launchers);
+
+// The launch of catalogue kernel `kernel`; throws Error(Unsupported) where it has no hand-written
+// CUDA kernel (the library reference runs through cuBLAS, a user kernel through its UserModule).
+const CudaLaunch& cudaLaunchOf(const std::string& kernel);
 
 // Launches the hand-written kernel a resolved configuration names (not the library reference,
 // which needs a cuBLAS handle: see cublas_gemm.hpp).
-void launchMapped(const KernelConfig& config, const ProductArgs& args);
+void launchMapped(const ResolvedKernel& kernel, const ProductArgs& args);
 
 }  // namespace tilescope::cuda

@@ -1,4 +1,5 @@
 #include "user_module.hpp"
+#include "tilescope/families.hpp"
 
 #include <algorithm>
 #include <array>

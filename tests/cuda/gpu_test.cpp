@@ -19,7 +19,7 @@ std::vector<KernelCase> everyCudaConfiguration(bool withLibrary) {
   for (const KernelInfo& info : catalogue()) {
     const auto& backends = info.backends;
     if (std::find(backends.begin(), backends.end(), "cuda") == backends.end()) continue;
-    if (info.family == Family::Library && !withLibrary) continue;
+    if (!info.hasMapping && !withLibrary) continue;
     for (const KernelConfig& config : validConfigurations(info)) {
       const auto tile = config.params.find("tile");
       for (const ElementType element : info.types)
@@ -34,7 +34,8 @@ std::vector<KernelConfig> ladderCorners() {
   for (const KernelInfo& info : catalogue()) {
     if (!info.check) continue;
     const std::vector<KernelConfig> valid = validConfigurations(info);
-    for (const KernelConfig& config : {resolve({info.id, {}}), valid.front(), valid.back()})
+    for (const KernelConfig& config :
+         {resolve({info.id, {}}).config(), valid.front(), valid.back()})
       if (std::find(corners.begin(), corners.end(), config) == corners.end())
         corners.push_back(config);
   }
@@ -46,7 +47,9 @@ std::string caseName(const ::testing::TestParamInfo<KernelCase>& info) {
   std::replace(name.begin(), name.end(), '-', '_');
   const std::string type =
       info.param.element == ElementType::F32 ? "" : "_" + std::string(toString(info.param.element));
-  if (info.param.tile > 0) return name + "_T" + std::to_string(info.param.tile) + type;
+  // A seed's one parameter, its tile, reads as T<tile>; other kernels name every parameter.
+  if (info.param.tile > 0 && info.param.config.params.size() == 1)
+    return name + "_T" + std::to_string(info.param.tile) + type;
   for (const ParamSpec& spec : kernelInfo(info.param.config.kernel).params)
     name += "_" + spec.name + std::to_string(info.param.config.params.at(spec.name));
   return name + type;
@@ -63,10 +66,8 @@ std::string describe(const KernelCase& kernelCase, const Shape& shape) {
 Mapping launchedMapping(const KernelConfig& config, const Shape& shape, ElementType element) {
   const KernelConfig resolved = resolve(config);
   int resident = 0;
-  if (kernelInfo(resolved.kernel).family == Family::Persistent)
-    resident = cuda::persistentResidentCtas(ladderMap<maps::Persistent>(resolved.params), element);
-  if (kernelInfo(resolved.kernel).family == Family::PersistentTf32)
-    resident = cuda::persistentTf32ResidentCtas(ladderMap<maps::PersistentTf32>(resolved.params));
+  if (const auto residentBlocks = cuda::cudaLaunchOf(resolved.kernel).residentBlocks)
+    resident = residentBlocks(resolved.params, element);
   return Mapping(resolved, shape, element, resident);
 }
 
@@ -95,11 +96,11 @@ Matrix DeviceProduct::run(const KernelConfig& config, Owners* owners) {
     args.ownerThread = ownerThread.get();
   }
   TS_CUDA_CHECK(cudaMemset(c_.get(), 0xFF, c_.bytes()));
-  if (kernelInfo(config.kernel).family == Family::Library) {
+  if (!kernelInfo(config.kernel).hasMapping) {
     static cuda::CublasGemm gemm;
     gemm.multiply(args);
   } else {
-    cuda::launchMapped(config, args);
+    cuda::launchMapped(resolve(config), args);
   }
   TS_CUDA_CHECK(cudaDeviceSynchronize());
 

@@ -153,7 +153,6 @@ struct SeedKernel {
   int tile;
   // Launches the transcription with 32-bit (false) or 64-bit (true) indices.
   std::function<void(int n, const float* a, const float* b, float* c, bool wide)> transcription;
-  std::function<void(int tile, const ProductArgs&)> catalogue;
 };
 
 dim3 grid2(int cols, int rows) {
@@ -161,7 +160,6 @@ dim3 grid2(int cols, int rows) {
 }
 
 std::vector<SeedKernel> seedKernels() {
-  namespace cu = tilescope::cuda;
   return {
       {"row-per-thread", "000a", 32,
        [](int n, const float* a, const float* b, float* c, bool wide) {
@@ -170,8 +168,7 @@ std::vector<SeedKernel> seedKernels() {
            rowPerThreadSeed<std::int64_t><<<grid, block>>>(c, a, b, n);
          else
            rowPerThreadSeed<int><<<grid, block>>>(c, a, b, n);
-       },
-       cu::launchRowPerThread},
+       }},
       {"naive", "003a", 16,
        [](int n, const float* a, const float* b, float* c, bool wide) {
          const dim3 grid = grid2(n / 16 + 1, n / 16 + 1), block(16, 16);
@@ -179,8 +176,7 @@ std::vector<SeedKernel> seedKernels() {
            naiveSeed<std::int64_t><<<grid, block>>>(n, a, b, c);
          else
            naiveSeed<int><<<grid, block>>>(n, a, b, c);
-       },
-       cu::launchNaive},
+       }},
       {"shared-a", "001b", 16,
        [](int n, const float* a, const float* b, float* c, bool wide) {
          const dim3 grid = grid2(n / 16, n / 16), block(16, 16);
@@ -188,8 +184,7 @@ std::vector<SeedKernel> seedKernels() {
            sharedASeed<std::int64_t><<<grid, block>>>(a, b, c);
          else
            sharedASeed<unsigned><<<grid, block>>>(a, b, c);
-       },
-       cu::launchSharedA},
+       }},
       {"shared-tiled", "004-3", 16,
        [](int n, const float* a, const float* b, float* c, bool wide) {
          const dim3 grid = grid2(n / 16, n / 16), block(16, 16);
@@ -197,8 +192,7 @@ std::vector<SeedKernel> seedKernels() {
            sharedTiledSeed<std::int64_t><<<grid, block>>>(a, b, c, n);
          else
            sharedTiledSeed<int><<<grid, block>>>(a, b, c, n);
-       },
-       cu::launchSharedTiled},
+       }},
       {"register-tiled", "004-2", 8,
        [](int n, const float* a, const float* b, float* c, bool wide) {
          const dim3 grid = grid2(n / 128, n / 128), block(16, 16);
@@ -206,8 +200,7 @@ std::vector<SeedKernel> seedKernels() {
            registerTiledSeed<std::int64_t><<<grid, block>>>(a, b, c, n);
          else
            registerTiledSeed<int><<<grid, block>>>(a, b, c, n);
-       },
-       cu::launchRegisterTiled},
+       }},
   };
 }
 
@@ -265,7 +258,11 @@ int run(int argc, char** argv) {
           medianMs([&] { kernel.transcription(n, a.get(), b.get(), cSeed.get(), false); }, reps);
       const double wideMs =
           medianMs([&] { kernel.transcription(n, a.get(), b.get(), cSeed.get(), true); }, reps);
-      const double catalogueMs = medianMs([&] { kernel.catalogue(kernel.tile, args); }, reps);
+      const double catalogueMs = medianMs(
+          [&] {
+            tilescope::cuda::cudaLaunchOf(kernel.name).launch({{"tile", kernel.tile}}, args);
+          },
+          reps);
       // Both sum in k order with FP32 FMAs, so the results must agree bit for bit.
       std::vector<float> fromSeed(static_cast<std::size_t>(elements)),
           fromCatalogue(fromSeed.size());

@@ -74,10 +74,10 @@ TEST_F(CudaErrors, TooManyThreadsPerBlockIsALaunchFailureNamingTheLimit) {
   for (const auto* buffer : {&a, &b}) TS_CUDA_CHECK(cudaMemset(buffer->get(), 0, buffer->bytes()));
   const cuda::ProductArgs args{a.get(), b.get(), c.get(), size, size, size};
   // The catalogue stops at T = 32 (1024 threads); the launch function itself takes any tile.
-  const Error error = thrownBy([&] { cuda::launchNaive(33, args); });
+  const Error error = thrownBy([&] { cuda::cudaLaunchOf("naive").launch({{"tile", 33}}, args); });
   EXPECT_EQ(error.kind(), ErrorKind::LaunchFailed);
   EXPECT_NE(std::string(error.what()).find("1024 threads"), std::string::npos) << error.what();
-  cuda::launchNaive(32, args);
+  cuda::cudaLaunchOf("naive").launch({{"tile", 32}}, args);
   TS_CUDA_CHECK(cudaDeviceSynchronize());
   expectNormalRun();
 }

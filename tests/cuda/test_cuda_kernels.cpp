@@ -112,9 +112,7 @@ class PersistentExactness : public KernelExactness {};
 std::vector<KernelCase> persistentConfigurations() {
   std::vector<KernelCase> cases;
   for (const KernelCase& kernelCase : everyCudaConfiguration(/*withLibrary=*/false))
-    if (const Family family = kernelInfo(kernelCase.config.kernel).family;
-        family == Family::Persistent || family == Family::PersistentTf32)
-      cases.push_back(kernelCase);
+    if (cuda::cudaLaunchOf(kernelCase.config.kernel).residentBlocks) cases.push_back(kernelCase);
   return cases;
 }
 
@@ -152,7 +150,7 @@ TEST_F(NaiveWideIndices, ElementsPastTheIntRangeAreRight) {
   ASSERT_EQ(cudaMemcpy(b.get(), operands.b.data.data(), b.bytes(), cudaMemcpyHostToDevice),
             cudaSuccess);
   ASSERT_EQ(cudaMemset(c.get(), 0xFF, c.bytes()), cudaSuccess);  // NaN: unwritten cannot pass
-  cuda::launchNaive(16, {a.get(), b.get(), c.get(), m, n, 1});
+  cuda::cudaLaunchOf("naive").launch({{"tile", 16}}, {a.get(), b.get(), c.get(), m, n, 1});
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 
   // The first rows, a middle one and the last two (past 2^31), each element A[i][0] * B[0][j].

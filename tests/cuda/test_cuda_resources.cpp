@@ -13,7 +13,7 @@ namespace {
 class KernelResourcesTest : public GpuTest, public ::testing::WithParamInterface<KernelCase> {};
 
 TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
-  const KernelConfig config = resolve(GetParam().config);
+  const ResolvedKernel config = resolve(GetParam().config);
   const Shape shape{1000, 1030, 70};
   cuda::ProductArgs args{nullptr, nullptr, nullptr, shape.m, shape.n, shape.k};
   args.element = GetParam().element;

@@ -85,15 +85,11 @@ std::vector<Setting> settings() {
   return all;
 }
 
-// The first kernel of each family that has a picture, with its default parameters.
+// Every kernel that has a picture (each is a family of its own), with its default parameters.
 std::vector<KernelConfig> oneKernelPerFamily() {
   std::vector<KernelConfig> configs;
-  std::vector<Family> seen;
-  for (const KernelInfo& info : catalogue()) {
-    if (!info.hasMapping || std::ranges::find(seen, info.family) != seen.end()) continue;
-    seen.push_back(info.family);
-    configs.push_back({info.id, {}});
-  }
+  for (const KernelInfo& info : catalogue())
+    if (info.hasMapping) configs.push_back({info.id, {}});
   return configs;
 }
 

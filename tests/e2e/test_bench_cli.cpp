@@ -106,14 +106,16 @@ TEST(BenchCli, KernelAllWithTileAllRunsKernelsWithoutATileOnce) {
   const BenchOutcome r = runBench({"--sweep", "kernel=all", "--sweep", "tile=all", "--size", "8",
                                    "--reps", "1", "--format", "csv"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  // Catalogue order; every valid tile of a tiled kernel, one run of a kernel without a tile (at
-  // its defaults: the ladder kernels have other parameters).
+  // Catalogue order; every valid tile of a tiled kernel (its other parameters at their
+  // defaults), one run of a kernel without a tile (at its defaults: the ladder kernels have other
+  // parameters).
   std::vector<tilescope::KernelConfig> expected;
   for (const tilescope::KernelInfo& kernel : tilescope::catalogue()) {
     if (std::find(kernel.backends.begin(), kernel.backends.end(), "cpu") == kernel.backends.end())
       continue;  // the default backend is the CPU
     if (const tilescope::ParamSpec* tile = kernel.param("tile")) {
-      for (int value : tile->allowed) expected.push_back({kernel.id, {{"tile", value}}});
+      for (int value : tile->allowed)
+        expected.push_back(tilescope::resolve({kernel.id, {{"tile", value}}}));
     } else {
       expected.push_back(tilescope::resolve({kernel.id, {}}));
     }

@@ -7,6 +7,7 @@
 
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/families.hpp"
 
 namespace tilescope {
 namespace {
@@ -110,13 +111,15 @@ TEST(Catalogue, RefusesUnknownKernelsAndParameters) {
 }
 
 TEST(Catalogue, ResolveFillsDefaultsAndKeepsGivenValues) {
-  EXPECT_EQ(resolve({"row-per-thread", {}}).params, (Params{{"tile", 32}}));
-  EXPECT_EQ(resolve({"naive", {}}).params, (Params{{"tile", 16}}));
-  EXPECT_EQ(resolve({"shared-a", {}}).params, (Params{{"tile", 16}}));
-  EXPECT_EQ(resolve({"shared-tiled", {}}).params, (Params{{"tile", 16}}));
-  EXPECT_EQ(resolve({"register-tiled", {}}).params, (Params{{"tile", 8}}));
-  EXPECT_TRUE(resolve({"serial", {}}).params.empty());
-  EXPECT_EQ(resolve({"shared-tiled", {{"tile", 7}}}).params, (Params{{"tile", 7}}));
+  EXPECT_EQ(resolve({"row-per-thread", {}}).params(), (Params{{"tile", 32}}));
+  EXPECT_EQ(resolve({"naive", {}}).params(), (Params{{"tile", 16}}));
+  EXPECT_EQ(resolve({"shared-a", {}}).params(), (Params{{"tile", 16}}));
+  EXPECT_EQ(resolve({"shared-tiled", {}}).params(), (Params{{"tile", 16}}));
+  EXPECT_EQ(resolve({"register-tiled", {}}).params(), (Params{{"tile", 8}}));
+  EXPECT_TRUE(resolve({"serial", {}}).params().empty());
+  EXPECT_EQ(resolve({"shared-tiled", {{"tile", 7}}}).params(), (Params{{"tile", 7}}));
+  // The resolved configuration carries its catalogue entry: nothing looks it up again.
+  EXPECT_EQ(&resolve({"warptile", {}}).info(), &kernelInfo("warptile"));
   EXPECT_EQ(thrownKind([] {
               resolve({"shared-tiled", {{"tile", 33}}});
             }),
@@ -162,8 +165,8 @@ TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
 // only, with its launch parameters (cluster, group) as autotune axes beside the tile's.
 TEST(Catalogue, TensorPersistentIsTheRungAfterTensorTma) {
   const KernelInfo& info = kernelInfo("tensor-persistent");
-  EXPECT_EQ(info.family, Family::Persistent);
-  EXPECT_EQ(std::string(toString(info.family)), "tensor-persistent");
+  EXPECT_EQ(info.cudaArchitecture.minimum, 90);
+  EXPECT_TRUE(info.cudaArchitecture.only) << "wgmma is built for sm_90a alone";
   EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
   EXPECT_EQ(info.types, (std::vector<ElementType>{ElementType::F16, ElementType::BF16}));
   std::vector<std::string> names;
@@ -190,8 +193,8 @@ TEST(Catalogue, TensorPersistentIsTheRungAfterTensorTma) {
 // 128, 32-deep) and the same launch parameters; tensor-persistent's tf32 refusal points to it.
 TEST(Catalogue, TensorTf32IsTensorPersistentForTf32) {
   const KernelInfo& info = kernelInfo("tensor-tf32");
-  EXPECT_EQ(info.family, Family::PersistentTf32);
-  EXPECT_EQ(std::string(toString(info.family)), "tensor-tf32");
+  EXPECT_EQ(info.cudaArchitecture.minimum, 90);
+  EXPECT_TRUE(info.cudaArchitecture.only) << "wgmma is built for sm_90a alone";
   EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
   EXPECT_EQ(info.types, std::vector<ElementType>{ElementType::TF32});
   EXPECT_EQ(info.param("BM")->defaultValue, 256);

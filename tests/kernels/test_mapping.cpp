@@ -29,13 +29,11 @@ std::vector<KernelConfig> mappedConfigs() {
   return configs;
 }
 
-bool isLadder(Family family) {
-  return family == Family::BlockTile1D || family == Family::BlockTile2D ||
-         family == Family::Vectorized || family == Family::Warptile ||
-         family == Family::Pipelined || family == Family::Prefetched ||
-         family == Family::TensorCore || family == Family::Wgmma || family == Family::Tma ||
-         family == Family::Persistent || family == Family::PersistentTf32;
-}
+// The seeds that read A and B straight from global memory, and the one that stages A alone:
+// every other kernel stages both.
+const std::vector<std::string> kStageNothing = {"serial", "row-per-thread", "naive",
+                                                "register-tiled"};
+const std::string kStagesAOnly = "shared-a";
 
 std::string describe(const KernelConfig& config, const Shape& shape) {
   return config.kernel + " " + formatParams(config) + " at " + std::to_string(shape.m) + "x" +
@@ -103,10 +101,9 @@ TEST(Mapping, KStepsPartitionTheKRangeAndRegionsStayInTheirBlock) {
       }
       EXPECT_GE(next, shape.k);
 
-      const Family family = kernelInfo(config.kernel).family;
-      const bool stagesA =
-          family == Family::SharedA || family == Family::SharedTiled || isLadder(family);
-      const bool stagesB = family == Family::SharedTiled || isLadder(family);
+      const std::string& kernel = config.kernel;
+      const bool stagesA = std::ranges::find(kStageNothing, kernel) == kStageNothing.end();
+      const bool stagesB = stagesA && kernel != kStagesAOnly;
       for (int by = 0; by < mapping.grid().y; ++by) {
         for (int bx = 0; bx < mapping.grid().x; ++bx) {
           const Dim2 block{bx, by};
@@ -465,7 +462,7 @@ TEST(Mapping, WgmmaLanesHoldTheWarpgroupAccumulatorLayout) {
 // element of a stage has its own bytes, and a chunk never leaves its row.
 TEST(Mapping, WgmmaStagesAreSwizzledPermutations) {
   for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-wgmma"))) {
-    const auto map = std::get<maps::Wgmma>(threadMapOf(config, ElementType::F16));
+    const auto map = std::get<maps::Wgmma>(threadMapOf(resolve(config), ElementType::F16));
     std::vector<int> aBytes, bBytes;
     for (int m = 0; m < map.bm; ++m)
       for (int k = 0; k < map.bk; ++k) {
@@ -533,7 +530,7 @@ TEST(Mapping, TmaConsumersHoldTheAccumulatorsAndTheProducerOnlyCopies) {
 TEST(Mapping, TmaStagesAreSwizzledBoxes) {
   for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-tma"))) {
     SCOPED_TRACE(formatParams(config));
-    const auto map = std::get<maps::Tma>(threadMapOf(config, ElementType::BF16));
+    const auto map = std::get<maps::Tma>(threadMapOf(resolve(config), ElementType::BF16));
     std::vector<int> aBytes, bBytes;
     for (int m = 0; m < map.bm; ++m)
       for (int k = 0; k < map.bk; ++k) {

@@ -64,7 +64,7 @@ TEST(UserKernelEntry, ItsParametersComeFromTheSourceAndItRunsOnCudaOnly) {
   const KernelInfo info = userKernelInfo("mine", templateOf("shared-tiled"));
   EXPECT_EQ(info.id, "user:mine");
   EXPECT_EQ(info.displayName, "mine");
-  EXPECT_EQ(info.family, Family::User);
+  EXPECT_TRUE(isUserKernelId(info.id));
   EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
   EXPECT_EQ(info.types, std::vector<ElementType>{ElementType::F32});
   EXPECT_FALSE(info.hasMapping);
@@ -110,8 +110,8 @@ TEST(UserKernelEntry, ItsTypesComeFromTheSource) {
 TEST(UserKernelEntry, AConfigurationResolvesAndIsRefusedLikeACatalogueOne) {
   const std::string source = templateOf("shared-tiled");
   const KernelConfig mine{userKernelId("mine"), {{"TILE", 8}}, source};
-  EXPECT_EQ(resolve(mine).params, (Params{{"TILE", 8}, {"PAD", 0}}));
-  EXPECT_EQ(resolve(mine).source, source);
+  EXPECT_EQ(resolve(mine).params(), (Params{{"TILE", 8}, {"PAD", 0}}));
+  EXPECT_EQ(resolve(mine).config().source, source);
   EXPECT_EQ(&kernelInfo(mine), &kernelInfo(KernelConfig{"user:mine", {}, source}));
   EXPECT_EQ(formatParams(resolve(mine)), "TILE=8,PAD=0");
 
@@ -170,7 +170,7 @@ TEST(UserKernelEntry, ATraceIsRefusedWhereItCouldNotHoldTheLaunch) {
 TEST(UserKernelTemplates, EveryCatalogueKernelButTheLibraryHasOne) {
   for (const KernelInfo& info : catalogue()) {
     const UserKernelTemplate* from = userKernelTemplate(info.id);
-    EXPECT_EQ(from != nullptr, info.family != Family::Library) << info.id;
+    EXPECT_EQ(from != nullptr, info.hasMapping) << info.id;
     if (from) EXPECT_EQ(declaredTypes(from->source), info.types) << info.id;
   }
 }

@@ -110,7 +110,7 @@ TEST(SweepPlan, KernelAllWithParameterAllRunsKernelsWithoutItOnceAtTheirDefaults
     if (std::find(kernel.backends.begin(), kernel.backends.end(), "cpu") == kernel.backends.end())
       continue;  // expand() plans for the CPU backend
     if (const ParamSpec* tile = kernel.param("tile")) {
-      for (int value : tile->allowed) expected.push_back({kernel.id, {{"tile", value}}});
+      for (int value : tile->allowed) expected.push_back(resolve({kernel.id, {{"tile", value}}}));
     } else {
       expected.push_back(resolve({kernel.id, {}}));
     }

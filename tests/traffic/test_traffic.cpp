@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "tilescope/error.hpp"
+#include "tilescope/families.hpp"
 #include "tilescope/traffic.hpp"
 
 namespace tilescope {

@@ -189,9 +189,9 @@ class TestControlPanel : public QObject {
 
   // tensor-mma's best tiles in fp16 and in tf32 are remembered apart; picking a type picks its own.
   void rememberedParametersFollowTheType() {
-    const Params fp16Best = resolve({"tensor-mma", {{"stages", 4}}}).params;
+    const Params fp16Best = resolve({"tensor-mma", {{"stages", 4}}}).params();
     const Params tf32Best =
-        resolve({"tensor-mma", {{"BM", 64}, {"BN", 128}, {"WM", 32}, {"WN", 32}}}).params;
+        resolve({"tensor-mma", {{"BM", 64}, {"BN", 128}, {"WM", 32}, {"WN", 32}}}).params();
     QVERIFY(fp16Best != tf32Best);
     plan::TunedStore store(plan::TunedStore::defaultPath());
     store.remember(

@@ -1,4 +1,5 @@
 #include "block_view.hpp"
+#include "tilescope/families.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -263,7 +264,7 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const DiagramTheme& them
     const CellBox& sub = warp.subTiles.front();
     const CellBox piece = outputPieces(m, sel.block, firstOwner(m)).front();
     const QString pieces =
-        m.family() == Family::TensorCore
+        std::holds_alternative<maps::TensorCore>(m.threadMap())
             ? QStringLiteral(
                   "dashed: its %1 accumulator halves of %2 (lanes as "
                   "%3: lane 4g + q at row g, columns 2q and 2q+1)")

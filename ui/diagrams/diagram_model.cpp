@@ -1,4 +1,5 @@
 #include "diagram_model.hpp"
+#include "tilescope/families.hpp"
 
 #include <algorithm>
 #include <cstdio>

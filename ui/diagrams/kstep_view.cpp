@@ -1,4 +1,5 @@
 #include "kstep_view.hpp"
+#include "tilescope/families.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -12,31 +12,6 @@
 
 namespace tilescope {
 
-enum class Family {
-  Serial,         // one thread computes all of C
-  RowPerThread,   // a thread owns a row and strides over columns (uncoalesced)
-  Naive,          // one thread per C element
-  SharedA,        // only A staged in shared memory
-  SharedTiled,    // A and B staged in T x T shared tiles
-  RegisterTiled,  // each thread accumulates a T x T block of C in registers
-  Library,        // OpenBLAS on the CPU, cuBLAS on the GPU
-  // The optimisation ladder past the seeds (maps::BlockTile1D ... maps::Prefetched).
-  BlockTile1D,     // shared tiles; each thread TM outputs down a column
-  BlockTile2D,     // shared tiles; a TM x TN register tile per thread
-  Vectorized,      // blocktile-2d with float4 copies and a transposed, padded A tile
-  Warptile,        // warp tiles inside the block tile, conflict-free shared reads
-  Pipelined,       // warptile with cp.async stages loading ahead of the compute
-  Prefetched,      // warp grid, next tile prefetched through registers, two blocks per SM
-  TensorCore,      // warp tiles of mma.sync accumulators (fp16, bf16, tf32 in; FP32 accumulate)
-  Wgmma,           // Hopper warpgroup MMA reading swizzled shared tiles through descriptors
-  Tma,             // Hopper: a TMA producer warpgroup feeding two wgmma consumers through mbarriers
-  Persistent,      // tensor-tma's block once per SM over every tile; 2x1 clusters multicast B
-  PersistentTf32,  // tensor-persistent for tf32: each tile transposed, B through registers
-  User,            // the user's own CUDA source from the Kernel Editor, compiled with NVRTC
-};
-
-const char* toString(Family family);
-
 struct ParamSpec {
   std::string name;         // "tile", later "BM", "TM", ...
   std::string description;  // one line for tooltips and --list
@@ -52,9 +27,8 @@ using Params = std::map<std::string, int>;
 struct KernelInfo {
   std::string id;           // stable id used by the CLI, sessions and tests
   std::string displayName;  // for the UI
-  Family family;
-  std::string seed;      // which seed (or reference) it comes from
-  std::string teaching;  // a short teaching text in plain words
+  std::string seed;         // which seed (or reference) it comes from
+  std::string teaching;     // a short teaching text in plain words
   std::vector<ParamSpec> params;
   std::vector<std::string> backends;  // backend ids that implement it
   bool hasMapping = true;  // false only for the library reference (its mapping is opaque)
@@ -68,6 +42,18 @@ struct KernelInfo {
   std::function<std::optional<std::string>(const Params&)> check = {};
   // The element types of A and B it multiplies, the first being its default.
   std::vector<ElementType> types = {ElementType::F32};
+  // Its colour in every chart, as "#rrggbb" for light and for dark backgrounds ("" for a kernel
+  // the charts colour by its id: a user kernel).
+  struct Hue {
+    std::string light, dark;
+  } hue = {};
+  // The NVIDIA GPUs that run its CUDA kernel: compute capability `minimum` (x 10) or newer, or
+  // exactly that one where the kernel is built for it alone (sm_90a); `needs` says what for.
+  struct CudaArchitecture {
+    int minimum = 75;
+    bool only = false;
+    std::string needs = {};
+  } cudaArchitecture = {};
 
   const ParamSpec* param(const std::string& name) const;
 };
@@ -118,8 +104,30 @@ std::optional<std::string> workLimitRefusal(const KernelInfo& kernel, const std:
 // Why a kernel does not multiply `type` (it names the kernels that do), or nullopt.
 std::optional<std::string> elementRefusal(const KernelInfo& kernel, ElementType type);
 
+// A configuration resolve() has checked: its kernel known (the catalogue's, or a user kernel's own
+// entry), every parameter present and allowed, the rules that tie them together met. Only
+// resolve() makes one, so what takes one (the backends, the launch, the Mapping) checks nothing
+// again. It reads as the KernelConfig it holds.
+class ResolvedKernel {
+ public:
+  const KernelConfig& config() const { return config_; }
+  const KernelInfo& info() const { return *info_; }
+  const std::string& id() const { return config_.kernel; }
+  const Params& params() const { return config_.params; }
+  operator const KernelConfig&() const { return config_; }
+  bool operator==(const ResolvedKernel& other) const { return config_ == other.config_; }
+
+ private:
+  friend ResolvedKernel resolve(const KernelConfig& config);
+  ResolvedKernel(KernelConfig config, const KernelInfo& info)
+      : config_(std::move(config)), info_(&info) {}
+
+  KernelConfig config_;
+  const KernelInfo* info_;  // the catalogue's, or kernelInfo()'s lasting entry of a user kernel
+};
+
 // Fills in defaults and validates; throws Error(InvalidArgument) with refusal()'s reason.
-KernelConfig resolve(const KernelConfig& config);
+ResolvedKernel resolve(const KernelConfig& config);
 
 // Every configuration of a kernel the catalogue accepts, resolved: the product of its parameters'
 // allowed values (the first parameter varying slowest) that passes its cross-parameter check. A

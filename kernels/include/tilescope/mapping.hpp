@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tilescope/catalogue.hpp"
+#include "tilescope/families.hpp"
 #include "tilescope/problem.hpp"
 #include "tilescope/thread_map.hpp"
 
@@ -30,7 +31,6 @@ struct Range {
 };
 
 enum class Operand { A, B, C };
-enum class Access { LoadA, LoadB, StoreC };
 const char* toString(Access access);
 Operand operandOf(Access access);
 
@@ -113,17 +113,13 @@ struct Traced {
 };
 }  // namespace maps
 
-// The formulas of every family that has a mapping (thread_map.hpp), one alternative per family,
-// and the tables of a traced user kernel.
-using ThreadMap =
-    std::variant<maps::Serial, maps::RowPerThread, maps::Naive, maps::SharedA, maps::SharedTiled,
-                 maps::RegisterTiled, maps::BlockTile1D, maps::BlockTile2D, maps::Vectorized,
-                 maps::Warptile, maps::Pipelined, maps::Prefetched, maps::TensorCore, maps::Wgmma,
-                 maps::Tma, maps::Persistent, maps::PersistentTf32, maps::Traced>;
+// The formulas of every registered family that has a mapping (families.hpp, generated from
+// kernels/families/families.cmake), and the tables of a traced user kernel.
+using ThreadMap = FamilyMapVariant<maps::Traced>;
 
 // The map of a resolved configuration on operands of `element`; throws Error(Unsupported) for
 // the library reference.
-ThreadMap threadMapOf(const KernelConfig& resolved, ElementType element = ElementType::F32);
+ThreadMap threadMapOf(const ResolvedKernel& kernel, ElementType element = ElementType::F32);
 // The map's Pipeline (thread_map.hpp); nullopt for the families that describe none (the seed
 // kernels, which stage nothing or one tile at a time).
 std::optional<Pipeline> pipelineOf(const ThreadMap& map);
@@ -136,6 +132,9 @@ class Mapping {
   // blocks of the kernel the GPU holds at once, which places a persistent kernel's tiles (0: its
   // map's default, one per SM of an H100 or H200); the other kernels ignore it.
   Mapping(const KernelConfig& config, const Shape& shape,
+          std::optional<ElementType> element = std::nullopt, int residentBlocks = 0);
+  // The same for a configuration already resolved: nothing is checked twice.
+  Mapping(const ResolvedKernel& kernel, const Shape& shape,
           std::optional<ElementType> element = std::nullopt, int residentBlocks = 0);
   // A user kernel as the GPU ran it: owners from the trace, the traced block's loads as its
   // global accesses (a warp's instruction n is the n-th load of each lane in the k-step), and
@@ -151,7 +150,6 @@ class Mapping {
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }
   ElementType element() const { return element_; }
-  Family family() const { return family_; }
 
   // Launch shape. grid() lists the blocks every view draws: one tile of C each. CUDA launches
   // launchGrid(), the same but in tensor-persistent, whose launched blocks (one per SM at most)
@@ -256,12 +254,11 @@ class Mapping {
   std::optional<Cell> threadAccess(Dim2 block, Dim2 thread, Access access, std::int64_t step,
                                    std::int64_t instr) const;
   int accessWidth(Access access) const;
-  int tile() const;
+  Extent extent() const { return {shape_.m, shape_.n, shape_.k}; }
 
   KernelConfig config_;
   Shape shape_;
   ElementType element_;
-  Family family_;
   ThreadMap map_;
   Dim2 grid_, block_, launchGrid_, cluster_;
   std::int64_t rowsPerThread_ = 1, colsPerThread_ = 1;

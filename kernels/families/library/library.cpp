@@ -1,0 +1,39 @@
+// library: its catalogue entry, its thread map and its schedule on the CPU, registered once.
+#include <cblas.h>
+
+#include "families/registration.hpp"
+
+namespace tilescope::families::library {
+
+namespace {
+
+using namespace cpu;
+
+// OpenBLAS sgemm, the CPU yardstick. One call: it cannot be cancelled part-way.
+void runOnCpu(const Gemm& g, const Params& /*params*/, const std::atomic<bool>* /*cancel*/) {
+  // validateShape() bounds every dimension by kMaxDimension, so they fit BLAS's int.
+  const int m = int(g.m), n = int(g.n), k = int(g.k);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, g.a, k, g.b, n, 0.0f, g.c,
+              n);
+}
+
+}  // namespace
+
+void registerFamily(Registry& registry) {
+  registry.add(
+      {.info = {.id = "library",
+                .displayName = "Library reference (OpenBLAS / cuBLAS)",
+                .seed = "reference: OpenBLAS sgemm on the CPU; cuBLAS sgemm, or cublasGemmEx for "
+                        "tf32, fp16 and bf16, on the GPU",
+                .teaching = "The vendor library: the yardstick every hand-written kernel is "
+                            "measured against. Its tiling is not visible, so it has no diagram.",
+                .params = {},
+                .backends = kCpuAndCuda,
+                .hasMapping = false,
+                // The tensor-core types run through cublasGemmEx (FP32 accumulation) on the GPU.
+                .types = {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16},
+                .hue = {"#303030", "#e0e0e0"}},
+       .runOnCpu = runOnCpu});
+}
+
+}  // namespace tilescope::families::library

@@ -1,0 +1,45 @@
+// naive: its catalogue entry, its thread map and its schedule on the CPU, registered once.
+
+#include "families/naive/naive.hpp"
+#include "families/registration.hpp"
+
+namespace tilescope::families::naive {
+
+namespace {
+
+using namespace cpu;
+
+// One thread per element of C, reading A and B straight from memory (seeds 001a, 003a, 004-1).
+void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
+  const int tile = tileParam(params);
+  const maps::Naive map{tile};
+  launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
+    forEachThread(map.block(), [&](Dim2 thread, int) {
+      const std::int64_t i = map.row(block, thread, 0), j = map.col(block, thread, 0);
+      if (i < g.m && j < g.n) g.c[i * g.n + j] = dot(g.a + i * g.k, 1, g.b + j, g.n, g.k);
+    });
+  });
+}
+
+}  // namespace
+
+void registerFamily(Registry& registry) {
+  registry.add(
+      {.info = {.id = "naive",
+                .displayName = "Naive (one thread per element)",
+                .seed = "seeds 001a, 003a, 004-1",
+                .teaching =
+                    "One thread per element of C, the x index running along a row of C. A warp "
+                    "reads 32 consecutive floats of B (coalesced) and one broadcast float of A per "
+                    "step, but every element is read K times from global memory.",
+                .params = {blockTile(
+                    16, "T: the thread block is T x T threads, each computing one element")},
+                .backends = kCpuAndCuda,
+                .hue = {"#d55e00", "#ff6f4a"}},
+       .threadMap = [](const Params& params, ElementType) -> ThreadMap {
+         return maps::Naive{params.at("tile")};
+       },
+       .runOnCpu = runOnCpu});
+}
+
+}  // namespace tilescope::families::naive

@@ -1,0 +1,59 @@
+// tensor-persistent: its catalogue entry, its thread map and its schedule on the CPU, registered
+// once.
+
+#include "families/tensor_persistent/tensor_persistent.hpp"
+#include "families/registration.hpp"
+
+namespace tilescope::families::tensor_persistent {
+
+namespace {
+
+// The rules tensor-persistent words itself (the others: explainRule).
+std::optional<std::string> ownRules(const maps::Persistent& map, maps::TilingRule rule) {
+  if (rule == maps::TilingRule::TileDivides)
+    return "two consumer warpgroups take 64 rows each and one instruction all the columns: BM = " +
+           str(map.bm) + " must be 128 and BN = " + str(map.bn) + " a multiple of 64 up to 256";
+  if (rule == maps::TilingRule::Fragments)
+    return "a k-step is one 128-byte swizzled row of A: BK = " + str(map.bk) +
+           " must be 64 16-bit values";
+  if (rule == maps::TilingRule::SharedMemory) return sharedMemoryRule(map);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void registerFamily(Registry& registry) {
+  registry.add(
+      {.info =
+           {.id = "tensor-persistent",
+            .displayName = "Tensor cores (persistent, clusters)",
+            .seed =
+                "fast.cu kernels 6 and 8 (pranjalssh); CUTLASS's sm90 persistent tile scheduler "
+                "and TMA multicast; the PTX ISA's clusters, mapa and multicast::cluster",
+            .teaching =
+                "tensor-tma's block, launched only as many times as the GPU holds blocks at once "
+                "(one per SM, or fewer where fewer finish in as many rounds), each block looping "
+                "over tiles of C. Two things get cheaper. Between tiles the producer simply goes "
+                "on filling stages with the next tile's k-steps while the consumers store this "
+                "one, so no block starts with an empty pipeline. And the tiles are handed out in a "
+                "grouped order, bands of `group` tile rows walked column by column, so the blocks "
+                "working at one time read a few columns of B and rows of A that stay in L2. With "
+                "cluster = 2, pairs of blocks on neighbouring SMs take two tiles stacked along M: "
+                "they need the same tile of B, so each loads half of it and the copy engine "
+                "multicasts it into both, and a stage is refilled only when the consumers of both "
+                "blocks have freed it. Needs an sm_90 GPU (H100, H200).",
+            .params = ladderParams(maps::Persistent::fromValues({128, 256, 64, 4, 2, 16}),
+                                   kPersistentDescriptions),
+            .backends = {"cuda"},
+            .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up "
+                           "to 256; BK = 64; the stages fit in 227 KiB of shared memory",
+            .check = ladderCheck<maps::Persistent>(ownRules),
+            .types = {ElementType::F16, ElementType::BF16},
+            .hue = {"#b2182b", "#ff6b81"},
+            .cudaArchitecture = {.minimum = 90,
+                                 .only = true,
+                                 .needs = "Hopper's wgmma, TMA and clusters"}},
+       .threadMap = ladderThreadMap<maps::Persistent>});
+}
+
+}  // namespace tilescope::families::tensor_persistent

@@ -1,0 +1,50 @@
+// tensor-tf32: its catalogue entry, its thread map and its schedule on the CPU, registered once.
+
+#include "families/tensor_tf32/tensor_tf32.hpp"
+#include "families/registration.hpp"
+
+namespace tilescope::families::tensor_tf32 {
+
+namespace {
+
+// The rules tensor-tf32 words itself (the others: explainRule).
+std::optional<std::string> ownRules(const maps::PersistentTf32& map, maps::TilingRule rule) {
+  if (rule == maps::TilingRule::TileDivides)
+    return "two consumer warpgroups take 64 columns each and one instruction all the rows: BM = " +
+           str(map.bm) + " must be 256 and BN = " + str(map.bn) + " 128";
+  return std::nullopt;
+}
+
+}  // namespace
+
+void registerFamily(Registry& registry) {
+  registry.add(
+      {.info = {.id = "tensor-tf32",
+                .displayName = "Tensor cores tf32 (persistent, B through registers)",
+                .seed = "tensor-persistent; the PTX ISA's wgmma with A in registers (tf32 operands "
+                        "read from shared memory must be K-major)",
+                .teaching =
+                    "tensor-persistent for tf32. wgmma reads a tf32 tile from shared memory only "
+                    "along k, and B's rows run along n, so the block computes its tile transposed: "
+                    "C^T = B^T A^T. A's tile, whose rows run along k, becomes the instruction's "
+                    "second operand and is read from shared memory as it lies; B's tile reaches "
+                    "the instruction through registers, each consumer thread reading four words of "
+                    "it before every 8-deep k-chunk. The columns a lane holds are chosen so that a "
+                    "warp's 32 reads hit 32 different banks of the swizzled tile. A thread's "
+                    "accumulators then lie down columns of C, so before storing, four lanes swap "
+                    "values to write 16 consecutive bytes each. The tile is 256 x 128, like "
+                    "cuBLAS's. Needs an sm_90 GPU (H100, H200).",
+                .params = ladderParams(maps::PersistentTf32::fromValues({256, 128, 32, 4, 2, 16}),
+                                       kPersistentDescriptions),
+                .backends = {"cuda"},
+                .constraints =
+                    "BM = 256, BN = 128 (two consumer warpgroups of 64 columns), BK = 32 (128-byte "
+                    "rows of tf32); the stages fit in 227 KiB of shared memory",
+                .check = ladderCheck<maps::PersistentTf32>(ownRules),
+                .types = {ElementType::TF32},
+                .hue = {"#00607a", "#7fdbca"},
+                .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma"}},
+       .threadMap = ladderThreadMap<maps::PersistentTf32>});
+}
+
+}  // namespace tilescope::families::tensor_tf32

@@ -1,0 +1,53 @@
+// tensor-tma: its catalogue entry, its thread map and its schedule on the CPU, registered once.
+
+#include "families/tensor_tma/tensor_tma.hpp"
+#include "families/registration.hpp"
+
+namespace tilescope::families::tensor_tma {
+
+namespace {
+
+// The rules tensor-tma words itself (the others: explainRule).
+std::optional<std::string> ownRules(const maps::Tma& map, maps::TilingRule rule) {
+  if (rule == maps::TilingRule::TileDivides)
+    return "two consumer warpgroups take 64 rows each and one instruction all the columns: BM = " +
+           str(map.bm) + " must be 128 and BN = " + str(map.bn) + " a multiple of 64 up to 256";
+  if (rule == maps::TilingRule::Fragments)
+    return "a k-step is one 128-byte swizzled row of A: BK = " + str(map.bk) +
+           " must be 64 16-bit values";
+  if (rule == maps::TilingRule::SharedMemory) return sharedMemoryRule(map);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void registerFamily(Registry& registry) {
+  registry.add(
+      {.info =
+           {.id = "tensor-tma",
+            .displayName = "Tensor cores (TMA, warp-specialised)",
+            .seed = "CUTLASS's sm90 warp-specialised GEMM; fast.cu kernels 4-5 (pranjalssh); the "
+                    "PTX ISA's cp.async.bulk.tensor, mbarrier and setmaxnreg",
+            .teaching =
+                "The block splits into roles. One producer warpgroup only copies: a single thread "
+                "asks the TMA copy engine for whole swizzled tiles of A and B, and the engine "
+                "signals an mbarrier when a stage has arrived. Two consumer warpgroups only "
+                "multiply: each waits for a stage's barrier, runs wgmma m64n256k16 on it, and "
+                "frees the stage on another barrier once its batch is done, with the next batch "
+                "already issued. No thread waits at a block-wide barrier, and the producer hands "
+                "its registers to the consumers (setmaxnreg) so each can hold 128 accumulators. "
+                "Needs an sm_90 GPU (H100, H200).",
+            .params = ladderParams(
+                maps::Tma::fromValues({128, 256, 64, 4}),
+                withBlock({{"stages", "shared stages the producer fills ahead of the consumers"}})),
+            .backends = {"cuda"},
+            .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up "
+                           "to 256; BK = 64; the stages fit in 227 KiB of shared memory",
+            .check = ladderCheck<maps::Tma>(ownRules),
+            .types = {ElementType::F16, ElementType::BF16},
+            .hue = {"#6a9fd8", "#70b0b0"},
+            .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma and TMA"}},
+       .threadMap = ladderThreadMap<maps::Tma>});
+}
+
+}  // namespace tilescope::families::tensor_tma

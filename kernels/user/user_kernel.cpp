@@ -33,9 +33,6 @@ std::optional<int> integer(const std::string& text) {
 
 #ifdef TILESCOPE_HAVE_NVRTC_HEADER
 
-// The file name the API header has in messages: anything there is TileScope's, not the user's.
-constexpr const char* kHeaderFile = "tilescope_api.h";
-
 // The NVRTC functions used, from libnvrtc.so.13.
 struct Nvrtc {
   decltype(&nvrtcCreateProgram) createProgram = nullptr;
@@ -415,8 +412,8 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
 #ifdef TILESCOPE_HAVE_NVRTC_HEADER
   const Nvrtc& api = nvrtc();
   const std::string file = (kernel.name.empty() ? std::string("kernel") : kernel.name) + ".cu";
-  const std::string text = "#line 1 \"" + std::string(kHeaderFile) + "\"\n" + userApiHeader() +
-                           "#line 1 \"" + file + "\"\n" + kernel.source;
+  // The API names its own files (tilescope_api.cuh, ts/...): a message there is TileScope's.
+  const std::string text = userApiHeader() + "#line 1 \"" + file + "\"\n" + kernel.source;
   nvrtcProgram program = nullptr;
   if (nvrtcResult created =
           api.createProgram(&program, text.c_str(), file.c_str(), 0, nullptr, nullptr);

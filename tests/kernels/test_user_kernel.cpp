@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "tilescope/error.hpp"
@@ -175,6 +178,48 @@ TEST(UserKernelTemplates, EveryCatalogueKernelButTheLibraryHasOne) {
   }
 }
 
+std::string contentOf(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The templates and the API are their files in the source tree, embedded as they are: every
+// kernels/families/<id>/template.cu is its kernel's template, in catalogue order, and the API
+// holds every ts/ part behind a #line naming it.
+TEST(UserKernelTemplates, AreTheirFilesAndTheApiHoldsEveryPart) {
+  const std::filesystem::path source = TILESCOPE_SOURCE_DIR;
+  std::size_t templates = 0;
+  for (const auto& folder : std::filesystem::directory_iterator(source / "kernels/families")) {
+    const std::filesystem::path file = folder.path() / "template.cu";
+    if (!std::filesystem::exists(file)) continue;
+    ++templates;
+    std::string kernel = folder.path().filename().string();
+    std::replace(kernel.begin(), kernel.end(), '_', '-');
+    const UserKernelTemplate* embedded = userKernelTemplate(kernel);
+    ASSERT_NE(embedded, nullptr) << file;
+    EXPECT_EQ(embedded->source, contentOf(file)) << file;
+  }
+  EXPECT_EQ(templates, userKernelTemplates().size());
+  std::vector<std::string> inCatalogueOrder;
+  for (const KernelInfo& info : catalogue())
+    if (userKernelTemplate(info.id)) inCatalogueOrder.push_back(info.id);
+  std::vector<std::string> listed;
+  for (const UserKernelTemplate& t : userKernelTemplates()) listed.push_back(t.kernel);
+  EXPECT_EQ(listed, inCatalogueOrder);
+
+  std::size_t parts = 0;
+  for (const auto& part : std::filesystem::directory_iterator(source / "kernels/user/api/ts")) {
+    ++parts;
+    const std::string name = "ts/" + part.path().filename().string();
+    EXPECT_NE(userApiHeader().find("#line 1 \"" + name + "\"\n" + contentOf(part.path())),
+              std::string::npos)
+        << name;
+  }
+  EXPECT_GT(parts, 0u);
+}
+
 TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
   const auto why = userKernelCompilerUnavailable();
   if (!why) GTEST_SKIP() << "NVRTC is here: UserKernelCompile covers compiling";
@@ -323,6 +368,32 @@ TEST_F(UserKernelCompile, ErrorsAndWarningsSitAtTheUsersLinesAndColumns) {
   // Nothing is blamed on the API header put in front.
   EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                            [](const CompileDiagnostic& d) { return d.line == 0; }))
+      << describe(result);
+}
+
+// A message inside the API names its ts/ part and that part's line, and no line of the user's.
+TEST_F(UserKernelCompile, AMessageInTheApiNamesItsPartAndLine) {
+  const std::string source =
+      "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+      "TS_KERNEL {\n"
+      "  __shared__ double tile[32];\n"
+      "  ts::storeC(p, 0, 0, ts::readShared(p, ts::TileA, tile[0]));\n"  // 8 bytes: refused
+      "}\n";
+  const CompileResult result = compileUserKernel({"wide", source}, {});
+  EXPECT_FALSE(result.ok);
+  const std::string part = contentOf(TILESCOPE_SOURCE_DIR "/kernels/user/api/ts/shared.cuh");
+  const std::size_t assertAt = part.find("static_assert(sizeof(Word) <= 4, \"one element");
+  ASSERT_NE(assertAt, std::string::npos);
+  const std::string at =
+      "ts/shared.cuh(" +
+      std::to_string(1 + std::count(part.begin(), part.begin() + long(assertAt), '\n')) +
+      "): error";
+  EXPECT_NE(result.log.find(at), std::string::npos) << at << " in " << result.log;
+  EXPECT_TRUE(std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                          [](const CompileDiagnostic& d) {
+                            return d.error && d.line == 0 &&
+                                   d.message.find("at most 4 bytes") != std::string::npos;
+                          }))
       << describe(result);
 }
 

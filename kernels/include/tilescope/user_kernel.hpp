@@ -175,10 +175,12 @@ std::vector<ElementType> declaredTypes(const std::string& source,
 std::optional<Dim2> declaredBlock(const std::string& source, const Params& values);
 
 // The API put in front of every user kernel: the problem, the accessors the tracer sees, the
-// parameter and launch declarations.
+// parameter and launch declarations. It is kernels/user/api/tilescope_api.cuh with its ts/ parts
+// in place, each behind a #line that names it.
 const std::string& userApiHeader();
 
 // A catalogue kernel written against the API, following its Mapping: where "New from..." starts.
+// Its file is kernels/families/<id with '_' for '-'>/template.cu; they come in catalogue order.
 struct UserKernelTemplate {
   std::string kernel;  // the catalogue id it follows
   std::string source;

@@ -1,0 +1,29 @@
+// Kernel Editor template: TileScope puts the ts:: API (kernels/user/api) in front of it.
+// shared-a (seed 001b): the naive mapping, but each k-step the block first stages a
+// TILE x TILE tile of A in shared memory; B is still read from global memory, one
+// float per multiply-add. Thread (x, y) stores A[i][k0 + x] and reads row y back.
+// ts::writeShared and ts::readShared show the tracer the tile's words.
+TS_PARAM(TILE, 16, 1, 2, 4, 8, 16, 32)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+TS_KSTEP(TILE)
+
+TS_KERNEL {
+  __shared__ float a[TILE][TILE];
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  const int i = blockIdx.y * TILE + ty;
+  const int j = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int k0 = 0; k0 < p.K; k0 += TILE) {
+    // Outside the matrix the tile holds zeros, so every thread reaches both barriers.
+    ts::writeShared(p, ts::TileA, a[ty][tx],
+                    i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f);
+    __syncthreads();
+    // Every thread reads the whole tile; only those inside C read B, only inside K.
+    for (int kk = 0; kk < TILE; ++kk) {
+      const float aValue = ts::readShared(p, ts::TileA, a[ty][kk]);
+      if (i < p.M && j < p.N && k0 + kk < p.K) sum += aValue * ts::loadB(p, k0 + kk, j);
+    }
+    __syncthreads();
+  }
+  if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
+}

@@ -10,6 +10,7 @@
 #include "kernel_editor.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
+#include "servers.hpp"
 #include "tilescope/catalogue.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
@@ -133,6 +134,7 @@ void CommandLineDriver::start() {
     return;
   }
   app::RunController* controller = window_->controller();
+  if (line_.server) useServer(*line_.server);
   if (controller->backendsKnown()) {
     runWhenBackendsKnown();
   } else {
@@ -141,10 +143,25 @@ void CommandLineDriver::start() {
   }
 }
 
+void CommandLineDriver::useServer(const remote::ServerAddress& server) {
+  std::vector<remote::ServerAddress> servers = app::remoteBackends(app::loadServerSettings());
+  const std::string id = remote::backendIdOf(server);
+  const auto same = [&](const remote::ServerAddress& s) { return remote::backendIdOf(s) == id; };
+  if (std::any_of(servers.begin(), servers.end(), same)) return;
+  servers.push_back(server);
+  window_->controller()->setServers(servers);
+}
+
 void CommandLineDriver::runWhenBackendsKnown() {
   if (finished_) return;
   app::RunController* controller = window_->controller();
   const app::BackendSummary* backend = controller->backend(line_.choices.backend);
+  // A run server answers after the local backends, and one added by useServer after those.
+  if ((!backend && line_.server) || (backend && backend->connecting)) {
+    connect(controller, &app::RunController::backendsChanged, this,
+            &CommandLineDriver::runWhenBackendsKnown, Qt::SingleShotConnection);
+    return;
+  }
   if (!backend || !backend->available()) {
     report(QStringLiteral("the %1 backend is unavailable: %2")
                .arg(QString::fromStdString(line_.choices.backend),

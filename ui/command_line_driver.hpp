@@ -27,6 +27,9 @@ class CommandLineDriver : public QObject {
   void finished(int exitCode);
 
  private:
+  // --backend KIND@SERVER on a server the window does not have yet (cpu@gpu1 where gpu1 runs
+  // cuda): added beside the configured ones.
+  void useServer(const remote::ServerAddress& server);
   void runWhenBackendsKnown();
   void exportAll();
   void report(const QString& message, int exitCode);

@@ -16,6 +16,7 @@
 #include <limits>
 #include <sstream>
 
+#include "command_line.hpp"
 #include "io/file_io.hpp"
 #include "io/interrupt.hpp"
 #include "listing.hpp"
@@ -25,6 +26,7 @@
 #include "plan/tuned_store.hpp"
 #include "remote/remote_backend.hpp"
 #include "remote/server.hpp"
+#include "remote/server_list.hpp"
 #include "report/report.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/user_kernel.hpp"
@@ -32,58 +34,11 @@
 namespace {
 
 using namespace tilescope;
+using bench::CommandLine;
 
 constexpr int kExitOk = 0;
 constexpr int kExitUnverified = 1;  // every run finished, at least one failed verification
 constexpr int kExitError = 2;       // bad input, or a run failed
-
-const char* const kFooter =
-    R"(Sweeps: --sweep KEY=V1,V2,... where KEY is kernel, size (S or MxNxK), m, n, k or a
-kernel parameter such as tile. Repeat --sweep to combine axes: every combination runs,
-the kernel outermost, then the sweeps in the order given. KEY=all takes every value
-each kernel allows (kernel=all: every kernel of the backend that multiplies --type);
-a kernel without that parameter runs once.
-
-Autotuning: --autotune KERNEL --size S runs every configuration of KERNEL that the
-catalogue accepts and the backend can run, verifies each, prints them fastest first
-and remembers the fastest verified one for this device in
-$XDG_CONFIG_HOME/tilescope/tuned.json (~/.config/tilescope/tuned.json). Later
-runs of KERNEL on that device without --tile, --param or a sweep of one of its
-parameters use the remembered parameters and say so on stderr; --no-tuned takes
-the catalogue's defaults instead, --tuned fails where nothing is remembered.
-
-Ceilings: --ceilings measures the device's roofline ceilings (peak rates through OpenBLAS,
-or cuBLAS in fp32, tf32, fp16 and bf16; memory bandwidth through a large copy) and prints
-them beside the datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are
-measured after the runs and written with them (table or json; csv takes one of the two).
-
-Tracing: --kernel-file FILE.cu --trace OUT.json launches the kernel once (CUDA) with its
-accessors recording who stores each element of C and what each thread of one block loads
-(--trace-block X,Y, default 0,0), and writes that trace; the app opens it (File > Open) and
-draws the kernel from it. C may have at most 1024 x 1024 elements.
-
-Run server: --serve answers run requests as JSON lines on stdin and stdout (docs/remote.md);
---via COMMAND runs any job on the server COMMAND starts, e.g. over ssh or through Slurm's srun.
-The results are the same as a local run's; the server's stderr comes with every error.
-
-Exit status: 0 every run finished and passed verification (or ran with --no-verify);
-1 a run failed verification (all results are still written); 2 bad input or an
-error (one line on stderr; results measured before the error are still written);
-128 + the signal's number when interrupted (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the
-first signal stops after the current run and the runs measured are still written; a
-second one within 30 s changes nothing.
-
-Examples:
-  tilescope-bench --list
-  tilescope-bench --kernel shared-tiled --tile 16 --size 512 --format json
-  tilescope-bench --kernel register-tiled --sweep tile=all --size 1024
-  tilescope-bench --sweep kernel=naive,shared-tiled --sweep size=256,512 -o runs.csv --format csv
-  tilescope-bench --backend cuda --autotune warptile --size 4096
-  tilescope-bench --backend cuda --type bf16 --sweep kernel=tensor-mma,library --size 4096
-  tilescope-bench --backend cuda --ceilings --format json -o ceilings.json
-  tilescope-bench --via "ssh gpu1 srun --gres=gpu:1 tilescope-bench --serve" --backend cuda
-                  --kernel warptile --size 4096
-  tilescope-bench --backend cuda --kernel-file mine.cu --size 256 --trace mine-trace.json)";
 
 // Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
 // between repetitions.
@@ -157,111 +112,6 @@ std::string formatResults(const std::string& format, const Backend& backend,
     if (!ceilings.empty()) report::writeCeilingsTable(out, ceilings);
   }
   return out.str();
-}
-
-// The options as typed. Numbers stay text until validated, so errors can quote them.
-struct CommandLine {
-  bool serve = false;
-  bool list = false, noVerify = false, allowLongRuns = false, tuned = false, noTuned = false,
-       ceilings = false, counters = false;
-  std::optional<std::string> autotune;
-  std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
-  std::optional<std::string> output, reps, budgetMs, seed, device, via, kernelFile;
-  std::optional<std::string> trace, traceBlock;
-  bench::PlanInput plan;  // kernel, parameters, sizes and sweeps
-};
-
-// Declares every option of `app`, bound to `cl`; returns --list.
-const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
-  app.footer(kFooter);
-  app.set_version_flag("--version", "tilescope-bench " TILESCOPE_VERSION);
-  const auto* list = app.add_flag("--list", cl.list, "List the kernels and backends, then exit");
-  app.add_flag("--serve", cl.serve,
-               "Answer run requests as JSON lines on stdin and stdout until 'bye' or the end of "
-               "stdin (docs/remote.md); takes no other option");
-  app.add_option("--backend", cl.backend, "cpu or cuda")->type_name("ID")->capture_default_str();
-  app.add_option("--via", cl.via,
-                 "Run on the server this command starts, e.g. \"ssh HOST tilescope-bench --serve\" "
-                 "(docs/remote.md); --backend names the server's backend")
-      ->type_name("COMMAND");
-  auto* kernel =
-      app.add_option("--kernel", cl.plan.kernel, "Kernel id (see --list)")->type_name("ID");
-  auto* kernelFile = app.add_option("--kernel-file", cl.kernelFile,
-                                    "Your own kernel: CUDA source against the Kernel Editor's API, "
-                                    "run as user:NAME (NAME: the file's name; --backend cuda)")
-                         ->type_name("FILE.cu");
-  kernelFile->excludes(kernel);
-  auto* trace = app.add_option("--trace", cl.trace,
-                               "Trace the --kernel-file kernel once and write what it did to FILE "
-                               "(see below)")
-                    ->type_name("FILE");
-  auto* traceBlock = app.add_option("--trace-block", cl.traceBlock,
-                                    "The block whose loads and shared words --trace records")
-                         ->type_name("X,Y");
-  trace->needs(kernelFile);
-  traceBlock->needs(trace);
-  auto* autotune = app.add_option("--autotune", cl.autotune,
-                                  "Run every valid configuration of KERNEL fastest first and "
-                                  "remember the fastest for this device (see below)")
-                       ->type_name("KERNEL");
-  auto* ceilings =
-      app.add_flag("--ceilings", cl.ceilings, "Measure the device's roofline ceilings (see below)");
-  auto* tuned = app.add_flag("--tuned", cl.tuned,
-                             "Require the parameters --autotune remembered (an error if none)");
-  auto* noTuned = app.add_flag("--no-tuned", cl.noTuned,
-                               "Use the catalogue's defaults, not remembered parameters");
-  auto* tile =
-      app.add_option("--tile", cl.plan.tile, "Tile size of a single-tile kernel")->type_name("T");
-  auto* params = app.add_option("--param", cl.plan.params, "Kernel parameters, e.g. BM=128,TM=8")
-                     ->type_name("K=V,...");
-  auto* m = app.add_option("--m", cl.plan.m, "Rows of A and C")->type_name("M");
-  auto* n = app.add_option("--n", cl.plan.n, "Columns of B and C")->type_name("N");
-  auto* k = app.add_option("--k", cl.plan.k, "Columns of A, rows of B")->type_name("K");
-  auto* size = app.add_option("--size", cl.plan.size, "Sets M = N = K")->type_name("S");
-  auto* sweep = app.add_option("--sweep", cl.plan.sweeps, "A sweep axis (repeatable; see below)")
-                    ->type_name("KEY=V1,V2,...")
-                    ->expected(1)
-                    ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  auto* reps =
-      app.add_option("--reps", cl.reps, "Exactly this many timed repetitions")->type_name("R");
-  auto* budget = app.add_option("--budget-ms", cl.budgetMs,
-                                "Stop repeating after this much timing (default 2000)")
-                     ->type_name("MS");
-  app.add_option("--format", cl.format, "table, csv or json")
-      ->type_name("FORMAT")
-      ->check(CLI::IsMember({"table", "csv", "json"}))
-      ->capture_default_str();
-  app.add_option("-o,--output", cl.output, "Write the results to FILE, not stdout")
-      ->type_name("FILE");
-  app.add_option("--seed", cl.seed, "Seed of the random inputs (default 42)")->type_name("N");
-  app.add_option("--fill", cl.fill, "random (uniform in [-1,1)) or integer ([-8,8])")
-      ->type_name("FILL")
-      ->check(CLI::IsMember({"random", "integer"}))
-      ->capture_default_str();
-  app.add_option("--type", cl.type,
-                 "Element type of A and B: fp32, or tf32, fp16, bf16 for the tensor cores (C and "
-                 "the accumulation stay fp32)")
-      ->type_name("TYPE")
-      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}))
-      ->capture_default_str();
-  app.add_flag("--no-verify", cl.noVerify, "Skip the check against a reference");
-  app.add_flag("--allow-long-runs", cl.allowLongRuns,
-               "Run past a kernel's work bound (the serial kernel); such a run cannot be "
-               "cancelled");
-  app.add_flag("--counters", cl.counters,
-               "Also read the GPU's hardware counters (DRAM bytes, sectors per request, bank "
-               "conflicts, occupancy): the profiler replays each kernel once after the timed "
-               "runs (CUDA backend)");
-  app.add_option("--device", cl.device, "Device index of the backend (default 0)")
-      ->type_name("INDEX");
-  tile->excludes(params);
-  size->excludes(m)->excludes(n)->excludes(k);
-  for (CLI::Option* other : {kernel, tile, params, sweep, tuned, noTuned, ceilings})
-    autotune->excludes(other);
-  for (CLI::Option* other : {noTuned, tile, params}) tuned->excludes(other);
-  for (CLI::Option* other : {sweep, autotune, ceilings, tuned, noTuned}) trace->excludes(other);
-  reps->excludes(budget);
-  return list;
 }
 
 // What every run shares: device, fill, seed, sampling and verification.
@@ -537,12 +387,28 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
   return anyUnverified ? kExitUnverified : kExitOk;
 }
 
+// --backend KIND@SERVER: a run server the app keeps; --via COMMAND: the server COMMAND starts.
+std::unique_ptr<Backend> makeBackendFor(const CommandLine& cl) {
+  const bool named = cl.backend.find('@') != std::string::npos;
+  if (named && cl.via)
+    throw Error(ErrorKind::InvalidArgument,
+                "--via and --backend " + cl.backend + " both name a server: give one of them");
+  if (named) {
+    const std::vector<remote::ServerAddress> configured =
+        remote::readConfiguredServers(remote::appSettingsPath());
+    return std::make_unique<remote::RemoteBackend>(*remote::serverBackend(cl.backend, configured));
+  }
+  if (cl.via)
+    return std::make_unique<remote::RemoteBackend>(remote::ServerAddress{"", *cl.via, cl.backend});
+  return makeBackend(cl.backend);
+}
+
 int runBench(int argc, char** argv) {
   CLI::App app{
       "tilescope-bench: run, time and verify TileScope's matrix-multiplication kernels.\n"
       "One run, or a sweep over kernels, tile sizes and problem sizes."};
   CommandLine cl;
-  const CLI::Option* list = declareOptions(app, cl);
+  const CLI::Option* list = bench::declareOptions(app, cl);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -583,11 +449,9 @@ int runBench(int argc, char** argv) {
     return kExitOk;
   }
 
+  for (const std::string& note : bench::applyDeprecatedSpellings(app, cl)) printNote(note);
   // Validate everything before the first run.
-  const std::unique_ptr<Backend> backend =
-      cl.via
-          ? std::make_unique<remote::RemoteBackend>(remote::ServerAddress{"", *cl.via, cl.backend})
-          : makeBackend(cl.backend);
+  const std::unique_ptr<Backend> backend = makeBackendFor(cl);
   if (const auto why = backend->unavailableReason())
     throw Error(ErrorKind::Unavailable, "--backend " + cl.backend + " is unavailable: " + *why);
   const std::vector<DeviceInfo> devices = backend->devices();

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "cli/options.hpp"
 #include "io/file_io.hpp"
+#include "remote/server_list.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
@@ -25,6 +27,34 @@ std::string valueOf(const QCommandLineParser& parser, const QCommandLineOption& 
 
 std::string optionName(const QCommandLineOption& option) {
   return "--" + option.names().front().toStdString();
+}
+
+QString text(std::string_view value) {
+  return QString::fromUtf8(value.data(), qsizetype(value.size()));
+}
+
+// The table's option `name` as Qt declares it.
+QCommandLineOption tableOption(std::string_view name) {
+  const cli::OptionSpec& spec = cli::option(name, cli::Program::App);
+  QStringList names{text(spec.name)};
+  if (!spec.shortName.empty()) names.prepend(text(spec.shortName));
+  if (spec.isFlag()) return QCommandLineOption(names, text(spec.help));
+  return QCommandLineOption(names, text(spec.help), text(spec.valueName));
+}
+
+const cli::DeprecatedAlias& deprecatedSpelling(std::string_view name) {
+  return cli::option(name, cli::Program::App).aliases.front();
+}
+
+// The old spelling of the table's option `name`, left out of --help.
+QCommandLineOption deprecatedOption(std::string_view name) {
+  const cli::DeprecatedAlias& alias = deprecatedSpelling(name);
+  const QString note = text(cli::deprecationNote(cli::option(name, cli::Program::App), alias));
+  QCommandLineOption option =
+      alias.valueName.empty() ? QCommandLineOption(text(alias.name), note)
+                              : QCommandLineOption(text(alias.name), note, text(alias.valueName));
+  option.setFlags(QCommandLineOption::HiddenFromHelp);
+  return option;
 }
 
 QString quoted(const QString& value) {
@@ -91,126 +121,80 @@ std::vector<RunJob> CommandLine::jobs() const {
 }
 
 ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remembered,
-                              bool diagramsBuilt) {
+                              bool diagramsBuilt,
+                              const std::vector<remote::ServerAddress>& servers) {
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral(
-      "See and measure tiled matrix multiplication. Without options the window opens with the "
-      "last choices; with --run ... --quit it measures and exports without showing a window."));
+  parser.setApplicationDescription(text(cli::programSpec(cli::Program::App).description));
   const QCommandLineOption helpOption = parser.addHelpOption();
   const QCommandLineOption versionOption = parser.addVersionOption();
-  const QCommandLineOption backendOption(
-      QStringLiteral("backend"), QStringLiteral("Backend: cpu or cuda."), QStringLiteral("id"));
-  const QCommandLineOption deviceOption(QStringLiteral("device"),
-                                        QStringLiteral("Device index on the backend."),
-                                        QStringLiteral("n"));
-  const QCommandLineOption kernelOption(QStringLiteral("kernel"),
-                                        QStringLiteral("Kernel id (see tilescope-bench --list)."),
-                                        QStringLiteral("id"));
-  const QCommandLineOption tileOption(QStringLiteral("tile"),
-                                      QStringLiteral("Tile size of a single-tile kernel."),
-                                      QStringLiteral("t"));
-  const QCommandLineOption paramOption(QStringLiteral("param"),
-                                       QStringLiteral("Named kernel parameters, e.g. BM=64,TM=8."),
-                                       QStringLiteral("k=v,..."));
-  const QCommandLineOption typeOption(
-      QStringLiteral("type"),
-      QStringLiteral("Element type of A and B: fp32, or tf32, fp16, bf16 for the tensor cores (C "
-                     "and the accumulation stay fp32). Default: the kernel's first type."),
-      QStringLiteral("type"));
-  const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("M = N = K = s."),
-                                      QStringLiteral("s"));
-  const QCommandLineOption mOption(QStringLiteral("m"), QStringLiteral("Rows of A and C."),
-                                   QStringLiteral("m"));
-  const QCommandLineOption nOption(QStringLiteral("n"), QStringLiteral("Columns of B and C."),
-                                   QStringLiteral("n"));
-  const QCommandLineOption kOption(
-      QStringLiteral("k"), QStringLiteral("Columns of A and rows of B."), QStringLiteral("k"));
-  const QCommandLineOption repsOption(QStringLiteral("reps"),
-                                      QStringLiteral("Exactly this many timed repetitions."),
-                                      QStringLiteral("r"));
-  const QCommandLineOption budgetOption(
-      QStringLiteral("budget"),
-      QStringLiteral("Time budget per run in seconds when repetitions are adaptive."),
-      QStringLiteral("seconds"));
-  const QCommandLineOption noVerifyOption(QStringLiteral("no-verify"),
-                                          QStringLiteral("Skip the check against the reference."));
-  const QCommandLineOption countersOption(
-      QStringLiteral("counters"),
-      QStringLiteral("Also read the GPU's hardware counters: the profiler replays each kernel "
-                     "once after the timed runs (CUDA backend)."));
-  const QCommandLineOption sweepOption(
-      QStringLiteral("sweep"),
-      QStringLiteral("Sweep an axis: tile=1,2,4 (or tile=all), size=256,512, kernel=naive,library "
-                     "or any kernel parameter. Repeat to combine axes."),
-      QStringLiteral("axis=v,..."));
-  const QCommandLineOption runOption(QStringLiteral("run"),
-                                     QStringLiteral("Run the chosen configuration or sweep."));
-  const QCommandLineOption autotuneOption(
-      QStringLiteral("autotune"),
-      QStringLiteral("Run every valid configuration of the chosen kernel at the chosen size and "
-                     "remember the fastest verified one for the device."));
-  const QCommandLineOption ceilingsOption(
-      QStringLiteral("measure-ceilings"),
-      QStringLiteral("Measure the chosen device's roofline ceilings (after any runs)."));
-  const QCommandLineOption openOption(
-      QStringLiteral("open"), QStringLiteral("Open a session file."), QStringLiteral("file"));
-  const QCommandLineOption saveOption(QStringLiteral("save-session"),
-                                      QStringLiteral("Save the session after the runs."),
-                                      QStringLiteral("file"));
-  const QCommandLineOption exportChartOption(
-      QStringLiteral("export-chart"),
-      QStringLiteral("Write a chart; the format follows the suffix: .png .pdf .svg .jpg."),
-      QStringLiteral("file"));
-  const QCommandLineOption chartOption(
-      QStringLiteral("chart"),
-      QStringLiteral("Which chart --export-chart writes: %1 (default: tile for a tile sweep, "
-                     "else gflops).")
-          .arg(chartIds().join(QStringLiteral(", "))),
-      QStringLiteral("id"));
-  const QCommandLineOption chartSizeOption(
-      QStringLiteral("chart-size"), QStringLiteral("Exported chart size in pixels (1200x800)."),
-      QStringLiteral("wxh"));
-  const QCommandLineOption csvOption(QStringLiteral("export-csv"),
-                                     QStringLiteral("Write the results as CSV."),
-                                     QStringLiteral("file"));
-  const QCommandLineOption jsonOption(QStringLiteral("export-json"),
-                                      QStringLiteral("Write the results as JSON."),
-                                      QStringLiteral("file"));
-  const QCommandLineOption viewOption(QStringLiteral("view"),
-                                      QStringLiteral("Diagram for --export-diagram: %1.")
-                                          .arg(diagramViews().join(QLatin1Char('|'))),
-                                      QStringLiteral("view"));
-  const QCommandLineOption diagramOption(
-      QStringLiteral("export-diagram"),
-      QStringLiteral("Write the chosen kernel's diagram (.png or .svg)."), QStringLiteral("file"));
-  const QCommandLineOption screenshotOption(
-      QStringLiteral("screenshot"),
-      QStringLiteral("Write the main window as PNG once the runs and exports are done."),
-      QStringLiteral("file"));
-  const QCommandLineOption kernelFileOption(
-      QStringLiteral("kernel-file"),
-      QStringLiteral("Open a kernel (.cu) in the Kernel Editor and compile it."),
-      QStringLiteral("file"));
-  const QCommandLineOption traceOption(
-      QStringLiteral("open-trace"),
-      QStringLiteral("Draw a trace file (tilescope-bench --trace) in the diagrams; "
-                     "--export-diagram then writes the traced kernel's."),
-      QStringLiteral("file"));
-  const QCommandLineOption windowSizeOption(
-      QStringLiteral("window-size"),
-      QStringLiteral("The window's size in pixels, e.g. 1920x1080 (default: the last one)."),
-      QStringLiteral("wxh"));
-  const QCommandLineOption quitOption(
-      QStringLiteral("quit"),
-      QStringLiteral("Quit once the runs and exports are done, without showing the window."));
-  parser.addOptions({backendOption,    deviceOption,     kernelOption,      tileOption,
-                     paramOption,      typeOption,       sizeOption,        mOption,
-                     nOption,          kOption,          repsOption,        budgetOption,
-                     noVerifyOption,   countersOption,   sweepOption,       runOption,
-                     openOption,       saveOption,       exportChartOption, chartOption,
-                     chartSizeOption,  csvOption,        jsonOption,        viewOption,
-                     diagramOption,    quitOption,       autotuneOption,    ceilingsOption,
-                     screenshotOption, windowSizeOption, kernelFileOption,  traceOption});
+  const QCommandLineOption backendOption = tableOption("backend");
+  const QCommandLineOption deviceOption = tableOption("device");
+  const QCommandLineOption kernelOption = tableOption("kernel");
+  const QCommandLineOption tileOption = tableOption("tile");
+  const QCommandLineOption paramOption = tableOption("param");
+  const QCommandLineOption typeOption = tableOption("type");
+  const QCommandLineOption sizeOption = tableOption("size");
+  const QCommandLineOption mOption = tableOption("m");
+  const QCommandLineOption nOption = tableOption("n");
+  const QCommandLineOption kOption = tableOption("k");
+  const QCommandLineOption repsOption = tableOption("reps");
+  const QCommandLineOption budgetOption = tableOption("budget-ms");
+  const QCommandLineOption budgetSecondsOption = deprecatedOption("budget-ms");
+  const QCommandLineOption noVerifyOption = tableOption("no-verify");
+  const QCommandLineOption countersOption = tableOption("counters");
+  const QCommandLineOption sweepOption = tableOption("sweep");
+  const QCommandLineOption runOption = tableOption("run");
+  const QCommandLineOption autotuneOption = tableOption("autotune");
+  const QCommandLineOption ceilingsOption = tableOption("ceilings");
+  const QCommandLineOption measureCeilingsOption = deprecatedOption("ceilings");
+  const QCommandLineOption openOption = tableOption("open");
+  const QCommandLineOption saveOption = tableOption("save-session");
+  const QCommandLineOption exportChartOption = tableOption("export-chart");
+  const QCommandLineOption chartOption = tableOption("chart");
+  const QCommandLineOption chartSizeOption = tableOption("chart-size");
+  const QCommandLineOption csvOption = tableOption("export-csv");
+  const QCommandLineOption jsonOption = tableOption("export-json");
+  const QCommandLineOption viewOption = tableOption("view");
+  const QCommandLineOption diagramOption = tableOption("export-diagram");
+  const QCommandLineOption screenshotOption = tableOption("screenshot");
+  const QCommandLineOption kernelFileOption = tableOption("kernel-file");
+  const QCommandLineOption traceOption = tableOption("open-trace");
+  const QCommandLineOption windowSizeOption = tableOption("window-size");
+  const QCommandLineOption quitOption = tableOption("quit");
+  parser.addOptions({backendOption,
+                     deviceOption,
+                     kernelOption,
+                     tileOption,
+                     paramOption,
+                     typeOption,
+                     sizeOption,
+                     mOption,
+                     nOption,
+                     kOption,
+                     repsOption,
+                     budgetOption,
+                     budgetSecondsOption,
+                     noVerifyOption,
+                     countersOption,
+                     sweepOption,
+                     runOption,
+                     openOption,
+                     saveOption,
+                     exportChartOption,
+                     chartOption,
+                     chartSizeOption,
+                     csvOption,
+                     jsonOption,
+                     viewOption,
+                     diagramOption,
+                     quitOption,
+                     autotuneOption,
+                     ceilingsOption,
+                     screenshotOption,
+                     measureCeilingsOption,
+                     windowSizeOption,
+                     kernelFileOption,
+                     traceOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
                                QStringLiteral("[session.json]"));
@@ -220,7 +204,9 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
                         QStringLiteral("tilescope: %1\nTry 'tilescope --help'.").arg(message)};
   };
   if (!parser.parse(arguments)) return fail(parser.errorText());
-  if (parser.isSet(helpOption)) return {std::nullopt, 0, parser.helpText()};
+  if (parser.isSet(helpOption))
+    return {std::nullopt, 0,
+            parser.helpText() + QLatin1Char('\n') + text(cli::helpFooter(cli::Program::App))};
   if (parser.isSet(versionOption)) {
     return {std::nullopt, 0,
             QStringLiteral("%1 %2").arg(QCoreApplication::applicationName(),
@@ -240,14 +226,15 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     line.run = parser.isSet(runOption);
     line.autotune = parser.isSet(autotuneOption);
     if (line.run && line.autotune) refuse(QStringLiteral("--run and --autotune: give one of them"));
-    line.measureCeilings = parser.isSet(ceilingsOption);
+    line.measureCeilings = parser.isSet(ceilingsOption) || parser.isSet(measureCeilingsOption);
     line.quit = parser.isSet(quitOption);
 
     if (parser.isSet(backendOption)) {
       const std::string id = parser.value(backendOption).toStdString();
       const std::vector<std::string> known = backendIds();
-      if (std::find(known.begin(), known.end(), id) == known.end()) {
-        refuse(QStringLiteral("--backend: unknown backend %1 (cpu or cuda)")
+      line.server = remote::serverBackend(id, servers);
+      if (!line.server && std::find(known.begin(), known.end(), id) == known.end()) {
+        refuse(QStringLiteral("--backend: unknown backend %1 (cpu or cuda, or KIND@SERVER)")
                    .arg(quoted(parser.value(backendOption))));
       }
       choices.backend = id;
@@ -306,11 +293,18 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       choices.fixedReps =
           int(plan::parseIntegerIn(valueOf(parser, repsOption), "--reps", 1, kMaxFixedReps));
     }
-    if (parser.isSet(budgetOption)) {
+    if (parser.isSet(budgetOption) && parser.isSet(budgetSecondsOption))
+      refuse(QStringLiteral("--budget is --budget-ms in seconds: give one of them"));
+    for (const QCommandLineOption* budget : {&budgetOption, &budgetSecondsOption}) {
+      if (!parser.isSet(*budget)) continue;
       if (parser.isSet(repsOption)) {
-        refuse(QStringLiteral("--reps and --budget conflict: a fixed count or a time budget"));
+        refuse(QStringLiteral("--reps and %1 conflict: a fixed count or a time budget")
+                   .arg(QString::fromStdString(optionName(*budget))));
       }
-      choices.budgetSeconds = plan::parsePositiveNumber(valueOf(parser, budgetOption), "--budget");
+      const double milliseconds =
+          plan::parsePositiveNumber(valueOf(parser, *budget), optionName(*budget)) *
+          (budget == &budgetOption ? 1.0 : deprecatedSpelling("budget-ms").scale);
+      choices.budgetSeconds = milliseconds / 1000.0;
       choices.fixedReps.reset();
     }
     if (parser.isSet(noVerifyOption)) choices.verify = false;
@@ -336,8 +330,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
         line.run || line.autotune || line.measureCeilings || !line.openSession.isEmpty();
     const auto needResults = [&](const QCommandLineOption& option) {
       if (parser.isSet(option) && !haveResults) {
-        refuse(QStringLiteral("--%1 needs --run, --autotune, --measure-ceilings or a session to "
-                              "open")
+        refuse(QStringLiteral("--%1 needs --run, --autotune, --ceilings or a session to open")
                    .arg(option.names().front()));
       }
     };
@@ -395,7 +388,14 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   } catch (const Error& error) {
     return fail(QString::fromStdString(error.what()));
   }
-  return {line, 0, QString()};
+  QStringList notes;
+  for (const auto& [option, name] :
+       {std::pair{&budgetSecondsOption, "budget-ms"}, {&measureCeilingsOption, "ceilings"}}) {
+    if (parser.isSet(*option))
+      notes << text(
+          cli::deprecationNote(cli::option(name, cli::Program::App), deprecatedSpelling(name)));
+  }
+  return {line, 0, QString(), notes};
 }
 
 }  // namespace tilescope::app

@@ -9,6 +9,7 @@
 
 #include "chart_kind.hpp"
 #include "choices.hpp"
+#include "remote/remote_backend.hpp"
 
 namespace tilescope::app {
 
@@ -16,9 +17,13 @@ struct CommandLine {
   Choices choices;
   plan::Sweep sweep;  // from --sweep, in order; no axis for a single run
   bool run = false;
-  bool autotune = false;         // every valid configuration of the chosen kernel, instead of --run
-  bool measureCeilings = false;  // the chosen device's roofline ceilings, after any runs
+  bool autotune = false;  // every valid configuration of the chosen kernel, instead of --run
+  bool measureCeilings =
+      false;  // --ceilings: the chosen device's roofline ceilings, after any runs
   bool quit = false;
+  // --backend KIND@SERVER: the configured server SERVER running its KIND backend, which the
+  // window may not have yet (a server configured for cuda, asked for cpu).
+  std::optional<remote::ServerAddress> server;
   QString openSession;
   QString kernelFile;  // a .cu file for the Kernel Editor, compiled once opened
   QString openTrace;   // a trace file the diagrams draw (and --export-diagram writes)
@@ -45,15 +50,20 @@ struct ParseOutcome {
   std::optional<CommandLine> commandLine;
   int exitCode = 0;
   QString message;
+  // One line each for stderr, for a deprecated spelling: "--budget is now --budget-ms
+  // (milliseconds)".
+  QStringList notes;
 };
 
 inline constexpr int kBadArgumentsExitCode = 2;
 
 // `arguments` as QCoreApplication::arguments() gives them (Qt's own options already removed);
 // `remembered` supplies every choice the command line does not set. Diagram options are refused
-// unless `diagramsBuilt`.
+// unless `diagramsBuilt`. `servers` are the configured run servers --backend KIND@SERVER names.
+// The options, their names and help come from the option table (cli/options.hpp).
 ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remembered,
-                              bool diagramsBuilt);
+                              bool diagramsBuilt,
+                              const std::vector<remote::ServerAddress>& servers = {});
 
 // The diagram views --view accepts.
 QStringList diagramViews();

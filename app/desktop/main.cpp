@@ -15,6 +15,7 @@
 #include "control_panel.hpp"
 #include "io/interrupt.hpp"
 #include "main_window.hpp"
+#include "servers.hpp"
 #include "settings.hpp"
 
 namespace {
@@ -78,8 +79,10 @@ int main(int argc, char* argv[]) {
   const app::Choices remembered = app::loadLastChoices(&notices);
   for (const QString& notice : notices)
     std::fputs(qPrintable(QStringLiteral("tilescope: notice: %1\n").arg(notice)), stderr);
-  const app::ParseOutcome outcome =
-      app::parseCommandLine(QApplication::arguments(), remembered, kDiagramsBuilt);
+  const app::ParseOutcome outcome = app::parseCommandLine(
+      QApplication::arguments(), remembered, kDiagramsBuilt, app::loadServerSettings().servers);
+  for (const QString& note : outcome.notes)
+    std::fputs(qPrintable(QStringLiteral("tilescope: %1\n").arg(note)), stderr);
   if (!outcome.commandLine) {
     std::fputs(qPrintable(outcome.message + QLatin1Char('\n')),
                outcome.exitCode == 0 ? stdout : stderr);

@@ -39,6 +39,7 @@ struct BackendSummary {
   // The backend's own reason for each element type it multiplies with no kernel at all (the CPU
   // backend: every type but fp32), so the window can say why before it queues such a run.
   std::map<ElementType, std::string> elementRefusals;
+  bool connecting = false;  // a run server not yet asked: another summary follows
   bool available() const { return !unavailableReason.has_value(); }
   std::optional<std::string> elementRefusal(ElementType element) const;
 };

@@ -65,6 +65,7 @@ std::vector<BackendSummary> RunWorker::summaries(bool connectServers) const {
       summary.unavailableReason = lost->second;
     } else if (server && !connectServers) {
       summary.unavailableReason = "connecting to the server\u2026";
+      summary.connecting = true;
     } else if (const auto found = backends_.find(id); found != backends_.end()) {
       const Backend& backend = *found->second;
       summary.unavailableReason = backend.unavailableReason();

@@ -30,6 +30,8 @@ case $depends in *qt6* | *Qt6*) fail "the server package depends on Qt" ;; esac
   fail "Depends does not match this machine's packages"
 dpkg-deb -c "$package" | grep -q '/usr/bin/tilescope-bench$' || fail "no /usr/bin/tilescope-bench"
 dpkg-deb -c "$package" | grep -qv 'bin/tilescope$' || fail "the app is in the server package"
+dpkg-deb -c "$package" | grep -q '/usr/share/man/man1/tilescope-bench.1$' ||
+  fail "no man page /usr/share/man/man1/tilescope-bench.1"
 
 dpkg-deb -x "$package" "$scratch/root"
 replies=$(printf '%s\n' '{"verb":"hello","id":1}' \

@@ -1,7 +1,10 @@
 // tilescope-bench --via COMMAND: a CLI job run through a server the command starts, and the
-// messages when the command does not start a server.
+// messages when the command does not start a server; --backend KIND@SERVER: the same through a
+// server the app keeps.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "../e2e/bench_process.hpp"
@@ -52,6 +55,47 @@ TEST(Via, ARefusedRequestIsRefusedBeforeAnythingRuns) {
       {"--via", serverCommand(), "--kernel", "shared-tiled", "--tile", "1000", "--size", "8"});
   EXPECT_EQ(outcome.exitCode, 2);
   EXPECT_NE(outcome.err.find("tile"), std::string::npos) << outcome.err;
+}
+
+// A settings file of the app's, under `dir`, with one server "here" whose command is `command`.
+void configureServer(const ScratchDir& dir, const std::string& command) {
+  std::filesystem::create_directories(dir.file("TileScope"));
+  std::ofstream(dir.file("TileScope/TileScope.json"))
+      << nlohmann::json{{"servers",
+                         {{{"name", "here"}, {"command", command}, {"backend", "cuda"}}}}}
+             .dump();
+}
+
+TEST(Via, BackendAtServerRunsOnAServerTheAppKeeps) {
+  ScratchDir config;
+  configureServer(config, serverCommand());
+  // The server is configured for cuda; cpu@here runs the CPU backend of the same server.
+  const BenchOutcome outcome = runBench({"--backend", "cpu@here", "--kernel", "naive", "--size",
+                                         "16", "--reps", "2", "--format", "json"},
+                                        config.path());
+  ASSERT_EQ(outcome.exitCode, 0) << outcome.err;
+  const nlohmann::json document = nlohmann::json::parse(outcome.out);
+  ASSERT_EQ(document.at("results").size(), 1u);
+  EXPECT_EQ(document.at("results").at(0).at("backend"), "cpu@here");
+  EXPECT_TRUE(document.at("results").at(0).at("verified").get<bool>());
+  EXPECT_EQ(document.at("devices").at(0).at("facts").back().at("value"),
+            "here: " + serverCommand());
+}
+
+TEST(Via, BackendAtAnUnknownServerIsRefusedNamingIt) {
+  ScratchDir config;
+  configureServer(config, serverCommand());
+  const BenchOutcome outcome = runBench(
+      {"--backend", "cuda@nosuchserver", "--kernel", "naive", "--size", "8"}, config.path());
+  EXPECT_EQ(outcome.exitCode, 2);
+  EXPECT_EQ(outcome.err,
+            "tilescope-bench: error: --backend 'cuda@nosuchserver': no run server named "
+            "'nosuchserver' (configured: here; add one in tilescope: Backend > GPU Server...)\n");
+  const BenchOutcome both = runBench(
+      {"--backend", "cpu@here", "--via", serverCommand(), "--kernel", "naive", "--size", "8"},
+      config.path());
+  EXPECT_EQ(both.exitCode, 2);
+  EXPECT_NE(both.err.find("give one of them"), std::string::npos) << both.err;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <QXmlStreamReader>
 #include <fstream>
 
+#include "cli/options.hpp"
 #include "command_line.hpp"
 #include "report/report.hpp"
 #include "ui_suite.hpp"
@@ -49,11 +50,13 @@ class TestCommandLine : public QObject {
     return parseCommandLine(arguments, Choices{}, false);
   }
 
-  // Runs the built binary with its own settings folder, so the user's are never touched.
-  Finished runBinary(const QStringList& arguments) {
+  // Runs the built binary with its own settings folder (`configHome`, else one the suite's
+  // binary runs share), so the user's are never touched.
+  Finished runBinary(const QStringList& arguments, const QString& configHome = {}) {
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
+                       configHome.isEmpty() ? dir_.filePath(QStringLiteral("config")) : configHome);
     environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
     process.setProcessEnvironment(environment);
     process.setWorkingDirectory(dir_.path());
@@ -142,13 +145,13 @@ class TestCommandLine : public QObject {
 
   void measureCeilingsExportsTheRoofline() {
     const ParseOutcome alone =
-        parse({"--backend", "cpu", "--measure-ceilings", "--export-chart", "r.png", "--quit"});
+        parse({"--backend", "cpu", "--ceilings", "--export-chart", "r.png", "--quit"});
     QVERIFY2(alone.commandLine, qPrintable(alone.message));
     QVERIFY(alone.commandLine->measureCeilings);
     QCOMPARE(alone.commandLine->chartToExport(), ChartKind::Roofline);
     // With runs, the runs pick the chart, as without the ceilings.
     const ParseOutcome withRun =
-        parse({"--kernel", "naive", "--size", "32", "--run", "--measure-ceilings"});
+        parse({"--kernel", "naive", "--size", "32", "--run", "--ceilings"});
     QVERIFY2(withRun.commandLine, qPrintable(withRun.message));
     QCOMPARE(withRun.commandLine->chartToExport(), ChartKind::Rate);
   }
@@ -178,6 +181,14 @@ class TestCommandLine : public QObject {
     QTest::newRow("zero reps") << QStringList{"--reps", "0"} << "reps";
     QTest::newRow("bad budget") << QStringList{"--budget", "-1"} << "budget";
     QTest::newRow("reps and budget") << QStringList{"--reps", "3", "--budget", "1"} << "conflict";
+    QTest::newRow("bad budget-ms") << QStringList{"--budget-ms", "0"} << "--budget-ms";
+    QTest::newRow("reps and budget-ms")
+        << QStringList{"--reps", "3", "--budget-ms", "1"} << "--reps and --budget-ms conflict";
+    QTest::newRow("budget in both spellings")
+        << QStringList{"--budget", "1", "--budget-ms", "1000"} << "give one of them";
+    QTest::newRow("backend at no server")
+        << QStringList{"--backend", "cuda@nosuchserver"}
+        << "no run server named 'nosuchserver' (none is configured";
     QTest::newRow("bad sweep") << QStringList{"--run", "--sweep", "tile"} << "tile";
     QTest::newRow("sweep without run") << QStringList{"--sweep", "tile=1,2"} << "--run";
     QTest::newRow("run and autotune") << QStringList{"--run", "--autotune"} << "--autotune";
@@ -249,6 +260,105 @@ class TestCommandLine : public QObject {
     // One line of bounded length, whatever was typed (then the --help hint).
     QCOMPARE(outcome.message.count(QLatin1Char('\n')), 1);
     QVERIFY2(outcome.message.size() < 1000, qPrintable(outcome.message.left(1000)));
+  }
+
+  // Every option the table gives the app is one its parser takes, listed in --help.
+  void everyOptionOfTheTableIsAccepted() {
+    const QString help = parse({"--help"}).message;
+    for (const cli::OptionSpec* option : cli::optionsOf(cli::Program::App)) {
+      const QString name = QString::fromUtf8(option->name.data(), qsizetype(option->name.size()));
+      QStringList arguments{QStringLiteral("--") + name};
+      if (!option->isFlag()) arguments << QStringLiteral("1");
+      const ParseOutcome outcome = parse(arguments);
+      QVERIFY2(!outcome.message.contains(QStringLiteral("Unknown option")), qPrintable(name));
+      QVERIFY2(!outcome.message.contains(QStringLiteral("Missing value")), qPrintable(name));
+      // Qt lists a one-letter option as -m, and takes --m as well.
+      const QString listed = name.size() == 1 ? QStringLiteral("-%1 <").arg(name) : "--" + name;
+      QVERIFY2(help.contains(listed), qPrintable(name));
+    }
+    QVERIFY(parse({"--via", "ssh gpu1"}).message.contains(QStringLiteral("Unknown option")));
+    // The table's help of --chart and --view names every chart and view the parser takes.
+    const std::string chartHelp(cli::option("chart", cli::Program::App).help);
+    for (const QString& id : chartIds())
+      QVERIFY2(chartHelp.find(id.toStdString()) != std::string::npos, qPrintable(id));
+    const std::string viewHelp(cli::option("view", cli::Program::App).help);
+    for (const QString& view : diagramViews())
+      QVERIFY2(viewHelp.find(view.toStdString()) != std::string::npos, qPrintable(view));
+  }
+
+  // --budget SECONDS and --measure-ceilings still work, as --budget-ms and --ceilings, and say so.
+  void deprecatedSpellingsMeanTheSameWithANote() {
+    const ParseOutcome seconds = parse({"--budget", "2"});
+    const ParseOutcome milliseconds = parse({"--budget-ms", "2000"});
+    QVERIFY2(seconds.commandLine, qPrintable(seconds.message));
+    QVERIFY2(milliseconds.commandLine, qPrintable(milliseconds.message));
+    QCOMPARE(seconds.commandLine->choices.budgetSeconds, 2.0);
+    QCOMPARE(milliseconds.commandLine->choices.budgetSeconds, 2.0);
+    QCOMPARE(seconds.notes, QStringList{"--budget is now --budget-ms (milliseconds)"});
+    QVERIFY(milliseconds.notes.isEmpty());
+    QCOMPARE(parse({"--budget-ms", "250"}).commandLine->choices.budgetSeconds, 0.25);
+
+    const ParseOutcome measure = parse({"--backend", "cpu", "--measure-ceilings"});
+    const ParseOutcome ceilings = parse({"--backend", "cpu", "--ceilings"});
+    QVERIFY(measure.commandLine && measure.commandLine->measureCeilings);
+    QVERIFY(ceilings.commandLine && ceilings.commandLine->measureCeilings);
+    QCOMPARE(measure.notes, QStringList{"--measure-ceilings is now --ceilings"});
+    QVERIFY(ceilings.notes.isEmpty());
+  }
+
+  // --backend KIND@SERVER: a configured run server, running KIND; an unknown one is refused by
+  // name.
+  void backendAtAConfiguredServer() {
+    const std::vector<remote::ServerAddress> servers = {
+        {"gpu1", "ssh gpu1 tilescope-bench --serve", "cuda"}};
+    const QStringList program{QStringLiteral("tilescope")};
+    const ParseOutcome cpu =
+        parseCommandLine(program + QStringList{"--backend", "cpu@gpu1"}, Choices{}, false, servers);
+    QVERIFY2(cpu.commandLine, qPrintable(cpu.message));
+    QCOMPARE(cpu.commandLine->choices.backend, std::string("cpu@gpu1"));
+    QVERIFY(cpu.commandLine->server);
+    QCOMPARE(cpu.commandLine->server->command, servers[0].command);
+    QCOMPARE(cpu.commandLine->server->backend, std::string("cpu"));
+    const ParseOutcome cuda = parseCommandLine(program + QStringList{"--backend", "cuda@gpu1"},
+                                               Choices{}, false, servers);
+    QVERIFY2(cuda.commandLine, qPrintable(cuda.message));
+    QCOMPARE(cuda.commandLine->choices.backend, std::string("cuda@gpu1"));
+    QVERIFY(!parse({"--backend", "cpu"}).commandLine->server);
+
+    const ParseOutcome unknown = parseCommandLine(
+        program + QStringList{"--backend", "cuda@nosuchserver"}, Choices{}, false, servers);
+    QVERIFY(!unknown.commandLine);
+    QCOMPARE(unknown.exitCode, kBadArgumentsExitCode);
+    QCOMPARE(unknown.message,
+             QStringLiteral("tilescope: --backend 'cuda@nosuchserver': no run server named "
+                            "'nosuchserver' (configured: gpu1; add one in tilescope: Backend > "
+                            "GPU Server...)\nTry 'tilescope --help'."));
+  }
+
+  // The binary runs on a server of its settings under a backend the server was not configured
+  // with (cpu@here, here runs cuda), and says that --budget is now --budget-ms.
+  void binaryRunsOnAConfiguredServer() {
+    const QString config = dir_.filePath(QStringLiteral("server-config"));
+    QVERIFY(QDir().mkpath(config + QStringLiteral("/TileScope")));
+    const nlohmann::json settings = {
+        {"servers",
+         {{{"name", "here"},
+           {"command", std::string("'") + TILESCOPE_BENCH + "' --serve"},
+           {"backend", "cuda"}}}}};
+    writeText(config + QStringLiteral("/TileScope/TileScope.json"), settings.dump().c_str());
+    const Finished run =
+        runBinary({"-platform", "offscreen", "--backend", "cpu@here", "--kernel", "naive", "--size",
+                   "16", "--budget", "0.05", "--run", "--export-csv", "server.csv", "--quit"},
+                  config);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("tilescope: --budget is now --budget-ms "
+                                             "(milliseconds)\n")),
+             qPrintable(run.err));
+    std::ifstream csv(dir_.filePath(QStringLiteral("server.csv")).toStdString());
+    const std::vector<RunResult> rows = report::readCsv(csv);
+    QCOMPARE(rows.size(), std::size_t(1));
+    QCOMPARE(rows[0].backend, std::string("cpu@here"));
+    QVERIFY(rows[0].verified());
   }
 
   void binaryRunsExportsAndQuits() {

@@ -6,6 +6,7 @@
 
 #include "chart_panel.hpp"
 #include "control_panel.hpp"
+#include "diagram_host.hpp"
 #include "io/interrupt.hpp"
 #include "kernel_editor.hpp"
 #include "main_window.hpp"
@@ -69,12 +70,12 @@ void CommandLineDriver::start() {
   }
   if (!line_.openSession.isEmpty()) {
     QString error;
-    if (!window_->openSession(line_.openSession, &error)) {
+    if (!window_->sessions()->open(line_.openSession, &error)) {
       report(error, app::kBadArgumentsExitCode);
       finish();
       return;
     }
-    for (const QString& warning : window_->sessionWarnings())
+    for (const QString& warning : window_->sessions()->warnings())
       printLine(stderr, QStringLiteral("tilescope: warning: %1").arg(warning));
   }
   // A run uses the command line's choices; a session opened alone keeps its own.
@@ -84,13 +85,13 @@ void CommandLineDriver::start() {
 
   if (!line_.openTrace.isEmpty()) {
     QString error;
-    if (!window_->openTrace(line_.openTrace, &error)) {
+    if (!window_->traces()->open(line_.openTrace, &error)) {
       report(error, app::kBadArgumentsExitCode);
       finish();
       return;
     }
   }
-  if (!line_.diagramView.isEmpty()) window_->showDiagramView(line_.diagramView);
+  if (!line_.diagramView.isEmpty()) window_->diagrams()->showView(line_.diagramView);
   if (!line_.exportDiagram.isEmpty()) {
 #ifdef TILESCOPE_HAVE_DIAGRAMS
     QString error;
@@ -100,7 +101,7 @@ void CommandLineDriver::start() {
     const bool exported = line_.openTrace.isEmpty()
                               ? exportDiagram(view, kernel, line_.choices.shape,
                                               line_.choices.element, line_.exportDiagram, &error)
-                              : window_->exportCurrentDiagram(view, line_.exportDiagram, &error);
+                              : window_->diagrams()->exportView(view, line_.exportDiagram, &error);
     if (exported) {
       printLine(stdout, QStringLiteral("tilescope: wrote %1").arg(line_.exportDiagram));
     } else {
@@ -183,7 +184,7 @@ void CommandLineDriver::runWhenBackendsKnown() {
       },
       Qt::SingleShotConnection);
   QString problem;
-  if (line_.run) window_->enqueue(line_.jobs());
+  if (line_.run) window_->queue()->enqueue(line_.jobs());
   const bool queued = (!line_.autotune || window_->autotune(&problem)) &&
                       (!line_.measureCeilings || window_->measureCeilings(&problem));
   if (!queued) {
@@ -200,7 +201,8 @@ void CommandLineDriver::exportAll() {
   };
   QString error;
   if (!line_.exportChart.isEmpty()) {
-    if (window_->exportChart(line_.chartToExport(), line_.exportChart, line_.chartSize, &error)) {
+    if (window_->charts()->exportChart(line_.chartToExport(), line_.exportChart, line_.chartSize,
+                                       &error)) {
       wrote(line_.exportChart);
     } else {
       report(error, 1);
@@ -208,14 +210,14 @@ void CommandLineDriver::exportAll() {
   }
   for (const QString& path : {line_.exportCsv, line_.exportJson}) {
     if (path.isEmpty()) continue;
-    if (window_->exportResults(path, &error)) {
+    if (window_->sessions()->exportResults(path, &error)) {
       wrote(path);
     } else {
       report(error, 1);
     }
   }
   if (!line_.saveSession.isEmpty()) {
-    if (window_->saveSession(line_.saveSession, &error)) {
+    if (window_->sessions()->save(line_.saveSession, &error)) {
       wrote(line_.saveSession);
     } else {
       report(error, 1);

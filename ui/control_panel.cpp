@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "autotune_run.hpp"
 #include "formatting.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
@@ -39,23 +40,6 @@ constexpr int kLargestTypedParam = 1 << 16;
 
 QString text(const std::string& value) {
   return QString::fromStdString(value);
-}
-
-QString formatBytes(double bytes) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  int unit = 0;
-  while (bytes >= 1024 && unit + 1 < int(std::size(units))) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', unit == 0 ? 0 : 1).arg(units[unit]);
-}
-
-QString formatCount(double count) {
-  if (count >= 1e12) return QStringLiteral("%1 trillion").arg(count / 1e12, 0, 'f', 1);
-  if (count >= 1e9) return QStringLiteral("%1 billion").arg(count / 1e9, 0, 'f', 1);
-  if (count >= 1e6) return QStringLiteral("%1 million").arg(count / 1e6, 0, 'f', 1);
-  return QString::number(count, 'f', 0);
 }
 
 QLabel* hintLabel(const QString& content) {
@@ -379,20 +363,7 @@ std::string ControlPanel::deviceName() const {
 }
 
 std::optional<plan::TunedEntry> ControlPanel::tunedEntry(QString* problem) const {
-  const app::Choices current = choices();
-  const std::string device = deviceName();
-  if (device.empty()) return std::nullopt;
-  try {
-    const plan::TunedStore store(plan::TunedStore::defaultPath());
-    std::optional<plan::TunedEntry> entry =
-        store.find(current.backend, device, current.kernel, current.element, current.shape);
-    // Parameters remembered before the catalogue changed may no longer be valid.
-    if (entry && refusal({entry->kernel, entry->params})) return std::nullopt;
-    return entry;
-  } catch (const Error& error) {
-    if (problem) *problem = text(error.what());
-    return std::nullopt;
-  }
+  return app::rememberedTuning(choices(), deviceName(), plan::TunedStore::defaultPath(), problem);
 }
 
 void ControlPanel::applyTuned() {
@@ -597,27 +568,6 @@ void ControlPanel::setChoices(const app::Choices& choices) {
   onChanged();
 }
 
-std::optional<QString> ControlPanel::backendProblem(const std::vector<app::RunJob>& jobs) const {
-  if (!backendsKnown_) return tr("Looking for backends and devices\u2026");
-  if (jobs.empty()) return tr("Nothing to run");
-  const std::string& id = jobs.front().backend;
-  const auto summary = std::find_if(backends_.begin(), backends_.end(),
-                                    [&](const app::BackendSummary& s) { return s.id == id; });
-  if (summary == backends_.end()) return tr("Unknown backend %1").arg(text(id));
-  if (!summary->available()) {
-    return tr("The %1 backend is unavailable: %2").arg(text(id), text(*summary->unavailableReason));
-  }
-  for (const app::RunJob& job : jobs) {
-    if (const auto why = summary->elementRefusal(job.request.element)) return text(*why);
-    const KernelInfo& info = kernelInfo(job.request.kernel.kernel);
-    if (!implements(info, id)) {
-      return tr("%1 is not implemented on the %2 backend").arg(text(info.displayName), text(id));
-    }
-    if (const auto why = workLimitRefusal(info, id, job.request.shape)) return text(*why);
-  }
-  return std::nullopt;
-}
-
 std::vector<app::RunJob> ControlPanel::plannedJobs(QString* problem) const {
   const app::Choices current = choices();
   std::vector<app::RunJob> jobs;
@@ -627,7 +577,9 @@ std::vector<app::RunJob> ControlPanel::plannedJobs(QString* problem) const {
     if (problem) *problem = QString::fromStdString(error.what());
     return {};
   }
-  if (const auto reason = backendProblem(jobs)) {
+  const auto reason = backendsKnown_ ? app::backendRefusal(backends_, jobs)
+                                     : tr("Looking for backends and devices\u2026");
+  if (reason) {
     if (problem) *problem = *reason;
     return {};
   }
@@ -680,15 +632,12 @@ void ControlPanel::updateNotes() {
                                               : text(*summary->unavailableReason).toHtmlEscaped(),
                    true);
   } else {
-    QString facts = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
-    for (const DeviceInfo& device : summary->devices) {
-      if (device.index != current.device) continue;
-      for (const auto& [name, value] : device.facts) {
-        facts += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
-                     .arg(text(name).toHtmlEscaped(), text(value).toHtmlEscaped());
-      }
-    }
-    setProblemText(deviceFacts_, facts + QStringLiteral("</table>"), false);
+    const auto device =
+        std::find_if(summary->devices.begin(), summary->devices.end(),
+                     [&](const DeviceInfo& d) { return d.index == current.device; });
+    setProblemText(deviceFacts_,
+                   app::deviceFactsTable(device == summary->devices.end() ? DeviceInfo{} : *device),
+                   false);
   }
 
   const auto paramReason = refusal({current.kernel, current.params});
@@ -709,9 +658,10 @@ void ControlPanel::updateNotes() {
   }
 
   const Shape& shape = current.shape;
-  sizeNote_->setText(tr("A, B and C take %1; %2 multiply-adds.")
-                         .arg(formatBytes(double(problemBytes(shape, current.element))),
-                              formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
+  sizeNote_->setText(
+      tr("A, B and C take %1; %2 multiply-adds.")
+          .arg(app::formatBytes(double(problemBytes(shape, current.element))),
+               app::formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
 
   QString problem;
   const std::vector<app::RunJob> jobs = plannedJobs(&problem);

@@ -68,7 +68,6 @@ class ControlPanel : public QWidget {
   // single run.
   void offerTileSweep();
   void updateNotes();
-  std::optional<QString> backendProblem(const std::vector<app::RunJob>& jobs) const;
   void setProblemText(QLabel* label, const QString& text, bool problem);
   // What autotuning remembered for the chosen backend, device and kernel (still valid), or
   // nullopt; a tuned.json that cannot be read puts its reason in `problem`.

@@ -174,4 +174,16 @@ QMenu* createThemeMenu(QWidget* parent) {
   return menu;
 }
 
+QIcon themeIcon(const char* name, QStyle::StandardPixmap fallback) {
+  return QIcon::fromTheme(QString::fromLatin1(name), QApplication::style()->standardIcon(fallback));
+}
+
+QAction* makeAction(QObject* parent, const char* icon, QStyle::StandardPixmap fallback,
+                    const QString& text, const QKeySequence& shortcut, const QString& statusTip) {
+  auto* action = new QAction(themeIcon(icon, fallback), text, parent);
+  action->setShortcut(shortcut);
+  action->setStatusTip(statusTip);
+  return action;
+}
+
 }  // namespace tilescope::ui

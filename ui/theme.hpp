@@ -2,8 +2,11 @@
 // View > Theme: the app's palette, system, light, dark or high contrast, kept in the settings file.
 // It is set on the application, so every widget gets QEvent::PaletteChange and re-skins itself (the
 // charts through ChartView, the diagrams through their own style).
+#include <QAction>
+#include <QIcon>
 #include <QMenu>
 #include <QString>
+#include <QStyle>
 #include <optional>
 
 namespace tilescope::ui {
@@ -28,5 +31,11 @@ void saveTheme(Theme theme);
 
 // The View > Theme menu: one checkable action per theme; choosing one applies and remembers it.
 QMenu* createThemeMenu(QWidget* parent);
+
+// The icon theme's `name`; desktops without an icon theme (and Xvfb) get the style's `fallback`.
+QIcon themeIcon(const char* name, QStyle::StandardPixmap fallback);
+// An action of `parent` with themeIcon(icon, fallback), a shortcut and a status tip.
+QAction* makeAction(QObject* parent, const char* icon, QStyle::StandardPixmap fallback,
+                    const QString& text, const QKeySequence& shortcut, const QString& statusTip);
 
 }  // namespace tilescope::ui

@@ -42,4 +42,19 @@ std::optional<plan::TunedEntry> AutotuneRun::remember(plan::TunedStore& store) c
   return entry;
 }
 
+std::optional<plan::TunedEntry> rememberedTuning(const Choices& choices, const std::string& device,
+                                                 const std::string& store, QString* problem) {
+  if (device.empty()) return std::nullopt;
+  try {
+    std::optional<plan::TunedEntry> entry = plan::TunedStore(store).find(
+        choices.backend, device, choices.kernel, choices.element, choices.shape);
+    // Parameters remembered before the catalogue changed may no longer be valid.
+    if (entry && refusal({entry->kernel, entry->params})) return std::nullopt;
+    return entry;
+  } catch (const Error& error) {
+    if (problem) *problem = QString::fromStdString(error.what());
+    return std::nullopt;
+  }
+}
+
 }  // namespace tilescope::app

@@ -11,6 +11,12 @@
 
 namespace tilescope::app {
 
+// What autotuning remembered in `store` for the choices' backend, kernel, type and size on
+// `device` (still valid in the catalogue), or nullopt; a store that cannot be read puts its reason
+// in `problem`.
+std::optional<plan::TunedEntry> rememberedTuning(const Choices& choices, const std::string& device,
+                                                 const std::string& store, QString* problem);
+
 class AutotuneRun {
  public:
   // Plans every valid configuration of the chosen kernel on the chosen shape and measuring

@@ -35,4 +35,17 @@ QStringList chartIds() {
   return ids;
 }
 
+std::optional<ChartKind> chartForSweep(SweepKind sweep) {
+  switch (sweep) {
+    case SweepKind::Tile:
+      return ChartKind::TileSweep;
+    case SweepKind::Size:
+    case SweepKind::Kernel:
+      return ChartKind::Rate;
+    case SweepKind::Single:
+      break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace tilescope::app

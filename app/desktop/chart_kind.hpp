@@ -4,6 +4,8 @@
 #include <QStringList>
 #include <optional>
 
+#include "choices.hpp"
+
 namespace tilescope::app {
 
 enum class ChartKind {
@@ -24,5 +26,7 @@ inline constexpr ChartKind kAllCharts[] = {
 QString chartId(ChartKind kind);
 std::optional<ChartKind> chartFromId(const QString& id);
 QStringList chartIds();
+// The chart that shows a sweep of this kind; none for a single run.
+std::optional<ChartKind> chartForSweep(SweepKind sweep);
 
 }  // namespace tilescope::app

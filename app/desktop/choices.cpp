@@ -1,5 +1,6 @@
 #include "choices.hpp"
 
+#include <QObject>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -251,6 +252,30 @@ std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource&
     }
   }
   return planJobs(mine, sweep, kernel.source);
+}
+
+std::optional<QString> backendRefusal(const std::vector<BackendSummary>& backends,
+                                      const std::vector<RunJob>& jobs) {
+  const auto text = [](const std::string& value) { return QString::fromStdString(value); };
+  if (jobs.empty()) return QObject::tr("Nothing to run");
+  const std::string& id = jobs.front().backend;
+  const auto summary = std::find_if(backends.begin(), backends.end(),
+                                    [&](const BackendSummary& s) { return s.id == id; });
+  if (summary == backends.end()) return QObject::tr("Unknown backend %1").arg(text(id));
+  if (!summary->available()) {
+    return QObject::tr("The %1 backend is unavailable: %2")
+        .arg(text(id), text(*summary->unavailableReason));
+  }
+  for (const RunJob& job : jobs) {
+    if (const auto why = summary->elementRefusal(job.request.element)) return text(*why);
+    const KernelInfo& info = kernelInfo(job.request.kernel.kernel);
+    if (!implements(info, id)) {
+      return QObject::tr("%1 is not implemented on the %2 backend")
+          .arg(text(info.displayName), text(id));
+    }
+    if (const auto why = workLimitRefusal(info, id, job.request.shape)) return text(*why);
+  }
+  return std::nullopt;
 }
 
 }  // namespace tilescope::app

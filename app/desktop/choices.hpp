@@ -65,6 +65,11 @@ std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep,
 // backend, device, shape, measurement and sweep: a tile sweep runs every value of its first
 // parameter, a kernel sweep runs it before the chosen kernels, fp32 always. Throws
 // Error(InvalidArgument).
+// Why `backends` cannot run `jobs` (all on one backend): unknown or unavailable, a type it
+// multiplies with no kernel, a kernel it does not implement, a size past its work limit; nullopt
+// when they can run.
+std::optional<QString> backendRefusal(const std::vector<BackendSummary>& backends,
+                                      const std::vector<RunJob>& jobs);
 std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource& kernel,
                                  const Params& params = {});
 

@@ -48,4 +48,31 @@ QString describeResult(const RunResult& result) {
                          QString::fromStdString(result.device).toHtmlEscaped());
 }
 
+QString formatBytes(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit + 1 < int(std::size(units))) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return QStringLiteral("%1 %2").arg(bytes, 0, 'f', unit == 0 ? 0 : 1).arg(units[unit]);
+}
+
+QString formatCount(double count) {
+  if (count >= 1e12) return QStringLiteral("%1 trillion").arg(count / 1e12, 0, 'f', 1);
+  if (count >= 1e9) return QStringLiteral("%1 billion").arg(count / 1e9, 0, 'f', 1);
+  if (count >= 1e6) return QStringLiteral("%1 million").arg(count / 1e6, 0, 'f', 1);
+  return QString::number(count, 'f', 0);
+}
+
+QString deviceFactsTable(const DeviceInfo& device) {
+  QString facts = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
+  for (const auto& [name, value] : device.facts) {
+    facts += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
+                 .arg(QString::fromStdString(name).toHtmlEscaped(),
+                      QString::fromStdString(value).toHtmlEscaped());
+  }
+  return facts + QStringLiteral("</table>");
+}
+
 }  // namespace tilescope::app

@@ -9,6 +9,12 @@ namespace tilescope::app {
 // Milliseconds with a sensible number of digits from microseconds to minutes.
 QString formatMs(double ms);
 QString formatRate(double gflops);
+// "512 bytes", "1.5 GiB".
+QString formatBytes(double bytes);
+// "32768", "1.1 billion".
+QString formatCount(double count);
+// A device's facts ("SMs: 132"), one row each, as an HTML table.
+QString deviceFactsTable(const DeviceInfo& device);
 // "512³" for a cube, "512×256×128" otherwise.
 QString formatShape(const Shape& shape);
 // A few lines of rich text with every figure of one result, for tooltips.

@@ -101,13 +101,14 @@ class TestAutotune : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
     const std::size_t planned = plannedCount(tinyAutotune());
     QSignalSpy finished(window.controller(), &RunController::queueFinished);
-    connect(window.controller(), &RunController::resultReady, &window, &MainWindow::cancelRuns);
+    connect(window.controller(), &RunController::resultReady, window.queue(),
+            &tilescope::app::QueueController::cancel);
     QVERIFY(window.autotune());
     QVERIFY(finished.wait(kWaitMs));
     QVERIFY(finished.first().first().value<QueueSummary>().cancelled);
     QVERIFY(window.results()->rowCount() >= 1);
     QVERIFY(std::size_t(window.results()->rowCount()) < planned);
-    QCOMPARE(window.currentAutotune(), nullptr);
+    QCOMPARE(window.autotuner()->current(), nullptr);
     QVERIFY(!QFile::exists(tunedPath()));
   }
 
@@ -121,9 +122,9 @@ class TestAutotune : public QObject {
     QVERIFY(planned > 1);
     QSignalSpy finished(window.controller(), &RunController::queueFinished);
     QVERIFY(window.autotune());
-    QCOMPARE(window.currentAutotune()->jobs().size(), planned);
+    QCOMPARE(window.autotuner()->current()->jobs().size(), planned);
     QVERIFY(finished.wait(kWaitMs));
-    QCOMPARE(window.currentAutotune(), nullptr);
+    QCOMPARE(window.autotuner()->current(), nullptr);
 
     // One result per valid configuration, each a different one.
     const std::vector<RunResult>& results = window.results()->results();

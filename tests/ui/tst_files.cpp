@@ -8,6 +8,7 @@
 
 #include "main_window.hpp"
 #include "results_model.hpp"
+#include "results_undo.hpp"
 #include "samples.hpp"
 #include "settings.hpp"
 #include "test_results.hpp"
@@ -15,8 +16,8 @@
 
 using namespace tilescope;
 using namespace tilescope::app;
+using tilescope::app::UnsavedAnswer;
 using tilescope::ui::MainWindow;
-using tilescope::ui::UnsavedAnswer;
 
 namespace {
 
@@ -47,7 +48,7 @@ QAction* sampleAction(MainWindow& window, const QString& fileName) {
 // Records what the window asked and answers with `answer`.
 struct PromptLog {
   QStringList asked;
-  MainWindow::UnsavedPrompt answering(UnsavedAnswer answer) {
+  tilescope::app::SessionController::UnsavedPrompt answering(UnsavedAnswer answer) {
     return [this, answer](const QString& what) {
       asked << what;
       return answer;
@@ -116,8 +117,8 @@ class TestFiles : public QObject {
     QVERIFY(open);
     open->trigger();
     QVERIFY(window.results()->rowCount() > 0);
-    QVERIFY(window.sessionReadOnly());
-    QVERIFY(!window.hasUnsavedResults());
+    QVERIFY(window.sessions()->readOnly());
+    QVERIFY(!window.sessions()->modified());
     QVERIFY2(window.windowTitle().contains(QStringLiteral("read-only")),
              qPrintable(window.windowTitle()));
     // Save becomes Save As.
@@ -136,37 +137,37 @@ class TestFiles : public QObject {
     MainWindow window;
     window.setRemembersSettings(false);
     QString error;
-    QVERIFY2(window.openSession(sample, &error), qPrintable(error));
-    QVERIFY(window.sessionReadOnly());
+    QVERIFY2(window.sessions()->open(sample, &error), qPrintable(error));
+    QVERIFY(window.sessions()->readOnly());
     deliver(window, "naive", 2.0);
-    QVERIFY(window.hasUnsavedResults());
+    QVERIFY(window.sessions()->modified());
 
     // Save (not Save As) asks for a name, suggesting the sample's name in another folder.
     QStringList suggested;
     const QString mine = dir_.filePath(QStringLiteral("mine/register-tiles-and-naive.json"));
     QDir().mkpath(QFileInfo(mine).absolutePath());
-    window.setSavePathPrompt([&](const QString& path) {
+    window.sessions()->setSavePathPrompt([&](const QString& path) {
       suggested << path;
       return QString();  // the user cancels the first time
     });
-    QVERIFY(!window.saveSessionInteractively(false));
+    QVERIFY(!window.sessions()->saveInteractively(false));
     QCOMPARE(suggested.size(), 1);
     QVERIFY(suggested.front().endsWith(QStringLiteral("/h200-register-tiles.json")));
     QCOMPARE(bytesOf(sample), original);
-    QVERIFY(window.hasUnsavedResults());
+    QVERIFY(window.sessions()->modified());
 
     // Saving straight into the sample is refused with the reason.
-    QVERIFY(!window.saveSession(sample, &error));
+    QVERIFY(!window.sessions()->save(sample, &error));
     QVERIFY2(error.contains(QStringLiteral("sample")), qPrintable(error));
     QCOMPARE(bytesOf(sample), original);
 
-    window.setSavePathPrompt([&](const QString&) { return mine; });
-    QVERIFY(window.saveSessionInteractively(false));
+    window.sessions()->setSavePathPrompt([&](const QString&) { return mine; });
+    QVERIFY(window.sessions()->saveInteractively(false));
     QCOMPARE(bytesOf(sample), original);
     QVERIFY(QFileInfo(mine).isFile());
-    QVERIFY(!window.sessionReadOnly());
-    QVERIFY(!window.hasUnsavedResults());
-    QCOMPARE(window.sessionPath(), QFileInfo(mine).absoluteFilePath());
+    QVERIFY(!window.sessions()->readOnly());
+    QVERIFY(!window.sessions()->modified());
+    QCOMPARE(window.sessions()->path(), QFileInfo(mine).absoluteFilePath());
     QVERIFY(!actionWithShortcut(window, QKeySequence::Save)->text().contains(QStringLiteral("As")));
     std::optional<Session> saved = loadSession(mine, &error);
     QVERIFY2(saved, qPrintable(error));
@@ -178,7 +179,7 @@ class TestFiles : public QObject {
     MainWindow window;
     window.setRemembersSettings(false);
     window.show();
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
     deliver(window, "naive", 2.0);
     QVERIFY(!window.close());
     QCOMPARE(log.asked.size(), 1);
@@ -188,8 +189,8 @@ class TestFiles : public QObject {
 
     // Save asks for a path and closes once the file is written.
     const QString path = dir_.filePath(QStringLiteral("on-close.json"));
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Save));
-    window.setSavePathPrompt([&](const QString&) { return path; });
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Save));
+    window.sessions()->setSavePathPrompt([&](const QString&) { return path; });
     QVERIFY(window.close());
     QCOMPARE(log.asked.size(), 2);
     QVERIFY(QFileInfo(path).isFile());
@@ -200,7 +201,7 @@ class TestFiles : public QObject {
     MainWindow window;
     window.setRemembersSettings(false);
     window.show();
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
     deliver(window, "naive", 2.0);
     auto* quit = window.findChild<QAction*>(QStringLiteral("quitAction"));
     QVERIFY(quit);
@@ -208,7 +209,7 @@ class TestFiles : public QObject {
     quit->trigger();
     QCOMPARE(log.asked.size(), 1);
     QVERIFY(window.isVisible());
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
     quit->trigger();
     QCOMPARE(log.asked.size(), 2);
     QVERIFY(!window.isVisible());
@@ -219,7 +220,7 @@ class TestFiles : public QObject {
     MainWindow window;
     window.setRemembersSettings(false);
     window.show();
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
     deliver(window, "naive", 2.0);
     QVERIFY(window.close());
     QCOMPARE(log.asked.size(), 1);
@@ -230,7 +231,7 @@ class TestFiles : public QObject {
     MainWindow window;
     window.setRemembersSettings(false);
     window.show();
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
     QVERIFY(window.close());
     QVERIFY(log.asked.isEmpty());
   }
@@ -239,19 +240,19 @@ class TestFiles : public QObject {
     PromptLog log;
     MainWindow window;
     window.setRemembersSettings(false);
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Cancel));
     deliver(window, "naive", 2.0);
     sampleAction(window, QStringLiteral("h200-ladder.json"))->trigger();
     QCOMPARE(log.asked.size(), 1);
     QVERIFY(log.asked.front().contains(QStringLiteral("h200-ladder.json")));
     QCOMPARE(window.results()->rowCount(), 1);
-    QVERIFY(window.sessionPath().isEmpty());
+    QVERIFY(window.sessions()->path().isEmpty());
 
-    window.setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
+    window.sessions()->setUnsavedPrompt(log.answering(UnsavedAnswer::Discard));
     sampleAction(window, QStringLiteral("h200-ladder.json"))->trigger();
     QCOMPARE(log.asked.size(), 2);
     QVERIFY(window.results()->rowCount() > 1);
-    QVERIFY(window.sessionReadOnly());
+    QVERIFY(window.sessions()->readOnly());
   }
 
   void clearResultsIsUndoable() {
@@ -259,23 +260,23 @@ class TestFiles : public QObject {
     window.setRemembersSettings(false);
     deliver(window, "naive", 2.0);
     deliver(window, "shared-tiled", 1.0);
-    QVERIFY(!window.undoStack()->canUndo());
-    window.clearResults();
+    QVERIFY(!window.undo()->stack()->canUndo());
+    window.undo()->clearResults();
     QCOMPARE(window.results()->rowCount(), 0);
     // An untitled session has nothing left to save once cleared.
-    QVERIFY(!window.hasUnsavedResults());
-    QVERIFY(window.undoStack()->canUndo());
+    QVERIFY(!window.sessions()->modified());
+    QVERIFY(window.undo()->stack()->canUndo());
 
     // A result that arrives after the clear stays, after the ones brought back.
     deliver(window, "register-tiled", 0.5);
-    window.undoStack()->undo();
+    window.undo()->stack()->undo();
     QCOMPARE(window.results()->rowCount(), 3);
     QCOMPARE(window.results()->results()[0].kernel.kernel, std::string("naive"));
     QCOMPARE(window.results()->results()[1].kernel.kernel, std::string("shared-tiled"));
     QCOMPARE(window.results()->results()[2].kernel.kernel, std::string("register-tiled"));
-    QVERIFY(window.hasUnsavedResults());
+    QVERIFY(window.sessions()->modified());
 
-    window.undoStack()->redo();
+    window.undo()->stack()->redo();
     QCOMPARE(window.results()->rowCount(), 0);
   }
 
@@ -288,7 +289,7 @@ class TestFiles : public QObject {
     QVERIFY(undo);
     QVERIFY(!undo->isEnabled());
     deliver(window, "naive", 2.0);
-    window.clearResults();
+    window.undo()->clearResults();
     QVERIFY(undo->isEnabled());
     undo->trigger();
     QCOMPARE(window.results()->rowCount(), 1);
@@ -308,19 +309,19 @@ class TestFiles : public QObject {
     {
       MainWindow window;
       deliver(window, "naive", 2.0);
-      QVERIFY2(window.saveSession(session, &error), qPrintable(error));
+      QVERIFY2(window.sessions()->save(session, &error), qPrintable(error));
     }
     MainWindow window;
-    QVERIFY2(window.openSession(session, &error), qPrintable(error));
+    QVERIFY2(window.sessions()->open(session, &error), qPrintable(error));
     QCOMPARE(lastFolder(Folder::Sessions), first);
 
     // Save As suggests the last folder; saving elsewhere moves it there.
     QStringList suggested;
-    window.setSavePathPrompt([&](const QString& path) {
+    window.sessions()->setSavePathPrompt([&](const QString& path) {
       suggested << path;
       return second + QStringLiteral("/b.json");
     });
-    QVERIFY(window.saveSessionInteractively(true));
+    QVERIFY(window.sessions()->saveInteractively(true));
     QCOMPARE(QFileInfo(suggested.front()).absolutePath(), first);
     QCOMPARE(lastFolder(Folder::Sessions), second);
 

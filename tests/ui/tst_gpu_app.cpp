@@ -156,7 +156,7 @@ class TestGpuApp : public QObject {
     QTest::qWait(500);
     QElapsedTimer sinceCancel;
     sinceCancel.start();
-    window.cancelRuns();
+    window.queue()->cancel();
     QVERIFY(finished.wait(kWaitMs));
     qInfo("the long run stopped %lld ms after Cancel", (long long)sinceCancel.elapsed());
     QVERIFY(sinceCancel.elapsed() < 10000);
@@ -281,7 +281,7 @@ class TestGpuApp : public QObject {
     QTest::qWait(2000);
     QElapsedTimer sinceCancel;
     sinceCancel.start();
-    window.cancelRuns();
+    window.queue()->cancel();
     QVERIFY(finished.wait(kWaitMs));
     qInfo("the endless kernel stopped %lld ms after Cancel", (long long)sinceCancel.elapsed());
     QVERIFY(sinceCancel.elapsed() < 30000);

@@ -9,6 +9,8 @@
 
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
+#include "context_help.hpp"
+#include "diagram_host.hpp"
 #include "help_panel.hpp"
 #include "main_window.hpp"
 #include "ui_suite.hpp"
@@ -40,7 +42,7 @@ const std::pair<const char*, const char*> kViewHeadings[] = {
 };
 
 void verifyShown(MainWindow& window, const QString& topic, const QString& heading) {
-  ui::HelpPanel* help = window.helpPanel();
+  ui::HelpPanel* help = window.help()->panel();
   QVERIFY(help->isVisible());
   QCOMPARE(help->topic(), topic);
   QVERIFY2(help->shownText().startsWith(heading), qPrintable(help->shownText().left(80)));
@@ -116,10 +118,10 @@ class TestHelp : public QObject {
       ui::ChartView* chart = window.charts()->chart(kind);
       chart->setFocus(Qt::OtherFocusReason);
       QTRY_VERIFY(chart->hasFocus());
-      QCOMPARE(window.contextHelpTopic(), ui::chartHelpTopic(app::chartId(kind)));
+      QCOMPARE(window.help()->contextTopic(), ui::chartHelpTopic(app::chartId(kind)));
       QTest::keyClick(chart, Qt::Key_F1);
       verifyShown(window, ui::chartHelpTopic(app::chartId(kind)), QString::fromLatin1(heading));
-      window.helpPanel()->hide();
+      window.help()->panel()->hide();
       window.activateWindow();
       QVERIFY(QTest::qWaitForWindowActive(&window));
     }
@@ -132,7 +134,7 @@ class TestHelp : public QObject {
     QVERIFY(guide);
     guide->trigger();
     verifyShown(window, ui::kGuideTopic, QStringLiteral("A short guide to TileScope"));
-    QVERIFY(window.helpPanel()->shownText().contains(QStringLiteral("F1")));
+    QVERIFY(window.help()->panel()->shownText().contains(QStringLiteral("F1")));
   }
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
@@ -146,11 +148,11 @@ class TestHelp : public QObject {
     auto* diagrams = window.findChild<ui::DiagramPanel*>();
     QVERIFY(diagrams);
     for (const auto& [view, heading] : kViewHeadings) {
-      QVERIFY(window.showDiagramView(QString::fromLatin1(view)));
+      QVERIFY(window.diagrams()->showView(QString::fromLatin1(view)));
       const QString topic = ui::diagramHelpTopic(QString::fromLatin1(view));
       button->click();
       verifyShown(window, topic, QString::fromLatin1(heading));
-      window.helpPanel()->hide();
+      window.help()->panel()->hide();
 
       window.activateWindow();
       QVERIFY(QTest::qWaitForWindowActive(&window));
@@ -158,7 +160,7 @@ class TestHelp : public QObject {
       QTRY_VERIFY(diagrams->currentView()->hasFocus());
       QTest::keyClick(diagrams->currentView(), Qt::Key_F1);
       verifyShown(window, topic, QString::fromLatin1(heading));
-      window.helpPanel()->hide();
+      window.help()->panel()->hide();
     }
   }
 
@@ -168,7 +170,7 @@ class TestHelp : public QObject {
     MainWindow window;
     window.show();
     auto* diagrams = window.findChild<ui::DiagramPanel*>();
-    QVERIFY(window.showDiagramView(QStringLiteral("access")));
+    QVERIFY(window.diagrams()->showView(QStringLiteral("access")));
     diagrams->setPresentationMode(true);
     QWidget* presentation = diagrams->currentView()->window();
     QVERIFY(presentation != &window);
@@ -177,11 +179,11 @@ class TestHelp : public QObject {
     QTest::keyClick(diagrams->currentView(), Qt::Key_F1);
     verifyShown(window, ui::diagramHelpTopic(QStringLiteral("access")),
                 QStringLiteral("The memory-access view"));
-    QPointer<ui::HelpPanel> help = window.helpPanel();
+    QPointer<ui::HelpPanel> help = window.help()->panel();
     diagrams->setPresentationMode(false);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     QVERIFY(help);
-    QVERIFY(window.showHelp(ui::kGuideTopic));
+    QVERIFY(window.help()->show(ui::kGuideTopic));
   }
 #endif
 };

@@ -19,8 +19,8 @@
 
 using namespace tilescope;
 using namespace tilescope::app;
+using tilescope::app::UnsavedAnswer;
 using tilescope::ui::MainWindow;
-using tilescope::ui::UnsavedAnswer;
 
 namespace {
 
@@ -150,10 +150,11 @@ class TestLessons : public QObject {
     MainWindow window;
     window.setRemembersSettings(false);
     emit window.controller()->resultReady(test::madeUpResult("naive", {{"tile", 16}}, 256, 5.0));
-    window.setWindowModified(false);
+    window.sessions()->setModified(false);
     QString error;
-    QVERIFY2(window.openOverlay(shippedSample(QStringLiteral("h200-ladder.json")), &error),
-             qPrintable(error));
+    QVERIFY2(
+        window.sessions()->openOverlay(shippedSample(QStringLiteral("h200-ladder.json")), &error),
+        qPrintable(error));
     QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("H200 sample")});
     window.charts()->refresh();
     ui::ChartView* rate = window.charts()->chart(ChartKind::Rate);
@@ -181,8 +182,8 @@ class TestLessons : public QObject {
              qPrintable(roofLabels.join('|')));
     // Read-only: the overlay is not part of the session, and changes nothing to save.
     QCOMPARE(window.results()->rowCount(), 1);
-    QCOMPARE(int(window.currentSession().results.size()), 1);
-    QVERIFY(!window.hasUnsavedResults());
+    QCOMPARE(int(window.sessions()->current().results.size()), 1);
+    QVERIFY(!window.sessions()->modified());
 
     window.charts()->removeOverlay(QStringLiteral("H200 sample"));
     window.charts()->refresh();
@@ -195,8 +196,9 @@ class TestLessons : public QObject {
     window.setRemembersSettings(false);
     emit window.controller()->resultReady(test::madeUpResult("naive", {{"tile", 16}}, 256, 5.0));
     QString error;
-    QVERIFY2(window.openOverlay(shippedSample(QStringLiteral("h200-roofline.json")), &error),
-             qPrintable(error));
+    QVERIFY2(
+        window.sessions()->openOverlay(shippedSample(QStringLiteral("h200-roofline.json")), &error),
+        qPrintable(error));
     window.charts()->showChart(ChartKind::Roofline);
     window.charts()->refresh();
     ui::ChartView* roofline = window.charts()->chart(ChartKind::Roofline);
@@ -216,7 +218,7 @@ class TestLessons : public QObject {
     }
     QVERIFY2(solidLines >= 2, qPrintable(QString::number(solidLines)));
     // The sample's ceilings stay the sample's: the session has measured none.
-    QVERIFY(window.currentSession().ceilings.empty());
+    QVERIFY(window.sessions()->current().ceilings.empty());
     window.charts()->removeOverlay(QStringLiteral("H200 sample"));
     window.charts()->refresh();
     roofLabels = labelsOf(roofline);
@@ -232,7 +234,7 @@ class TestLessons : public QObject {
     QString error;
     QVERIFY2(saveSession(path, session, &error), qPrintable(error));
     MainWindow window;
-    QVERIFY2(window.openOverlay(path, &error), qPrintable(error));
+    QVERIFY2(window.sessions()->openOverlay(path, &error), qPrintable(error));
     QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("laptop (Test CPU)")});
     window.charts()->refresh();
     QCOMPARE(seriesNames(window.charts()->chart(ChartKind::Time)),
@@ -247,12 +249,12 @@ class TestLessons : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
     QStringList asked;
     UnsavedAnswer answer = UnsavedAnswer::Cancel;
-    window.setUnsavedPrompt([&](const QString& what) {
+    window.sessions()->setUnsavedPrompt([&](const QString& what) {
       asked << what;
       return answer;
     });
     emit window.controller()->resultReady(test::madeUpResult("naive", {}, 64, 2.0));
-    QVERIFY(window.hasUnsavedResults());
+    QVERIFY(window.sessions()->modified());
 
     QVERIFY(!window.startLesson("seed-002"));
     QCOMPARE(asked.size(), 1);
@@ -269,7 +271,7 @@ class TestLessons : public QObject {
     QVERIFY(window.startLesson("seed-002"));
     QCOMPARE(asked.size(), 2);
     QCOMPARE(window.results()->rowCount(), 0);
-    QVERIFY(!window.hasUnsavedResults());
+    QVERIFY(!window.sessions()->modified());
     QVERIFY(window.controller()->busy());
     const Lesson& seed002 = lesson(lessons_, "seed-002");
     QCOMPARE(window.lessonBar()->text(), lessonText(seed002, "cpu"));
@@ -280,7 +282,7 @@ class TestLessons : public QObject {
     // All three runs are queued (1024^3 on the CPU takes a while: the test stops after one).
     QVERIFY(progress.wait(kWaitMs));
     QCOMPARE(progress.front().front().value<QueueProgress>().total, 3);
-    window.cancelRuns();
+    window.queue()->cancel();
     QVERIFY(finished.wait(kWaitMs));
   }
 

@@ -205,8 +205,9 @@ class TestMainWindow : public QObject {
     window.setRemembersSettings(false);
     window.controls()->setChoices(smallRun("naive", 32));  // the CPU backend
     QString error;
-    QVERIFY2(window.openTrace(QStringLiteral(TILESCOPE_TRACES_DIR "/naive-trace.json"), &error),
-             qPrintable(error));
+    QVERIFY2(
+        window.traces()->open(QStringLiteral(TILESCOPE_TRACES_DIR "/naive-trace.json"), &error),
+        qPrintable(error));
     auto* document = window.findChild<tilescope::ui::DiagramDocument*>();
     QVERIFY(document && document->mapping() && document->mapping()->trace());
     QSignalSpy queued(window.controller(), &RunController::busyChanged);
@@ -235,7 +236,7 @@ class TestMainWindow : public QObject {
     RunJob unavailable;
     unavailable.backend = "no-such-backend";
     unavailable.request.kernel = {"naive", {}};
-    window.enqueue({unavailable});
+    window.queue()->enqueue({unavailable});
     QVERIFY(finished.wait(kWaitMs));
     QVERIFY(window.notice()->isVisibleTo(&window));
     QVERIFY(window.notice()->message().contains(QStringLiteral("no-such-backend")));
@@ -276,14 +277,14 @@ class TestMainWindow : public QObject {
       QCOMPARE(window.results()->rowCount(), 2);
       window.kernelEditor()->setKernel(QStringLiteral("mine"), QStringLiteral("TS_KERNEL {}\n"));
       QString error;
-      QVERIFY2(window.saveSession(path, &error), qPrintable(error));
+      QVERIFY2(window.sessions()->save(path, &error), qPrintable(error));
       QVERIFY(!window.isWindowModified());
       saved = tableText(*window.results());
     }
     MainWindow reopened;
     reopened.setRemembersSettings(false);
     QString error;
-    QVERIFY2(reopened.openSession(path, &error), qPrintable(error));
+    QVERIFY2(reopened.sessions()->open(path, &error), qPrintable(error));
     QCOMPARE(tableText(*reopened.results()), saved);
     QCOMPARE(reopened.controls()->choices().sweep, SweepKind::Kernel);
     QCOMPARE(reopened.controls()->choices().shape, (Shape{32, 32, 32}));
@@ -320,7 +321,7 @@ class TestMainWindow : public QObject {
 
     MainWindow window;
     window.setRemembersSettings(false);
-    QVERIFY2(window.openSession(path, &error), qPrintable(error));
+    QVERIFY2(window.sessions()->open(path, &error), qPrintable(error));
     QCOMPARE(window.controls()->choices().element, ElementType::BF16);
     QCOMPARE(window.controls()->findChild<QComboBox*>(QStringLiteral("type"))->currentText(),
              QStringLiteral("bf16"));
@@ -363,14 +364,14 @@ class TestMainWindow : public QObject {
       file.write(content);
       file.close();
       QString error;
-      QVERIFY(!window.openSession(path, &error));
+      QVERIFY(!window.sessions()->open(path, &error));
       QVERIFY(!error.isEmpty());
       QCOMPARE(tableText(*window.results()), before);
       QCOMPARE(window.windowTitle(), title);
       QCOMPARE(toJson(window.controls()->choices()), choicesBefore);
     }
     QString error;
-    QVERIFY(!window.saveSession(dir_.filePath(QStringLiteral("no/dir/s.json")), &error));
+    QVERIFY(!window.sessions()->save(dir_.filePath(QStringLiteral("no/dir/s.json")), &error));
     QVERIFY(error.contains(QStringLiteral("Cannot write")));
     QCOMPARE(window.windowTitle(), title);
   }

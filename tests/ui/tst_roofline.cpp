@@ -356,12 +356,12 @@ class TestRoofline : public QObject {
       QVERIFY(measured.bandwidth.measured > 0);
       QVERIFY(window.isWindowModified());
       QString error;
-      QVERIFY2(window.saveSession(path, &error), qPrintable(error));
+      QVERIFY2(window.sessions()->save(path, &error), qPrintable(error));
     }
     MainWindow reopened;
     reopened.setRemembersSettings(false);
     QString error;
-    QVERIFY2(reopened.openSession(path, &error), qPrintable(error));
+    QVERIFY2(reopened.sessions()->open(path, &error), qPrintable(error));
     QCOMPARE(reopened.results()->ceilings().size(), std::size_t(1));
     QCOMPARE(reopened.results()->ceilings().front(), measured);
     reopened.charts()->showChart(ChartKind::Roofline);

@@ -1,0 +1,140 @@
+#pragma once
+// The legend's cells: an entry drawn from its series' style (its series listed on hover), the
+// "+ n more" cell of a legend without room for every entry, and a legend as wide as the chart.
+#include <qcustomplot.h>
+
+#include "chart_view.hpp"
+
+namespace tilescope::ui {
+
+// The most series names a legend entry's tooltip lists.
+inline constexpr int kMostMembersListed = 40;
+
+// A legend entry drawn from its style: a line with the marker, or a filled box for bars. Its text
+// is the entry's series (or its group and count), or only the group when the legend is compact,
+// shortened to the width it is given.
+class EntryLegendItem : public QCPAbstractLegendItem {
+ public:
+  EntryLegendItem(QCPLegend* legend, LegendEntry entry)
+      : QCPAbstractLegendItem(legend), entry_(std::move(entry)) {}
+
+  const LegendEntry& entry() const { return entry_; }
+
+  void setCompact(bool compact) { compact_ = compact; }
+  // The widest its text may be drawn; 0: as wide as it is.
+  void setMostTextWidth(int width) { mostTextWidth_ = width; }
+
+  QString text() const {
+    if (compact_) return entry_.label;
+    if (entry_.members.size() == 1) return entry_.members.front();
+    return QObject::tr("%1 (%2 series)").arg(entry_.label).arg(entry_.members.size());
+  }
+
+  QString shownText() const {
+    if (mostTextWidth_ <= 0) return text();
+    return QFontMetrics(mFont).elidedText(text(), Qt::ElideRight, mostTextWidth_);
+  }
+
+  // The group's series, one paragraph that the tooltip wraps.
+  QString tip() const {
+    QStringList names = entry_.members.mid(0, kMostMembersListed);
+    if (entry_.members.size() > kMostMembersListed) {
+      names << QObject::tr("\u2026 and %1 more").arg(entry_.members.size() - kMostMembersListed);
+    }
+    return QObject::tr("<b>%1</b>: %2 series<br>%3")
+        .arg(entry_.label.toHtmlEscaped())
+        .arg(entry_.members.size())
+        .arg(names.join(QStringLiteral(", ")).toHtmlEscaped());
+  }
+
+ protected:
+  void draw(QCPPainter* painter) override {
+    const QSize icon = mParentLegend->iconSize();
+    painter->setFont(mFont);
+    painter->setPen(QPen(mTextColor));
+    const QString shown = shownText();
+    const QRect textRect =
+        painter->fontMetrics().boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, shown);
+    const int height = std::max(textRect.height(), icon.height());
+    painter->drawText(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(),
+                      textRect.width(), height, Qt::TextDontClip, shown);
+    const QRect iconRect(QPoint(mRect.x(), mRect.y() + (height - icon.height()) / 2), icon);
+    painter->save();
+    painter->setClipRect(iconRect, Qt::IntersectClip);
+    if (entry_.bar) {
+      painter->setPen(ChartView::barOutline(entry_.style));
+      painter->setBrush(ChartView::barFill(entry_.style));
+      painter->drawRect(iconRect.adjusted(1, 1, -1, -1));
+    } else {
+      painter->setPen(ChartView::lineOf(entry_.style));
+      const double middle = iconRect.center().y() + 0.5;
+      painter->drawLine(QLineF(iconRect.left(), middle, iconRect.right() + 1, middle));
+      ChartView::scatterOf(entry_.style)
+          .drawShape(painter, QPointF(iconRect.center()) + QPointF(0.5, 0.5));
+    }
+    painter->restore();
+  }
+
+ public:
+  QSize minimumOuterSizeHint() const override {
+    const QSize icon = mParentLegend->iconSize();
+    const QRect textRect =
+        QFontMetrics(mFont).boundingRect(0, 0, 0, icon.height(), Qt::TextDontClip, shownText());
+    return {icon.width() + mParentLegend->iconTextPadding() + textRect.width() + mMargins.left() +
+                mMargins.right(),
+            std::max(textRect.height(), icon.height()) + mMargins.top() + mMargins.bottom()};
+  }
+
+ private:
+  LegendEntry entry_;
+  bool compact_ = false;
+  int mostTextWidth_ = 0;
+};
+
+// The last cell of a legend that has no room for every entry: "+ 12 more", the ones left out
+// listed on hover.
+class MoreLegendItem : public QCPAbstractLegendItem {
+ public:
+  MoreLegendItem(QCPLegend* legend, QStringList leftOut)
+      : QCPAbstractLegendItem(legend), leftOut_(std::move(leftOut)) {}
+
+  QString text() const { return QObject::tr("+ %1 more\u2026").arg(leftOut_.size()); }
+
+  QString tip() const {
+    return QObject::tr(
+               "<b>%1 more</b> (the legend has no room for them; hide it from the "
+               "context menu or widen the chart):<br>%2")
+        .arg(leftOut_.size())
+        .arg(leftOut_.join(QStringLiteral(", ")).toHtmlEscaped());
+  }
+
+ protected:
+  void draw(QCPPainter* painter) override {
+    painter->setFont(mFont);
+    painter->setPen(QPen(mTextColor));
+    painter->drawText(mRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, text());
+  }
+
+ public:
+  QSize minimumOuterSizeHint() const override {
+    const QFontMetrics metrics(mFont);
+    return {metrics.horizontalAdvance(text()) + mMargins.left() + mMargins.right(),
+            std::max(metrics.height(), mParentLegend->iconSize().height()) + mMargins.top() +
+                mMargins.bottom()};
+  }
+
+ private:
+  QStringList leftOut_;
+};
+
+// A layout column is no wider than the narrowest maximum of its elements, and a legend's is the
+// width of its entries (none when it is empty): the legend below the plot would squeeze the plot
+// into a strip. This one may be as wide as the chart; its height stays what its rows ask.
+class FullWidthLegend : public QCPLegend {
+ public:
+  QSize maximumOuterSizeHint() const override {
+    return {QWIDGETSIZE_MAX, QCPLegend::maximumOuterSizeHint().height()};
+  }
+};
+
+}  // namespace tilescope::ui

@@ -11,6 +11,7 @@ set(TILESCOPE_FAMILIES
   naive
   shared_a
   shared_tiled
+  shared_tiled_padded
   register_tiled
   blocktile_1d
   blocktile_2d

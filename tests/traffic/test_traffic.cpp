@@ -185,6 +185,26 @@ TEST(BankTraffic, SharedTiledTile16ReadsAreConflictFree) {
   }
 }
 
+// shared-tiled-padded stores A transposed: a warp of a 32 x 32 block writes one column of the
+// tile. Unpadded, all 32 words sit in one bank; a pad of one word spreads them over all 32. Its
+// reads stay broadcasts either way (a warp reads one word of A per inner index).
+TEST(BankTraffic, SharedTiledPaddedStoresAConflictFreeOnlyWhenPadded) {
+  const Shape shape{96, 96, 96};
+  const Mapping unpadded({"shared-tiled-padded", {{"tile", 32}, {"pad", 0}}}, shape);
+  const Mapping padded({"shared-tiled-padded", {{"tile", 32}, {"pad", 1}}}, shape);
+  for (const int warp : {0, 5}) {
+    EXPECT_EQ(bankTraffic(*unpadded.warpSharedWrite(Operand::A, warp, 0)).conflicts(), 31);
+    EXPECT_EQ(bankTraffic(*padded.warpSharedWrite(Operand::A, warp, 0)).conflicts(), 0);
+    const BankTraffic read = bankTraffic(*padded.warpSharedRead(Operand::A, warp, 7));
+    EXPECT_EQ(read.conflicts(), 0);
+    EXPECT_TRUE(read.broadcast);
+  }
+  // B keeps shared-tiled's layout: rows, conflict-free.
+  EXPECT_EQ(bankTraffic(*unpadded.warpSharedWrite(Operand::B, 0, 0)).conflicts(), 0);
+  // The padded tile takes one more word per row of shared memory.
+  EXPECT_EQ(padded.sharedBytesPerBlock() - unpadded.sharedBytesPerBlock(), 32 * 4);
+}
+
 // Tile 31: lane 31 is the first thread of the second tile row. Unpadded, its A word (31 + kk)
 // sits in another bank than lane 0's (kk); padded to a stride of 32 it lands in the same bank.
 TEST(BankTraffic, PaddingTile31CreatesATwoWayConflict) {

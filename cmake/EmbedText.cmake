@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Embeds text files in the program at build time.
 #
 # tilescope_embed_files(OUTPUT <file.cpp> NAMESPACE <ns> FUNCTION <name> BASE_DIR <dir>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Debian packages through CPack (`cpack -G DEB` in the build directory, or the `package` target):
 # `tilescope-bench` alone, for GPU servers and cluster nodes (no Qt), and `tilescope`, the
 # desktop app, which depends on it (for --via and the isolated CUDA backend). Each declares the

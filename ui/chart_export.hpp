@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Writing a chart to a file whose suffix names the format: .png, .jpg/.jpeg, .pdf or .svg.
 #include <QSize>

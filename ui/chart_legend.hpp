@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The legend's cells: an entry drawn from its series' style (its series listed on hover), the
 // "+ n more" cell of a legend without room for every entry, and a legend as wide as the chart.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The charts, one tab each, drawn from the results model. Changes to the model only mark the
 // charts stale; a short timer rebuilds and replots them, so a sweep's points arrive live without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One chart: a QCustomPlot with zoom and pan, a hover tooltip with each point's exact values,
 // a legend of one entry per kernel (its variants on hover), category labels that wrap, turn or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Carries out a parsed command line on the main window: open, run, wait, export, and report an
 // exit code, so `tilescope ... --run --export-chart out.png --quit` works without a display.

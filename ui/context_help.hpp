@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "What am I looking at?": a ? button on the chart tabs and on the diagram views, F1 for the one
 // under the focus or the mouse, and Help > Guide, all shown in one help panel.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The control panel: backend and device with their facts, kernel with its teaching text,
 // parameters (only valid values offered; a typed invalid one says why), M/N/K and the element

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Diagrams dock's content: the thread-mapping diagrams where this build has them, else a note
 // that says they are not part of it. The window talks to it without knowing which. The diagrams

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The window's size and dock layout: remembered in the settings file between runs, and fitted to
 // a screen too narrow for three columns (the Diagrams and Kernel Editor docks become tabs of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The File menu: sessions (open, samples, recent, save), traces, overlays and exports, with the
 // dialogs they ask through. What they do lives in the session and trace controllers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // "What am I looking at?": a help panel per chart and diagram view (what is drawn, how to read
 // it, which seed it comes from), opened by F1 or a ? button. The texts are resources, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Kernel Editor: the user's own CUDA kernel, written against TileScope's small API
 // (user_kernel.hpp), highlighted, compiled with NVRTC off the window's thread (Ctrl+B), its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The lesson in progress, above the charts: its title and what it shows on the backend in use.
 #include <QFrame>

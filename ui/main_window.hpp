@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The main window: the control panel on the left, the charts above the results table in the
 // middle, the diagrams on the right; the run queue's progress and time left in the status bar.

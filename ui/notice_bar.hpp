@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A non-modal notice above the charts: failed runs and other problems show here (and in the
 // status bar) without a dialog per error; the results already measured stay.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Clear Results, undoable: Edit > Undo puts the cleared results back in front of any that
 // arrived since. A session opened or started afresh leaves nothing to undo into.

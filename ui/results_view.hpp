@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The results table: sortable by any column (numerically where the column is a number), rows
 // copyable as tab-separated text that pastes into a spreadsheet.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The roofline chart: GFLOP/s against arithmetic intensity on log-log axes, each device's
 // bandwidth slope and compute roofs (measured solid, datasheet dashed), and every result as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Run, Autotune, Measure Ceilings and Cancel, enabled as the control panel's choices allow, and
 // the run queue's progress and time left in the status bar while it is busy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one palette of every chart. A kernel keeps one colour and one marker in every chart and
 // session (from its place in the catalogue); its variants in one chart (element type, parameters,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Backend > GPU Server...: the run servers the app drives. Each has a name (its backend reads
 // "cuda@NAME" in the picker) and the command that starts `tilescope-bench --serve`: the SSH and

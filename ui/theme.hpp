@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // View > Theme: the app's palette, system, light, dark or high contrast, kept in the settings file.
 // It is set on the application, so every widget gets QEvent::PaletteChange and re-skins itself (the

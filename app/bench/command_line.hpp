@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // tilescope-bench's options: declared on CLI11 from the option table (cli/options.hpp), which
 // gives each its name, value name and help text, as `tilescope` takes the shared ones.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tilescope-bench: runs catalogue kernels on a backend and prints or writes the measurements.
 // No Qt. Every input is validated before the first run; errors are one line on stderr.
 #include <fcntl.h>

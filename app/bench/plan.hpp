@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Turns the command line's run options into the validated list of runs: one run, or the
 // cartesian product of the --sweep axes (planned by tilescope_plan). Every problem is found

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A program's man page in roff (man(7)), written from the option table: NAME, SYNOPSIS,
 // DESCRIPTION, OPTIONS, EXAMPLES, SEE ALSO.

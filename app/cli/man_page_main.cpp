@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Writes a program's man page from the option table, at build time:
 // tilescope-man-page {tilescope|tilescope-bench} VERSION OUTPUT.1
 #include <cstdio>

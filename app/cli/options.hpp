@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The options of both command lines, `tilescope` and `tilescope-bench`, as plain data: each
 // program's parser (QCommandLineParser, CLI11) and its man page are built from this one table,

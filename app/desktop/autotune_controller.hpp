@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Run > Autotune: queues every valid configuration of the chosen kernel at the chosen size (or
 // the Kernel Editor's kernel over its TS_PARAM values), collects what they measure, and when the

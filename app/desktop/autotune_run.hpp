@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One autotune in the app: the jobs of every configuration of the chosen kernel at the chosen
 // size that the backend accepts, the results they bring back, and at the end the fastest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Run > Measure Ceilings: queues a measurement of a device's roofline ceilings, and when they
 // arrive puts them in the model in place of that device's earlier ones.

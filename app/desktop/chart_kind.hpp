@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The charts the app draws, with the ids the command line uses for them.
 #include <QString>

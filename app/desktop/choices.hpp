@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Everything the user picks in the control panel, as one value: remembered in the settings file,
 // stored in sessions, set from the command line, and turned into the runs it asks for.

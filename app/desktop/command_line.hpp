@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The `tilescope` command line, for demos and scripts: pick, run, export, quit. Parsing is
 // separate from acting on it, so the rules are testable without a window.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The app's files go through the one writer and reader (io/file_io.hpp); these take Qt's types
 // and report a failure as a message instead of an exception.

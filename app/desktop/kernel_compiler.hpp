@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Compiles the editor's kernel with NVRTC on a thread of its own, so the window never waits; a
 // compile asked for while one runs follows it with the newest source.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Run > Seed Lessons: a lesson starts a fresh session (after offering to save unsaved results),
 // sets the choices it names, queues everything it runs and says its text for the backend in use;

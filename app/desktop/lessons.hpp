@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The seed lessons (Run > Seed Lessons): each replays a table of the seed texts in a fresh
 // session. A lesson's data (what it sets, what it runs, its text on a GPU, the GPU effects a CPU

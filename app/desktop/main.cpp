@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The TileScope desktop app. Without options it opens the window with the last choices; with
 // --run ... --quit it measures and exports without showing it (see `tilescope --help`).
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run queue as the window tells it: what it queues and cancels, the results it records in
 // the model (with the facts of their devices), and the texts for its progress, its failures and

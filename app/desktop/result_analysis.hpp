@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Derived figures the table and the charts share, so both always agree. No Qt.
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "results_model.hpp"
 
 #include "formatting.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The measured results as a table model: the report's fields plus the percent of the library
 // reference. Qt::DisplayRole gives formatted text, kSortRole the raw value to sort by.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run queue on the window's side: it owns the worker thread, hands the worker one job at a
 // time, tracks progress and the time left, and turns a cancel into "stop after this launch".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The plain value types that cross between the window thread and the worker thread as queued
 // signal arguments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The worker object that lives on the one long-lived worker thread. It creates and owns every
 // backend, so all device state (a CUDA context, buffers, handles, the run servers' processes)

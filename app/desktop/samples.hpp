@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The sample sessions shipped inside TileScope (measured on real GPUs). They open read-only: a
 // sample is teaching material, and saving over it would lose the measurement it documents.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run servers the app drives (Backend > GPU Server...), kept in the settings file: each a name,
 // the command that starts `tilescope-bench --serve` (over ssh, through Slurm, or any command) and

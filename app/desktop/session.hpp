@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A session: the results, the devices they were measured on, the choices that made them and the
 // Kernel Editor's source, as one JSON document, so a session measured on a GPU machine opens on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The session on show: the file it came from (a shipped sample opens read-only), whether its
 // results are saved, opening, saving and recent files, and other sessions laid over the charts.

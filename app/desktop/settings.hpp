@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the app remembers between starts: one JSON object in settingsPath(), read through
 // io::readFile and written whole through io::writeFile at every change (a temporary file beside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Traces: a kernel as the GPU ran it, drawn in the diagrams. Opens trace files, queues traced
 // launches of the Kernel Editor's kernel, and where the diagrams draw a trace and another block

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one way TileScope writes and reads a file, for the CLI and the app alike (no Qt).
 //

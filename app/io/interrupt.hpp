@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Ctrl-C, SIGTERM, SIGHUP and SIGQUIT for both front ends: the first asks the work to stop after
 // the current run so that what was measured is still written; another within the grace period

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reading the fields of a JSON document (a session, a results document, tuned.json, a request)
 // with their type and range checked. Every refusal throws tilescope::Error(InvalidArgument) as

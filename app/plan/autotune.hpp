@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // --autotune KERNEL: every configuration the catalogue accepts and the backend can run, measured
 // and verified; the landscape sorted by speed and the fastest verified one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Sweep planning for both front ends (tilescope-bench and the Qt app), without Qt or a backend:
 // the --sweep axes (KEY=V1,V2,... or KEY=all), checked against the catalogue, expanded as a

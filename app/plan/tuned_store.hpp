@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The best parameters --autotune found, remembered per backend, device, kernel, element type and
 // size in a small JSON file, so later runs of that kernel on that device use them when the user

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Reads newline-terminated lines from a file descriptor with a length limit: a longer line is
 // skipped to its end without being kept, and reported as too long. Shared by the server (its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run server's protocol (tilescope-bench --serve; docs/remote.md): one JSON object per line
 // on stdin and stdout. Shared by the server and its clients, no Qt.

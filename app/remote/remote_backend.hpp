@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A Backend that runs on a run server (tilescope-bench --serve) started by a command: `ssh HOST
 // tilescope-bench --serve`, `ssh HOST srun --gres=gpu:1 tilescope-bench --serve`, or a local

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // tilescope-bench --serve: answers the protocol's requests (protocol.hpp, docs/remote.md) read
 // from one file descriptor and writes its replies to another, running them on the backends of

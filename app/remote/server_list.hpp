@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The run servers by name, as `--backend KIND@SERVER` names them in both command lines: the app
 // keeps them (Backend > GPU Server...) in its settings file, which tilescope-bench reads here

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A run server as a child process: started by a shell command (`ssh HOST tilescope-bench --serve`,
 // `srun ...`, or the local binary), spoken to through its stdin and stdout, its stderr kept for

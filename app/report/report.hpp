@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Results as data: JSON (sessions, --format json), CSV and aligned text tables. No Qt, so the
 // bench CLI and the desktop app write the same fields in the same order.

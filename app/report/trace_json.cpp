@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A trace as JSON: owners of C, loads and shared-memory words as arithmetic runs, so a trace of
 // a regular mapping of 1024 x 1024 fits a few hundred kilobytes.
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Every kernel family registers itself once (kernels/families/<id>/<id>.cpp): its catalogue entry
 // and the adapters the Mapping and the CPU backend call. The families, in catalogue order, are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU schedule of the optimisation ladder: one template over every ladder family's map. Per
 // block and k-step, every thread copies its vectors of A and B into the block's shared tiles

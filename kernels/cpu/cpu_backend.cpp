@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU backend: runs the catalogue kernels of kernels/cpu with the shared measurement
 // discipline (poisoned output, warm-up, adaptive repetitions, verification).
 #include <cblas.h>

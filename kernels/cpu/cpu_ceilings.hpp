@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU's roofline ceilings: OpenBLAS sgemm for the arithmetic rate, a copy spread over every
 // core for the memory bandwidth. The sizes are a parameter so tests can measure small and fast.

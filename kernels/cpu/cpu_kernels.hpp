@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the families' CPU schedules share (each family's own is in
 // kernels/families/<name>/<name>.cpp). A schedule runs its family's GPU schedule: the blocks of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Hardware counters of a kernel through CUPTI's range profiler (CUDA 12.6 and later). CUPTI is
 // loaded when first asked for, so a machine without it, or one where profiling is reserved to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "cublas_gemm.hpp"
 
 #include "cuda_check.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The library reference: cuBLAS on row-major data (SGEMM for fp32, cublasGemmEx with FP32
 // accumulation for the tensor-core types), which is the GPU's ground truth for the hand-written

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA backend: discovers the GPUs, runs one catalogue kernel per request with the
 // measurement discipline of seed 002 (events, warm-up, separate copy and kernel phases, output
 // poisoned before every repetition) and verifies the result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one entry point of the CUDA backend, called by tilescope::makeCudaBackend() in a build
 // with CUDA. Kept apart from backend.hpp so the public headers never mention CUDA.

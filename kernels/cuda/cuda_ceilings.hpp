@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The GPU's roofline ceilings: cuBLAS for the arithmetic rates, a device-to-device copy for the
 // memory bandwidth, timed with CUDA events.

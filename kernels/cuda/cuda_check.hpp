@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one place where CUDA and cuBLAS status codes become typed tilescope::Error exceptions.
 // Every runtime call in the backend goes through check(); nothing is printed and ignored.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What every kernel family shares on the device: the block and thread in the maps' terms, the
 // one store each output goes through (the instrumented variants also record who wrote it), and

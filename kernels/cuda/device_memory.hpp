@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Owning handles for device memory and CUDA events. Destructors release quietly: they may run
 // while an error unwinds, or after the context was lost, when nothing more can be done.

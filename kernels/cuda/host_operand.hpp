@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A or B on its way to the GPU, in the storage of its element type.
 #include <cuda_bf16.h>

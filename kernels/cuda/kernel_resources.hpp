@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What a kernel variant takes from an SM and how many of its blocks fit on one: RunResult's
 // resources, read from the CUDA runtime for the exact instantiation a configuration launches.

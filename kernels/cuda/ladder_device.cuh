@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The optimisation ladder on the device. Every ladder kernel takes its map (thread_map.hpp) as a
 // template argument, so each index formula folds to constants, and is built from the same four

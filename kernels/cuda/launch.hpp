@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CUDA launches of the kernel families, as host functions: each launches one catalogue kernel
 // on the current device's default stream, with its launch shape taken from its thread map. Plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the tensor-core kernels (tensor-mma, tensor-wgmma) share on the device: their element
 // types' sizes and the copy of a k-step into a shared stage.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // TMA tensor maps for the warp-specialised Hopper kernels (tensor-tma, tensor-persistent): made on
 // the host per launch, passed to the kernel as __grid_constant__ parameters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the warp-specialised Hopper kernels (tensor-tma, tensor-persistent) share on the device:
 // mbarriers, TMA copies (multicast to a cluster too), register reallocation between the roles,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A user kernel compiled with NVRTC (user_kernel.hpp), loaded on the current device through the
 // driver the runtime has loaded: its launch description evaluated on the GPU, the kernel launched

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the Hopper kernels (tensor-wgmma, tensor-tma) share on the device: shared-memory matrix
 // descriptors, the wgmma.mma_async instructions they issue, and the fences and waits around them.

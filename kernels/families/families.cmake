@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The kernel families, in catalogue order: the app lists them, and gives them their colours, in
 # this order. Each folder kernels/families/<name>/ holds one kernel:
 #   <name>.hpp        its thread map (tilescope::maps), the one source of truth for its indices

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the families' registrations share: the parameters and rules of the single-tile seeds and
 // of the ladder, worded once. Included by kernels/families/<id>/<id>.cpp only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A traced kernel against a catalogue Mapping: the trace proves the Mapping when every picture
 // the views draw from the two is the same.
 #include <algorithm>

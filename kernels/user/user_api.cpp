@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The user-kernel API and the templates "New from..." starts from, read from the files embedded
 // at build time (kernels/CMakeLists.txt): the API is kernels/user/api/tilescope_api.cuh with its
 // ts/ parts in place, a template kernels/families/<id with '_' for '-'>/template.cu. Each template

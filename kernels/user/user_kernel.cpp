@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Compiling a user kernel with NVRTC, loaded at run time, and reading the compiler's messages
 // back onto the user's lines.
 #include "tilescope/user_kernel.hpp"

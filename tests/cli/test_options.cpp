@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The option table both command lines are built from: tilescope-bench's CLI11 parser takes each
 // of its options under the table's name and help, the deprecated spellings mean their options,
 // --backend KIND@SERVER finds the app's servers, and the generated man pages list every option.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DPTX=file.ptx -P check_vector_stores.cmake: fails unless every kernel (PTX entry) has at
 # least one 8- or 16-byte global store of floats (st.global...v2.f32 or .v4.f32), and names
 # those that have none.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DPTXAS=ptxas -DPTX=file.ptx -DARCH=sm_90a -P check_wgmma_serialisation.cmake: assembles
 # the PTX for ARCH (the ptxas nvcc runs, at its default -O3) and fails on ptxas's advisories that
 # it serialises a kernel's wgmma instructions ("(C75..) Potential Performance Loss:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A deliberate kernel fault for test_cuda_fault.cpp: a write through a null pointer, which the
 // GPU reports as an illegal address and which poisons the process's CUDA context.
 #include <cuda_runtime.h>

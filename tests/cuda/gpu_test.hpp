@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the GPU tests share: a fixture that skips without a usable GPU, the catalogue's CUDA
 // configurations as test parameters, and a product run once through the launch functions.

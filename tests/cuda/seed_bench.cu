@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The seed kernels beside plain transcriptions of the seeds' own code (issue 13 part 3): each
 // seed's kernel as its text writes it (its index type, its launch shape, no Mapping), and the
 // same code with 64-bit indices, timed on the same operands as the catalogue's kernel and cuBLAS.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CUDA backend as the app and the CLI see it: devices, timing with phases, the host-clock
 // pitfall, verification at both sizes, progress, cancel and refusals.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GPU's roofline ceilings measured for real (FP32, TF32, FP16 and BF16 through cuBLAS, the
 // bandwidth through a copy): positive, below twice the datasheet where the
 // datasheet knows the GPU, cancellable, and refused for a device that does not exist.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The checking helper's mapping from CUDA and cuBLAS status codes to typed errors. Pure
 // functions of the status code: these run on machines without a GPU too.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GPU's hardware counters against the traffic model, where the model is exact: the sectors
 // of uncoalesced and coalesced loads, the passes of shared reads, and DRAM traffic between the
 // compulsory bytes and the model's no-reuse bytes. Each test prints both sides.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The recoverable error paths on a real GPU: each failure is a typed error with a message that
 // names its cause, and the next normal run succeeds.
 #include "gpu_test.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A sticky fault (illegal address) in its own process: the backend turns it into DeviceLost with
 // the advice to restart, refuses every later run, and the results measured before stay intact.
 #include "cuda_check.hpp"

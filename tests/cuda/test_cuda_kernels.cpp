@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every CUDA kernel with every tile it allows, on square sizes around the tile and the block and
 // on rectangular shapes, in every element type it multiplies: exact against the CPU double
 // reference on integer-valued inputs (integers in [-8, 8] are exact in fp16, bf16 and tf32, and

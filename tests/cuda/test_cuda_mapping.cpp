@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The mapping proof: the instrumented variant of each kernel records, per element of C, the
 // block and thread CUDA ran it on; they must be the ones tilescope::Mapping::owner() names, so
 // the diagrams and the traffic model describe what the GPU really does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Resources and occupancy: every hand-written kernel's launch, as the backend plans it, has the
 // grid, block and shared memory its Mapping describes, and the runtime's figures are sane.
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every CUDA kernel through the whole backend (poison, launch, events, copies, verification) at
 // a size that is no multiple of any tile. scripts/gpu-check runs this suite under
 // compute-sanitizer's memcheck, racecheck, synccheck and initcheck; here it checks the results.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // User kernels on the GPU: every template compiled with NVRTC for this device runs, verifies
 // against the reference at a size that is no tile multiple, and launches exactly as the Mapping
 // of the catalogue kernel it follows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // exportDiagram: every view to PNG and SVG, neither blank nor empty, and clear errors.
 #include <QtTest>
 

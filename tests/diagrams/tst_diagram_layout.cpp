@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The layout pass, checked on what every view really placed: every view of every kernel family,
 // docked (a 460-pixel dock), in a window and full screen in presentation mode, on screens from
 // 460x400 to 3840x2160 at QT_SCALE_FACTOR 1, 1.5 and 2. No label may overlap another label or the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the diagram views draw (diagram_model) against tilescope::Mapping, for every kernel with
 // a mapping at odd sizes: block tiles, per-thread outputs, loaders, lanes over memory, banks.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // DiagramPanel: configuration, view switching, stepping by keys, the animation, and
 // presentation mode entered and left (Esc).
 #include <QtTest>

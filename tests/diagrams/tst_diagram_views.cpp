@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The views as widgets, offscreen: hover text and clicks land on the element under the
 // mouse, every kernel draws a non-blank picture, the closed library says why it has none.
 #include <QtTest>

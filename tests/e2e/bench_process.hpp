@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Runs the built tilescope-bench as a child process and captures what it prints.
 #include <string>

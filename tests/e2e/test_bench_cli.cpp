@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // End-to-end tests of tilescope-bench: the built executable, run as a user would run it.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The report library: JSON and CSV round trips, RFC 4180 quoting, and clear errors.
 #include <gtest/gtest.h>
 

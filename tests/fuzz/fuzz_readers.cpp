@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target for every reader of untrusted input (the `fuzz` preset; scripts/test runs it
 // for a fixed time). The first byte picks the reader, the rest is the file or request; a reader
 // may refuse its input with tilescope::Error, anything else (a crash, a leak, undefined

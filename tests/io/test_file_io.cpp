@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one writer and reader (issue #12): only regular files or new paths, never a device, a
 // directory or a FIFO; read-only files refused; a failed write leaves the old file and no
 // temporary behind and says why; reads never block and stop at a size limit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The JSON field validators and the quoting of values that every message uses.
 #include <gtest/gtest.h>
 #include <cmath>

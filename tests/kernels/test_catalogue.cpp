@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The catalogue: ids, parameters and their refusals, defaults, and the parameter text format.
 #include <gtest/gtest.h>
 

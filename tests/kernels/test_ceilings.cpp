@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The roofline: its arithmetic, the datasheet table, where a result sits on the intensity axis,
 // and the CPU ceilings measured for real at a small size.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The counters set beside the traffic model: which figures are compared, when they agree, and
 // what the app says where they part.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CPU backend's runner: refusals, memory checks, cancellation, progress and the result it
 // reports; and the block scheduler the kernels share.
 #include <gtest/gtest.h>

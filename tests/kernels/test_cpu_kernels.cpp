@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every catalogue kernel on the CPU backend against the double-precision reference: within the
 // K-scaled float32 tolerance on random inputs, exact on integer-valued ones.
 #include <gtest/gtest.h>

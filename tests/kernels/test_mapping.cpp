@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Mapping of every kernel that has one, for every valid configuration and odd sizes: each
 // element of C has exactly one owner, the k-steps partition K, every staged element has exactly
 // one loader, and warp accesses match hand-computed examples.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Measurement: statistics on known samples, the sampling policy, and verification where NaN and
 // unwritten outputs never pass.
 #include <gtest/gtest.h>

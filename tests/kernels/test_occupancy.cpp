@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Theoretical occupancy counted by hand from the architectures' limits: threads, blocks,
 // registers (per warp in units of 256, over four sub-partitions) and shared memory (in units of
 // 128 bytes plus the driver's 1 KiB per block on sm_80 and later).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The pipelines of thread_map.hpp, as the pipeline timeline draws them: which k-step each stage
 // holds in each iteration of the main loop, and what the warps do in it, in program order.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The problem: shape validation, 64-bit sizes and the seeded fills.
 #include <gtest/gtest.h>
 

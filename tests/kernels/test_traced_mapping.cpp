@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A Mapping built from a trace (what the GPU recorded of a user kernel) against the catalogue
 // Mapping it follows: a trace made from a Mapping draws the same pictures, a changed mapping is
 // named where it differs, and a broken trace (one read from a file) is refused. The GPU test

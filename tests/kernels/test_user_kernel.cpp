@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // User kernels compiled with NVRTC: parameters read from the source, errors and warnings at the
 // user's lines and columns, resources from ptxas, every template compiling for sm_75 and sm_90.
 // No GPU is needed; without NVRTC the compile tests skip and the refusal is checked instead.

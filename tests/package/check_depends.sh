@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks a Debian package's declared Depends against this machine's package database:
 #  1. every shared library a packaged binary needs directly, where it comes from a package here,
 #     comes from a package the Depends line names (so the CUDA runtime and cuBLAS names are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the tilescope-bench Debian package with CPack, checks what it declares (check_depends.sh:
 # the libraries it needs come from the packages it names), unpacks it into
 # a scratch root (as dpkg would install it) and talks to `tilescope-bench --serve` from there.

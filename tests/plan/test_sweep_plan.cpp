@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sweep planner both front ends use: axis parsing and checking, the expansion order, kernel
 // switching, remembered parameters, and the messages of every refusal.
 #include <gtest/gtest.h>

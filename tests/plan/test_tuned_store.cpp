@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The remembered autotune results: one entry per backend, device, kernel, element type and size,
 // the entry tuned nearest a run's size found for it, files written before the type was
 // remembered still read (as the kernel's default type), and a bad type named in the error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tilescope-bench --serve as a child process, spoken to through ServerProcess: the protocol's
 // verbs on the CPU backend, refused requests, and hundreds of malformed lines, each answered by
 // one error while the server stays up.

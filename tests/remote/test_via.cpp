@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tilescope-bench --via COMMAND: a CLI job run through a server the command starts, and the
 // messages when the command does not start a server; --backend KIND@SERVER: the same through a
 // server the app keeps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Results made up for tests that exercise the table, charts and files without measuring.
 #include <string>

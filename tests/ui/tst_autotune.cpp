@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Autotuning in the window on the CPU backend: one result per valid configuration, the fastest
 // verified one remembered in tuned.json (under a temporary XDG_CONFIG_HOME) and chosen in the
 // controls, the landscape chart with a bar per configuration; a cancel stops it and remembers

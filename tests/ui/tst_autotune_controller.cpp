@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The autotune controller without a window, on the CPU backend: it measures every valid
 // configuration once, picks the fastest verified one, remembers it in the tuned store it was
 // given and says so; it refuses a second autotune while one is queued and a backend without a

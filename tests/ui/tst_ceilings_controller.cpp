@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The ceilings controller without a window: it refuses a backend without a device, and the
 // ceilings that arrive replace that device's earlier ones in the model, told in one line.
 #include <QtTest>

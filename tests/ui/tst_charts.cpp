@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Charts with many series: one palette for every chart, legends one entry per kernel, category
 // labels that never overlap, roofline labels kept apart, exports that clip nothing, a hint in
 // place of every chart that would mean nothing, and the themes.

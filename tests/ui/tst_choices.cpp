@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The control panel's choices: how they round-trip through JSON and plan the runs of their sweep
 // (the planning itself is tested in tests/plan).
 #include <QtTest>

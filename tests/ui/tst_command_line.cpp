@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The command line: how options are parsed and refused, and the built binary end to end on the
 // offscreen platform (run, export, save, reopen).
 #include <signal.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The control panel's element type: the picker offers exactly the types the chosen kernel
 // multiplies (the tooltip says why the others are missing), keeps a chosen type the next kernel
 // also multiplies, and the requests, the size note and the diagrams' configuration carry it;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The charts drawn from results, their hover tooltips, and every export format.
 #include <sys/mount.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Files people can trust: shipped samples open read-only and Save never writes into them;
 // unsaved results are never dropped without asking (close, open, lesson); Clear Results can be
 // undone; File > Open Sample lists the samples; the dialogs start in the last folder used.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop app on a real GPU (issue #11): a tile sweep through the window's run queue and
 // worker thread, the charts filled from it, Cancel during a long run, the roofline from
 // ceilings measured on the GPU, the same sweep and ceilings through the remote backend talking

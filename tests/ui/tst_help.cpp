@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // "What am I looking at?": every chart tab and every diagram view has its own help text (what is
 // drawn, how to read it, which seed), opened by its ? button and by F1; Help > Guide opens the
 // guide.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Kernel Editor: highlighting, the gutter, find, compiling off the window's thread with the
 // compiler's messages marked at their lines, every template compiling, and .cu files saved and
 // opened through the one writer and reader.

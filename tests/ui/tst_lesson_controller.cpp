@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lesson controller without a window: it reads every seed lesson, refuses an unknown one and
 // one started while runs are in progress, keeps unsaved results when the prompt says Cancel, and
 // walks from lesson to lesson: each starts a fresh session with its own choices and text, lays

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Seed lessons that teach honestly and two sessions side by side: a lesson runs everything its
 // name says in a fresh session (unsaved results offered for saving first), its text speaks of
 // the backend in use, and on the CPU the matching H200 sample is laid over the charts as

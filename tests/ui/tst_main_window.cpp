@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window end to end on the CPU backend: a run lands in the chart and the table, a sweep
 // adds every point, failures show as a notice, closing mid-run is clean, and sessions restore
 // the same table while a bad file changes nothing.

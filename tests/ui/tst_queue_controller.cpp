@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run queue's controller without a window, on the CPU backend: results land in the model
 // with their device's facts, progress and the queue's end are told in words, failures and runs
 // that cannot be planned are problems, and a cancel says what it does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The app's remote backend: the run queue driving a `tilescope-bench --serve` child on the CPU
 // backend (a sweep, Cancel mid-sweep, the server killed mid-run and the next run reconnecting, a
 // slow server whose progress keeps coming while the window's event loop runs), and fake servers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The results table: the kernel resource columns sort numerically, stay empty where a backend
 // measured none, go into copied text with the rest, and local memory use is marked.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The roofline chart with and without ceilings, its point tips, the datasheet roofs of devices
 // that were not measured, and the ceilings measured through the window and kept in its session.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run queue and its worker thread: runs complete, sweeps yield every point, cancel stops a
 // sweep, failures are reported and do not stop the queue, and shutting down mid-run is clean.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Backend > GPU Server...: the SSH and Slurm presets write the command from the host, any
 // command may be typed, a bad name or an empty command is refused with its reason before Add,
 // and Add, Remove and the isolation setting end up in the settings the dialog returns; Test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sessions and result files on their own: round trips, and every kind of bad file refused with
 // a message while nothing changes.
 #include <sys/mount.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The session controller without a window: a corrupt file is refused with a clear error and the
 // results already measured stay; samples open read-only; what is measured is unsaved until saved;
 // unsaved results are never dropped without the prompt's answer.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The settings file (issue #12): written whole through the one file writer, so it is never left
 // half-written and never replaces a device, a FIFO or a read-only file; read leniently, so a
 // damaged or hand-edited file costs its own values, never the start of the app.

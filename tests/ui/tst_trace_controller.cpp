@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The trace controller without a window or diagrams: a trace file is drawn by whatever draws
 // (here a recorder), what is not a trace is refused with why, another block of a trace on the CPU
 // says where it could be traced, and the Kernel Editor's trace asks for the selected block of

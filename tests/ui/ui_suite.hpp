@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The QtTest suites of this folder share one executable, tst_ui: each file registers its test
 // class under the file's name (TILESCOPE_UI_SUITE in place of QTEST_MAIN), and

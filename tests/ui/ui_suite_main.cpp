@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tst_ui's main: runs the suite its first argument names, in the application that suite asks for,
 // with the remaining arguments for QtTest (what QTEST_MAIN and QTEST_GUILESS_MAIN do).
 #include <QApplication>

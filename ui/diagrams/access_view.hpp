@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Memory-access view: for one warp and one access (A load, B load, C store) at one step and one
 // of its load instructions, the 32 lanes' addresses laid out over memory in 128-byte lines of

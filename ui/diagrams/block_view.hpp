@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Block view: the threads of the selected block. Each C element has the colour of the warp whose
 // thread computes it (lighter for higher lanes); each thread's register tile (or its pieces) is

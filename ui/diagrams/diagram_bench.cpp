@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tilescope-diagram-bench: how long each diagram view takes to redraw, per kernel at its smallest
 // tiles (its first valid configuration: the most blocks), on a large problem. Prints a table; the
 // first draw includes building the cached pictures (owners, the whole launch's traffic), the rest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The configuration the diagrams show and what the user picked inside them (block, step, warp,
 // access). The views and the panel's controls share one document.

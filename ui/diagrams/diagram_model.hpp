@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // What the diagram views draw, computed from tilescope::Mapping alone and without Qt, so tests
 // can compare it with the Mapping and the views only turn it into shapes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The diagram panel the main window embeds: the views of the chosen configuration (matrix,
 // k-step animation, block, memory access, pipeline timeline), their controls, hover text, PNG/SVG

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Colours, fonts and the few drawing helpers every diagram view shares.
 #include <QColor>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The base of the diagram views: one render() draws title, caption, diagram and legend into
 // any rectangle, so the widget, PNG/SVG export and the benchmark all draw the same picture.

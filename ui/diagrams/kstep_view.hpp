@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // K-step animation: for the selected block, the A row panel and B column panel in global memory
 // with the current step's slices lit, the tiles staged in shared memory (or the note that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one layout pass every diagram view shares. The figure reserves its rectangles first; each
 // label is then measured and put in the first of its candidate spots where it fits whole without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Matrix view: A on the left, B on top, C bottom right, to scale; C cut into the kernel's block
 // tiles (edge tiles reaching into the padding). Clicking a block lights up the row panel of A and

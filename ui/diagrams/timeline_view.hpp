@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Pipeline timeline: for a kernel that overlaps copies with products, one column per iteration of
 // its main loop (and what comes before and after it), one row per role of its warps with what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // blocktile-1d (siboehm's kernel 4): shared A and B tiles, TM outputs per thread down a column of
 // C. One instantiation per valid configuration (maps::validConfigs).
 #include "families/blocktile_1d/blocktile_1d.hpp"

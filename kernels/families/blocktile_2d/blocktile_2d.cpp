@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // blocktile-2d: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/blocktile_2d/blocktile_2d.hpp"

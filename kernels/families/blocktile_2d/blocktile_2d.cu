@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // blocktile-2d (siboehm's kernel 5): shared A and B tiles, a TM x TN register tile per thread, the
 // tiles in their global layout (bank conflicts included, on purpose).
 #include "families/blocktile_2d/blocktile_2d.hpp"

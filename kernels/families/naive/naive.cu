@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // naive (seeds 001a, 003a, 004 method 1): one thread per element of C, reading its row of A and
 // its column of B straight from global memory. Along a warp B is read coalesced, A broadcast.
 #include <cstdint>

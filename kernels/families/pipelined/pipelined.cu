@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pipelined (siboehm's kernel 11, CUTLASS's multistage GEMM): warptile with `stages` shared buffers
 // filled by cp.async ahead of the compute.
 #include "families/pipelined/pipelined.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The thread map of pipelined: the one source of truth for how it maps threads to
 // data. Its CUDA kernel, its CPU schedule, the Mapping, the diagrams and the traffic model all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // prefetched (issue 13's FP32 SIMT rung): the warp grid with 4 x 4 lane pieces, the next k-step
 // prefetched through registers into a second shared buffer, fragments double-buffered in
 // registers across the barrier.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // register-tiled (seed 004 method 2): 16 x 16 threads per block, each accumulating a T x T block
 // of C in registers from T values of A's column k and T values of B's row k; no shared memory.
 // T = 1, 2, 4, ..., 64: the large tiles stay on purpose. Past T = 8 the T*T accumulators no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // row-per-thread: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/row_per_thread/row_per_thread.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // row-per-thread (seed 000a): a thread owns one row of C and strides over its columns, so the
 // 32 lanes of a warp read 32 different rows of A at once: the uncoalesced pattern to compare
 // with naive.

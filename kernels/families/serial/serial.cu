@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // serial (seed 002's matmul_seq): one GPU thread computes all of C, to show what a GPU is
 // without parallelism. The backend bounds its work (KernelInfo::maxWork): a launch cannot be
 // interrupted and this one is slow.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shared-a: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 #include <algorithm>
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shared-a (seed 001b): the naive mapping, but each k-step the block first stages a T x T tile of
 // A in shared memory; B is still read from global memory. One instantiation per tile, so the
 // inner loop over the tile unrolls.

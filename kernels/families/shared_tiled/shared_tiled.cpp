@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shared-tiled: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 #include "families/shared_tiled/shared_tiled.hpp"
 #include "families/registration.hpp"

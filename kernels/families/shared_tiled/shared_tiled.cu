@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shared-tiled (seeds 000b, 002, 003b, 004 method 3): A and B both staged in T x T shared tiles
 // per k-step, zero past the edges. Any T from 1 to 32 (7 included, as in seed 003): one
 // instantiation per tile of shared_tiles_device.cuh's kernel, so the inner loop unrolls. Unlike

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CPU schedule of the kernels that stage one T x T tile of A and one of B per k-step
 // (shared-tiled, shared-tiled-padded), written once over their maps: every index, and where each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The CUDA kernel of the rungs that stage one T x T tile of A and one of B per k-step
 // (shared-tiled, shared-tiled-padded), written once over their maps: the map, a compile-time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shared-tiled-padded: its catalogue entry, its thread map and its schedule on the CPU, registered
 // once.
 #include "families/shared_tiled_padded/shared_tiled_padded.hpp"

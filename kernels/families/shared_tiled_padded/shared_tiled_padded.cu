@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // shared-tiled-padded: shared-tiled's kernel (shared_tiles_device.cuh) over this rung's map, one
 // instantiation per compiled tile and pad.
 #include <array>

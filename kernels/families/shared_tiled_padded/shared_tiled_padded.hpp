@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The thread map of shared-tiled-padded: how it maps threads to data, the one source of truth that
 // its CUDA kernel, its CPU schedule, the Mapping, the diagrams and the traffic model all read.

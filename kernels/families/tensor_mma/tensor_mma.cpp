@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-mma: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/tensor_mma/tensor_mma.hpp"

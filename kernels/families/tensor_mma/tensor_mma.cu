@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-mma (CUTLASS's sm80 multistage tensor-op GEMM): warp tiles of mma.sync accumulators fed
 // by ldmatrix from cp.async stages. Every index comes from maps::TensorCore.
 #include "families/tensor_mma/tensor_mma.hpp"

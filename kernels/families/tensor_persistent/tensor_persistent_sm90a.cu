@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-persistent and tensor-tf32 (Hopper, sm_90a only): tensor-tma's warp-specialised block,
 // launched once per SM and looping over output tiles in maps::PersistentOrder's grouped order. The
 // producer's thread 0 runs ahead into the next tile's k-steps while the consumers still multiply or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-tf32: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/tensor_tf32/tensor_tf32.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-tma (Hopper, sm_90a only): warp specialisation. Warpgroup 0 produces: its thread 0 fills
 // each shared stage with TMA bulk tensor copies that complete on the stage's `full` mbarrier.
 // Warpgroups 1 and 2 consume: each waits on `full`, multiplies its 64 rows with wgmma m64nBNk16,

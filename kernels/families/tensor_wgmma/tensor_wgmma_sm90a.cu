@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // tensor-wgmma (Hopper's warpgroup MMA, sm_90a only): each warpgroup multiplies its 64 rows of
 // the block tile with wgmma.mma_async reading A and B from 128-byte swizzled cp.async stages
 // through shared-memory descriptors. Every index and byte offset comes from maps::Wgmma.

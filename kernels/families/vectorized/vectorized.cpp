@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // vectorized: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/vectorized/vectorized.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // vectorized (siboehm's kernels 6 and 8): blocktile-2d with float4 copies (a scalar path where rows
 // are not 16-byte aligned), A staged transposed and padded, float4 shared reads.
 #include "families/vectorized/vectorized.hpp"

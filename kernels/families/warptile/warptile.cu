@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // warptile (siboehm's kernel 10, CUTLASS's SIMT lane layout): warp tiles of 4 x 8 lane grids,
 // conflict-free float4 shared reads.
 #include "families/warptile/warptile.hpp"

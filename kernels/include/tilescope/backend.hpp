@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A backend runs catalogue kernels on its devices. CpuBackend and CudaBackend implement it; the
 // CLI and the app only see this interface.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one list of kernels: what each is, where it comes from, what it takes.
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A device's ceilings for the roofline: the highest arithmetic rate and memory bandwidth
 // TileScope itself measures on it, beside the datasheet's figures, and the roofline arithmetic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The hardware's counters beside the traffic model's prediction, figure by figure, with what the
 // model leaves out where the two part: the model counts every sector a warp asks for and no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Files compiled into the program as text (cmake/EmbedText.cmake's tilescope_embed_files): each
 // generated function returns its files in the order they were listed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The one error type the core throws. Front ends (CLI, app) turn it into a message; nothing in
 // the core prints or exits.

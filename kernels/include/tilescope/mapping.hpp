@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The Mapping of one kernel configuration on one shape: the launch, who computes each element of
 // C, what is staged at each k-step and who loads it, and the addresses a warp touches. Built on

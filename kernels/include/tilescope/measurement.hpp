@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Measurement discipline shared by every backend: warm-up, adaptive repetitions, robust
 // statistics, and verification against a reference where NaN never passes.

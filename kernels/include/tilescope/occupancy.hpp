@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Theoretical occupancy without a GPU: how many blocks of a kernel one SM of an architecture
 // holds at once, from its registers, shared memory and block size, counted as CUDA's occupancy

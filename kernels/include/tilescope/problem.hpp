@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The problem: C (M x N) = A (M x K) * B (K x N), row-major, seeded fill. A and B hold values of
 // one element type; C is always float32 (every kernel accumulates in FP32).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A value as messages quote it: whatever the user typed or a file held, the message stays one
 // readable line of bounded length.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The vocabulary of the thread maps: how a kernel family maps threads to data.
 //

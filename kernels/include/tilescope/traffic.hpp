@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The traffic model: what the memory system sees when a kernel runs its Mapping. Global memory
 // is served in 32-byte sectors grouped in 128-byte lines; shared memory has 32 banks of 4-byte

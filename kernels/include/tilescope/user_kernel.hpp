@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // A kernel the user writes: CUDA source against a small API (userApiHeader()), compiled at run
 // time with NVRTC. Compiling needs no GPU, only NVRTC from the CUDA Toolkit, which is loaded when

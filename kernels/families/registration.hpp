@@ -132,15 +132,6 @@ std::string explainRule(const Map& map, maps::TilingRule rule) {
   return "breaks a tiling rule";
 }
 
-// The shared-memory rule of the warp-specialised kernels (tensor-tma and tensor-persistent).
-template <typename Map>
-std::string sharedMemoryRule(const Map& map) {
-  return str(map.stages) + " stages of " + str(map.stageBytes() / 1024) + " KiB (A " + str(map.bm) +
-         " x " + str(map.bk) + ", B " + str(map.bk) + " x " + str(map.bn) +
-         ") and their barriers need " + str(map.sharedBytes() / 1024) +
-         " KiB of shared memory; a block may take " + str(Map::kSharedLimitBytes / 1024) + " KiB";
-}
-
 // A family's wording of its own rules, or nullopt to leave one to explainRule.
 template <typename Map>
 using OwnRules = std::optional<std::string> (*)(const Map& map, maps::TilingRule rule);

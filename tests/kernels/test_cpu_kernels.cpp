@@ -79,16 +79,16 @@ TEST_P(CpuKernelTest, MatchesReferenceOnSquareAndRectangularShapes) {
 
 class TiledCpuKernelTest : public CpuKernelTest {};
 
-// Small shapes that no tile divides evenly, so every tile meets partial blocks and K padding.
+// Small shapes that no tile divides evenly, so every tile meets partial blocks and K padding;
+// every valid configuration, so a tiled kernel's other parameters (a pad) are covered too.
 TEST_P(TiledCpuKernelTest, MatchesReferenceWithEveryValidTile) {
-  const ParamSpec* tile = kernelInfo(kernel()).param("tile");
-  ASSERT_NE(tile, nullptr);
+  ASSERT_NE(kernelInfo(kernel()).param("tile"), nullptr);
   const std::vector<Shape> shapes = {{1, 1, 1}, {33, 33, 33}, {7, 33, 100}, {65, 17, 40}};
-  for (int value : tile->allowed) {
+  for (const KernelConfig& config : validConfigurations(kernelInfo(kernel()))) {
     for (const Shape& shape : shapes) {
-      SCOPED_TRACE(kernel() + " tile " + std::to_string(value) + " at " + shapeText(shape));
-      const RunResult result = runOnce({kernel(), {{"tile", value}}}, shape, fill());
-      EXPECT_EQ(result.kernel.params.at("tile"), value);
+      SCOPED_TRACE(kernel() + " " + formatParams(config) + " at " + shapeText(shape));
+      const RunResult result = runOnce(config, shape, fill());
+      EXPECT_EQ(result.kernel, config);
       expectMatchesReference(result, fill());
     }
   }

@@ -4,24 +4,9 @@
 
 #include "families/tensor_persistent/tensor_persistent.hpp"
 #include "families/registration.hpp"
+#include "families/tensor_tma/tensor_tma_rules.hpp"
 
 namespace tilescope::families::tensor_persistent {
-
-namespace {
-
-// The rules tensor-persistent words itself (the others: explainRule).
-std::optional<std::string> ownRules(const maps::Persistent& map, maps::TilingRule rule) {
-  if (rule == maps::TilingRule::TileDivides)
-    return "two consumer warpgroups take 64 rows each and one instruction all the columns: BM = " +
-           str(map.bm) + " must be 128 and BN = " + str(map.bn) + " a multiple of 64 up to 256";
-  if (rule == maps::TilingRule::Fragments)
-    return "a k-step is one 128-byte swizzled row of A: BK = " + str(map.bk) +
-           " must be 64 16-bit values";
-  if (rule == maps::TilingRule::SharedMemory) return sharedMemoryRule(map);
-  return std::nullopt;
-}
-
-}  // namespace
 
 void registerFamily(Registry& registry) {
   registry.add(
@@ -48,7 +33,7 @@ void registerFamily(Registry& registry) {
             .backends = {"cuda"},
             .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up "
                            "to 256; BK = 64; the stages fit in 227 KiB of shared memory",
-            .check = ladderCheck<maps::Persistent>(ownRules),
+            .check = ladderCheck<maps::Persistent>(warpSpecialisedRules<maps::Persistent>),
             .types = {ElementType::F16, ElementType::BF16},
             .hue = {"#b2182b", "#ff6b81"},
             .cudaArchitecture = {.minimum = 90,

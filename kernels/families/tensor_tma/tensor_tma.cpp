@@ -3,24 +3,9 @@
 
 #include "families/tensor_tma/tensor_tma.hpp"
 #include "families/registration.hpp"
+#include "families/tensor_tma/tensor_tma_rules.hpp"
 
 namespace tilescope::families::tensor_tma {
-
-namespace {
-
-// The rules tensor-tma words itself (the others: explainRule).
-std::optional<std::string> ownRules(const maps::Tma& map, maps::TilingRule rule) {
-  if (rule == maps::TilingRule::TileDivides)
-    return "two consumer warpgroups take 64 rows each and one instruction all the columns: BM = " +
-           str(map.bm) + " must be 128 and BN = " + str(map.bn) + " a multiple of 64 up to 256";
-  if (rule == maps::TilingRule::Fragments)
-    return "a k-step is one 128-byte swizzled row of A: BK = " + str(map.bk) +
-           " must be 64 16-bit values";
-  if (rule == maps::TilingRule::SharedMemory) return sharedMemoryRule(map);
-  return std::nullopt;
-}
-
-}  // namespace
 
 void registerFamily(Registry& registry) {
   registry.add(
@@ -44,7 +29,7 @@ void registerFamily(Registry& registry) {
             .backends = {"cuda"},
             .constraints = "BM = 128 (two consumer warpgroups of 64 rows), BN a multiple of 64 up "
                            "to 256; BK = 64; the stages fit in 227 KiB of shared memory",
-            .check = ladderCheck<maps::Tma>(ownRules),
+            .check = ladderCheck<maps::Tma>(warpSpecialisedRules<maps::Tma>),
             .types = {ElementType::F16, ElementType::BF16},
             .hue = {"#6a9fd8", "#70b0b0"},
             .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma and TMA"}},

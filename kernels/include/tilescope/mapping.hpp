@@ -94,7 +94,7 @@ std::vector<PipelineStep> pipelinePrologue(const Pipeline& pipeline, PipelineRol
 std::vector<PipelineStep> pipelineEpilogue(const Pipeline& pipeline, PipelineRole role);
 
 struct KernelTrace;
-struct TracedTables;  // mapping.cpp: a trace indexed for the Mapping's questions
+struct TracedTables;  // core/traced_tables.hpp: a trace indexed for the Mapping's questions
 
 namespace maps {
 // A user kernel's map as a traced launch recorded it (Mapping(const KernelTrace&)): the formulas'

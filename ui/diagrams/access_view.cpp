@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "access_banks.hpp"
 #include "tilescope/counter_model.hpp"
 #include "tilescope/user_kernel.hpp"
 
@@ -14,11 +15,6 @@ namespace tilescope::ui {
 
 namespace {
 
-// Memory is drawn in 4-byte words, 32 to a line whatever the element type: a word holds one
-// fp32 or tf32 element, or two fp16 or bf16 ones.
-constexpr int kWordBytes = 4;
-constexpr int kWordsPerLine = kLineBytes / kWordBytes;
-constexpr int kWordsPerSector = kSectorBytes / kWordBytes;
 // A bank column shows at most this many words, then "+n" (shared among a read's phases).
 constexpr int kMaxBankRows = 8;
 constexpr double kMinMemoryHeight = 80;  // below this the words around give way to memory rows
@@ -33,11 +29,6 @@ QString accessSummary(const AccessTotals& totals) {
   return QStringLiteral("%1 sectors/request, %2 used")
       .arg(totals.sectorsPerRequest(), 0, 'f', 1)
       .arg(percentText(totals.efficiency()));
-}
-
-// Bytes one lane of the access moves.
-std::int64_t laneBytes(const AccessPicture& picture) {
-  return std::int64_t(picture.width) * picture.elementBytes;
 }
 
 QString statsText(const AccessPicture& picture) {
@@ -214,62 +205,12 @@ QString headerText(const AccessView::Panel& panel) {
       .arg(m.instructionsPerStep(s.access));
 }
 
-// One phase of a shared read: its lanes, and the distinct words each bank serves for them,
-// ascending, with the first lane reading each.
-struct BankPhase {
-  int firstLane = 0, lanes = kWarpSize;
-  std::array<std::vector<std::pair<int, int>>, kSharedBanks> byBank;
-  int passes() const {
-    std::size_t most = 0;
-    for (const auto& served : byBank) most = std::max(most, served.size());
-    return int(most);
-  }
-};
-
-// The phases that have an active lane, in order (one for 4-byte reads).
-std::vector<BankPhase> bankPhases(const BankPicture& banks) {
-  std::vector<BankPhase> phases;
-  const int phaseLanes = lanesPerPhase(banks.width);
-  for (int first = 0; first < kWarpSize; first += phaseLanes) {
-    BankPhase phase{first, phaseLanes, {}};
-    bool active = false;
-    for (int lane = first; lane < first + phaseLanes; ++lane) {
-      const int start = banks.word[std::size_t(lane)];
-      if (start < 0) continue;
-      active = true;
-      for (int word = start; word < start + banks.width; ++word) {
-        auto& served = phase.byBank[std::size_t(bankOf(word))];
-        if (std::ranges::find(served, word, &std::pair<int, int>::first) == served.end())
-          served.emplace_back(word, lane);
-      }
-    }
-    if (!active) continue;
-    for (auto& served : phase.byBank) std::ranges::sort(served);
-    phases.push_back(std::move(phase));
-  }
-  return phases;
-}
-
 // Rows each phase gets in the bank strip: all its passes, up to a fair share of `maxRows`.
 std::vector<int> phaseRowsOf(const std::vector<BankPhase>& phases, int maxRows = kMaxBankRows) {
   const int share = std::max(maxRows / std::max(int(phases.size()), 1), 2);
   std::vector<int> rows;
   for (const BankPhase& phase : phases) rows.push_back(std::clamp(phase.passes(), 1, share));
   return rows;
-}
-
-// "lanes 8–15" for a phase of a vector read; nothing for a 4-byte read's single phase.
-QString laneSpan(const BankPhase& phase) {
-  return phase.lanes == kWarpSize ? QString()
-                                  : QStringLiteral("lanes %1–%2")
-                                        .arg(phase.firstLane)
-                                        .arg(phase.firstLane + phase.lanes - 1);
-}
-
-QString lanesText(const std::vector<int>& lanes) {
-  QStringList parts;
-  for (const int lane : lanes) parts << QString::number(lane);
-  return parts.join(QStringLiteral(", "));
 }
 
 }  // namespace
@@ -679,123 +620,4 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   }
   words(footerText(panel), l.footer, theme.muted);
 }
-
-QString AccessView::hoverText(const QRectF& area, QPointF pos) const {
-  const std::vector<Panel> all = panels();
-  const std::vector<QRectF> rects = panelRects(area, all.size());
-  for (std::size_t p = 0; p < all.size(); ++p)
-    if (rects[p].contains(pos)) return panelHover(rects[p], all[p], pos);
-  return {};
-}
-
-QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF pos) const {
-  const DiagramTheme theme = widgetTheme();
-  const PanelLayout l = panelLayout(rect, panel, theme);
-  const AccessPicture& picture = panel.picture;
-  const Mapping& m = *panel.mapping;
-  const int column = int(std::floor((pos.x() - l.wordsLeft) / l.wordWidth));
-  if (column < 0 || column >= kWarpSize) return {};
-  const char* name = operandName(picture.operand);
-
-  if (l.lanes.contains(pos)) {
-    const LaneAddress& lane = picture.lanes[std::size_t(column)];
-    const int linear = panel.selection.warp * kWarpSize + column;
-    if (linear >= m.threadsPerBlock())
-      return QStringLiteral("lane %1: no thread (the block has %2)")
-          .arg(column)
-          .arg(m.threadsPerBlock());
-    const Dim2 t = m.threadOfLinear(linear);
-    if (!lane.cell)
-      return QStringLiteral("lane %1: %2 is idle here (outside the matrix)")
-          .arg(column)
-          .arg(QString::fromStdString(threadName(m, t)));
-    const QString thread = QString::fromStdString(threadName(m, t));
-    if (picture.width > 1)
-      return QStringLiteral(
-                 "lane %1: %2 → %3[%4][%5..%6], a %7: bytes %8..%9, sector %10, line %11")
-          .arg(column)
-          .arg(thread, QLatin1String(name))
-          .arg(lane.cell->row)
-          .arg(lane.cell->col)
-          .arg(lane.cell->col + picture.width - 1)
-          .arg(QString::fromStdString(vectorName(picture.width, picture.elementBytes)))
-          .arg(lane.byte)
-          .arg(lane.byte + laneBytes(picture) - 1)
-          .arg(lane.sector)
-          .arg(lane.line);
-    return QStringLiteral("lane %1: %2 → %3[%4][%5], byte %6, sector %7, line %8")
-        .arg(column)
-        .arg(thread, QLatin1String(name))
-        .arg(lane.cell->row)
-        .arg(lane.cell->col)
-        .arg(lane.byte)
-        .arg(lane.sector)
-        .arg(lane.line);
-  }
-  for (const MemoryRow& row : l.rows) {
-    if (pos.y() < row.top || pos.y() >= row.top + row.height) continue;
-    if (row.hidden > 0)
-      return QStringLiteral("%1 more lines touched: enlarge the view").arg(row.hidden);
-    if (row.line < 0) return QStringLiteral("%1 untouched lines: nothing fetched").arg(row.skipped);
-    // The word under the pointer: bytes [byte, byte + 4), one or two elements.
-    const std::int64_t byte = row.line * kLineBytes + std::int64_t(column) * kWordBytes;
-    std::vector<int> readers;
-    bool sectorFetched = false;
-    const std::int64_t bytes = laneBytes(picture);
-    for (const LaneAddress& lane : picture.lanes) {
-      if (!lane.cell) continue;
-      if (byte < lane.byte + bytes && lane.byte < byte + kWordBytes) readers.push_back(lane.lane);
-      if (byte / kSectorBytes >= lane.byte / kSectorBytes &&
-          byte / kSectorBytes <= (lane.byte + bytes - 1) / kSectorBytes)
-        sectorFetched = true;
-    }
-    QStringList elements;
-    for (std::int64_t element = byte / picture.elementBytes;
-         element < (byte + kWordBytes) / picture.elementBytes; ++element)
-      elements << QStringLiteral("%1[%2][%3]")
-                      .arg(QLatin1String(name))
-                      .arg(element / picture.operandCols)
-                      .arg(element % picture.operandCols);
-    const QString what = QStringLiteral("%1 (bytes %2..%3, sector %4)")
-                             .arg(elements.join(QStringLiteral(", ")))
-                             .arg(byte)
-                             .arg(byte + kWordBytes - 1)
-                             .arg(byte / kSectorBytes);
-    if (!readers.empty()) return what + QStringLiteral(": read by lane ") + lanesText(readers);
-    return what + (sectorFetched ? QStringLiteral(": fetched with its sector, used by no lane")
-                                 : QStringLiteral(": not fetched"));
-  }
-  if (panel.banks && l.banks.contains(pos)) {
-    const std::vector<BankPhase> phases = bankPhases(*panel.banks);
-    double top = l.banks.top() + l.bankTextHeight + l.bankIndexHeight;
-    for (std::size_t p = 0; p < phases.size(); ++p) {
-      const double height = l.phaseRows[p] * l.bankBoxHeight + 3 * theme.fontScale;
-      if (pos.y() < top || pos.y() >= top + height) {
-        top += height;
-        continue;
-      }
-      const auto& served = phases[p].byBank[std::size_t(column)];
-      const QString span = laneSpan(phases[p]);
-      const QString where = span.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(span);
-      if (served.empty())
-        return QStringLiteral("bank %1: not used by this read%2").arg(column).arg(where);
-      QStringList words;
-      std::vector<int> lanes;
-      for (const auto& [word, lane] : served) words << QString::number(word);
-      for (int lane = phases[p].firstLane; lane < phases[p].firstLane + phases[p].lanes; ++lane) {
-        const int start = panel.banks->word[std::size_t(lane)];
-        for (int word = start; start >= 0 && word < start + panel.banks->width; ++word)
-          if (bankOf(word) == column) lanes.push_back(lane);
-      }
-      return QStringLiteral("bank %1%2: words %3 for lanes %4 — %5 pass%6")
-          .arg(column)
-          .arg(where)
-          .arg(words.join(QStringLiteral(", ")), lanesText(lanes))
-          .arg(served.size())
-          .arg(served.size() == 1 ? "" : "es");
-    }
-  }
-  return {};
-}
-
 }  // namespace tilescope::ui

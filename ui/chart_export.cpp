@@ -6,7 +6,7 @@
 #include <QFileInfo>
 #include <QSvgGenerator>
 
-#include "file_io.hpp"
+#include "qt_files.hpp"
 
 namespace tilescope::ui {
 namespace {
@@ -33,7 +33,7 @@ bool exportSvg(QCustomPlot* plot, const QString& title, const QString& path, QSi
   painter.setMode(QCPPainter::pmNoCaching);
   plot->toPainter(&painter, size.width(), size.height());
   painter.end();
-  return app::writeFileAtomically(path, svg.data(), error);
+  return desktop::writeFileAtomically(path, svg.data(), error);
 }
 
 }  // namespace
@@ -62,8 +62,8 @@ bool exportPlot(QCustomPlot* plot, const QString& title, const QString& path, QS
     }
     return false;
   }
-  return app::replaceFileAtomically(path, write,
-                                    QStringLiteral("the %1 exporter").arg(suffix.toUpper()), error);
+  return desktop::replaceFileAtomically(
+      path, write, QStringLiteral("the %1 exporter").arg(suffix.toUpper()), error);
 }
 
 }  // namespace tilescope::ui

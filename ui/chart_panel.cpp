@@ -9,14 +9,14 @@
 #include "chart_export.hpp"
 #include "chart_view.hpp"
 #include "formatting.hpp"
-#include "plan/autotune.hpp"
 #include "result_analysis.hpp"
 #include "roofline_chart.hpp"
+#include "tilescope/plan/autotune.hpp"
 
 namespace tilescope::ui {
 namespace {
 
-using app::ChartKind;
+using desktop::ChartKind;
 
 // Long enough to gather the points of a fast sweep into one replot, short enough to feel live.
 constexpr int kRefreshIntervalMs = 200;
@@ -98,7 +98,7 @@ bool allSquare(const std::vector<RunResult>& results) {
 // The title, with the device when every result comes from one.
 QString titleFor(ChartKind kind, const std::vector<RunResult>& results) {
   QString title = QString::fromLatin1(textOf(kind).title);
-  if (!results.empty() && !app::mixesDevices(results)) {
+  if (!results.empty() && !desktop::mixesDevices(results)) {
     title += QStringLiteral(" \u2014 %1 (%2)")
                  .arg(QString::fromStdString(results.front().device),
                       QString::fromStdString(results.front().backend));
@@ -108,12 +108,12 @@ QString titleFor(ChartKind kind, const std::vector<RunResult>& results) {
 
 }  // namespace
 
-ChartPanel::ChartPanel(const app::ResultsModel* model, QWidget* parent)
+ChartPanel::ChartPanel(const desktop::ResultsModel* model, QWidget* parent)
     : QTabWidget(parent), model_(model) {
   setDocumentMode(true);
-  for (ChartKind kind : app::kAllCharts) {
+  for (ChartKind kind : desktop::kAllCharts) {
     auto* view = new ChartView(QString::fromLatin1(textOf(kind).title), this);
-    view->setObjectName(app::chartId(kind));
+    view->setObjectName(desktop::chartId(kind));
     charts_[std::size_t(kind)] = view;
     const int tab = addTab(view, tr(textOf(kind).tab));
     setTabToolTip(tab, tr(textOf(kind).tip));
@@ -149,7 +149,7 @@ ChartPanel::ChartPanel(const app::ResultsModel* model, QWidget* parent)
   connect(&refreshTimer_, &QTimer::timeout, this, &ChartPanel::refresh);
   connect(model_, &QAbstractItemModel::rowsInserted, this, &ChartPanel::scheduleRefresh);
   connect(model_, &QAbstractItemModel::dataChanged, this, &ChartPanel::scheduleRefresh);
-  connect(model_, &app::ResultsModel::ceilingsChanged, this, &ChartPanel::scheduleRefresh);
+  connect(model_, &desktop::ResultsModel::ceilingsChanged, this, &ChartPanel::scheduleRefresh);
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
     for (ChartView* view : charts_) view->resetView();
     scheduleRefresh();
@@ -162,7 +162,7 @@ ChartView* ChartPanel::chart(ChartKind kind) const {
 }
 
 ChartKind ChartPanel::currentChart() const {
-  return app::kAllCharts[std::max(currentIndex(), 0)];
+  return desktop::kAllCharts[std::max(currentIndex(), 0)];
 }
 
 void ChartPanel::showChart(ChartKind kind) {
@@ -249,16 +249,16 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
   ChartView* view = chart(kind);
   view->reset();
   const std::vector<RunResult>& results = drawn_;
-  const bool mixed = app::mixesDevices(model_->results());
+  const bool mixed = desktop::mixesDevices(model_->results());
   // Per series, the latest result at each size (a rerun replaces the earlier point).
   SeriesList list;
   std::set<double> sizes;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    if (kind == ChartKind::Library &&
-        (results[i].kernel.kernel == app::kLibraryKernel || !app::percentOfLibrary(results, i))) {
+    if (kind == ChartKind::Library && (results[i].kernel.kernel == desktop::kLibraryKernel ||
+                                       !desktop::percentOfLibrary(results, i))) {
       continue;
     }
-    const double size = app::nominalSize(results[i].shape);
+    const double size = desktop::nominalSize(results[i].shape);
     list.add(seriesOf(results[i], mixed, drawnOverlay_[i]), size, i);
     sizes.insert(size);
   }
@@ -282,10 +282,10 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
   const std::vector<SeriesStyle> styles = seriesStyles(list.ids(), view->contrast());
   const auto valueOf = [&](std::size_t index, QString* tip) {
     const RunResult& result = results[index];
-    *tip = app::describeResult(result);
+    *tip = desktop::describeResult(result);
     if (kind == ChartKind::Rate) return result.gflops;
     if (kind == ChartKind::Library) {
-      const double percent = *app::percentOfLibrary(results, index);
+      const double percent = *desktop::percentOfLibrary(results, index);
       *tip += tr("<br><b>%1 %</b> of the library's speed").arg(percent, 0, 'f', 1);
       return percent;
     }
@@ -316,7 +316,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
     view->setCategories(labels);
     view->xAxis->setLabel(
         tr("kernels at %1 (hover a label for its full name)")
-            .arg(app::formatShape(results[list.series()[0].points.first()].shape)));
+            .arg(desktop::formatShape(results[list.series()[0].points.first()].shape)));
     std::vector<LegendEntry> legend = ChartView::groupedLegend(list.ids(), styles);
     for (LegendEntry& entry : legend) entry.bar = true;
     view->setLegendEntries(legend);
@@ -356,7 +356,7 @@ void ChartPanel::buildTileSweep() {
   ChartView* view = chart(ChartKind::TileSweep);
   view->reset();
   const std::vector<RunResult>& results = drawn_;
-  const bool mixed = app::mixesDevices(model_->results());
+  const bool mixed = desktop::mixesDevices(model_->results());
   // One series per kernel (and its other parameters) at one size, its points the tiles.
   SeriesList list;
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -366,7 +366,7 @@ void ChartPanel::buildTileSweep() {
     RunResult withoutTile = result;
     withoutTile.kernel.params.erase("tile");
     SeriesId id = seriesOf(withoutTile, mixed, drawnOverlay_[i]);
-    id.name += QStringLiteral(" at ") + app::formatShape(result.shape);
+    id.name += QStringLiteral(" at ") + desktop::formatShape(result.shape);
     list.add(id, tile->second, i);
   }
   // A kernel run at one tile is no sweep: it would draw a lone point on a made-up tile axis.
@@ -396,7 +396,7 @@ void ChartPanel::buildTileSweep() {
     QStringList tips;
     for (auto point = sweeps[s].points.cbegin(); point != sweeps[s].points.cend(); ++point) {
       graph->addData(point.key(), results[point.value()].stats.medianMs);
-      tips << app::describeResult(results[point.value()]);
+      tips << desktop::describeResult(results[point.value()]);
     }
     view->setPointTips(graph, tips);
   }
@@ -432,11 +432,11 @@ void ChartPanel::buildPhases() {
   } parts[] = {{"host to device", &Phases::h2dMs},
                {"kernel", &Phases::kernelMs},
                {"device to host", &Phases::d2hMs}};
-  const bool mixed = app::mixesDevices(own);
+  const bool mixed = desktop::mixesDevices(own);
   QStringList labels;
   for (std::size_t i : phased) {
     labels << seriesOf(drawn_[i], mixed, drawnOverlay_[i]).name + QLatin1Char('\n') +
-                  app::formatShape(drawn_[i].shape);
+                  desktop::formatShape(drawn_[i].shape);
   }
   std::vector<LegendEntry> legend;
   // The session's parts stacked in solid bars, the overlays' in hollow ones.
@@ -459,8 +459,8 @@ void ChartPanel::buildPhases() {
         if (drawnOverlay_[phased[column]].isEmpty() == overlaid) continue;
         const double ms = (*result.phases).*parts[part].field;
         bars->addData(double(column + 1), ms);
-        tips << tr("<b>%1: %2 ms</b><br>").arg(name, app::formatMs(ms)) +
-                    app::describeResult(result);
+        tips << tr("<b>%1: %2 ms</b><br>").arg(name, desktop::formatMs(ms)) +
+                    desktop::describeResult(result);
       }
       view->setPointTips(bars, tips);
       legend.push_back({name, {name}, style, true});
@@ -486,7 +486,7 @@ void ChartPanel::buildLandscape() {
     std::vector<RunResult> results;
   };
   std::vector<Landscape> landscapes;
-  if (std::vector<RunResult> own = app::landscapeOf(model_->results()); own.size() >= 2)
+  if (std::vector<RunResult> own = desktop::landscapeOf(model_->results()); own.size() >= 2)
     landscapes.push_back({QString(), std::move(own)});
   for (const Overlay& overlay : overlays_) {
     std::vector<RunResult> candidates;
@@ -500,7 +500,7 @@ void ChartPanel::buildLandscape() {
                             result.element == ground.element && result.shape == ground.shape;
                    });
     }
-    std::vector<RunResult> theirs = app::landscapeOf(candidates);
+    std::vector<RunResult> theirs = desktop::landscapeOf(candidates);
     if (theirs.size() >= 2 || (!landscapes.empty() && !theirs.empty()))
       landscapes.push_back({overlay.label, std::move(theirs)});
   }
@@ -524,7 +524,7 @@ void ChartPanel::buildLandscape() {
   view->setTitle(
       titleFor(ChartKind::Landscape, landscapes.front().results) +
       QStringLiteral("\n%1 at %2, %3 configurations")
-          .arg(QString::fromStdString(sample.kernel.kernel), app::formatShape(sample.shape))
+          .arg(QString::fromStdString(sample.kernel.kernel), desktop::formatShape(sample.shape))
           .arg(labels.size()));
   // The best verified configuration stands out; failed verification is greyed, never hidden.
   // Each landscape takes its share of a configuration's slot, an overlay's bars hollow.
@@ -555,7 +555,7 @@ void ChartPanel::buildLandscape() {
       }
       const int category = labels.indexOf(QString::fromStdString(formatParams(result.kernel)));
       bars[group]->addData(double(category + 1) + offset, result.gflops);
-      tips[group] << app::describeResult(result);
+      tips[group] << desktop::describeResult(result);
     }
     for (std::size_t group = 0; group < bars.size(); ++group) {
       if (!bars[group]) continue;

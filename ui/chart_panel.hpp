@@ -20,15 +20,15 @@ class ChartPanel : public QTabWidget {
   Q_OBJECT
 
  public:
-  explicit ChartPanel(const app::ResultsModel* model, QWidget* parent = nullptr);
+  explicit ChartPanel(const desktop::ResultsModel* model, QWidget* parent = nullptr);
 
-  ChartView* chart(app::ChartKind kind) const;
-  app::ChartKind currentChart() const;
-  void showChart(app::ChartKind kind);
+  ChartView* chart(desktop::ChartKind kind) const;
+  desktop::ChartKind currentChart() const;
+  void showChart(desktop::ChartKind kind);
   // Rebuilds every chart from the model at once (normally the throttle timer does it).
   void refresh();
   // Writes one chart, up to date, to `path` at `size`; see exportPlot.
-  bool exportChart(app::ChartKind kind, const QString& path, QSize size, QString* error);
+  bool exportChart(desktop::ChartKind kind, const QString& path, QSize size, QString* error);
   void resetView();
 
   // Second sessions laid over the charts, read-only: their results join every chart as dashed or
@@ -44,7 +44,7 @@ class ChartPanel : public QTabWidget {
 
  private:
   void scheduleRefresh();
-  void buildAgainstSize(app::ChartKind kind);
+  void buildAgainstSize(desktop::ChartKind kind);
   void buildTileSweep();
   void buildPhases();
   void buildLandscape();
@@ -61,15 +61,15 @@ class ChartPanel : public QTabWidget {
     std::vector<DeviceCeilings> ceilings;
   };
 
-  const app::ResultsModel* model_;
+  const desktop::ResultsModel* model_;
   std::vector<Overlay> overlays_;
   std::vector<RunResult> drawn_;
   std::vector<QString> drawnOverlay_;
-  std::array<ChartView*, std::size(app::kAllCharts)> charts_{};
+  std::array<ChartView*, std::size(desktop::kAllCharts)> charts_{};
   QTimer refreshTimer_;
   // The roofline's x positions: the traffic model takes milliseconds per configuration, so the
   // roofline is built only while it is shown (or exported), and stale otherwise.
-  app::IntensityCache intensities_;
+  desktop::IntensityCache intensities_;
   bool rooflineStale_ = true;
 };
 

@@ -8,12 +8,12 @@
 #include "chart_panel.hpp"
 #include "control_panel.hpp"
 #include "diagram_host.hpp"
-#include "io/interrupt.hpp"
 #include "kernel_editor.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "servers.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/io/interrupt.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_panel.hpp"
@@ -29,7 +29,7 @@ void printLine(std::FILE* stream, const QString& text) {
 
 }  // namespace
 
-CommandLineDriver::CommandLineDriver(MainWindow* window, app::CommandLine commandLine,
+CommandLineDriver::CommandLineDriver(MainWindow* window, desktop::CommandLine commandLine,
                                      QObject* parent)
     : QObject(parent), window_(window), line_(std::move(commandLine)) {}
 
@@ -52,7 +52,7 @@ void CommandLineDriver::interrupt(int signal) {
             QStringLiteral("tilescope: interrupted (SIG%1): stopping after the current run; "
                            "what was measured is still exported")
                 .arg(QString::fromLatin1(sigabbrev_np(signal))));
-  app::RunController* controller = window_->controller();
+  desktop::RunController* controller = window_->controller();
   // A busy queue ends with queueFinished, which exports and finishes.
   if (controller->busy()) {
     controller->cancel();
@@ -72,7 +72,7 @@ void CommandLineDriver::start() {
   if (!line_.openSession.isEmpty()) {
     QString error;
     if (!window_->sessions()->open(line_.openSession, &error)) {
-      report(error, app::kBadArgumentsExitCode);
+      report(error, desktop::kBadArgumentsExitCode);
       finish();
       return;
     }
@@ -87,7 +87,7 @@ void CommandLineDriver::start() {
   if (!line_.openTrace.isEmpty()) {
     QString error;
     if (!window_->traces()->open(line_.openTrace, &error)) {
-      report(error, app::kBadArgumentsExitCode);
+      report(error, desktop::kBadArgumentsExitCode);
       finish();
       return;
     }
@@ -114,7 +114,7 @@ void CommandLineDriver::start() {
   if (!line_.kernelFile.isEmpty()) {
     QString error;
     if (!window_->openKernelFile(line_.kernelFile, &error)) {
-      report(error, app::kBadArgumentsExitCode);
+      report(error, desktop::kBadArgumentsExitCode);
       finish();
       return;
     }
@@ -135,18 +135,19 @@ void CommandLineDriver::start() {
     finish();
     return;
   }
-  app::RunController* controller = window_->controller();
+  desktop::RunController* controller = window_->controller();
   if (line_.server) useServer(*line_.server);
   if (controller->backendsKnown()) {
     runWhenBackendsKnown();
   } else {
-    connect(controller, &app::RunController::backendsChanged, this,
+    connect(controller, &desktop::RunController::backendsChanged, this,
             &CommandLineDriver::runWhenBackendsKnown, Qt::SingleShotConnection);
   }
 }
 
 void CommandLineDriver::useServer(const remote::ServerAddress& server) {
-  std::vector<remote::ServerAddress> servers = app::remoteBackends(app::loadServerSettings());
+  std::vector<remote::ServerAddress> servers =
+      desktop::remoteBackends(desktop::loadServerSettings());
   const std::string id = remote::backendIdOf(server);
   const auto same = [&](const remote::ServerAddress& s) { return remote::backendIdOf(s) == id; };
   if (std::any_of(servers.begin(), servers.end(), same)) return;
@@ -156,11 +157,11 @@ void CommandLineDriver::useServer(const remote::ServerAddress& server) {
 
 void CommandLineDriver::runWhenBackendsKnown() {
   if (finished_) return;
-  app::RunController* controller = window_->controller();
-  const app::BackendSummary* backend = controller->backend(line_.choices.backend);
+  desktop::RunController* controller = window_->controller();
+  const desktop::BackendSummary* backend = controller->backend(line_.choices.backend);
   // A run server answers after the local backends, and one added by useServer after those.
   if ((!backend && line_.server) || (backend && backend->connecting)) {
-    connect(controller, &app::RunController::backendsChanged, this,
+    connect(controller, &desktop::RunController::backendsChanged, this,
             &CommandLineDriver::runWhenBackendsKnown, Qt::SingleShotConnection);
     return;
   }
@@ -169,16 +170,16 @@ void CommandLineDriver::runWhenBackendsKnown() {
                .arg(QString::fromStdString(line_.choices.backend),
                     backend ? QString::fromStdString(*backend->unavailableReason)
                             : QStringLiteral("unknown backend")),
-           app::kBadArgumentsExitCode);
+           desktop::kBadArgumentsExitCode);
     finish();
     return;
   }
-  connect(controller, &app::RunController::runFailed, this,
-          [this](const app::RunJob& job, const app::RunFailure& failure) {
-            report(QStringLiteral("%1 failed: %2").arg(app::describe(job), failure.message), 1);
+  connect(controller, &desktop::RunController::runFailed, this,
+          [this](const desktop::RunJob& job, const desktop::RunFailure& failure) {
+            report(QStringLiteral("%1 failed: %2").arg(desktop::describe(job), failure.message), 1);
           });
   connect(
-      controller, &app::RunController::queueFinished, this,
+      controller, &desktop::RunController::queueFinished, this,
       [this] {
         exportAll();
         finish();
@@ -191,7 +192,7 @@ void CommandLineDriver::runWhenBackendsKnown() {
   if (!queued) {
     disconnect(controller, nullptr, this, nullptr);
     controller->cancel();
-    report(problem, app::kBadArgumentsExitCode);
+    report(problem, desktop::kBadArgumentsExitCode);
     finish();
   }
 }

@@ -14,7 +14,8 @@ class CommandLineDriver : public QObject {
   Q_OBJECT
 
  public:
-  CommandLineDriver(MainWindow* window, app::CommandLine commandLine, QObject* parent = nullptr);
+  CommandLineDriver(MainWindow* window, desktop::CommandLine commandLine,
+                    QObject* parent = nullptr);
 
   // Begins; `finished` follows once everything asked for is done or has failed.
   void start();
@@ -37,7 +38,7 @@ class CommandLineDriver : public QObject {
   void finish();
 
   MainWindow* window_;
-  app::CommandLine line_;
+  desktop::CommandLine line_;
   int exitCode_ = 0;
   int interruptSignal_ = 0;
   bool finished_ = false;

@@ -25,7 +25,7 @@ ContextHelp::ContextHelp(QWidget* window, ChartPanel* charts, DiagramHost* diagr
   chartHelp->setObjectName(QStringLiteral("chartHelpButton"));
   charts_->setCornerWidget(chartHelp, Qt::TopRightCorner);
   connect(chartHelp, &QToolButton::clicked, this,
-          [this] { show(chartHelpTopic(app::chartId(charts_->currentChart()))); });
+          [this] { show(chartHelpTopic(desktop::chartId(charts_->currentChart()))); });
 
   QToolButton* diagramHelp =
       makeHelpButton(tr("What am I looking at? Explains the diagram on show (F1)"));
@@ -69,7 +69,7 @@ QString ContextHelp::contextTopic() const {
   const QString diagramTopic = diagrams_->helpTopic();
   // In presentation the views sit in a window of their own: there is nothing else to explain.
   if (diagrams_->presentationMode()) return diagramTopic;
-  const QString chartTopic = chartHelpTopic(app::chartId(charts_->currentChart()));
+  const QString chartTopic = chartHelpTopic(desktop::chartId(charts_->currentChart()));
   // The focus says where the user works; the mouse where they look when the focus is elsewhere.
   const auto within = [](QWidget* area, QWidget* widget) {
     return widget && (widget == area || area->isAncestorOf(widget));

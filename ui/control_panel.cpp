@@ -103,7 +103,7 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
   footer->addLayout(buttons);
   layout->addLayout(footer);
 
-  setChoices(app::Choices{});
+  setChoices(desktop::Choices{});
 }
 
 QWidget* ControlPanel::buildBackendGroup() {
@@ -284,10 +284,10 @@ QWidget* ControlPanel::buildSweepGroup() {
   auto* layout = new QVBoxLayout(box);
   sweep_ = new QComboBox(box);
   sweep_->setObjectName(QStringLiteral("sweep"));
-  sweep_->addItem(tr("Single run"), int(app::SweepKind::Single));
-  sweep_->addItem(tr("Tile sweep"), int(app::SweepKind::Tile));
-  sweep_->addItem(tr("Size sweep"), int(app::SweepKind::Size));
-  sweep_->addItem(tr("Kernel comparison"), int(app::SweepKind::Kernel));
+  sweep_->addItem(tr("Single run"), int(desktop::SweepKind::Single));
+  sweep_->addItem(tr("Tile sweep"), int(desktop::SweepKind::Tile));
+  sweep_->addItem(tr("Size sweep"), int(desktop::SweepKind::Size));
+  sweep_->addItem(tr("Kernel comparison"), int(desktop::SweepKind::Kernel));
   sweep_->setStatusTip(tr("Run one configuration, or a series of them"));
   sweepPages_ = new QStackedWidget(box);
 
@@ -353,8 +353,8 @@ void ControlPanel::setRunActions(QAction* run, QAction* autotune, QAction* cance
 }
 
 std::string ControlPanel::deviceName() const {
-  const app::Choices current = choices();
-  for (const app::BackendSummary& summary : backends_) {
+  const desktop::Choices current = choices();
+  for (const desktop::BackendSummary& summary : backends_) {
     if (summary.id != current.backend) continue;
     for (const DeviceInfo& device : summary.devices) {
       if (device.index == current.device) return device.name;
@@ -364,7 +364,8 @@ std::string ControlPanel::deviceName() const {
 }
 
 std::optional<plan::TunedEntry> ControlPanel::tunedEntry(QString* problem) const {
-  return app::rememberedTuning(choices(), deviceName(), plan::TunedStore::defaultPath(), problem);
+  return desktop::rememberedTuning(choices(), deviceName(), plan::TunedStore::defaultPath(),
+                                   problem);
 }
 
 void ControlPanel::applyTuned() {
@@ -378,8 +379,8 @@ void ControlPanel::applyTuned() {
   }
 }
 
-void ControlPanel::setBackends(const std::vector<app::BackendSummary>& backends) {
-  app::Choices current = choices();
+void ControlPanel::setBackends(const std::vector<desktop::BackendSummary>& backends) {
+  desktop::Choices current = choices();
   // Before the devices were known the device list was empty: keep the device asked for.
   if (!backendsKnown_) current.device = wantedDevice_;
   backends_ = backends;
@@ -388,7 +389,7 @@ void ControlPanel::setBackends(const std::vector<app::BackendSummary>& backends)
     // The run servers (Backend > GPU Server...) come and go: list what the worker has.
     const QSignalBlocker blocker(backend_);
     backend_->clear();
-    for (const app::BackendSummary& summary : backends_) {
+    for (const desktop::BackendSummary& summary : backends_) {
       backend_->addItem(text(summary.id), text(summary.id));
       if (!summary.available())
         backend_->setItemData(backend_->count() - 1, text(*summary.unavailableReason),
@@ -403,7 +404,7 @@ void ControlPanel::fillDevices() {
   device_->clear();
   const std::string id = backend_->currentData().toString().toStdString();
   const auto summary = std::find_if(backends_.begin(), backends_.end(),
-                                    [&](const app::BackendSummary& s) { return s.id == id; });
+                                    [&](const desktop::BackendSummary& s) { return s.id == id; });
   if (summary == backends_.end() || !summary->available()) {
     device_->addItem(backendsKnown_ ? tr("none") : tr("looking\u2026"), -1);
     device_->setEnabled(false);
@@ -491,8 +492,8 @@ void ControlPanel::fillSeed004Tiles() {
   tiles_->setText(values.join(QLatin1Char(',')));
 }
 
-app::Choices ControlPanel::choices() const {
-  app::Choices choices;
+desktop::Choices ControlPanel::choices() const {
+  desktop::Choices choices;
   choices.backend = backend_->currentData().toString().toStdString();
   choices.device = std::max(device_->currentData().toInt(), 0);
   choices.kernel = kernel_->currentData().toString().toStdString();
@@ -507,7 +508,7 @@ app::Choices ControlPanel::choices() const {
   choices.budgetSeconds = budget_->value();
   choices.verify = verify_->isChecked();
   choices.counters = counters_->isChecked();
-  choices.sweep = app::SweepKind(sweep_->currentData().toInt());
+  choices.sweep = desktop::SweepKind(sweep_->currentData().toInt());
   choices.tiles = tiles_->text().remove(QLatin1Char(' ')).toStdString();
   choices.sizes = sizes_->text().remove(QLatin1Char(' ')).toStdString();
   choices.kernels.clear();
@@ -520,7 +521,7 @@ app::Choices ControlPanel::choices() const {
   return choices;
 }
 
-void ControlPanel::setChoices(const app::Choices& choices) {
+void ControlPanel::setChoices(const desktop::Choices& choices) {
   updating_ = true;
   wantedDevice_ = choices.device;
   {
@@ -569,16 +570,16 @@ void ControlPanel::setChoices(const app::Choices& choices) {
   onChanged();
 }
 
-std::vector<app::RunJob> ControlPanel::plannedJobs(QString* problem) const {
-  const app::Choices current = choices();
-  std::vector<app::RunJob> jobs;
+std::vector<desktop::RunJob> ControlPanel::plannedJobs(QString* problem) const {
+  const desktop::Choices current = choices();
+  std::vector<desktop::RunJob> jobs;
   try {
-    jobs = app::planJobs(current, app::sweepAxes(current));
+    jobs = desktop::planJobs(current, desktop::sweepAxes(current));
   } catch (const Error& error) {
     if (problem) *problem = QString::fromStdString(error.what());
     return {};
   }
-  const auto reason = backendsKnown_ ? app::backendRefusal(backends_, jobs)
+  const auto reason = backendsKnown_ ? desktop::backendRefusal(backends_, jobs)
                                      : tr("Looking for backends and devices\u2026");
   if (reason) {
     if (problem) *problem = *reason;
@@ -599,32 +600,32 @@ void ControlPanel::offerTileSweep() {
   const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
   const bool hasTile = info && info->param("tile");
   auto* items = qobject_cast<QStandardItemModel*>(sweep_->model());
-  QStandardItem* tileSweep = items->item(sweep_->findData(int(app::SweepKind::Tile)));
+  QStandardItem* tileSweep = items->item(sweep_->findData(int(desktop::SweepKind::Tile)));
   tileSweep->setEnabled(hasTile);
   tileSweep->setToolTip(hasTile || !info
                             ? QString()
                             : tr("%1 has no tile parameter to sweep").arg(text(info->displayName)));
-  if (!hasTile && sweep_->currentData().toInt() == int(app::SweepKind::Tile)) {
+  if (!hasTile && sweep_->currentData().toInt() == int(desktop::SweepKind::Tile)) {
     const QSignalBlocker blocker(sweep_);
-    sweep_->setCurrentIndex(sweep_->findData(int(app::SweepKind::Single)));
+    sweep_->setCurrentIndex(sweep_->findData(int(desktop::SweepKind::Single)));
   }
 }
 
 void ControlPanel::updateNotes() {
   offerTileSweep();
-  const app::Choices current = choices();
+  const desktop::Choices current = choices();
   n_->setEnabled(!current.square);
   k_->setEnabled(!current.square);
   // A tile sweep picks the tile itself.
   for (const auto& [name, combo] : params_) {
-    combo->setEnabled(current.sweep != app::SweepKind::Tile || name != "tile");
+    combo->setEnabled(current.sweep != desktop::SweepKind::Tile || name != "tile");
   }
   sweepPages_->setCurrentIndex(sweep_->currentIndex());
 
   // Device facts, or why the backend cannot be used.
   const auto summary =
       std::find_if(backends_.begin(), backends_.end(),
-                   [&](const app::BackendSummary& s) { return s.id == current.backend; });
+                   [&](const desktop::BackendSummary& s) { return s.id == current.backend; });
   if (!backendsKnown_) {
     setProblemText(deviceFacts_, tr("Looking for devices\u2026"), false);
   } else if (summary == backends_.end() || !summary->available()) {
@@ -636,9 +637,10 @@ void ControlPanel::updateNotes() {
     const auto device =
         std::find_if(summary->devices.begin(), summary->devices.end(),
                      [&](const DeviceInfo& d) { return d.index == current.device; });
-    setProblemText(deviceFacts_,
-                   app::deviceFactsTable(device == summary->devices.end() ? DeviceInfo{} : *device),
-                   false);
+    setProblemText(
+        deviceFacts_,
+        desktop::deviceFactsTable(device == summary->devices.end() ? DeviceInfo{} : *device),
+        false);
   }
 
   const auto paramReason = refusal({current.kernel, current.params});
@@ -647,13 +649,13 @@ void ControlPanel::updateNotes() {
   if (const auto entry = tunedEntry(&tunedProblem)) {
     const bool inUse = !paramReason && resolve({entry->kernel, entry->params}) ==
                                            resolve({current.kernel, current.params});
-    setProblemText(
-        tunedNote_,
-        tr("Tuned on %1 at %2: %3, %4 GFLOP/s%5")
-            .arg(text(entry->device), app::formatShape(entry->shape),
-                 text(formatParams({entry->kernel, entry->params})), app::formatRate(entry->gflops),
-                 inUse ? tr(" (in use)") : tr(" (not in use: Autotune or pick them)")),
-        false);
+    setProblemText(tunedNote_,
+                   tr("Tuned on %1 at %2: %3, %4 GFLOP/s%5")
+                       .arg(text(entry->device), desktop::formatShape(entry->shape),
+                            text(formatParams({entry->kernel, entry->params})),
+                            desktop::formatRate(entry->gflops),
+                            inUse ? tr(" (in use)") : tr(" (not in use: Autotune or pick them)")),
+                   false);
   } else {
     setProblemText(tunedNote_, tunedProblem, !tunedProblem.isEmpty());
   }
@@ -661,11 +663,11 @@ void ControlPanel::updateNotes() {
   const Shape& shape = current.shape;
   sizeNote_->setText(
       tr("A, B and C take %1; %2 multiply-adds.")
-          .arg(app::formatBytes(double(problemBytes(shape, current.element))),
-               app::formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
+          .arg(desktop::formatBytes(double(problemBytes(shape, current.element))),
+               desktop::formatCount(double(shape.m) * double(shape.n) * double(shape.k))));
 
   QString problem;
-  const std::vector<app::RunJob> jobs = plannedJobs(&problem);
+  const std::vector<desktop::RunJob> jobs = plannedJobs(&problem);
   if (jobs.empty()) {
     setProblemText(plan_, problem, true);
   } else {
@@ -681,7 +683,7 @@ void ControlPanel::onChanged() {
   if (updating_) return;
   updateNotes();
   emit choicesChanged();
-  const app::Choices current = choices();
+  const desktop::Choices current = choices();
   if (!refusal({current.kernel, current.params})) {
     try {
       validateShape(current.shape);

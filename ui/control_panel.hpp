@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "choices.hpp"
-#include "plan/tuned_store.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 
 class QAbstractButton;
 class QCheckBox;
@@ -33,12 +33,12 @@ class ControlPanel : public QWidget {
   explicit ControlPanel(QWidget* parent = nullptr);
 
   // What the worker found; until then the panel says it is still looking.
-  void setBackends(const std::vector<app::BackendSummary>& backends);
-  void setChoices(const app::Choices& choices);
-  app::Choices choices() const;
+  void setBackends(const std::vector<desktop::BackendSummary>& backends);
+  void setChoices(const desktop::Choices& choices);
+  desktop::Choices choices() const;
   // The runs the current choices ask for; empty with the reason in `problem` when they cannot
   // run as chosen.
-  std::vector<app::RunJob> plannedJobs(QString* problem) const;
+  std::vector<desktop::RunJob> plannedJobs(QString* problem) const;
   // Shows buttons for the window's Run, Autotune and Cancel actions at the bottom of the panel.
   void setRunActions(QAction* run, QAction* autotune, QAction* cancel);
   // The name of the chosen device; empty until the backends are known.
@@ -76,7 +76,7 @@ class ControlPanel : public QWidget {
   // Sets the parameter boxes to the remembered parameters, when there are any.
   void applyTuned();
 
-  std::vector<app::BackendSummary> backends_;
+  std::vector<desktop::BackendSummary> backends_;
   bool backendsKnown_ = false;
   int wantedDevice_ = 0;
   bool updating_ = false;  // set while the panel fills itself, so it emits one change at the end

@@ -17,7 +17,7 @@
 
 namespace tilescope::ui {
 
-void DiagramHost::drawTracesOf(app::TraceController& traces, const ControlPanel& controls) {
+void DiagramHost::drawTracesOf(desktop::TraceController& traces, const ControlPanel& controls) {
   traces.setDrawer([this](const KernelTrace& trace, QString* error) {
     if (!showTrace(trace, error)) return false;
     parentWidget()->raise();  // the Diagrams dock, in front of the Kernel Editor
@@ -27,7 +27,7 @@ void DiagramHost::drawTracesOf(app::TraceController& traces, const ControlPanel&
     traces.retrace(drawnTrace(), selectedBlock(), controls.choices());
   };
   connect(this, &DiagramHost::selectionChanged, &traces, retrace);
-  connect(&traces, &app::TraceController::reselect, this, [this, retrace](Dim2 block) {
+  connect(&traces, &desktop::TraceController::reselect, this, [this, retrace](Dim2 block) {
     selectBlock(block);  // traces it, unless that block is already drawn
     retrace();           // where the selection stayed on it
   });
@@ -41,7 +41,7 @@ DiagramPanel* panelOf(const DiagramHost* host) {
 }
 }  // namespace
 
-DiagramHost::DiagramHost(const ControlPanel& controls, const app::ResultsModel& results,
+DiagramHost::DiagramHost(const ControlPanel& controls, const desktop::ResultsModel& results,
                          QWidget* parent)
     : QScrollArea(parent) {
   auto* diagrams = new DiagramPanel;
@@ -125,7 +125,7 @@ bool DiagramHost::setHelpButton(QToolButton* button) {
 
 #else
 
-DiagramHost::DiagramHost(const ControlPanel&, const app::ResultsModel&, QWidget* parent)
+DiagramHost::DiagramHost(const ControlPanel&, const desktop::ResultsModel&, QWidget* parent)
     : QScrollArea(parent) {
   auto* note =
       new QLabel(tr("The thread-mapping diagrams are not part of this build of TileScope."));

@@ -11,10 +11,10 @@
 
 class QToolButton;
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 class ResultsModel;
 class TraceController;
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
 namespace tilescope::ui {
 
@@ -26,11 +26,11 @@ class DiagramHost : public QScrollArea {
  public:
   // The diagrams draw the configuration `controls` describe; the access view sets the counted
   // run of it in `results` beside the model.
-  DiagramHost(const ControlPanel& controls, const app::ResultsModel& results,
+  DiagramHost(const ControlPanel& controls, const desktop::ResultsModel& results,
               QWidget* parent = nullptr);
   // Draws the traces of `traces` (raising the dock this sits in) and, where another block of a
   // trace is selected, has it traced on `controls`' backend.
-  void drawTracesOf(app::TraceController& traces, const ControlPanel& controls);
+  void drawTracesOf(desktop::TraceController& traces, const ControlPanel& controls);
 
   // The diagrams draw `trace`; false with why (no diagrams here, an inconsistent trace).
   bool showTrace(const KernelTrace& trace, QString* error);

@@ -21,7 +21,7 @@ constexpr int kWindowStateVersion = 2;
 
 // Window geometry and dock layout are kept base64-encoded in the settings file.
 QByteArray rememberedBytes(const std::string& key) {
-  const nlohmann::json value = app::rememberedSetting(key);
+  const nlohmann::json value = desktop::rememberedSetting(key);
   return value.is_string()
              ? QByteArray::fromBase64(QByteArray::fromStdString(value.get<std::string>()))
              : QByteArray();
@@ -38,10 +38,10 @@ void DockLayout::restore() {
 }
 
 void DockLayout::save() const {
-  app::rememberSetting(kGeometryKey, window_->saveGeometry().toBase64().toStdString());
+  desktop::rememberSetting(kGeometryKey, window_->saveGeometry().toBase64().toStdString());
   const QByteArray layout =
       layoutBeforeFit_.isEmpty() ? window_->saveState(kWindowStateVersion) : layoutBeforeFit_;
-  app::rememberSetting(kStateKey, layout.toBase64().toStdString());
+  desktop::rememberSetting(kStateKey, layout.toBase64().toStdString());
 }
 
 void DockLayout::fitTo(const QSize& available) {

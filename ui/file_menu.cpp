@@ -30,8 +30,8 @@ QString withFilterSuffix(QString path, const QString& filter) {
 
 }  // namespace
 
-FileMenu::FileMenu(QWidget* window, app::SessionController& sessions, app::TraceController& traces,
-                   ChartPanel* charts)
+FileMenu::FileMenu(QWidget* window, desktop::SessionController& sessions,
+                   desktop::TraceController& traces, ChartPanel* charts)
     : QObject(window), window_(window), sessions_(sessions), traces_(traces), charts_(charts) {
   open_ = makeAction(window_, "document-open", QStyle::SP_DialogOpenButton,
                      tr("&Open Session\u2026"), QKeySequence::Open,
@@ -49,7 +49,7 @@ FileMenu::FileMenu(QWidget* window, app::SessionController& sessions, app::Trace
                  QKeySequence::Save, tr("Save the results, device facts and choices as a session"));
   connect(save_, &QAction::triggered, this, [this] { sessions_.saveInteractively(false); });
   // Save never writes into a sample: it becomes Save As.
-  connect(&sessions_, &app::SessionController::identityChanged, this, [this] {
+  connect(&sessions_, &desktop::SessionController::identityChanged, this, [this] {
     save_->setText(sessions_.readOnly() ? tr("&Save Session As\u2026") : tr("&Save Session"));
   });
 
@@ -81,9 +81,9 @@ FileMenu::FileMenu(QWidget* window, app::SessionController& sessions, app::Trace
         window_, tr("Unsaved results"),
         tr("The results of this session are not saved. Save them before %1?").arg(what),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    return button == QMessageBox::Save      ? app::UnsavedAnswer::Save
-           : button == QMessageBox::Discard ? app::UnsavedAnswer::Discard
-                                            : app::UnsavedAnswer::Cancel;
+    return button == QMessageBox::Save      ? desktop::UnsavedAnswer::Save
+           : button == QMessageBox::Discard ? desktop::UnsavedAnswer::Discard
+                                            : desktop::UnsavedAnswer::Cancel;
   });
 }
 
@@ -111,10 +111,11 @@ void FileMenu::fill(QMenu* file, QAction* quit) {
 }
 
 void FileMenu::fillSampleMenu() {
-  for (const QString& sample : app::shippedSamples()) {
+  for (const QString& sample : desktop::shippedSamples()) {
     // Each entry says what the sample holds: its device and how many results.
     QString text = QFileInfo(sample).completeBaseName();
-    if (const std::optional<app::Session> session = app::loadSessionOrSample(sample, nullptr);
+    if (const std::optional<desktop::Session> session =
+            desktop::loadSessionOrSample(sample, nullptr);
         session && !session->results.empty()) {
       text += tr(" \u2014 %1, %2 results")
                   .arg(QString::fromStdString(session->results.front().device))
@@ -132,7 +133,7 @@ void FileMenu::fillSampleMenu() {
 
 void FileMenu::fillRecentMenu() {
   recent_->clear();
-  const QStringList files = app::recentFiles();
+  const QStringList files = desktop::recentFiles();
   for (const QString& path : files) {
     QAction* open = recent_->addAction(QFileInfo(path).fileName());
     open->setStatusTip(path);
@@ -155,38 +156,39 @@ void FileMenu::fillOverlayMenu() {
 
 void FileMenu::openSessionDialog() {
   const QString path = QFileDialog::getOpenFileName(
-      window_, tr("Open Session"), app::lastFolder(app::Folder::Sessions), kSessionFilter);
+      window_, tr("Open Session"), desktop::lastFolder(desktop::Folder::Sessions), kSessionFilter);
   if (!path.isEmpty()) sessions_.openInteractively(path);
 }
 
 void FileMenu::openTraceDialog() {
   const QString path = QFileDialog::getOpenFileName(window_, tr("Open Trace"),
-                                                    app::lastFolder(app::Folder::Sessions),
+                                                    desktop::lastFolder(desktop::Folder::Sessions),
                                                     tr("TileScope trace (*.json)"));
   QString error;
   if (!path.isEmpty() && !traces_.open(path, &error)) emit fileError(error);
 }
 
 void FileMenu::openOverlayDialog() {
-  const QString path = QFileDialog::getOpenFileName(
-      window_, tr("Open as Overlay"), app::lastFolder(app::Folder::Sessions), kSessionFilter);
+  const QString path =
+      QFileDialog::getOpenFileName(window_, tr("Open as Overlay"),
+                                   desktop::lastFolder(desktop::Folder::Sessions), kSessionFilter);
   if (path.isEmpty()) return;
   QString error;
   if (!sessions_.openOverlay(path, &error)) {
     emit fileError(error);
     return;
   }
-  if (sessions_.remembersSettings()) app::rememberFolder(app::Folder::Sessions, path);
+  if (sessions_.remembersSettings()) desktop::rememberFolder(desktop::Folder::Sessions, path);
 }
 
 void FileMenu::exportChartDialog() {
-  const app::ChartKind kind = charts_->currentChart();
+  const desktop::ChartKind kind = charts_->currentChart();
   QString selected;
   const QString path = withFilterSuffix(
       QFileDialog::getSaveFileName(
           window_, tr("Export Chart"),
-          app::lastFolder(app::Folder::Exports) +
-              QStringLiteral("/tilescope-%1.png").arg(app::chartId(kind)),
+          desktop::lastFolder(desktop::Folder::Exports) +
+              QStringLiteral("/tilescope-%1.png").arg(desktop::chartId(kind)),
           tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;JPEG image (*.jpg)"),
           &selected),
       selected);
@@ -197,25 +199,25 @@ void FileMenu::exportChartDialog() {
     emit fileError(error);
     return;
   }
-  app::rememberFolder(app::Folder::Exports, path);
+  desktop::rememberFolder(desktop::Folder::Exports, path);
   emit status(tr("Wrote %1").arg(path), 5000);
 }
 
 void FileMenu::exportResultsDialog() {
   QString selected;
-  const QString path =
-      withFilterSuffix(QFileDialog::getSaveFileName(
-                           window_, tr("Export Results"),
-                           app::lastFolder(app::Folder::Exports) + QStringLiteral("/tilescope.csv"),
-                           tr("CSV table (*.csv);;JSON (*.json)"), &selected),
-                       selected);
+  const QString path = withFilterSuffix(
+      QFileDialog::getSaveFileName(
+          window_, tr("Export Results"),
+          desktop::lastFolder(desktop::Folder::Exports) + QStringLiteral("/tilescope.csv"),
+          tr("CSV table (*.csv);;JSON (*.json)"), &selected),
+      selected);
   if (path.isEmpty()) return;
   QString error;
   if (!sessions_.exportResults(path, &error)) {
     emit fileError(error);
     return;
   }
-  app::rememberFolder(app::Folder::Exports, path);
+  desktop::rememberFolder(desktop::Folder::Exports, path);
   emit status(tr("Wrote %1").arg(path), 5000);
 }
 

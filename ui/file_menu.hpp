@@ -8,10 +8,10 @@ class QAction;
 class QMenu;
 class QWidget;
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 class SessionController;
 class TraceController;
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
 namespace tilescope::ui {
 
@@ -22,7 +22,7 @@ class FileMenu : public QObject {
 
  public:
   // Also lends `sessions` the dialogs that ask where to save and whether to save first.
-  FileMenu(QWidget* window, app::SessionController& sessions, app::TraceController& traces,
+  FileMenu(QWidget* window, desktop::SessionController& sessions, desktop::TraceController& traces,
            ChartPanel* charts);
 
   // Fills the File menu, `quit` last.
@@ -49,8 +49,8 @@ class FileMenu : public QObject {
   void exportResultsDialog();
 
   QWidget* window_;
-  app::SessionController& sessions_;
-  app::TraceController& traces_;
+  desktop::SessionController& sessions_;
+  desktop::TraceController& traces_;
   ChartPanel* charts_;
   QAction* open_ = nullptr;
   QAction* openTrace_ = nullptr;

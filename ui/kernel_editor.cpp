@@ -21,7 +21,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "file_io.hpp"
+#include "qt_files.hpp"
 
 namespace tilescope::ui {
 namespace {
@@ -392,9 +392,9 @@ KernelEditor::KernelEditor(QWidget* parent)
   layout->addWidget(splitter, 1);
   layout->addWidget(summary_);
 
-  connect(&compiler_, &app::KernelCompiler::started, this,
+  connect(&compiler_, &desktop::KernelCompiler::started, this,
           [this] { summary_->setText(tr("Compiling\u2026")); });
-  connect(&compiler_, &app::KernelCompiler::compiled, this, &KernelEditor::showResult);
+  connect(&compiler_, &desktop::KernelCompiler::compiled, this, &KernelEditor::showResult);
   if (const auto why = userKernelCompilerUnavailable())
     summary_->setText(QString::fromStdString(*why));
   newFrom(QStringLiteral("naive"));
@@ -452,14 +452,14 @@ void KernelEditor::trace() {
 
 bool KernelEditor::openFile(const QString& path, QString* error) {
   QByteArray bytes;
-  if (!app::readWholeFile(path, kMaxUserSourceBytes, &bytes, error)) return false;
+  if (!desktop::readWholeFile(path, kMaxUserSourceBytes, &bytes, error)) return false;
   path_ = path;
   setKernel(QFileInfo(path).completeBaseName(), QString::fromUtf8(bytes));
   return true;
 }
 
 bool KernelEditor::saveFile(const QString& path, QString* error) {
-  if (!app::writeFileAtomically(path, editor_->toPlainText().toUtf8(), error)) return false;
+  if (!desktop::writeFileAtomically(path, editor_->toPlainText().toUtf8(), error)) return false;
   path_ = path;
   editor_->document()->setModified(false);
   return true;

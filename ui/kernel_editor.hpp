@@ -111,7 +111,7 @@ class KernelEditor : public QWidget {
   void openDialog();
   void saveDialog(bool askForName);
 
-  app::KernelCompiler compiler_;
+  desktop::KernelCompiler compiler_;
   CodeEditor* editor_;
   CudaHighlighter* highlighter_;
   QLineEdit* name_;

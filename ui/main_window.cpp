@@ -18,11 +18,11 @@
 #include "control_panel.hpp"
 #include "diagram_host.hpp"
 #include "dock_layout.hpp"
-#include "file_io.hpp"
 #include "file_menu.hpp"
 #include "kernel_editor.hpp"
 #include "lesson_bar.hpp"
 #include "notice_bar.hpp"
+#include "qt_files.hpp"
 #include "results_undo.hpp"
 #include "results_view.hpp"
 #include "run_actions.hpp"
@@ -76,7 +76,7 @@ void MainWindow::createActions() {
   connect(runActions_->run(), &QAction::triggered, this, &MainWindow::runChoices);
   connect(runActions_->autotune(), &QAction::triggered, this, [this] { autotune(); });
   connect(runActions_->ceilings(), &QAction::triggered, this, [this] { measureCeilings(); });
-  connect(runActions_->cancel(), &QAction::triggered, &queue_, &app::QueueController::cancel);
+  connect(runActions_->cancel(), &QAction::triggered, &queue_, &desktop::QueueController::cancel);
   connect(runActions_, &RunActions::lessonChosen, this,
           [this](const std::string& id) { startLesson(id); });
 
@@ -162,7 +162,7 @@ void MainWindow::createMenus() {
     view->addAction(toggle);
   }
   view->addSeparator();
-  for (app::ChartKind kind : app::kAllCharts) {
+  for (desktop::ChartKind kind : desktop::kAllCharts) {
     auto* show = view->addAction(charts_->tabText(int(kind)));
     show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + int(kind))));
     show->setStatusTip(charts_->tabToolTip(int(kind)));
@@ -176,10 +176,10 @@ void MainWindow::createMenus() {
 }
 
 void MainWindow::editServers() {
-  ServerDialog dialog(app::loadServerSettings(), this);
+  ServerDialog dialog(desktop::loadServerSettings(), this);
   if (dialog.exec() != QDialog::Accepted) return;
-  app::saveServerSettings(dialog.settings());
-  runs_.setServers(app::remoteBackends(dialog.settings()));
+  desktop::saveServerSettings(dialog.settings());
+  runs_.setServers(desktop::remoteBackends(dialog.settings()));
   statusBar()->showMessage(tr("Connecting to the servers\u2026"));
 }
 
@@ -199,21 +199,22 @@ void MainWindow::createToolBar() {
 
 void MainWindow::connectControllers() {
   // The controllers say what happened in the status bar and what went wrong in the notice.
-  using Session = app::SessionController;
+  using Session = desktop::SessionController;
   report(&queue_);
   report(&ceilings_);
   report(&autotune_);
   report(&traces_);
   report(&sessions_);
   connect(&sessions_, &Session::fileError, this, &MainWindow::fileError);
-  connect(&lessons_, &app::LessonController::problem, this, &MainWindow::showProblem);
+  connect(&lessons_, &desktop::LessonController::problem, this, &MainWindow::showProblem);
   connect(fileMenu_, &FileMenu::status, this, &MainWindow::showStatus);
   connect(fileMenu_, &FileMenu::fileError, this, &MainWindow::fileError);
 
-  connect(&runs_, &app::RunController::backendsChanged, this,
+  connect(&runs_, &desktop::RunController::backendsChanged, this,
           [this] { controls_->setBackends(runs_.backends()); });
-  connect(&runs_, &app::RunController::busyChanged, runActions_, &RunActions::setBusy);
-  connect(&queue_, &app::QueueController::progressShown, runActions_, &RunActions::showProgress);
+  connect(&runs_, &desktop::RunController::busyChanged, runActions_, &RunActions::setBusy);
+  connect(&queue_, &desktop::QueueController::progressShown, runActions_,
+          &RunActions::showProgress);
   connect(controls_, &ControlPanel::choicesChanged, this,
           [this] { runActions_->updateFor(*controls_); });
 
@@ -223,13 +224,13 @@ void MainWindow::connectControllers() {
   };
   connect(&sessions_, &Session::identityChanged, this, showTitle);
   showTitle();
-  sessions_.setWidgetState([this](app::Session& session) {
+  sessions_.setWidgetState([this](desktop::Session& session) {
     session.choices = controls_->choices();
     session.editorKernel = UserKernelSource{kernelEditor_->kernelName().toStdString(),
                                             kernelEditor_->editor()->toPlainText().toStdString()};
   });
   connect(&sessions_, &Session::opened, this,
-          [this](const app::Choices& choices, const std::optional<UserKernelSource>& kernel) {
+          [this](const desktop::Choices& choices, const std::optional<UserKernelSource>& kernel) {
             controls_->setChoices(choices);
             if (kernel)
               kernelEditor_->setKernel(QString::fromStdString(kernel->name),
@@ -245,20 +246,21 @@ void MainWindow::connectControllers() {
   });
   connect(&sessions_, &Session::overlayOpened, charts_, &ChartPanel::addOverlay);
 
-  connect(&autotune_, &app::AutotuneController::started, this, [this] {
-    if (remembersSettings_) app::saveLastChoices(controls_->choices());
-    charts_->showChart(app::ChartKind::Landscape);
+  connect(&autotune_, &desktop::AutotuneController::started, this, [this] {
+    if (remembersSettings_) desktop::saveLastChoices(controls_->choices());
+    charts_->showChart(desktop::ChartKind::Landscape);
   });
-  connect(&autotune_, &app::AutotuneController::tuned, this, [this](const plan::TunedEntry& entry) {
-    app::Choices choices = controls_->choices();
-    if (choices.kernel != entry.kernel || choices.element != entry.element) return;
-    choices.params = entry.params;
-    controls_->setChoices(choices);
-  });
-  connect(&ceilings_, &app::CeilingsController::started, this,
-          [this] { charts_->showChart(app::ChartKind::Roofline); });
-  connect(&lessons_, &app::LessonController::started, this,
-          [this](const QString& title, const QString& text, const app::Choices& choices) {
+  connect(&autotune_, &desktop::AutotuneController::tuned, this,
+          [this](const plan::TunedEntry& entry) {
+            desktop::Choices choices = controls_->choices();
+            if (choices.kernel != entry.kernel || choices.element != entry.element) return;
+            choices.params = entry.params;
+            controls_->setChoices(choices);
+          });
+  connect(&ceilings_, &desktop::CeilingsController::started, this,
+          [this] { charts_->showChart(desktop::ChartKind::Roofline); });
+  connect(&lessons_, &desktop::LessonController::started, this,
+          [this](const QString& title, const QString& text, const desktop::Choices& choices) {
             controls_->setChoices(choices);
             lessonBar_->showLesson(title, text);
             beginRuns(choices);
@@ -287,7 +289,7 @@ void MainWindow::setRemembersSettings(bool remember) {
 
 bool MainWindow::runChoices() {
   QString problem;
-  const std::vector<app::RunJob> jobs = controls_->plannedJobs(&problem);
+  const std::vector<desktop::RunJob> jobs = controls_->plannedJobs(&problem);
   if (jobs.empty()) {
     showProblem(problem);
     return false;
@@ -298,9 +300,9 @@ bool MainWindow::runChoices() {
 }
 
 bool MainWindow::runUserKernel(const UserKernelSource& kernel) {
-  const app::Choices choices = controls_->choices();
+  const desktop::Choices choices = controls_->choices();
   if (!queue_.runUserKernel(choices, kernel)) return false;
-  if (const auto chart = app::chartForSweep(choices.sweep)) charts_->showChart(*chart);
+  if (const auto chart = desktop::chartForSweep(choices.sweep)) charts_->showChart(*chart);
   return true;
 }
 
@@ -321,9 +323,9 @@ bool MainWindow::startLesson(const std::string& id, QString* problem) {
   return lessons_.start(id, controls_->choices(), problem);
 }
 
-void MainWindow::beginRuns(const app::Choices& choices) {
-  if (remembersSettings_) app::saveLastChoices(choices);
-  if (const auto chart = app::chartForSweep(choices.sweep)) charts_->showChart(*chart);
+void MainWindow::beginRuns(const desktop::Choices& choices) {
+  if (remembersSettings_) desktop::saveLastChoices(choices);
+  if (const auto chart = desktop::chartForSweep(choices.sweep)) charts_->showChart(*chart);
 }
 
 void MainWindow::showStatus(const QString& message, int timeoutMs) {
@@ -358,13 +360,13 @@ bool MainWindow::saveScreenshot(const QString& path, QString* error) {
     *error = tr("cannot write screenshot '%1': the window could not be encoded as PNG").arg(path);
     return false;
   }
-  return app::writeFileAtomically(path, png, error);
+  return desktop::writeFileAtomically(path, png, error);
 }
 
 void MainWindow::restoreSettings() {
   dockLayout_->restore();
   QStringList notices;
-  controls_->setChoices(app::loadLastChoices(&notices));
+  controls_->setChoices(desktop::loadLastChoices(&notices));
   // The window opens whatever the settings hold; what was put back is said once.
   if (!notices.isEmpty()) showProblem(notices.join(QStringLiteral("; ")));
   if (savedTheme() != currentTheme()) applyTheme(savedTheme());
@@ -387,7 +389,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   if (remembersSettings_) {
     dockLayout_->save();
-    app::saveLastChoices(controls_->choices());
+    desktop::saveLastChoices(controls_->choices());
   }
   // Cancel, stop the worker thread and wait for the launch in progress to end.
   runs_.shutdown();

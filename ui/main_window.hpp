@@ -43,12 +43,12 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  app::RunController* controller() { return &runs_; }
-  app::ResultsModel* results() { return &model_; }
-  app::SessionController* sessions() { return &sessions_; }
-  app::QueueController* queue() { return &queue_; }
-  app::AutotuneController* autotuner() { return &autotune_; }
-  app::TraceController* traces() { return &traces_; }
+  desktop::RunController* controller() { return &runs_; }
+  desktop::ResultsModel* results() { return &model_; }
+  desktop::SessionController* sessions() { return &sessions_; }
+  desktop::QueueController* queue() { return &queue_; }
+  desktop::AutotuneController* autotuner() { return &autotune_; }
+  desktop::TraceController* traces() { return &traces_; }
   ControlPanel* controls() const { return controls_; }
   ChartPanel* charts() const { return charts_; }
   ResultsView* table() const { return table_; }
@@ -100,7 +100,7 @@ class MainWindow : public QMainWindow {
   void connectControllers();
   void editServers();
   // Shows the chart of the sweep and remembers the choices, as every start of runs does.
-  void beginRuns(const app::Choices& choices);
+  void beginRuns(const desktop::Choices& choices);
   // Shows a controller's status() in the status bar and its problem() in the notice.
   template <typename Controller>
   void report(Controller* controller) {
@@ -111,16 +111,16 @@ class MainWindow : public QMainWindow {
   void showProblem(const QString& message);
   void fileError(const QString& message);
 
-  app::ResultsModel model_;
+  desktop::ResultsModel model_;
   // Declared after the model: destroyed first, so its thread stops before the model goes.
-  app::RunController runs_{nullptr, app::remoteBackends(app::loadServerSettings())};
+  desktop::RunController runs_{nullptr, desktop::remoteBackends(desktop::loadServerSettings())};
   // In this order: each reacts to a result or the queue's end after the one before it.
-  app::QueueController queue_{runs_, model_};
-  app::CeilingsController ceilings_{runs_, model_};
-  app::AutotuneController autotune_{runs_, plan::TunedStore::defaultPath()};
-  app::TraceController traces_{runs_};
-  app::SessionController sessions_{model_, runs_};
-  app::LessonController lessons_{sessions_, queue_, runs_};
+  desktop::QueueController queue_{runs_, model_};
+  desktop::CeilingsController ceilings_{runs_, model_};
+  desktop::AutotuneController autotune_{runs_, plan::TunedStore::defaultPath()};
+  desktop::TraceController traces_{runs_};
+  desktop::SessionController sessions_{model_, runs_};
+  desktop::LessonController lessons_{sessions_, queue_, runs_};
 
   ControlPanel* controls_ = nullptr;
   ChartPanel* charts_ = nullptr;

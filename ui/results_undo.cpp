@@ -16,7 +16,7 @@ namespace {
 // untitled session has nothing left to save, while a session from a file now differs from it.
 class ClearResultsCommand : public QUndoCommand {
  public:
-  ClearResultsCommand(app::ResultsModel& model, app::SessionController& sessions)
+  ClearResultsCommand(desktop::ResultsModel& model, desktop::SessionController& sessions)
       : QUndoCommand(QObject::tr("Clear Results")),
         model_(model),
         sessions_(sessions),
@@ -37,8 +37,8 @@ class ClearResultsCommand : public QUndoCommand {
   }
 
  private:
-  app::ResultsModel& model_;
-  app::SessionController& sessions_;
+  desktop::ResultsModel& model_;
+  desktop::SessionController& sessions_;
   bool fromFile_;
   bool wasModified_;
   std::vector<RunResult> cleared_;
@@ -46,8 +46,8 @@ class ClearResultsCommand : public QUndoCommand {
 
 }  // namespace
 
-ResultsUndo::ResultsUndo(QWidget* window, app::ResultsModel& model,
-                         app::SessionController& sessions)
+ResultsUndo::ResultsUndo(QWidget* window, desktop::ResultsModel& model,
+                         desktop::SessionController& sessions)
     : QObject(window),
       model_(model),
       sessions_(sessions),
@@ -61,7 +61,7 @@ ResultsUndo::ResultsUndo(QWidget* window, app::ResultsModel& model,
   redo_->setShortcut(QKeySequence::Redo);
   redo_->setStatusTip(tr("Redo the change just undone"));
   connect(clear_, &QAction::triggered, this, &ResultsUndo::clearResults);
-  connect(&sessions_, &app::SessionController::replaced, stack_, &QUndoStack::clear);
+  connect(&sessions_, &desktop::SessionController::replaced, stack_, &QUndoStack::clear);
 }
 
 void ResultsUndo::clearResults() {

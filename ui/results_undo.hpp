@@ -7,10 +7,10 @@
 class QAction;
 class QUndoStack;
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 class ResultsModel;
 class SessionController;
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
 namespace tilescope::ui {
 
@@ -19,7 +19,7 @@ class ResultsUndo : public QObject {
 
  public:
   // The actions belong to `window`.
-  ResultsUndo(QWidget* window, app::ResultsModel& model, app::SessionController& sessions);
+  ResultsUndo(QWidget* window, desktop::ResultsModel& model, desktop::SessionController& sessions);
 
   QAction* undoAction() const { return undo_; }
   QAction* redoAction() const { return redo_; }
@@ -33,8 +33,8 @@ class ResultsUndo : public QObject {
   void cleared(const QString& message);
 
  private:
-  app::ResultsModel& model_;
-  app::SessionController& sessions_;
+  desktop::ResultsModel& model_;
+  desktop::SessionController& sessions_;
   QUndoStack* stack_;
   QAction* undo_;
   QAction* redo_;

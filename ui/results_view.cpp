@@ -17,11 +17,11 @@ namespace {
 // A failed verification, or local memory in use: register spills or arrays that live in device
 // memory instead of registers, a usual cause of a slow kernel.
 bool isWarning(const QModelIndex& index) {
-  const QVariant value = index.data(app::ResultsModel::kSortRole);
+  const QVariant value = index.data(desktop::ResultsModel::kSortRole);
   switch (index.column()) {
-    case app::ResultsModel::Verified:
+    case desktop::ResultsModel::Verified:
       return value.toInt() == 0;
-    case app::ResultsModel::LocalBytes:
+    case desktop::ResultsModel::LocalBytes:
       return value.toLongLong() > 0;
     default:
       return false;
@@ -35,9 +35,9 @@ QVariant ResultsProxy::data(const QModelIndex& index, int role) const {
   return QSortFilterProxyModel::data(index, role);
 }
 
-ResultsView::ResultsView(app::ResultsModel* model, QWidget* parent) : QTableView(parent) {
+ResultsView::ResultsView(desktop::ResultsModel* model, QWidget* parent) : QTableView(parent) {
   proxy_.setSourceModel(model);
-  proxy_.setSortRole(app::ResultsModel::kSortRole);
+  proxy_.setSortRole(desktop::ResultsModel::kSortRole);
   setModel(&proxy_);
   setSelectionBehavior(QAbstractItemView::SelectRows);
   setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -71,12 +71,12 @@ ResultsView::ResultsView(app::ResultsModel* model, QWidget* parent) : QTableView
   resizeColumnsToContents();
 }
 
-void ResultsView::showCounterColumnsFor(const app::ResultsModel& model) {
+void ResultsView::showCounterColumnsFor(const desktop::ResultsModel& model) {
   // Five empty columns would push the rest aside: they appear once a run has counters.
   const bool any = std::any_of(model.results().begin(), model.results().end(),
                                [](const RunResult& r) { return r.counters.has_value(); });
-  for (int column = app::ResultsModel::DramMB; column <= app::ResultsModel::AchievedOccupancy;
-       ++column)
+  for (int column = desktop::ResultsModel::DramMB;
+       column <= desktop::ResultsModel::AchievedOccupancy; ++column)
     setColumnHidden(column, !any);
 }
 

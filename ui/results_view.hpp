@@ -21,7 +21,7 @@ class ResultsView : public QTableView {
   Q_OBJECT
 
  public:
-  explicit ResultsView(app::ResultsModel* model, QWidget* parent = nullptr);
+  explicit ResultsView(desktop::ResultsModel* model, QWidget* parent = nullptr);
 
   // The selected rows (every row when none is selected) with a header line, tab-separated, in
   // the order the table shows them, without the hidden columns.
@@ -35,7 +35,7 @@ class ResultsView : public QTableView {
   void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
-  void showCounterColumnsFor(const app::ResultsModel& model);
+  void showCounterColumnsFor(const desktop::ResultsModel& model);
 
   ResultsProxy proxy_;
   QAction* copy_ = nullptr;

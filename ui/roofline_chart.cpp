@@ -23,7 +23,7 @@ bool usable(double value) {
 
 QString formatCompute(double gflops) {
   if (gflops >= 1000) return QObject::tr("%1 TFLOP/s").arg(gflops / 1000, 0, 'f', 1);
-  return QObject::tr("%1 GFLOP/s").arg(app::formatRate(gflops));
+  return QObject::tr("%1 GFLOP/s").arg(desktop::formatRate(gflops));
 }
 
 QString formatBandwidth(double gbs) {
@@ -90,7 +90,7 @@ struct ResultRoof {
 std::optional<ResultRoof> roofOf(const RunResult& result,
                                  const std::vector<DeviceCeilings>& ceilings) {
   const std::string name = computeCeilingFor(result.element);
-  if (const DeviceCeilings* device = app::ceilingsOf(ceilings, result)) {
+  if (const DeviceCeilings* device = desktop::ceilingsOf(ceilings, result)) {
     for (const Ceiling& ceiling : device->compute) {
       if (ceiling.name == name && usable(ceiling.measured) && usable(device->bandwidth.measured))
         return ResultRoof{name, ceiling.measured, device->bandwidth.measured, true};
@@ -105,7 +105,7 @@ std::optional<ResultRoof> roofOf(const RunResult& result,
 
 QString pointTip(const RunResult& result, const Intensity& intensity,
                  const std::vector<DeviceCeilings>& ceilings) {
-  QString tip = app::describeResult(result);
+  QString tip = desktop::describeResult(result);
   const QString flopsPerByte = QString::number(intensity.flopsPerByte, 'g', 3);
   if (intensity.compulsory) {
     tip += QObject::tr(
@@ -271,7 +271,7 @@ std::vector<QCPItemText*> drawDeviceRoofline(ChartView* view, const Roofline& li
 }  // namespace
 
 void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
-                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
+                  const std::vector<DeviceCeilings>& ceilings, desktop::IntensityCache& intensities,
                   const std::vector<QString>& overlays) {
   const auto overlayOf = [&](std::size_t i) {
     return i < overlays.size() ? overlays[i] : QString();
@@ -282,7 +282,7 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   std::vector<RunResult> own;
   for (std::size_t i = 0; i < results.size(); ++i)
     if (overlayOf(i).isEmpty()) own.push_back(results[i]);
-  const bool mixed = app::mixesDevices(own);
+  const bool mixed = desktop::mixesDevices(own);
   std::vector<SeriesId> order;
   QHash<QString, std::vector<std::pair<double, std::size_t>>> series;
   QHash<QString, bool> compulsory;

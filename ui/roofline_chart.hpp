@@ -18,7 +18,7 @@ class ChartView;
 // `overlays` gives each result's overlay label (a second session laid over the charts); a result
 // without one belongs to the session itself.
 void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
-                  const std::vector<DeviceCeilings>& ceilings, app::IntensityCache& intensities,
+                  const std::vector<DeviceCeilings>& ceilings, desktop::IntensityCache& intensities,
                   const std::vector<QString>& overlays = {});
 
 }  // namespace tilescope::ui

@@ -46,12 +46,12 @@ RunActions::RunActions(QMainWindow* window)
   window->statusBar()->addPermanentWidget(timeLeft_);
 }
 
-void RunActions::fillMenu(QMenu* run, const app::LessonController& lessons) {
+void RunActions::fillMenu(QMenu* run, const desktop::LessonController& lessons) {
   run->addActions({run_, autotune_, ceilings_, cancel_});
   run->addSeparator();
   QMenu* menu = run->addMenu(tr("Seed &Lessons"));
   if (!lessons.loadError().isEmpty()) menu->addAction(lessons.loadError())->setEnabled(false);
-  for (const app::Lesson& lesson : lessons.lessons()) {
+  for (const desktop::Lesson& lesson : lessons.lessons()) {
     QAction* action = menu->addAction(lesson.title);
     action->setObjectName(QStringLiteral("lesson-") + QString::fromStdString(lesson.id));
     action->setStatusTip(lesson.tip + tr(" (a fresh session; runs at once)"));

@@ -11,9 +11,9 @@ class QMainWindow;
 class QMenu;
 class QProgressBar;
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 class LessonController;
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
 namespace tilescope::ui {
 
@@ -32,7 +32,7 @@ class RunActions : public QObject {
   QAction* cancel() const { return cancel_; }
 
   // The Run menu: the four actions, then Seed Lessons (a lesson's action says lessonChosen()).
-  void fillMenu(QMenu* run, const app::LessonController& lessons);
+  void fillMenu(QMenu* run, const desktop::LessonController& lessons);
   // Enables what the choices can do, and says in the tooltips why not.
   void updateFor(const ControlPanel& controls);
   // While busy, Run queues and Cancel is on; the progress shows.

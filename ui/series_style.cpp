@@ -77,7 +77,8 @@ SeriesId seriesOf(const RunResult& result, bool withDevice, const QString& overl
         QStringLiteral(" (%1: %2)")
             .arg(QString::fromStdString(result.backend), QString::fromStdString(result.device));
   }
-  const std::string name = app::seriesName(result, withDevice && !overlaid, overlay.toStdString());
+  const std::string name =
+      desktop::seriesName(result, withDevice && !overlaid, overlay.toStdString());
   return {QString::fromStdString(name), group, result.kernel.kernel, overlaid};
 }
 

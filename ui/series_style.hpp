@@ -31,7 +31,7 @@ struct SeriesId {
 };
 
 // The series `result` belongs to: kernel, element type (unless fp32) and parameters, as
-// app::seriesName; `withDevice` adds the backend and device for charts that mix them; `overlay`
+// desktop::seriesName; `withDevice` adds the backend and device for charts that mix them; `overlay`
 // names the session laid over the charts that holds the result ("H200 sample"; it names its
 // device itself).
 SeriesId seriesOf(const RunResult& result, bool withDevice, const QString& overlay = {});

@@ -27,7 +27,7 @@ QString text(const std::string& value) {
 
 }  // namespace
 
-ServerDialog::ServerDialog(const app::ServerSettings& settings, QWidget* parent)
+ServerDialog::ServerDialog(const desktop::ServerSettings& settings, QWidget* parent)
     : QDialog(parent), settings_(settings) {
   setWindowTitle(tr("GPU Servers"));
   setObjectName(QStringLiteral("serverDialog"));
@@ -127,10 +127,10 @@ ServerDialog::ServerDialog(const app::ServerSettings& settings, QWidget* parent)
         host_->text().trimmed().isEmpty() ? QStringLiteral("HOST") : host_->text().trimmed();
     switch (preset_->currentData().toInt()) {
       case Ssh:
-        command_->setText(app::sshCommand(host));
+        command_->setText(desktop::sshCommand(host));
         break;
       case Slurm:
-        command_->setText(app::slurmCommand(host));
+        command_->setText(desktop::slurmCommand(host));
         break;
       default:
         break;
@@ -156,7 +156,7 @@ remote::ServerAddress ServerDialog::typedServer() const {
 
 void ServerDialog::onInputChanged() {
   const remote::ServerAddress server = typedServer();
-  const std::optional<QString> problem = app::serverProblem(server, settings_.servers);
+  const std::optional<QString> problem = desktop::serverProblem(server, settings_.servers);
   problem_->setText(problem.value_or(QString()));
   add_->setEnabled(!problem);
   test_->setEnabled(!server.command.empty());
@@ -199,7 +199,7 @@ void ServerDialog::showTestResult(quint64 test, const QString& answer) {
 
 void ServerDialog::addServer() {
   const remote::ServerAddress server = typedServer();
-  if (app::serverProblem(server, settings_.servers)) return;
+  if (desktop::serverProblem(server, settings_.servers)) return;
   settings_.servers.push_back(server);
   name_->clear();
   fillList();

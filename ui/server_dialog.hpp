@@ -22,9 +22,9 @@ class ServerDialog : public QDialog {
   Q_OBJECT
 
  public:
-  explicit ServerDialog(const app::ServerSettings& settings, QWidget* parent = nullptr);
+  explicit ServerDialog(const desktop::ServerSettings& settings, QWidget* parent = nullptr);
 
-  app::ServerSettings settings() const { return settings_; }
+  desktop::ServerSettings settings() const { return settings_; }
 
  private:
   void addServer();
@@ -37,7 +37,7 @@ class ServerDialog : public QDialog {
   void testConnection();
   void showTestResult(quint64 test, const QString& answer);
 
-  app::ServerSettings settings_;
+  desktop::ServerSettings settings_;
   QListWidget* list_ = nullptr;
   QLineEdit* name_ = nullptr;
   QLineEdit* host_ = nullptr;

@@ -143,13 +143,13 @@ Theme currentTheme() {
 }
 
 Theme savedTheme() {
-  const nlohmann::json saved = app::rememberedSetting(kThemeKey);
+  const nlohmann::json saved = desktop::rememberedSetting(kThemeKey);
   if (!saved.is_string()) return Theme::System;
   return themeFromId(QString::fromStdString(saved.get<std::string>())).value_or(Theme::System);
 }
 
 void saveTheme(Theme theme) {
-  app::rememberSetting(kThemeKey, themeId(theme).toStdString());
+  desktop::rememberSetting(kThemeKey, themeId(theme).toStdString());
 }
 
 QMenu* createThemeMenu(QWidget* parent) {

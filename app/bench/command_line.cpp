@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "cli/options.hpp"
-#include "plan/sweep.hpp"
+#include "tilescope/cli/options.hpp"
+#include "tilescope/plan/sweep.hpp"
 
 namespace tilescope::bench {
 namespace {

@@ -18,18 +18,18 @@
 #include <sstream>
 
 #include "command_line.hpp"
-#include "io/file_io.hpp"
-#include "io/interrupt.hpp"
 #include "listing.hpp"
 #include "plan.hpp"
-#include "plan/autotune.hpp"
-#include "plan/sweep.hpp"
-#include "plan/tuned_store.hpp"
-#include "remote/remote_backend.hpp"
-#include "remote/server.hpp"
-#include "remote/server_list.hpp"
-#include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/file_io.hpp"
+#include "tilescope/io/interrupt.hpp"
+#include "tilescope/plan/autotune.hpp"
+#include "tilescope/plan/sweep.hpp"
+#include "tilescope/plan/tuned_store.hpp"
+#include "tilescope/remote/remote_backend.hpp"
+#include "tilescope/remote/server.hpp"
+#include "tilescope/remote/server_list.hpp"
+#include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plan.hpp"
 
-#include "plan/sweep.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/plan/sweep.hpp"
 
 namespace tilescope::bench {
 

@@ -3,7 +3,7 @@
 
 #include "formatting.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 AutotuneController::AutotuneController(RunController& runs, std::string tunedStore, QObject* parent)
     : QObject(parent), runs_(runs), tunedStore_(std::move(tunedStore)) {
@@ -88,4 +88,4 @@ void AutotuneController::finish(const QueueSummary& summary) {
       0);
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -10,7 +10,7 @@
 #include "autotune_run.hpp"
 #include "run_controller.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class AutotuneController : public QObject {
   Q_OBJECT
@@ -43,4 +43,4 @@ class AutotuneController : public QObject {
   std::optional<AutotuneRun> run_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "autotune_run.hpp"
 
-#include "plan/autotune.hpp"
+#include "tilescope/plan/autotune.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 AutotuneRun::AutotuneRun(const Choices& choices, std::string device,
                          const std::optional<UserKernelSource>& userKernel)
@@ -58,4 +58,4 @@ std::optional<plan::TunedEntry> rememberedTuning(const Choices& choices, const s
   }
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

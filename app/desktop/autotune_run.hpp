@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "choices.hpp"
-#include "plan/tuned_store.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 // What autotuning remembered in `store` for the choices' backend, kernel, type and size on
 // `device` (still valid in the catalogue), or nullopt; a store that cannot be read puts its reason
@@ -54,4 +54,4 @@ class AutotuneRun {
   std::vector<RunResult> results_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

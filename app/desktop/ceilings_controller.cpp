@@ -3,7 +3,7 @@
 
 #include "formatting.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 CeilingsController::CeilingsController(RunController& runs, ResultsModel& model, QObject* parent)
     : QObject(parent), runs_(runs), model_(model) {
@@ -42,4 +42,4 @@ void CeilingsController::onCeilings(const DeviceCeilings& ceilings) {
               0);
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

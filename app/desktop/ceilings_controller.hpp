@@ -7,7 +7,7 @@
 #include "results_model.hpp"
 #include "run_controller.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class CeilingsController : public QObject {
   Q_OBJECT
@@ -33,4 +33,4 @@ class CeilingsController : public QObject {
   ResultsModel& model_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

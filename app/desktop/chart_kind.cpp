@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_kind.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 QString chartId(ChartKind kind) {
   switch (kind) {
@@ -49,4 +49,4 @@ std::optional<ChartKind> chartForSweep(SweepKind sweep) {
   return std::nullopt;
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -7,7 +7,7 @@
 
 #include "choices.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 enum class ChartKind {
   Time,       // median time against size
@@ -30,4 +30,4 @@ QStringList chartIds();
 // The chart that shows a sweep of this kind; none for a single run.
 std::optional<ChartKind> chartForSweep(SweepKind sweep);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

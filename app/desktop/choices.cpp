@@ -14,7 +14,7 @@
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 constexpr const char* kSweepNames[] = {"single", "tile", "size", "kernel"};
@@ -279,4 +279,4 @@ std::optional<QString> backendRefusal(const std::vector<BackendSummary>& backend
   return std::nullopt;
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

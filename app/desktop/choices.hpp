@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/sweep.hpp"
 #include "run_job.hpp"
+#include "tilescope/plan/sweep.hpp"
 #include "tilescope/user_kernel.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 enum class SweepKind {
   Single,  // one run of the chosen configuration
@@ -74,4 +74,4 @@ std::optional<QString> backendRefusal(const std::vector<BackendSummary>& backend
 std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource& kernel,
                                  const Params& params = {});
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -7,14 +7,14 @@
 #include <algorithm>
 #include <limits>
 
-#include "cli/options.hpp"
-#include "io/file_io.hpp"
-#include "remote/server_list.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/cli/options.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/file_io.hpp"
 #include "tilescope/quote.hpp"
+#include "tilescope/remote/server_list.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 [[noreturn]] void refuse(const QString& message) {
@@ -399,4 +399,4 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   return {line, 0, QString(), notes};
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -10,9 +10,9 @@
 
 #include "chart_kind.hpp"
 #include "choices.hpp"
-#include "remote/remote_backend.hpp"
+#include "tilescope/remote/remote_backend.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 struct CommandLine {
   Choices choices;
@@ -69,4 +69,4 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
 // The diagram views --view accepts.
 QStringList diagramViews();
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "formatting.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 QString formatMs(double ms) {
   if (ms >= 100) return QString::number(ms, 'f', 1);
@@ -76,4 +76,4 @@ QString deviceFactsTable(const DeviceInfo& device) {
   return facts + QStringLiteral("</table>");
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

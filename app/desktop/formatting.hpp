@@ -5,7 +5,7 @@
 
 #include "tilescope/backend.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 // Milliseconds with a sensible number of digits from microseconds to minutes.
 QString formatMs(double ms);
@@ -21,4 +21,4 @@ QString formatShape(const Shape& shape);
 // A few lines of rich text with every figure of one result, for tooltips.
 QString describeResult(const RunResult& result);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -4,7 +4,7 @@
 #include <QPointer>
 #include <utility>
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 KernelCompiler::KernelCompiler(QObject* parent) : QObject(parent) {
   qRegisterMetaType<tilescope::UserKernelSource>();
@@ -49,4 +49,4 @@ void KernelCompiler::start(const UserKernelSource& kernel, const CompileOptions&
   thread_->start();
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -8,7 +8,7 @@
 
 #include "tilescope/user_kernel.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class KernelCompiler : public QObject {
   Q_OBJECT
@@ -32,7 +32,7 @@ class KernelCompiler : public QObject {
   std::optional<std::pair<UserKernelSource, CompileOptions>> next_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
 Q_DECLARE_METATYPE(tilescope::UserKernelSource)
 Q_DECLARE_METATYPE(tilescope::CompileResult)

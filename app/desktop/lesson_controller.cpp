@@ -3,7 +3,7 @@
 
 #include "samples.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 LessonController::LessonController(SessionController& sessions, QueueController& queue,
                                    const RunController& runs, QObject* parent)
@@ -50,4 +50,4 @@ bool LessonController::start(const std::string& id, const Choices& current, QStr
   return true;
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

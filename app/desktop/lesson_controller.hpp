@@ -11,7 +11,7 @@
 #include "queue_controller.hpp"
 #include "session_controller.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class LessonController : public QObject {
   Q_OBJECT
@@ -30,7 +30,8 @@ class LessonController : public QObject {
 
  signals:
   // The lesson's session has begun: show its choices and its text, then its runs are queued.
-  void started(const QString& title, const QString& text, const tilescope::app::Choices& choices);
+  void started(const QString& title, const QString& text,
+               const tilescope::desktop::Choices& choices);
   void problem(const QString& message);
 
  private:
@@ -41,4 +42,4 @@ class LessonController : public QObject {
   QString loadError_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -7,7 +7,7 @@
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 const QString kLessonFile = QStringLiteral(":/lessons/seed-lessons.json");
@@ -87,4 +87,4 @@ QString lessonText(const Lesson& lesson, const std::string& backend) {
   return text;
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -12,7 +12,7 @@
 #include "choices.hpp"
 #include "run_job.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 struct Lesson {
   std::string id;  // "register-tiles"
@@ -39,4 +39,4 @@ bool onTheCpu(const std::string& backend);
 // the H200 sample opened beside the run.
 QString lessonText(const Lesson& lesson, const std::string& backend);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -14,10 +14,10 @@
 #include "command_line.hpp"
 #include "command_line_driver.hpp"
 #include "control_panel.hpp"
-#include "io/interrupt.hpp"
 #include "main_window.hpp"
 #include "servers.hpp"
 #include "settings.hpp"
+#include "tilescope/io/interrupt.hpp"
 
 namespace {
 
@@ -77,11 +77,11 @@ int main(int argc, char* argv[]) {
 
   using namespace tilescope;
   QStringList notices;
-  const app::Choices remembered = app::loadLastChoices(&notices);
+  const desktop::Choices remembered = desktop::loadLastChoices(&notices);
   for (const QString& notice : notices)
     std::fputs(qPrintable(QStringLiteral("tilescope: notice: %1\n").arg(notice)), stderr);
-  const app::ParseOutcome outcome = app::parseCommandLine(
-      QApplication::arguments(), remembered, kDiagramsBuilt, app::loadServerSettings().servers);
+  const desktop::ParseOutcome outcome = desktop::parseCommandLine(
+      QApplication::arguments(), remembered, kDiagramsBuilt, desktop::loadServerSettings().servers);
   for (const QString& note : outcome.notes)
     std::fputs(qPrintable(QStringLiteral("tilescope: %1\n").arg(note)), stderr);
   if (!outcome.commandLine) {
@@ -89,7 +89,7 @@ int main(int argc, char* argv[]) {
                outcome.exitCode == 0 ? stdout : stderr);
     return outcome.exitCode;
   }
-  const app::CommandLine& commandLine = *outcome.commandLine;
+  const desktop::CommandLine& commandLine = *outcome.commandLine;
 
   ui::MainWindow window;
   window.setRemembersSettings(!commandLine.quit);

@@ -7,7 +7,7 @@
 #include "result_analysis.hpp"
 #include "tilescope/counter_model.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 QueueController::QueueController(RunController& runs, ResultsModel& model, QObject* parent)
     : QObject(parent), runs_(runs), model_(model) {
@@ -109,4 +109,4 @@ void QueueController::onQueueFinished(const QueueSummary& summary) {
   emit status(text, 0);
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

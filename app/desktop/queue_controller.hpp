@@ -10,7 +10,7 @@
 #include "results_model.hpp"
 #include "run_controller.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class QueueController : public QObject {
   Q_OBJECT
@@ -48,4 +48,4 @@ class QueueController : public QObject {
   QString countersNote_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "plan/autotune.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/plan/autotune.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 double nominalSize(const Shape& shape) {
   if (shape.m == shape.n && shape.n == shape.k) return double(shape.m);
@@ -85,4 +85,4 @@ const DeviceCeilings* ceilingsOf(const std::vector<DeviceCeilings>& ceilings,
   return nullptr;
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

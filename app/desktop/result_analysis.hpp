@@ -9,7 +9,7 @@
 #include "tilescope/backend.hpp"
 #include "tilescope/ceilings.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 // The catalogue id of the reference every other kernel is compared with.
 inline constexpr const char* kLibraryKernel = "library";
@@ -51,4 +51,4 @@ class IntensityCache {
 const DeviceCeilings* ceilingsOf(const std::vector<DeviceCeilings>& ceilings,
                                  const RunResult& result);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

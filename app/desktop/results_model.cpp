@@ -5,7 +5,7 @@
 #include "result_analysis.hpp"
 #include "tilescope/counter_model.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 QString text(const std::string& value) {
@@ -354,4 +354,4 @@ void ResultsModel::setCeilings(std::vector<DeviceCeilings> ceilings) {
   emit ceilingsChanged();
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -7,7 +7,7 @@
 
 #include "session.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class ResultsModel : public QAbstractTableModel {
   Q_OBJECT
@@ -84,4 +84,4 @@ class ResultsModel : public QAbstractTableModel {
   std::vector<DeviceCeilings> ceilings_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -5,7 +5,7 @@
 
 #include "run_worker.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 // The estimate of the time left weighs each run by its work plus a fixed overhead (warm-up,
@@ -194,4 +194,4 @@ void RunController::endCurrent() {
   emit queueFinished(summary);
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

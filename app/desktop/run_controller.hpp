@@ -9,10 +9,10 @@
 #include <deque>
 #include <optional>
 
-#include "remote/remote_backend.hpp"
 #include "run_job.hpp"
+#include "tilescope/remote/remote_backend.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class RunWorker;
 
@@ -35,7 +35,7 @@ class RunController : public QObject {
   Q_OBJECT
 
  public:
-  // `servers`: the run servers whose backends join the local ones (app::remoteBackends).
+  // `servers`: the run servers whose backends join the local ones (desktop::remoteBackends).
   explicit RunController(QObject* parent = nullptr,
                          std::vector<remote::ServerAddress> servers = {});
   // Shuts down: a run in progress is cancelled and waited for.
@@ -60,12 +60,13 @@ class RunController : public QObject {
  signals:
   void backendsChanged();
   void busyChanged(bool busy);
-  void progressChanged(const tilescope::app::QueueProgress& progress);
+  void progressChanged(const tilescope::desktop::QueueProgress& progress);
   void resultReady(const tilescope::RunResult& result);
   void ceilingsReady(const tilescope::DeviceCeilings& ceilings);
   void traceReady(const tilescope::KernelTrace& trace);
-  void runFailed(const tilescope::app::RunJob& job, const tilescope::app::RunFailure& failure);
-  void queueFinished(const tilescope::app::QueueSummary& summary);
+  void runFailed(const tilescope::desktop::RunJob& job,
+                 const tilescope::desktop::RunFailure& failure);
+  void queueFinished(const tilescope::desktop::QueueSummary& summary);
 
  private:
   void onBackendsProbed(const std::vector<BackendSummary>& backends);
@@ -94,7 +95,7 @@ class RunController : public QObject {
   QElapsedTimer passClock_;  // since this pass began
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
-Q_DECLARE_METATYPE(tilescope::app::QueueProgress)
-Q_DECLARE_METATYPE(tilescope::app::QueueSummary)
+Q_DECLARE_METATYPE(tilescope::desktop::QueueProgress)
+Q_DECLARE_METATYPE(tilescope::desktop::QueueSummary)

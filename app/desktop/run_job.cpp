@@ -4,7 +4,7 @@
 #include "formatting.hpp"
 #include "tilescope/catalogue.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 RunJob RunJob::ceilings(const std::string& backend, int device) {
   RunJob job{backend, {}, JobKind::Ceilings};
@@ -60,4 +60,4 @@ void registerMetaTypes() {
   qRegisterMetaType<std::vector<BackendSummary>>();
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -13,7 +13,7 @@
 #include "tilescope/error.hpp"
 #include "tilescope/user_kernel.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 enum class JobKind {
   Run,       // request: time and verify one kernel configuration
@@ -60,11 +60,11 @@ QString describe(const RunJob& job);
 // before threads.
 void registerMetaTypes();
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop
 
 Q_DECLARE_METATYPE(tilescope::RunResult)
 Q_DECLARE_METATYPE(tilescope::DeviceCeilings)
 Q_DECLARE_METATYPE(tilescope::KernelTrace)
-Q_DECLARE_METATYPE(tilescope::app::RunJob)
-Q_DECLARE_METATYPE(tilescope::app::RunFailure)
-Q_DECLARE_METATYPE(std::vector<tilescope::app::BackendSummary>)
+Q_DECLARE_METATYPE(tilescope::desktop::RunJob)
+Q_DECLARE_METATYPE(tilescope::desktop::RunFailure)
+Q_DECLARE_METATYPE(std::vector<tilescope::desktop::BackendSummary>)

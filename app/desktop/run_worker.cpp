@@ -7,7 +7,7 @@
 #include "result_analysis.hpp"
 #include "servers.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 // Progress arrives once per repetition; a few updates a second keep the window responsive
@@ -158,16 +158,12 @@ ProgressFn RunWorker::progressFor(quint64 ticket) {
 }
 
 RunResult RunWorker::runOn(Backend& backend, quint64 ticket, const RunJob& job) {
-  RunRequest request = job.request;
-  request.kernel = resolve(request.kernel);
-  if (const auto reason = backend.refusal(request.kernel, request.shape, request.element)) {
-    throw Error(ErrorKind::Unsupported, *reason);
-  }
-  return backend.run(request, progressFor(ticket), cancel_);
+  // The backend checks the request once (its result names every parameter).
+  return backend.run(job.request, progressFor(ticket), cancel_);
 }
 
 DeviceCeilings RunWorker::measureOn(Backend& backend, quint64 ticket, const RunJob& job) {
   return backend.measureCeilings(job.request.device, progressFor(ticket), cancel_);
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

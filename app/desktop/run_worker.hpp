@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "remote/remote_backend.hpp"
 #include "run_job.hpp"
+#include "tilescope/remote/remote_backend.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class RunWorker : public QObject {
   Q_OBJECT
@@ -31,15 +31,15 @@ class RunWorker : public QObject {
   void probe(const std::vector<tilescope::remote::ServerAddress>& servers);
   // Replaces the run servers' backends with these and reports again.
   void setServers(const std::vector<tilescope::remote::ServerAddress>& servers);
-  void execute(quint64 ticket, const tilescope::app::RunJob& job);
+  void execute(quint64 ticket, const tilescope::desktop::RunJob& job);
 
  signals:
-  void backendsProbed(const std::vector<tilescope::app::BackendSummary>& backends);
+  void backendsProbed(const std::vector<tilescope::desktop::BackendSummary>& backends);
   void progress(quint64 ticket, double fraction, const QString& stage);
   void finished(quint64 ticket, const tilescope::RunResult& result);
   void ceilingsMeasured(quint64 ticket, const tilescope::DeviceCeilings& ceilings);
   void traced(quint64 ticket, const tilescope::KernelTrace& trace);
-  void failed(quint64 ticket, const tilescope::app::RunFailure& failure);
+  void failed(quint64 ticket, const tilescope::desktop::RunFailure& failure);
 
  private:
   Backend& backendFor(const std::string& id);
@@ -65,4 +65,4 @@ class RunWorker : public QObject {
   QElapsedTimer sinceProgress_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -5,7 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 const QString kSampleFolder = QStringLiteral(":/sessions");
@@ -54,4 +54,4 @@ std::optional<Session> loadSessionOrSample(const QString& path, QString* error) 
   }
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -8,7 +8,7 @@
 
 #include "session.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 // The samples' resource paths (":/sessions/h200-ladder.json", ...), sorted by name.
 QStringList shippedSamples();
@@ -25,4 +25,4 @@ bool isShippedSample(const QString& path);
 // `error`.
 std::optional<Session> loadSessionOrSample(const QString& path, QString* error);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -7,7 +7,7 @@
 
 #include "settings.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 const std::string kServersKey = "servers";
@@ -90,4 +90,4 @@ std::optional<QString> serverProblem(const remote::ServerAddress& server,
   return std::nullopt;
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

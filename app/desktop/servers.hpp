@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "remote/remote_backend.hpp"
+#include "tilescope/remote/remote_backend.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 struct ServerSettings {
   std::vector<remote::ServerAddress> servers;  // named: their backends read "cuda@NAME"
@@ -39,4 +39,4 @@ QString localServerCommand();
 std::optional<QString> serverProblem(const remote::ServerAddress& server,
                                      const std::vector<remote::ServerAddress>& others);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

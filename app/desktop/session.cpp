@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <sstream>
 
-#include "file_io.hpp"
-#include "io/file_io.hpp"
-#include "io/json_fields.hpp"
-#include "report/report.hpp"
+#include "qt_files.hpp"
+#include "tilescope/io/file_io.hpp"
+#include "tilescope/io/json_fields.hpp"
+#include "tilescope/report/report.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 nlohmann::json resultsToJson(const std::vector<RunResult>& results) {
@@ -160,4 +160,4 @@ void rememberCeilings(std::vector<DeviceCeilings>& ceilings, const DeviceCeiling
   }
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "choices.hpp"
-#include "report/report.hpp"
+#include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 inline constexpr const char* kSessionFormat = "tilescope-session";
 using report::kResultsFormat;
@@ -58,4 +58,4 @@ void mergeDevices(std::vector<MeasuredDevice>& devices, const std::vector<Measur
 // device.
 void rememberCeilings(std::vector<DeviceCeilings>& ceilings, const DeviceCeilings& measured);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -8,7 +8,7 @@
 #include "samples.hpp"
 #include "settings.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 // "H200 sample" for a shipped sample, "mine (NVIDIA H100)" for another session: the marker the
@@ -181,4 +181,4 @@ void SessionController::setIdentity(const QString& path, bool readOnly) {
   emit identityChanged();
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -13,7 +13,7 @@
 #include "run_controller.hpp"
 #include "session.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 // The answer to "save the unsaved results first?".
 enum class UnsavedAnswer { Save, Discard, Cancel };
@@ -74,7 +74,7 @@ class SessionController : public QObject {
   QString displayName() const;
 
  signals:
-  void opened(const tilescope::app::Choices& choices,
+  void opened(const tilescope::desktop::Choices& choices,
               const std::optional<tilescope::UserKernelSource>& editorKernel);
   // Opened or started fresh: nothing earlier is left to undo into.
   void replaced();
@@ -105,4 +105,4 @@ class SessionController : public QObject {
   bool remembersSettings_ = true;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

@@ -6,10 +6,10 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "io/file_io.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/file_io.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 namespace {
 
 constexpr std::size_t kMaxSettingsBytes = std::size_t(1) << 20;
@@ -150,4 +150,4 @@ void rememberFolder(Folder kind, const QString& file) {
   rememberSetting(folderKey(kind), QFileInfo(file).absolutePath().toStdString());
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

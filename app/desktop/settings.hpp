@@ -14,7 +14,7 @@
 
 #include "choices.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 inline constexpr int kMaxRecentFiles = 8;
 
@@ -48,4 +48,4 @@ QString lastFolder(Folder kind);
 // Remembers the folder that holds `file`.
 void rememberFolder(Folder kind, const QString& file);
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

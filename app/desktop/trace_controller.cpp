@@ -3,7 +3,7 @@
 
 #include "session.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 TraceController::TraceController(RunController& runs, QObject* parent)
     : QObject(parent), runs_(runs) {
@@ -109,4 +109,4 @@ void TraceController::retrace(const KernelTrace* drawn, Dim2 selected, const Cho
               0);
 }
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

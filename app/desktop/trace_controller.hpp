@@ -11,7 +11,7 @@
 #include "choices.hpp"
 #include "run_controller.hpp"
 
-namespace tilescope::app {
+namespace tilescope::desktop {
 
 class TraceController : public QObject {
   Q_OBJECT
@@ -55,4 +55,4 @@ class TraceController : public QObject {
   std::optional<Dim2> pendingRetrace_;
 };
 
-}  // namespace tilescope::app
+}  // namespace tilescope::desktop

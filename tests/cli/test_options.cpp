@@ -11,10 +11,10 @@
 #include <set>
 #include <sstream>
 
-#include "cli/options.hpp"
 #include "command_line.hpp"
-#include "remote/server_list.hpp"
+#include "tilescope/cli/options.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/remote/server_list.hpp"
 
 namespace {
 

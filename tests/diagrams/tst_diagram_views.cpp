@@ -14,7 +14,7 @@
 #include "diagram_model.hpp"
 #include "kstep_view.hpp"
 #include "matrix_view.hpp"
-#include "report/report.hpp"
+#include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "timeline_view.hpp"
 

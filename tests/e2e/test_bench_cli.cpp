@@ -14,9 +14,9 @@
 #include <sstream>
 
 #include "bench_process.hpp"
-#include "report/report.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 #include <limits>
 #include <sstream>
 
-#include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace {

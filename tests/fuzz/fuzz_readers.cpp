@@ -12,12 +12,12 @@
 #include <string_view>
 
 #include "choices.hpp"
-#include "io/file_io.hpp"
-#include "plan/tuned_store.hpp"
-#include "remote/protocol.hpp"
-#include "report/report.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/file_io.hpp"
 #include "tilescope/mapping.hpp"
+#include "tilescope/plan/tuned_store.hpp"
+#include "tilescope/remote/protocol.hpp"
+#include "tilescope/report/report.hpp"
 
 namespace {
 
@@ -35,8 +35,8 @@ void readSession(std::string_view text) {
   std::vector<std::string> warnings;
   if (json.contains("devices")) report::devicesFromJson(json["devices"], "devices", &warnings);
   if (json.contains("choices")) {
-    app::Choices choices = app::choicesFromJson(json["choices"]);
-    app::repairChoices(choices);
+    desktop::Choices choices = desktop::choicesFromJson(json["choices"]);
+    desktop::repairChoices(choices);
   }
   report::resultsFromJson(json.value("results", nlohmann::json()), "results", &warnings);
   if (json.contains("ceilings")) report::ceilingsFromJson(json["ceilings"], "ceilings", &warnings);

@@ -18,8 +18,8 @@
 #include <sstream>
 #include <string>
 
-#include "io/file_io.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/file_io.hpp"
 
 namespace tilescope::io {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <functional>
 
-#include "io/json_fields.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/quote.hpp"
 
 namespace tilescope::io {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "plan/autotune.hpp"
-#include "plan/sweep.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/plan/autotune.hpp"
+#include "tilescope/plan/sweep.hpp"
 
 namespace tilescope::plan {
 namespace {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "plan/tuned_store.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 
 namespace tilescope::plan {
 namespace {

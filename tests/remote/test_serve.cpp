@@ -16,12 +16,12 @@
 #include <thread>
 #include <vector>
 
-#include "remote/protocol.hpp"
-#include "remote/remote_backend.hpp"
-#include "remote/server_process.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
+#include "tilescope/remote/protocol.hpp"
+#include "tilescope/remote/remote_backend.hpp"
+#include "tilescope/remote/server_process.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace tilescope::remote {

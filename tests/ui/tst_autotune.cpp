@@ -11,13 +11,13 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #include "main_window.hpp"
-#include "plan/autotune.hpp"
-#include "plan/tuned_store.hpp"
+#include "tilescope/plan/autotune.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 using tilescope::ui::MainWindow;
 
 namespace {
@@ -103,7 +103,7 @@ class TestAutotune : public QObject {
     const std::size_t planned = plannedCount(tinyAutotune());
     QSignalSpy finished(window.controller(), &RunController::queueFinished);
     connect(window.controller(), &RunController::resultReady, window.queue(),
-            &tilescope::app::QueueController::cancel);
+            &tilescope::desktop::QueueController::cancel);
     QVERIFY(window.autotune());
     QVERIFY(finished.wait(kWaitMs));
     QVERIFY(finished.first().first().value<QueueSummary>().cancelled);

@@ -6,12 +6,12 @@
 #include <QtTest>
 
 #include "autotune_controller.hpp"
-#include "plan/tuned_store.hpp"
 #include "run_controller.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 using tilescope::ui::ChartPanel;
 using tilescope::ui::ChartView;
 
@@ -686,9 +686,9 @@ class TestCharts : public QObject {
     // Kept in the settings file.
     ui::saveTheme(ui::Theme::Dark);
     QCOMPARE(ui::savedTheme(), ui::Theme::Dark);
-    app::rememberSetting("theme", "no-such-theme");
+    desktop::rememberSetting("theme", "no-such-theme");
     QCOMPARE(ui::savedTheme(), ui::Theme::System);
-    app::rememberSetting("theme", nullptr);
+    desktop::rememberSetting("theme", nullptr);
   }
 };
 

@@ -10,7 +10,7 @@
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 
 class TestChoices : public QObject {
   Q_OBJECT

@@ -11,13 +11,13 @@
 #include <QXmlStreamReader>
 #include <fstream>
 
-#include "cli/options.hpp"
 #include "command_line.hpp"
-#include "report/report.hpp"
+#include "tilescope/cli/options.hpp"
+#include "tilescope/report/report.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 
 namespace {
 

@@ -10,11 +10,11 @@
 #include <QtTest>
 
 #include "control_panel.hpp"
-#include "plan/tuned_store.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 using tilescope::ui::ControlPanel;
 
 Q_DECLARE_METATYPE(tilescope::KernelConfig)

@@ -16,7 +16,7 @@
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 using tilescope::ui::ChartPanel;
 using tilescope::ui::ChartView;
 

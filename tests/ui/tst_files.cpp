@@ -16,8 +16,8 @@
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
-using tilescope::app::UnsavedAnswer;
+using namespace tilescope::desktop;
+using tilescope::desktop::UnsavedAnswer;
 using tilescope::ui::MainWindow;
 
 namespace {
@@ -49,7 +49,7 @@ QAction* sampleAction(MainWindow& window, const QString& fileName) {
 // Records what the window asked and answers with `answer`.
 struct PromptLog {
   QStringList asked;
-  tilescope::app::SessionController::UnsavedPrompt answering(UnsavedAnswer answer) {
+  tilescope::desktop::SessionController::UnsavedPrompt answering(UnsavedAnswer answer) {
     return [this, answer](const QString& what) {
       asked << what;
       return answer;

@@ -25,7 +25,7 @@ cudaError_t provokeIllegalAddress();  // tests/cuda/fault_kernel.cu
 #endif
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 using tilescope::ui::MainWindow;
 
 namespace {

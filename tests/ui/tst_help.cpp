@@ -27,14 +27,14 @@ using tilescope::ui::MainWindow;
 namespace {
 
 // Each chart and view with the heading its help must show.
-const std::pair<app::ChartKind, const char*> kChartHeadings[] = {
-    {app::ChartKind::Time, "The time chart"},
-    {app::ChartKind::Rate, "The GFLOP/s chart"},
-    {app::ChartKind::TileSweep, "The tile sweep chart"},
-    {app::ChartKind::Phases, "The phases chart"},
-    {app::ChartKind::Library, "The vs library chart"},
-    {app::ChartKind::Landscape, "The autotune chart"},
-    {app::ChartKind::Roofline, "The roofline"},
+const std::pair<desktop::ChartKind, const char*> kChartHeadings[] = {
+    {desktop::ChartKind::Time, "The time chart"},
+    {desktop::ChartKind::Rate, "The GFLOP/s chart"},
+    {desktop::ChartKind::TileSweep, "The tile sweep chart"},
+    {desktop::ChartKind::Phases, "The phases chart"},
+    {desktop::ChartKind::Library, "The vs library chart"},
+    {desktop::ChartKind::Landscape, "The autotune chart"},
+    {desktop::ChartKind::Roofline, "The roofline"},
 };
 const std::pair<const char*, const char*> kViewHeadings[] = {
     {"matrix", "The matrix view"},         {"kstep", "The k-step view"},
@@ -64,10 +64,10 @@ class TestHelp : public QObject {
 
   // A chart or view added later without its help text fails here.
   void everyChartAndViewHasAHelpText() {
-    for (app::ChartKind kind : app::kAllCharts)
-      QVERIFY2(!ui::helpText(ui::chartHelpTopic(app::chartId(kind))).isEmpty(),
-               qPrintable(app::chartId(kind)));
-    QCOMPARE(std::size(kChartHeadings), std::size(app::kAllCharts));
+    for (desktop::ChartKind kind : desktop::kAllCharts)
+      QVERIFY2(!ui::helpText(ui::chartHelpTopic(desktop::chartId(kind))).isEmpty(),
+               qPrintable(desktop::chartId(kind)));
+    QCOMPARE(std::size(kChartHeadings), std::size(desktop::kAllCharts));
 #ifdef TILESCOPE_HAVE_DIAGRAMS
     for (ui::DiagramKind kind : ui::kDiagramKinds)
       QVERIFY2(!ui::helpText(ui::diagramHelpTopic(ui::diagramKindName(kind))).isEmpty(),
@@ -80,7 +80,7 @@ class TestHelp : public QObject {
   void everyTopicSaysWhatHowAndWhichSeed() {
     QStringList topics;
     for (const auto& [kind, heading] : kChartHeadings)
-      topics << ui::chartHelpTopic(app::chartId(kind));
+      topics << ui::chartHelpTopic(desktop::chartId(kind));
     for (const auto& [view, heading] : kViewHeadings) topics << ui::diagramHelpTopic(view);
     QSet<QString> texts;
     for (const QString& topic : topics) {
@@ -105,7 +105,7 @@ class TestHelp : public QObject {
     for (const auto& [kind, heading] : kChartHeadings) {
       window.charts()->showChart(kind);
       button->click();
-      verifyShown(window, ui::chartHelpTopic(app::chartId(kind)), QString::fromLatin1(heading));
+      verifyShown(window, ui::chartHelpTopic(desktop::chartId(kind)), QString::fromLatin1(heading));
     }
   }
 
@@ -119,9 +119,9 @@ class TestHelp : public QObject {
       ui::ChartView* chart = window.charts()->chart(kind);
       chart->setFocus(Qt::OtherFocusReason);
       QTRY_VERIFY(chart->hasFocus());
-      QCOMPARE(window.help()->contextTopic(), ui::chartHelpTopic(app::chartId(kind)));
+      QCOMPARE(window.help()->contextTopic(), ui::chartHelpTopic(desktop::chartId(kind)));
       QTest::keyClick(chart, Qt::Key_F1);
-      verifyShown(window, ui::chartHelpTopic(app::chartId(kind)), QString::fromLatin1(heading));
+      verifyShown(window, ui::chartHelpTopic(desktop::chartId(kind)), QString::fromLatin1(heading));
       window.help()->panel()->hide();
       window.activateWindow();
       QVERIFY(QTest::qWaitForWindowActive(&window));

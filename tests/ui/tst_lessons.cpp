@@ -19,8 +19,8 @@
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
-using tilescope::app::UnsavedAnswer;
+using namespace tilescope::desktop;
+using tilescope::desktop::UnsavedAnswer;
 using tilescope::ui::MainWindow;
 
 namespace {

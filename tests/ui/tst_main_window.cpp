@@ -27,7 +27,7 @@
 #include "test_results.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 using tilescope::ui::MainWindow;
 
 namespace {
@@ -318,7 +318,7 @@ class TestMainWindow : public QObject {
     session.results = results;
     const QString path = dir_.filePath(QStringLiteral("bf16.json"));
     QString error;
-    QVERIFY2(app::saveSession(path, session, &error), qPrintable(error));
+    QVERIFY2(desktop::saveSession(path, session, &error), qPrintable(error));
 
     MainWindow window;
     window.setRemembersSettings(false);

@@ -11,7 +11,7 @@
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 
 namespace {
 

@@ -44,7 +44,7 @@ class TestServerDialog : public QObject {
 
  private slots:
   void presetsWriteTheCommandAndAddKeepsTheServer() {
-    ui::ServerDialog dialog(app::ServerSettings{});
+    ui::ServerDialog dialog(desktop::ServerSettings{});
     auto* name = dialog.findChild<QLineEdit*>(QStringLiteral("name"));
     auto* host = dialog.findChild<QLineEdit*>(QStringLiteral("host"));
     auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("preset"));
@@ -84,7 +84,7 @@ class TestServerDialog : public QObject {
   }
 
   void testConnectionShowsTheDevicesOfALocalServer() {
-    ui::ServerDialog dialog(app::ServerSettings{});
+    ui::ServerDialog dialog(desktop::ServerSettings{});
     // The window keeps turning while the server starts: a timer keeps firing.
     QElapsedTimer sinceTick;
     qint64 longestGapMs = 0;
@@ -125,7 +125,7 @@ class TestServerDialog : public QObject {
   void testConnectionShowsWhyACommandFailed() {
     QFETCH(QString, command);
     QFETCH(QStringList, expected);
-    ui::ServerDialog dialog(app::ServerSettings{});
+    ui::ServerDialog dialog(desktop::ServerSettings{});
     QLabel* answer = testCommand(dialog, command, 0);
     QVERIFY(answer);
     QTRY_VERIFY_WITH_TIMEOUT(!answer->text().startsWith(QStringLiteral("Connecting")), kWaitMs);
@@ -134,7 +134,7 @@ class TestServerDialog : public QObject {
   }
 
   void removeAndIsolationChangeTheSettings() {
-    app::ServerSettings settings;
+    desktop::ServerSettings settings;
     settings.servers = {{"a", "ssh a tilescope-bench --serve", "cuda"},
                         {"b", "ssh b tilescope-bench --serve", "cpu"}};
     ui::ServerDialog dialog(settings);

@@ -9,15 +9,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/report.hpp"
 #include "result_analysis.hpp"
 #include "results_model.hpp"
 #include "session.hpp"
 #include "test_results.hpp"
+#include "tilescope/report/report.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
-using namespace tilescope::app;
+using namespace tilescope::desktop;
 
 namespace {
 

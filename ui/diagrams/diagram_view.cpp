@@ -16,10 +16,10 @@
 
 #include "access_view.hpp"
 #include "block_view.hpp"
-#include "io/file_io.hpp"
 #include "kstep_view.hpp"
 #include "matrix_view.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/io/file_io.hpp"
 #include "timeline_view.hpp"
 
 namespace tilescope::ui {

@@ -8,7 +8,7 @@ TS_PARAM(BM, 64, 64, 128)
 TS_PARAM(BN, 64, 64, 128)
 TS_PARAM(BK, 8, 8, 16)
 TS_PARAM(TM, 16, 4, 8, 16)
-TS_LAUNCH(BM * BN / TM, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM), 0)
+TS_LAUNCH((BM * BN) / TM, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM), 0)
 TS_KSTEP(BK)
 
 TS_KERNEL {

@@ -12,7 +12,7 @@ TS_PARAM(WM, 64, 32, 64)
 TS_PARAM(WN, 64, 32, 64)
 TS_PARAM(stages, 2, 2, 3, 4)
 TS_LAUNCH(BM / WM * (BN / WN) * 32, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
-          stages * (BK * (BM + 4) + BK * BN) * 4)
+          4 * (BK * (BM + 4) + BK * BN) * stages)
 TS_KSTEP(BK)
 
 TS_KERNEL {
@@ -67,7 +67,7 @@ TS_KERNEL {
   }
   for (int s = 0; s < steps; ++s) {
     ts::waitCopies<stages - 2>();  // this thread's copies of k-step s have landed
-    __syncthreads();  // everyone's have, and the stage k-step s - 1 used is free
+    __syncthreads();               // everyone's have, and the stage k-step s - 1 used is free
     if (s + stages - 1 < steps) copy(s + stages - 1);
     ts::commitCopies();
     const float* stage = stageOf(s);

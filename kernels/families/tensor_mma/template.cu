@@ -17,8 +17,9 @@ TS_PARAM(WM, 64, 32, 64)
 TS_PARAM(WN, 32, 32, 64)
 TS_PARAM(stages, 4, 3, 4)
 TS_LAUNCH(BM / WM * (BN / WN) * 32, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
-          stages * (BM * (BK * TS_ELEMENT_BYTES + 16) +
-                    BK * (BN * TS_ELEMENT_BYTES + (TS_ELEMENT_BYTES == 4 ? 32 : 16))))
+          (BM * (BK * TS_ELEMENT_BYTES + 16) +
+           BK * (BN * TS_ELEMENT_BYTES + (TS_ELEMENT_BYTES == 4 ? 32 : 16))) *
+              stages)
 TS_KSTEP(BK)
 
 TS_KERNEL {
@@ -81,7 +82,7 @@ TS_KERNEL {
   }
   for (int s = 0; s < steps; ++s) {
     ts::waitCopies<stages - 2>();  // this thread's copies of k-step s have landed
-    __syncthreads();  // everyone's have, and the stage k-step s - 1 used is free
+    __syncthreads();               // everyone's have, and the stage k-step s - 1 used is free
     if (s + stages - 1 < steps) copy(s + stages - 1);
     ts::commitCopies();
     unsigned char* stage = stageOf(s);
@@ -94,8 +95,8 @@ TS_KERNEL {
       for (int i = 0; i < kFragmentsM; ++i)
         ts::loadMatrices(p, ts::TileA, aAt(stage, warpRow + i * 16 + lane % 16, k0 + lane / 16 * 8),
                          a[i]);
-      // Fragment columns 2j and 2j + 1 of B, transposed: lanes name rows k0 .. k0 + 15.
 #pragma unroll
+      // Fragment columns 2j and 2j + 1 of B, transposed: lanes name rows k0 .. k0 + 15.
       for (int j = 0; j < kFragmentsN / 2; ++j) {
         unsigned pair[4];
         ts::loadMatricesTransposed(

@@ -20,7 +20,7 @@ TS_PARAM(group, 16, 8, 16)
 // A unit is `cluster` tiles stacked along M, one block of the cluster each: the most blocks that
 // can work at once. TileScope launches no more than fit the GPU.
 TS_LAUNCH(384, 1, ts::ceilDiv(ts::ceilDiv(M, BM), cluster) * ts::ceilDiv(N, BN) * cluster, 1,
-          stages * (BM * 128 + BK * BN * 2 + 16) + 1024)
+          1024 + stages * (BM * 128 + BK * BN * 2 + 16))
 TS_PERSISTENT(ts::ceilDiv(N, BN), ts::ceilDiv(M, BM))
 TS_CLUSTER(cluster)
 TS_KSTEP(BK)
@@ -37,7 +37,8 @@ TS_KERNEL_BOUNDED(384, 1) {
   static_assert(BM == 128, "two consumer warpgroups of 64 rows");
   static_assert(BK * 2 == 128, "a row of a box is one 128-byte swizzle row");
   static_assert(BN % 128 == 0, "wgmma instructions of 128 columns");
-  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024, "a block has 227 KiB of shared memory");
+  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024,
+                "a block has 227 KiB of shared memory");
   extern __shared__ __align__(16) unsigned char shared[];
   // The swizzle works on address bits: every stage starts on a 1024-byte boundary (at the same
   // offset in every block, where multicast copies land).

@@ -16,7 +16,7 @@ TS_PARAM(stages, 4, 3, 4)
 TS_PARAM(cluster, 2, 1, 2)
 TS_PARAM(group, 16, 8, 16)
 TS_LAUNCH(384, 1, ts::ceilDiv(ts::ceilDiv(M, BM), cluster) * ts::ceilDiv(N, BN) * cluster, 1,
-          stages * (BM * 128 + BK * BN * 4 + 16) + 1024)
+          1024 + stages * (BM * 128 + BK * BN * 4 + 16))
 TS_PERSISTENT(ts::ceilDiv(N, BN), ts::ceilDiv(M, BM))
 TS_CLUSTER(cluster)
 TS_KSTEP(BK)
@@ -32,7 +32,8 @@ TS_KERNEL_BOUNDED(384, 1) {
   static_assert(TS_ELEMENT_BYTES == 4, "tf32");
   static_assert(BM == 256 && BN == 128, "two consumer warpgroups of 64 columns, 256 rows each");
   static_assert(BK * 4 == 128, "a row of a box is one 128-byte swizzle row");
-  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024, "a block has 227 KiB of shared memory");
+  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024,
+                "a block has 227 KiB of shared memory");
   extern __shared__ __align__(16) unsigned char shared[];
   unsigned char* const base =
       shared + (kAtom - (int)(__cvta_generic_to_shared(shared) % kAtom)) % kAtom;

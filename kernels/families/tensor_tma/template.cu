@@ -15,7 +15,7 @@ TS_PARAM(BN, 256, 128, 256)
 TS_PARAM(BK, 64, 64)
 TS_PARAM(stages, 4, 3, 4)
 TS_LAUNCH(384, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
-          stages * (BM * 128 + BK * BN * 2 + 16) + 1024)
+          1024 + stages * (BM * 128 + BK * BN * 2 + 16))
 TS_KSTEP(BK)
 TS_TENSOR_MAPS(BM, BK)
 
@@ -29,7 +29,8 @@ TS_KERNEL_BOUNDED(384, 1) {
   static_assert(BM == 128, "two consumer warpgroups of 64 rows");
   static_assert(BK * 2 == 128, "a row of a box is one 128-byte swizzle row");
   static_assert(BN % 128 == 0, "wgmma instructions of 128 columns");
-  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024, "a block has 227 KiB of shared memory");
+  static_assert(stages * (kStage + 16) + kAtom <= 227 * 1024,
+                "a block has 227 KiB of shared memory");
   extern __shared__ __align__(16) unsigned char shared[];
   // The swizzle works on address bits: every stage starts on a 1024-byte boundary.
   unsigned char* const base =
@@ -87,8 +88,8 @@ TS_KERNEL_BOUNDED(384, 1) {
           for (int x = 0; x < kVector; ++x) {
             const int n = c + x;
             ts::copyB(p,
-                      *reinterpret_cast<ts::Element*>(bTile +
-                                                      swizzle(n / 64 * kSlab + r * 128 + n % 64 * 2)),
+                      *reinterpret_cast<ts::Element*>(
+                          bTile + swizzle(n / 64 * kSlab + r * 128 + n % 64 * 2)),
                       k0 + r, col0 + n);
           }
         }

@@ -13,7 +13,7 @@ TS_PARAM(BN, 256, 128, 256)
 TS_PARAM(BK, 64, 64)
 TS_PARAM(stages, 4, 3, 4)
 TS_LAUNCH(BM / 64 * 128, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
-          stages * (BM * 128 + BK * BN * 2) + 1024)
+          1024 + stages * (BM * 128 + BK * BN * 2))
 TS_KSTEP(BK)
 
 TS_KERNEL {
@@ -27,9 +27,9 @@ TS_KERNEL {
   static_assert(BM % 64 == 0 && BN % 128 == 0,
                 "warpgroups of 64 rows and instructions of 128 columns must divide the tile");
   static_assert(stages >= 3, "a stage is refilled two k-steps after its use");
-  static_assert(kACopies * kThreads * kVector == BM * BK &&
-                    kBCopies * kThreads * kVector == BK * BN,
-                "every thread must copy as many 16-byte vectors of each tile");
+  static_assert(
+      kACopies * kThreads * kVector == BM * BK && kBCopies * kThreads * kVector == BK * BN,
+      "every thread must copy as many 16-byte vectors of each tile");
   extern __shared__ __align__(16) unsigned char shared[];
   // The swizzle works on address bits: every atom starts on a 1024-byte boundary.
   unsigned char* const base =

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tilescope/remote/remote_backend.hpp"
+
+#include <chrono>
+
+#include "tilescope/error.hpp"
+#include "tilescope/remote/protocol.hpp"
+#include "tilescope/remote/server_process.hpp"
+#include "tilescope/report/report.hpp"
+
+namespace tilescope::remote {
+
+namespace {
+
+using nlohmann::json;
+
+// Slurm may queue the job before the server starts; ssh may ask nothing (it has no terminal).
+constexpr int kHelloTimeoutMs = 120000;
+// How often a waiting run looks at the cancel flag.
+constexpr int kPollMs = 100;
+// A server that does not answer a cancel within this long is hung (a kernel that never ends) and
+// is killed; the next run starts a new one.
+constexpr auto kCancelGrace = std::chrono::seconds(10);
+
+[[noreturn]] void unavailable(const std::string& message) {
+  throw Error(ErrorKind::Unavailable, message);
+}
+
+// "300 s", or "250 ms" below a second.
+std::string durationText(std::chrono::milliseconds duration) {
+  if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";
+  return std::to_string(duration.count()) + " ms";
+}
+
+}  // namespace
+
+std::string backendIdOf(const ServerAddress& address) {
+  return address.name.empty() ? address.backend : address.backend + "@" + address.name;
+}
+
+struct RemoteBackend::Connection {
+  std::unique_ptr<ServerProcess> process;
+  std::string program;
+  std::optional<std::string> backendReason;  // the server's own backend is unavailable
+  std::vector<DeviceInfo> devices;
+  std::map<std::string, std::string> elementRefusals;
+};
+
+RemoteBackend::RemoteBackend(ServerAddress address) : address_(std::move(address)) {}
+
+RemoteBackend::~RemoteBackend() {
+  if (connection_) {
+    try {
+      connection_->process->send({{"verb", "bye"}, {"id", nullptr}});
+    } catch (const Error&) {
+      // Gone already; the process is reaped below.
+    }
+  }
+}
+
+std::string RemoteBackend::id() const {
+  return backendIdOf(address_);
+}
+
+void RemoteBackend::disconnect(const std::string& why) const {
+  connection_.reset();
+  lastFailure_ = why;
+  unavailable(why);
+}
+
+RemoteBackend::Connection& RemoteBackend::connected() const {
+  if (connection_) return *connection_;
+  const std::string where =
+      "server " + (address_.name.empty() ? "'" + address_.command + "'" : address_.name);
+  auto connection = std::make_unique<Connection>();
+  try {
+    connection->process = std::make_unique<ServerProcess>(address_.command);
+    connection->process->send({{"verb", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}});
+    const std::optional<json> hello = connection->process->receive(kHelloTimeoutMs);
+    if (!hello)
+      unavailable(where + " did not answer within " + std::to_string(kHelloTimeoutMs / 1000) +
+                  " s: " + connection->process->stderrTail());
+    if (hello->value("reply", "") != "hello")
+      unavailable(where + " answered hello with: " + hello->dump().substr(0, 200));
+    connection->program = hello->value("program", "an unknown program");
+    const json protocol = hello->value("protocol", json());
+    if (protocol != kProtocolVersion)
+      unavailable(where + " runs " + connection->program + ", which speaks protocol version " +
+                  protocol.dump() + "; this TileScope speaks version " +
+                  std::to_string(kProtocolVersion) + ": install the same version on both sides");
+    const json backends = hello->value("backends", json::array());
+    const auto entry = std::find_if(backends.begin(), backends.end(), [&](const json& b) {
+      return b.is_object() && b.value("id", "") == address_.backend;
+    });
+    if (entry == backends.end())
+      unavailable(where + " (" + connection->program + ") has no " + address_.backend + " backend");
+    if (!entry->value("available", false)) {
+      const json reason = entry->value("reason", json());
+      connection->backendReason =
+          where + ": " + (reason.is_string() ? reason.get<std::string>() : "unavailable");
+    }
+    for (const json& device : entry->value("devices", json::array())) {
+      DeviceInfo info = report::deviceFromJson(device);
+      info.facts.emplace_back(
+          "server", (address_.name.empty() ? "" : address_.name + ": ") + address_.command);
+      connection->devices.push_back(std::move(info));
+    }
+    const json refusals = entry->value("element_refusals", json::object());
+    for (const auto& [element, why] : refusals.items())
+      connection->elementRefusals[element] = why.is_string() ? why.get<std::string>() : why.dump();
+  } catch (const Error& e) {
+    lastFailure_ =
+        e.kind() == ErrorKind::Unavailable ? std::string(e.what()) : where + ": " + e.what();
+    throw Error(ErrorKind::Unavailable, *lastFailure_);
+  }
+  lastFailure_.reset();
+  connection_ = std::move(connection);
+  return *connection_;
+}
+
+std::optional<std::string> RemoteBackend::unavailableReason() const {
+  try {
+    return connected().backendReason;
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+}
+
+std::vector<DeviceInfo> RemoteBackend::devices() const {
+  try {
+    return connected().devices;
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+std::optional<std::string> RemoteBackend::capabilityRefusal(const KernelConfig& kernel,
+                                                            const Shape&,
+                                                            ElementType element) const {
+  if (const auto why = tilescope::refusal(kernel)) return why;
+  const KernelInfo& info = kernelInfo(kernel);
+  if (!implements(info, address_.backend))
+    return info.id + " is not implemented on the " + address_.backend + " backend";
+  if (const auto why = elementRefusal(info, element)) return why;
+  if (connection_) {
+    const auto found = connection_->elementRefusals.find(toString(element));
+    if (found != connection_->elementRefusals.end()) return found->second;
+  }
+  return std::nullopt;
+}
+
+json RemoteBackend::exchange(json message, const ProgressFn& progress,
+                             const std::atomic<bool>* cancel) {
+  Connection& connection = connected();
+  const std::uint64_t id = nextId_++;
+  message["id"] = id;
+  const std::string where =
+      "server " + (address_.name.empty() ? connection.program : address_.name);
+  std::optional<std::chrono::steady_clock::time_point> cancelSent;
+  auto lastLine = std::chrono::steady_clock::now();
+  try {
+    connection.process->send(message);
+    for (;;) {
+      if (cancel && cancel->load() && !cancelSent) {
+        connection.process->send({{"verb", "cancel"}, {"id", nullptr}});
+        cancelSent = std::chrono::steady_clock::now();
+      }
+      if (cancelSent && std::chrono::steady_clock::now() - *cancelSent > kCancelGrace) {
+        connection_.reset();  // kills it
+        throw Error(ErrorKind::Cancelled, where + " did not stop within " +
+                                              std::to_string(kCancelGrace.count()) +
+                                              " s of the cancel and was stopped");
+      }
+      const std::optional<json> reply = connection.process->receive(kPollMs);
+      const auto now = std::chrono::steady_clock::now();
+      if (reply) {
+        lastLine = now;
+      } else if (!cancelSent && now - lastLine > address_.replyTimeout) {
+        const std::string errors = connection.process->stderrTail();
+        disconnect(where + " sent nothing for " + durationText(address_.replyTimeout) +
+                   " (no progress, no result): it or its connection hangs, so it was stopped" +
+                   (errors.empty() ? "" : " (its stderr: " + errors + ")") +
+                   "; the next run starts a new server");
+      }
+      if (!reply || reply->value("id", json()) != json(id)) continue;  // others: cancel's answer
+      const std::string kind = reply->value("reply", "");
+      if (kind == "progress") {
+        const json fraction = reply->value("fraction", json(0));
+        if (progress && fraction.is_number())
+          progress(fraction.get<double>(), reply->value("stage", json("")).is_string()
+                                               ? reply->value("stage", std::string())
+                                               : std::string());
+        continue;
+      }
+      if (kind != "error") return *reply;
+      const std::string text = reply->value("message", json("")).is_string()
+                                   ? reply->value("message", std::string())
+                                   : std::string("no message");
+      const std::optional<ErrorKind> errorKind = kindFromName(
+          reply->value("kind", json("")).is_string() ? reply->value("kind", std::string())
+                                                     : std::string());
+      if (reply->value("restart", false)) {
+        // A sticky fault: only a new server process brings the device back.
+        disconnect(where + ": " + text + "; the server is restarted for the next run");
+      }
+      throw Error(errorKind.value_or(ErrorKind::LaunchFailed), text);
+    }
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::Unavailable || !connection_) throw;
+    // The pipe broke or the server wrote something else than the protocol.
+    disconnect(where + ": the connection was lost: " + e.what() + "; the next run reconnects");
+  }
+}
+
+RunResult RemoteBackend::run(const RunRequest& request, const ProgressFn& progress,
+                             const std::atomic<bool>* cancel) {
+  // What this side can tell is wrong never travels: the server would answer the same.
+  if (const auto why = tilescope::refusal(request.kernel))
+    throw Error(ErrorKind::InvalidArgument, *why);
+  if (const auto why = refusal(request)) throw Error(ErrorKind::Unsupported, *why);
+  const json reply = exchange(
+      {{"verb", "run"}, {"backend", address_.backend}, {"request", report::toJson(request)}},
+      progress, cancel);
+  RunResult result;
+  try {
+    result = report::resultFromJson(reply.at("result"));
+  } catch (const std::exception& e) {
+    disconnect("server " + address_.name +
+               " sent a result this TileScope cannot read: " + e.what());
+  }
+  result.backend = id();
+  return result;
+}
+
+DeviceCeilings RemoteBackend::measureCeilings(int device, const ProgressFn& progress,
+                                              const std::atomic<bool>* cancel) {
+  const json reply = exchange(
+      {{"verb", "ceilings"}, {"backend", address_.backend}, {"device", device}}, progress, cancel);
+  std::vector<DeviceCeilings> ceilings;
+  try {
+    ceilings = report::ceilingsFromJson(json::array({reply.at("ceilings")}));
+  } catch (const std::exception& e) {
+    disconnect("server " + address_.name +
+               " sent ceilings this TileScope cannot read: " + e.what());
+  }
+  ceilings.front().backend = id();
+  return ceilings.front();
+}
+
+KernelTrace RemoteBackend::trace(const TraceRequest& request, const ProgressFn& progress,
+                                 const std::atomic<bool>* cancel) {
+  RunRequest asRun;
+  asRun.kernel = request.kernel;
+  asRun.shape = request.shape;
+  asRun.device = request.device;
+  asRun.element = request.element;
+  const json reply = exchange({{"verb", "trace"},
+                               {"backend", address_.backend},
+                               {"request", report::toJson(asRun)},
+                               {"block", json::array({request.block.x, request.block.y})}},
+                              progress, cancel);
+  try {
+    return report::traceFromJson(reply.at("trace"));
+  } catch (const std::exception& e) {
+    disconnect("server " + address_.name + " sent a trace this TileScope cannot read: " + e.what());
+  }
+}
+
+}  // namespace tilescope::remote

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "cpu_ceilings.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/host_kernel.hpp"
 
 namespace tilescope {
 
@@ -87,6 +89,26 @@ void checkDevice(int device) {
   }
 }
 
+// A user kernel compiled for the CPU; throws Error(InvalidArgument) with its first error where it
+// does not compile. `traced`: with the accessors recording, and the sanitizer's checks.
+std::shared_ptr<const HostModule> compiledForCpu(const KernelConfig& config, bool traced) {
+  const std::string name = userKernelName(config.kernel);
+  const HostCompileResult compiled =
+      compileUserKernelForHost({name, config.source.value_or("")},
+                               {"host", config.params, ElementType::F32, traced}, traced);
+  if (!compiled.module) {
+    std::string why = name + ".cu did not compile for the CPU";
+    const auto error =
+        std::find_if(compiled.result.diagnostics.begin(), compiled.result.diagnostics.end(),
+                     [](const CompileDiagnostic& d) { return d.error; });
+    if (error != compiled.result.diagnostics.end())
+      why += (error->line > 0 ? ", line " + std::to_string(error->line) : std::string()) + ": " +
+             error->message;
+    throw Error(ErrorKind::InvalidArgument, why);
+  }
+  return compiled.module;
+}
+
 class CpuBackend final : public Backend {
  public:
   std::string id() const override { return kBackendId; }
@@ -103,6 +125,8 @@ class CpuBackend final : public Backend {
 
   RunResult run(const RunRequest& request, const ProgressFn& progress,
                 const std::atomic<bool>* cancel) override;
+  KernelTrace trace(const TraceRequest& request, const ProgressFn& progress,
+                    const std::atomic<bool>* cancel) override;
 
   DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
                                  const std::atomic<bool>* cancel) override {
@@ -118,13 +142,13 @@ class CpuBackend final : public Backend {
       return std::string("the CPU backend multiplies fp32 only: ") + toString(element) +
              " needs tensor cores (the CUDA backend)";
     const KernelInfo& info = kernelInfo(kernel);
-    if (isUserKernelId(info.id))
-      return info.displayName +
-             " is CUDA source: it runs on a CUDA GPU, this machine's or a GPU server's (Backend > "
-             "GPU Server...), not on the CPU backend";
-    if (std::find(info.backends.begin(), info.backends.end(), kBackendId) == info.backends.end() ||
-        !registrationOf(info.id).runOnCpu)
+    if (isUserKernelId(info.id)) {
+      if (auto why = hostCompilerUnavailable()) return info.displayName + ": " + *why;
+    } else if (std::find(info.backends.begin(), info.backends.end(), kBackendId) ==
+                   info.backends.end() ||
+               !registrationOf(info.id).runOnCpu) {
       return info.id + " has no CPU implementation";
+    }
     try {
       validateShape(shape);
     } catch (const Error& error) {
@@ -150,15 +174,34 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
     throw Error(ErrorKind::OutOfMemory, *why);
   if (auto reason = refusal(request)) throw Error(ErrorKind::Unsupported, *reason);
 
-  const cpu::KernelFn kernel = registrationOf(config.id()).runOnCpu;
+  auto report = [&](double fraction, const std::string& stage) {
+    if (progress) progress(fraction, stage);
+  };
   const Operands operands = makeOperands(shape, request.fill, request.seed);
   Matrix c = makePoisonedMatrix(shape.m, shape.n);
   const cpu::Gemm gemm{
       operands.a.data.data(), operands.b.data.data(), c.data.data(), shape.m, shape.n, shape.k};
+  // A catalogue kernel's schedule, or a user kernel compiled for the CPU; a divergent barrier
+  // stops the run with what was found.
+  std::function<void()> kernel;
+  std::shared_ptr<const HostModule> user;
+  HostLaunch userLaunch;
+  if (isUserKernelId(config.id())) {
+    report(0.0, "compiling " + userKernelName(config.id()) + " for the CPU");
+    user = compiledForCpu(request.kernel, false);
+    userLaunch = user->launchFor(shape);
+    kernel = [&] {
+      const SanitizerReport found = user->launch(gemm.a, gemm.b, gemm.c, shape, userLaunch, cancel);
+      if (!found.clean())
+        throw Error(ErrorKind::InvalidArgument,
+                    userKernelName(config.id()) + ".cu went wrong on the CPU:\n" + found.text());
+    };
+  } else {
+    kernel = [&, schedule = registrationOf(config.id()).runOnCpu] {
+      schedule(gemm, config.params(), cancel);
+    };
+  }
 
-  auto report = [&](double fraction, const std::string& stage) {
-    if (progress) progress(fraction, stage);
-  };
   const SamplingPolicy& policy = request.sampling;
   const int plannedReps = std::max(1, policy.fixedReps.value_or(policy.maxReps));
   int calls = 0;  // sample() runs the warm-ups through the same function first
@@ -171,7 +214,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
              "timing " + std::to_string(rep + 1) + "/" + std::to_string(plannedReps));
     poison(c);
     const auto start = std::chrono::steady_clock::now();
-    kernel(gemm, config.params(), cancel);
+    kernel();
     const auto stop = std::chrono::steady_clock::now();
     return std::chrono::duration<double, std::milli>(stop - start).count();
   };
@@ -193,6 +236,35 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
         "the CPU backend has no hardware counters: they come from a CUDA GPU's profiler";
   report(1.0, "done");
   return result;
+}
+
+KernelTrace CpuBackend::trace(const TraceRequest& request, const ProgressFn& progress,
+                              const std::atomic<bool>*) {
+  validateShape(request.shape);
+  checkDevice(request.device);
+  if (auto why = traceRefusal(request)) throw Error(ErrorKind::Unsupported, *why);
+  if (auto why = capabilityRefusal(request.kernel, request.shape, request.element))
+    throw Error(ErrorKind::Unsupported, *why);
+  const KernelConfig config = resolve(request.kernel);
+  const auto report = [&](double fraction, const std::string& stage) {
+    if (progress) progress(fraction, stage);
+  };
+  report(0.0, "compiling " + userKernelName(config.kernel) +
+                  " for the CPU, with its accessors "
+                  "recording and the sanitizer");
+  const std::shared_ptr<const HostModule> module = compiledForCpu(config, true);
+  const HostLaunch launch = module->launchFor(request.shape);
+  const Operands operands = makeOperands(request.shape, Fill::Random, 42);
+  Matrix c = makePoisonedMatrix(request.shape.m, request.shape.n);
+  report(0.5, "running the traced launch");
+  // As many accesses as the CUDA backend records (2^24 for the whole block).
+  KernelTrace traced =
+      module->trace(operands.a.data.data(), operands.b.data.data(), c.data.data(), request.shape,
+                    launch, request.block, (1 << 24) / (launch.block.x * launch.block.y));
+  traced.kernel = config;
+  traced.device = cpuModelName();
+  report(1.0, "done");
+  return traced;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "device_memory.hpp"
 #include "kernel_resources.hpp"
 #include "tensor_map.hpp"
+#include "user/traced_launch.hpp"
 
 namespace tilescope::cuda {
 namespace {
@@ -56,34 +58,12 @@ void checkDriver(CUresult result, const std::string& what) {
 }
 
 constexpr int kMaxThreadsPerBlock = 1024;
-constexpr int kMaxPortableCluster = 8;       // blocks a cluster may have on every sm_90 GPU
-constexpr std::int64_t kStoreRow = 1 << 28;  // the API header's detail::kStoreRow
+constexpr int kMaxPortableCluster = 8;  // blocks a cluster may have on every sm_90 GPU
 constexpr int kDefaultDynamicSharedBytes = 48 * 1024;
 
-// The device side's ts::Trace and ts::Problem, field for field.
-struct Trace {
-  int* ownerBlock;
-  int* ownerThread;
-  int blockX, blockY;
-  unsigned long long* events;
-  int* eventCounts;
-  int capacity;
-  int* storeWidth;
-  int gridX;
-  int* tileOf;
-};
-struct Problem {
-  int m, n, k;
-  const void* a;  // of ts::Element, the type the module was compiled for
-  const void* b;
-  float* c;
-  const void* trace;
-  int tensorMaps;  // bit 0: A's map is made, bit 1: B's
-  int boxRowsA, boxRowsB;
-  CUtensorMap tensorA, tensorB;  // 128-byte aligned
-};
-static_assert(sizeof(CUtensorMap) == 128 && alignof(CUtensorMap) == 128 && sizeof(Problem) == 384,
-              "the API header's ts::Problem: three ints, four pointers, three ints, two maps");
+static_assert(sizeof(CUtensorMap) == sizeof(traced::TensorMap) &&
+                  alignof(CUtensorMap) == alignof(traced::TensorMap),
+              "a tensor map is 128 bytes, 128-byte aligned");
 
 CUtensorMapDataType tensorMapType(ElementType element) {
   switch (element) {
@@ -302,8 +282,9 @@ void UserModule::launch(const ProductArgs& args, const UserLaunch& launch) const
 
 void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
                             const void* trace) const {
-  Problem problem{int(args.m), int(args.n), int(args.k),     args.a,          args.b, args.c,
-                  trace,       0,           launch.boxRowsA, launch.boxRowsB, {},     {}};
+  traced::Problem problem{int(args.m),     int(args.n),     int(args.k), args.a,
+                          args.b,          args.c,          trace,       0,
+                          launch.boxRowsA, launch.boxRowsB, {},          {}};
   // A map per operand whose rows (and start) are 16-byte aligned, which TMA needs; the kernel
   // copies the others itself (ts::hasTensorMap).
   const auto aligned = [](const void* matrix, std::int64_t cols, int bytes) {
@@ -313,13 +294,15 @@ void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
     const int bytes = storageBytes(args.element);
     const CUtensorMapDataType type = tensorMapType(args.element);
     if (aligned(args.a, args.k, bytes)) {
-      problem.tensorA =
+      const CUtensorMap map =
           swizzledTensorMap(args.a, args.m, args.k, launch.boxRowsA, type, "the user kernel");
+      std::memcpy(&problem.tensorA, &map, sizeof map);
       problem.tensorMaps |= 1;
     }
     if (aligned(args.b, args.n, bytes)) {
-      problem.tensorB =
+      const CUtensorMap map =
           swizzledTensorMap(args.b, args.k, args.n, launch.boxRowsB, type, "the user kernel");
+      std::memcpy(&problem.tensorB, &map, sizeof map);
       problem.tensorMaps |= 2;
     }
   }
@@ -362,12 +345,12 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
   const int narrowest = 1;
   check(cudaMemcpy(storeWidth.get(), &narrowest, sizeof narrowest, cudaMemcpyHostToDevice),
         "clearing the trace");
-  const Trace trace{ownerBlock.get(), ownerThread.get(),
-                    block.x,          block.y,
-                    events.get(),     counts.get(),
-                    capacity,         storeWidth.get(),
-                    launch.tiles.x,   persistent ? tileOf.get() : nullptr};
-  DeviceBuffer<Trace> deviceTrace(1);
+  const traced::Trace trace{ownerBlock.get(), ownerThread.get(),
+                            block.x,          block.y,
+                            events.get(),     counts.get(),
+                            capacity,         storeWidth.get(),
+                            launch.tiles.x,   persistent ? tileOf.get() : nullptr};
+  DeviceBuffer<traced::Trace> deviceTrace(1);
   check(cudaMemcpy(deviceTrace.get(), &trace, sizeof trace, cudaMemcpyHostToDevice),
         "setting up the trace");
   launchWith(args, launch, deviceTrace.get());
@@ -409,49 +392,7 @@ KernelTrace UserModule::trace(const ProductArgs& args, const UserLaunch& launch,
       cudaMemcpy(&out.storeWidth, storeWidth.get(), sizeof out.storeWidth, cudaMemcpyDeviceToHost),
       "reading the trace");
   out.kDepth = launch.kDepth;
-  for (auto* perThread : {&out.loadsA, &out.loadsB, &out.stores})
-    perThread->resize(std::size_t(threads));
-  for (auto* perThread :
-       {&out.sharedA.reads, &out.sharedA.writes, &out.sharedB.reads, &out.sharedB.writes})
-    perThread->resize(std::size_t(threads));
-  for (int t = 0; t < threads; ++t) {
-    const int recorded = std::min(eventCounts[std::size_t(t)], capacity);
-    out.truncated = out.truncated || eventCounts[std::size_t(t)] > capacity;
-    for (int n = 0; n < recorded; ++n) {
-      // The API header's encoding: kind << 62 | log2(width) << 60 | row << 31 | col.
-      const unsigned long long event = packed[std::size_t(t) * std::size_t(capacity) + n];
-      const auto row = std::int64_t(event >> 31 & 0x1FFFFFFF);
-      const auto col = std::int64_t(event & 0x7FFFFFFF);
-      const int width = 1 << (event >> 60 & 3);
-      switch (event >> 62) {
-        case 0:
-          out.loadsA[std::size_t(t)].push_back({row, col, width});
-          break;
-        case 1:
-          out.loadsB[std::size_t(t)].push_back({row, col, width});
-          break;
-        default: {
-          // A write whose row is kStoreRow + i: a store of C[i][col].
-          if (event >> 62 == 3 && row >= kStoreRow) {
-            out.stores[std::size_t(t)].push_back({row - kStoreRow, col, width});
-            break;
-          }
-          // Row: the tile, plus 2 for a read of tensor-core fragments.
-          SharedTrace& tile = row % 2 == 0 ? out.sharedA : out.sharedB;
-          if (row >= 2) tile.readsEveryK = maps::kFragmentKBytes / storageBytes(args.element);
-          (event >> 62 == 2 ? tile.reads : tile.writes)[std::size_t(t)].push_back(
-              {int(col), width});
-        }
-      }
-    }
-  }
-  // A kernel that touched no shared word through the accessors has no shared trace.
-  for (SharedTrace* tile : {&out.sharedA, &out.sharedB}) {
-    const auto none = [](const std::vector<std::vector<TracedWord>>& words) {
-      return std::all_of(words.begin(), words.end(), [](const auto& w) { return w.empty(); });
-    };
-    if (none(tile->reads) && none(tile->writes)) *tile = {};
-  }
+  traced::readEvents(eventCounts, packed, capacity, out);
   return out;
 }
 

@@ -22,9 +22,10 @@ const std::vector<EmbeddedFile>& kernelTemplateFiles();
 namespace {
 
 // `file` with each `#include "part"` of another file among `files` replaced by the part, as the
-// preprocessor would; #line directives keep every line at its own file and number, so that the
-// compiler's messages name the real file.
-std::string withPartsInPlace(const std::vector<EmbeddedFile>& files, const EmbeddedFile& file) {
+// preprocessor would, but those `leftOut` names (left out altogether); #line directives keep every
+// line at its own file and number, so that the compiler's messages name the real file.
+std::string withPartsInPlace(const std::vector<EmbeddedFile>& files, const EmbeddedFile& file,
+                             const std::vector<std::string_view>& leftOut = {}) {
   static const std::regex include(R"re(#include "([^"]+)"\s*)re");
   // "#line <number> <lineOf>" puts the next line at <number> of this file.
   const std::string lineOf = std::string(" \"").append(file.path).append("\"\n");
@@ -37,7 +38,8 @@ std::string withPartsInPlace(const std::vector<EmbeddedFile>& files, const Embed
     std::smatch match;
     if (std::regex_match(line, match, include))
       if (const EmbeddedFile* part = findEmbeddedFile(files, match[1].str())) {
-        text += withPartsInPlace(files, *part);
+        if (std::find(leftOut.begin(), leftOut.end(), part->path) == leftOut.end())
+          text += withPartsInPlace(files, *part, leftOut);
         afterPart = true;
         continue;
       }
@@ -56,6 +58,26 @@ const std::string& userApiHeader() {
     return withPartsInPlace(files, *findEmbeddedFile(files, "tilescope_api.cuh"));
   }();
   return header;
+}
+
+const std::vector<std::string_view>& gpuOnlyApiParts() {
+  static const std::vector<std::string_view> parts = {"ts/cp_async.cuh", "ts/tensor_cores.cuh",
+                                                      "ts/tma_clusters.cuh"};
+  return parts;
+}
+
+const std::string& hostApiHeader() {
+  static const std::string header = [] {
+    const std::vector<EmbeddedFile>& files = embedded::userApiFiles();
+    return withPartsInPlace(files, *findEmbeddedFile(files, "tilescope_api.cuh"),
+                            gpuOnlyApiParts());
+  }();
+  return header;
+}
+
+std::string_view userApiPart(std::string_view path) {
+  const EmbeddedFile* file = findEmbeddedFile(embedded::userApiFiles(), path);
+  return file ? file->text : std::string_view();
 }
 
 const std::vector<UserKernelTemplate>& userKernelTemplates() {

@@ -376,7 +376,7 @@ std::vector<ElementType> declaredTypes(const std::string& source,
   return types;
 }
 
-CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options) {
+CompileResult prepareCompile(const UserKernelSource& kernel, const CompileOptions& options) {
   CompileResult result;
   result.arch = options.arch;
   result.params = declaredParams(kernel.source, &result.diagnostics);
@@ -405,6 +405,11 @@ CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOpt
     const auto given = options.params.find(spec.name);
     result.values[spec.name] = given == options.params.end() ? spec.defaultValue : given->second;
   }
+  return result;
+}
+
+CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options) {
+  CompileResult result = prepareCompile(kernel, options);
   if (!result.diagnostics.empty()) return result;
   if (const std::optional<std::string> why = userKernelCompilerUnavailable()) {
     result.diagnostics.push_back({0, 0, true, *why});

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "../kernels/template_config.hpp"
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
 #include "gpu_test.hpp"
@@ -25,25 +26,14 @@
 namespace tilescope {
 namespace {
 
+using test::catalogueConfig;
+
 // What the compiler said, for a failure message.
 std::string said(const CompileResult& result) {
   std::string text = result.log;
   for (const CompileDiagnostic& d : result.diagnostics)
     text += "\n[" + std::to_string(d.line) + "] " + d.message;
   return text;
-}
-
-// The catalogue configuration a template's compiled parameter values stand for: a seed
-// template's TILE is the catalogue's tile; a ladder template's parameters carry the catalogue's
-// own names. A parameter the catalogue kernel lacks (PAD, at its catalogue value by default) is
-// the template's own experiment.
-KernelConfig catalogueConfig(const UserKernelTemplate& t, const Params& values) {
-  if (const auto tile = values.find("TILE"); tile != values.end())
-    return resolve({t.kernel, {{"tile", tile->second}}});
-  KernelConfig config{t.kernel, {}};
-  for (const auto& [name, value] : values)
-    if (kernelInfo(t.kernel).param(name)) config.params[name] = value;
-  return resolve(config);
 }
 
 // The variants each template runs at: its defaults, and a smaller tile (seed kernels) or

@@ -12,6 +12,7 @@
 #include "cpu_kernels.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/host_kernel.hpp"
 
 namespace tilescope {
 namespace {
@@ -99,21 +100,25 @@ TEST(CpuBackend, MultipliesFp32OnlyAndSaysWhereTheOtherTypesRun) {
   }
 }
 
-TEST(CpuBackend, SaysAUserKernelRunsOnACudaGpu) {
+// A user kernel compiled for the CPU runs and verifies; what needs a GPU says so, at its line.
+TEST(CpuBackend, RunsAUserKernelAndSaysWhatNeedsAGpu) {
+  if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
   const auto backend = makeCpuBackend();
   RunRequest request;
-  request.kernel = {userKernelId("mine"), {}, "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"};
-  request.shape = {8, 8, 8};
-  const std::string expected =
-      "mine is CUDA source: it runs on a CUDA GPU, this machine's or a GPU server's (Backend > "
-      "GPU Server...), not on the CPU backend";
-  EXPECT_EQ(backend->refusal(request), expected);
+  request.kernel = {userKernelId("mine"), {}, userKernelTemplate("naive")->source};
+  request.shape = {33, 17, 9};
+  request.fill = Fill::Integer;
+  EXPECT_EQ(backend->refusal(request), std::nullopt);
+  EXPECT_TRUE(backend->run(request, {}, nullptr).verified());
+  request.kernel.source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_CLUSTER(2)\nTS_KERNEL {}\n";
   try {
     backend->run(request, {}, nullptr);
-    FAIL() << "the CPU backend ran CUDA source";
+    FAIL() << "the CPU backend ran a kernel in clusters";
   } catch (const Error& error) {
-    EXPECT_EQ(error.kind(), ErrorKind::Unsupported);
-    EXPECT_EQ(std::string(error.what()), expected);
+    EXPECT_EQ(error.kind(), ErrorKind::InvalidArgument);
+    EXPECT_EQ(std::string(error.what()),
+              "mine.cu did not compile for the CPU, line 2: TS_CLUSTER needs an NVIDIA GPU: the "
+              "CPU runs no thread-block clusters");
   }
 }
 

@@ -277,14 +277,14 @@ TEST_F(Serve, RefusedRequestsGetAnErrorAndTheServerStaysUp) {
        "unknown backend"},
       {{{"verb", "hello"}, {"id", 9}, {"extra", 1}}, "unknown member 'extra'"},
       {{{"verb", "run"}, {"id", 10}, {"backend", "cpu"}}, "no 'request'"},
-      // A user kernel is CUDA source: the CPU backend says where it runs, and one without its
-      // source or with a malformed parameter is refused before any backend sees it.
+      // What of a user kernel needs a GPU the CPU backend says, and one without its source or
+      // with a malformed parameter is refused before any backend sees it.
       {runMessage(11, {{"kernel", "user:mine"},
-                       {"source", "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"},
+                       {"source", "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_CLUSTER(2)\nTS_KERNEL {}\n"},
                        {"m", 8},
                        {"n", 8},
                        {"k", 8}}),
-       "mine is CUDA source: it runs on a CUDA GPU"},
+       "TS_CLUSTER needs an NVIDIA GPU"},
       {runMessage(12, {{"kernel", "user:mine"}, {"m", 8}, {"n", 8}, {"k", 8}}),
        "does not carry its source"},
       {runMessage(13, {{"kernel", "user:mine"},

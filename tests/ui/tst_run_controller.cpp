@@ -169,7 +169,7 @@ class TestRunController : public QObject {
     RunController controller;
     QSignalSpy failures(&controller, &RunController::runFailed);
     QSignalSpy finished(&controller, &RunController::queueFinished);
-    const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n";
+    const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_CLUSTER(2)\nTS_KERNEL {}\n";
     RunJob onCpu = job("user:mine", {}, 32), onCuda = job("user:mine", {}, 32, 2, "cuda");
     onCpu.request.kernel.source = onCuda.request.kernel.source = source;
     controller.enqueue({onCpu, onCuda});
@@ -177,7 +177,7 @@ class TestRunController : public QObject {
     QCOMPARE(failures.size(), 2);
     const QString cpu = failures.at(0).at(1).value<RunFailure>().message;
     const QString cuda = failures.at(1).at(1).value<RunFailure>().message;
-    QVERIFY2(cpu.contains(QStringLiteral("mine is CUDA source: it runs on a CUDA GPU")),
+    QVERIFY2(cpu.contains(QStringLiteral("TS_CLUSTER needs an NVIDIA GPU")),
              qPrintable(cpu));
     QVERIFY2(cuda.startsWith(QStringLiteral("running a kernel of your own needs a CUDA GPU: ")),
              qPrintable(cuda));

@@ -5,6 +5,7 @@
 // first asked for: a build or machine without it says so and still runs everything else.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tilescope/backend.hpp"
@@ -156,6 +157,11 @@ std::string userKernelArchitecture(int capability);
 // Why user kernels cannot be compiled here (NVRTC missing), or nullopt.
 std::optional<std::string> userKernelCompilerUnavailable();
 
+// What every compile of `kernel` with `options` starts from: the parameters the source declares
+// and the values compiled in, and a diagnostic for each thing the options or the declarations do
+// wrong (an undeclared parameter, a value or type the source does not allow).
+CompileResult prepareCompile(const UserKernelSource& kernel, const CompileOptions& options);
+
 // Compiles on the calling thread (a fraction of a second to seconds); never throws for anything
 // the source or options do wrong: that is a CompileResult with its diagnostics.
 CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options);
@@ -179,6 +185,14 @@ std::optional<Dim2> declaredBlock(const std::string& source, const Params& value
 // parameter and launch declarations. It is kernels/user/api/tilescope_api.cuh with its ts/ parts
 // in place, each behind a #line that names it.
 const std::string& userApiHeader();
+
+// The parts of the API (paths under kernels/user/api) that need an NVIDIA GPU: cp.async, the
+// tensor cores, TMA and clusters. The CPU backend leaves them out.
+const std::vector<std::string_view>& gpuOnlyApiParts();
+// The API as the CPU backend compiles it: userApiHeader() without the GPU-only parts.
+const std::string& hostApiHeader();
+// The text of one part of the API, e.g. "ts/shared.cuh"; empty where there is none.
+std::string_view userApiPart(std::string_view path);
 
 // A catalogue kernel written against the API, following its Mapping: where "New from..." starts.
 // Its file is kernels/families/<id with '_' for '-'>/template.cu; they come in catalogue order.

@@ -7,6 +7,7 @@ namespace ts {
 template <typename Word>
 __device__ __forceinline__ Word readShared(const Problem& p, Tile tile, const Word& word) {
   static_assert(sizeof(Word) <= 4, "one element of at most 4 bytes: readShared4 reads 16");
+  detail::checkShared(&word, sizeof(Word), false);
 #ifdef TS_TRACE
   detail::record(p, 2, tile, detail::sharedWord(&word));
 #endif
@@ -15,6 +16,7 @@ __device__ __forceinline__ Word readShared(const Problem& p, Tile tile, const Wo
 template <typename Word>
 __device__ __forceinline__ void writeShared(const Problem& p, Tile tile, Word& word, Word value) {
   static_assert(sizeof(Word) <= 4, "one element of at most 4 bytes: writeShared4 writes 16");
+  detail::checkShared(&word, sizeof(Word), true);
 #ifdef TS_TRACE
   detail::record(p, 3, tile, detail::sharedWord(&word));
 #endif
@@ -23,6 +25,7 @@ __device__ __forceinline__ void writeShared(const Problem& p, Tile tile, Word& w
 // Four consecutive words from `first` on as one 16-byte access: `first` 16-byte aligned (a
 // __shared__ __align__(16) array, at an index that is a multiple of 4).
 __device__ __forceinline__ float4 readShared4(const Problem& p, Tile tile, const float& first) {
+  detail::checkShared(&first, 16, false);
 #ifdef TS_TRACE
   detail::record(p, 2, tile, detail::sharedWord(&first), 4);
 #endif
@@ -30,6 +33,7 @@ __device__ __forceinline__ float4 readShared4(const Problem& p, Tile tile, const
 }
 __device__ __forceinline__ void writeShared4(const Problem& p, Tile tile, float& first,
                                              float4 value) {
+  detail::checkShared(&first, 16, true);
 #ifdef TS_TRACE
   detail::record(p, 3, tile, detail::sharedWord(&first), 4);
 #endif

@@ -43,6 +43,13 @@ __device__ __forceinline__ unsigned sharedAddress(const void* at) {
   return (unsigned)__cvta_generic_to_shared(at);
 }
 __device__ __forceinline__ int sharedWord(const void* at) { return (int)(sharedAddress(at) / 4); }
+// The CPU backend's sanitizer (TS_SANITIZE) checks each access of a staged tile for races and for
+// reads of words no thread wrote; on the GPU it does nothing.
+__device__ __forceinline__ void checkShared(const void* at, int bytes, bool write) {
+#ifdef TS_SANITIZE
+  host::checkShared(at, bytes, write);
+#endif
+}
 __device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
   return (unsigned)row < (unsigned)rows && (unsigned)col < (unsigned)cols;
 }

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// A user kernel (user_kernel.hpp) on the CPU: its source compiled by the host's C++ compiler into
+// a shared object, with the SIMT part of the ts:: API and a prelude of CUDA's built-ins, and run
+// with CUDA's semantics: a grid of blocks spread over the cores, each block's threads as fibers
+// that switch at its barriers, __shared__ memory per block. A sanitized build checks every
+// __shared__ index, races and unwritten words, and barriers not every thread reaches.
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tilescope/user_kernel.hpp"
+
+namespace tilescope {
+
+// Why user kernels cannot be compiled for the CPU here (no C++ compiler), or nullopt.
+std::optional<std::string> hostCompilerUnavailable();
+
+// The launch TS_LAUNCH and TS_KSTEP give for a shape.
+struct HostLaunch {
+  Dim2 block, grid;
+  int sharedBytes = 0;  // dynamic shared memory
+  int kDepth = 1;
+};
+
+// One thing the sanitizer found, where compute-sanitizer would: at a line of the user's source,
+// in a block, by a thread (threadIdx.x, threadIdx.y).
+struct SanitizerFinding {
+  enum class Kind { OutOfBounds, Race, DivergentBarrier, UnwrittenRead };
+  Kind kind = Kind::OutOfBounds;
+  int line = 0;
+  Dim2 block, thread;
+  std::string message;  // the whole report, e.g. "line 21, block (0,0), thread (3,1): ..."
+};
+
+// The findings of a launch: the first few, and how many there were.
+struct SanitizerReport {
+  std::vector<SanitizerFinding> findings;
+  int total = 0;
+  bool clean() const { return total == 0; }
+  std::string text() const;  // each finding on a line, and how many more
+};
+
+// A compiled kernel, loaded. Launches run on every core and may run at once.
+class HostModule {
+ public:
+  struct Entry;  // the shared object's entry points
+  HostModule(void* library, const Entry& entry, bool sanitized);
+  ~HostModule();
+  HostModule(const HostModule&) = delete;
+  HostModule& operator=(const HostModule&) = delete;
+
+  // TS_LAUNCH and TS_KSTEP for `shape`; throws Error(InvalidArgument) for an invalid launch.
+  HostLaunch launchFor(const Shape& shape) const;
+  // C = A B in fp32 (row-major, as the shape says) with the kernel; `trace`: the ts::Trace of a
+  // traced launch (trace()), else null. A sanitized module stops at its first findings and
+  // returns them; a barrier not every thread reaches is a finding in any build. Throws
+  // Error(Cancelled) when `cancel` is set (checked between blocks).
+  SanitizerReport launch(const float* a, const float* b, float* c, const Shape& shape,
+                         const HostLaunch& launch, const std::atomic<bool>* cancel,
+                         const void* trace = nullptr) const;
+  // A launch of a module compiled with CompileOptions::trace, recording as the GPU's does
+  // (UserModule::trace): the kernel and device are the caller's to fill in. Throws
+  // Error(InvalidArgument) with the sanitizer's report where it found something.
+  KernelTrace trace(const float* a, const float* b, float* c, const Shape& shape,
+                    const HostLaunch& launch, Dim2 block, int capacity) const;
+  bool sanitized() const { return sanitized_; }
+
+ private:
+  void* library_;
+  std::unique_ptr<Entry> entry_;
+  bool sanitized_;
+};
+
+struct HostCompileResult {
+  CompileResult result;                      // its diagnostics at the user's lines, its values
+  std::shared_ptr<const HostModule> module;  // null where it did not compile
+};
+
+// Compiles `kernel` for the CPU (fp32 only) on the calling thread, or takes the shared object a
+// compile of the same text made before from the cache ($XDG_CACHE_HOME/tilescope/kernels). Refuses
+// with a diagnostic at its line what needs an NVIDIA GPU (tensor cores, cp.async, TMA, clusters).
+// `sanitize`: the build checks __shared__ indices, races and unwritten words (TS_SANITIZE).
+HostCompileResult compileUserKernelForHost(const UserKernelSource& kernel,
+                                           const CompileOptions& options, bool sanitize = false);
+
+// The source with each __shared__ declaration rewritten into the block's storage (ts_host_prelude
+// .hpp), every line where it was; a diagnostic for each declaration it cannot read.
+std::string withHostSharedMemory(const std::string& source,
+                                 std::vector<CompileDiagnostic>* problems);
+
+}  // namespace tilescope

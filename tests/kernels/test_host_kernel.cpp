@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// User kernels on the CPU: every SIMT template compiled by the host's C++ compiler runs with
+// CUDA's semantics and verifies at sizes that are no tile multiple, its trace draws its
+// catalogue Mapping's pictures, and the sanitizer finds each mistake of a student at its line
+// and nothing in a correct template. The GPU-only templates are refused with the reason.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "template_config.hpp"
+#include "tilescope/error.hpp"
+#include "tilescope/host_kernel.hpp"
+#include "tilescope/mapping.hpp"
+#include "tilescope/measurement.hpp"
+
+namespace tilescope {
+namespace {
+
+const std::vector<Shape> kShapes = {{1, 1, 1}, {33, 17, 9}, {129, 65, 33}};
+
+std::string said(const CompileResult& result) {
+  std::string text = result.log;
+  for (const CompileDiagnostic& d : result.diagnostics)
+    text += "\n[" + std::to_string(d.line) + "] " + d.message;
+  return text;
+}
+
+// The templates that need an NVIDIA GPU: the tensor cores, and pipelined's cp.async.
+bool gpuOnly(const std::string& kernel) {
+  return kernel == "pipelined" || kernel.rfind("tensor-", 0) == 0;
+}
+
+// C = A B on integers in [-8, 8] with the kernel: whether C equals the exact product, and what
+// the sanitizer found.
+struct Product {
+  Product(const Shape& shape)
+      : shape(shape),
+        operands(makeOperands(shape, Fill::Integer, 7)),
+        c(makePoisonedMatrix(shape.m, shape.n)) {}
+  SanitizerReport run(const HostModule& module) {
+    poison(c);
+    return module.launch(operands.a.data.data(), operands.b.data.data(), c.data.data(), shape,
+                         module.launchFor(shape), nullptr);
+  }
+  bool verified() const {
+    return verify(c, referenceProduct(operands.a, operands.b), operands.a, operands.b).passed;
+  }
+  Shape shape;
+  Operands operands;
+  Matrix c;
+};
+
+class HostKernel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
+  }
+  static HostCompileResult compiled(const UserKernelSource& source, bool trace, bool sanitize,
+                                    const Params& params = {}) {
+    return compileUserKernelForHost(source, {"host", params, ElementType::F32, trace}, sanitize);
+  }
+};
+
+TEST_F(HostKernel, EverySimtTemplateRunsAndVerifiesAndTheTensorOnesAreRefused) {
+  int ran = 0;
+  for (const UserKernelTemplate& t : userKernelTemplates()) {
+    SCOPED_TRACE(t.kernel);
+    const HostCompileResult build = compiled({t.kernel, t.source}, false, false);
+    if (gpuOnly(t.kernel)) {
+      ASSERT_FALSE(build.result.ok);
+      const auto refusal =
+          std::find_if(build.result.diagnostics.begin(), build.result.diagnostics.end(),
+                       [](const CompileDiagnostic& d) {
+                         return d.message.find("needs an NVIDIA GPU") != std::string::npos;
+                       });
+      ASSERT_NE(refusal, build.result.diagnostics.end()) << said(build.result);
+      EXPECT_GT(refusal->line, 0);
+      continue;
+    }
+    ASSERT_TRUE(build.result.ok) << said(build.result);
+    for (const Shape& shape : kShapes) {
+      SCOPED_TRACE(std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                   std::to_string(shape.k));
+      Product product(shape);
+      EXPECT_TRUE(product.run(*build.module).clean());
+      EXPECT_TRUE(product.verified());
+    }
+    ++ran;
+  }
+  EXPECT_EQ(ran, 12);  // prefetched's SIMT part too
+}
+
+// Traced and sanitized at once: the sanitizer finds nothing in a correct template, and the trace
+// of an interior and of the last block draws the catalogue Mapping's pictures.
+TEST_F(HostKernel, EverySimtTemplatesCpuTraceDrawsItsMappingAndTheSanitizerFindsNothing) {
+  for (const UserKernelTemplate& t : userKernelTemplates()) {
+    if (gpuOnly(t.kernel)) continue;
+    SCOPED_TRACE(t.kernel);
+    const HostCompileResult build = compiled({t.kernel, t.source}, true, true);
+    ASSERT_TRUE(build.result.ok) << said(build.result);
+    for (const Shape& shape : kShapes) {
+      SCOPED_TRACE(std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                   std::to_string(shape.k));
+      Product product(shape);
+      const HostLaunch launch = build.module->launchFor(shape);
+      const Mapping mapping(test::catalogueConfig(t, build.result.values), shape);
+      EXPECT_EQ(launch.kDepth, mapping.kDepth());
+      for (const Dim2 block : {Dim2{launch.grid.x / 2, launch.grid.y / 2},
+                               Dim2{launch.grid.x - 1, launch.grid.y - 1}}) {
+        KernelTrace trace = build.module->trace(
+            product.operands.a.data.data(), product.operands.b.data.data(), product.c.data.data(),
+            shape, launch, block, (1 << 22) / (launch.block.x * launch.block.y));
+        ASSERT_FALSE(trace.truncated);
+        trace.kernel = {userKernelId(t.kernel), build.result.values, t.source};
+        EXPECT_TRUE(product.verified());
+        EXPECT_EQ(traceDifferences(Mapping(trace), mapping), std::vector<std::string>{});
+      }
+    }
+  }
+}
+
+// The shared-tiled template with `from` replaced by `to` (once), and the line of `marker` there.
+struct Edited {
+  std::string source;
+  int line = 0;
+};
+Edited sharedTiledWith(const std::string& from, const std::string& to, const std::string& marker) {
+  Edited edited{userKernelTemplate("shared-tiled")->source, 0};
+  const std::size_t at = edited.source.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) edited.source.replace(at, from.size(), to);
+  const std::size_t mark = edited.source.find(marker);
+  edited.line =
+      int(std::count(edited.source.begin(), edited.source.begin() + std::ptrdiff_t(mark), '\n')) +
+      1;
+  return edited;
+}
+
+// The first finding of the sanitized shared-tiled `edited` at TILE = `tile`, 40 x 40 x 40.
+SanitizerFinding firstFinding(const Edited& edited, int tile) {
+  const HostCompileResult build = compileUserKernelForHost(
+      {"student", edited.source}, {"host", {{"TILE", tile}}, ElementType::F32, false}, true);
+  EXPECT_TRUE(build.result.ok) << said(build.result);
+  if (!build.result.ok) return {};
+  Product product({40, 40, 40});
+  const SanitizerReport report = product.run(*build.module);
+  EXPECT_FALSE(report.clean());
+  if (report.clean()) return {};
+  EXPECT_NE(report.text().find(report.findings.front().message), std::string::npos);
+  return report.findings.front();
+}
+
+TEST_F(HostKernel, TheSanitizerFindsAMissingBarrierAsARace) {
+  const Edited edited = sharedTiledWith("    __syncthreads();\n    for (int kk", "    for (int kk",
+                                        "ts::writeShared(p, ts::TileA");
+  const SanitizerFinding finding = firstFinding(edited, 16);
+  EXPECT_EQ(finding.kind, SanitizerFinding::Kind::Race) << finding.message;
+  EXPECT_EQ(finding.line, edited.line) << finding.message;
+  EXPECT_NE(finding.message.find("a race"), std::string::npos) << finding.message;
+}
+
+TEST_F(HostKernel, TheSanitizerFindsAnIndexPastTheTilesEnd) {
+  const Edited edited = sharedTiledWith("a[ty][tx],", "a[ty][tx + 1],", "a[ty][tx + 1]");
+  const SanitizerFinding finding = firstFinding(edited, 16);
+  EXPECT_EQ(finding.kind, SanitizerFinding::Kind::OutOfBounds) << finding.message;
+  EXPECT_EQ(finding.line, edited.line) << finding.message;
+  EXPECT_EQ(finding.thread.x, 15) << finding.message;
+  EXPECT_NE(finding.message.find("a indexed with 16"), std::string::npos) << finding.message;
+}
+
+TEST_F(HostKernel, TheSanitizerFindsABarrierInDivergentCode) {
+  const Edited edited =
+      sharedTiledWith("    __syncthreads();\n    for (int kk",
+                      "    if (tx < 16) __syncthreads();\n    for (int kk", "if (tx < 16)");
+  const SanitizerFinding finding = firstFinding(edited, 32);
+  EXPECT_EQ(finding.kind, SanitizerFinding::Kind::DivergentBarrier) << finding.message;
+  EXPECT_EQ(finding.line, edited.line) << finding.message;
+  EXPECT_NE(finding.message.find("reached by 512 of the block's 1024 threads"), std::string::npos)
+      << finding.message;
+  // Not a sanitized build: still an error, not a hang.
+  const HostCompileResult plain = compileUserKernelForHost(
+      {"student", edited.source}, {"host", {{"TILE", 32}}, ElementType::F32, false}, false);
+  ASSERT_TRUE(plain.result.ok) << said(plain.result);
+  Product product({40, 40, 40});
+  const SanitizerReport report = product.run(*plain.module);
+  ASSERT_FALSE(report.clean());
+  EXPECT_EQ(report.findings.front().kind, SanitizerFinding::Kind::DivergentBarrier);
+}
+
+TEST_F(HostKernel, TheSanitizerFindsAReadOfAWordNoThreadWrote) {
+  const Edited edited =
+      sharedTiledWith("    ts::writeShared(p, ts::TileA",
+                      "    if (tx > 0) ts::writeShared(p, ts::TileA", "sum += ts::readShared");
+  const SanitizerFinding finding = firstFinding(edited, 16);
+  EXPECT_EQ(finding.kind, SanitizerFinding::Kind::UnwrittenRead) << finding.message;
+  EXPECT_EQ(finding.line, edited.line) << finding.message;
+  EXPECT_NE(finding.message.find("no thread of the block wrote"), std::string::npos)
+      << finding.message;
+}
+
+TEST_F(HostKernel, CompileErrorsAreAtTheUsersLines) {
+  const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {\n  undeclared = 1;\n}\n";
+  const HostCompileResult build = compiled({"broken", source}, false, false);
+  ASSERT_FALSE(build.result.ok);
+  ASSERT_FALSE(build.result.diagnostics.empty());
+  EXPECT_EQ(build.result.diagnostics.front().line, 3) << said(build.result);
+  EXPECT_TRUE(build.result.diagnostics.front().error);
+}
+
+}  // namespace
+}  // namespace tilescope

@@ -38,7 +38,7 @@ using namespace tilescope;
 using bench::CommandLine;
 
 constexpr int kExitOk = 0;
-constexpr int kExitUnverified = 1;  // every run finished, at least one failed verification
+constexpr int kExitUnverified = 1;  // a run failed verification, or the sanitizer a trace
 constexpr int kExitError = 2;       // bad input, or a run failed
 
 // Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
@@ -205,8 +205,8 @@ int runTrace(CommandLine& cl, Backend& backend) {
       "traced " + traced.kernel.kernel + " (" + formatParams(traced.kernel) + ") at " +
       std::to_string(traced.shape.m) + " x " + std::to_string(traced.shape.n) + " x " +
       std::to_string(traced.shape.k) + " on " + traced.device + ": block (" +
-      std::to_string(request.block.x) + "," + std::to_string(request.block.y) + ") of a grid of " +
-      std::to_string(traced.grid.x) + " x " + std::to_string(traced.grid.y) +
+      std::to_string(traced.tracedBlock.x) + "," + std::to_string(traced.tracedBlock.y) +
+      ") of a grid of " + std::to_string(traced.grid.x) + " x " + std::to_string(traced.grid.y) +
       (traced.launchGrid ? " tiles (launched as " + std::to_string(traced.launchGrid->x) +
                                " blocks, in clusters of " + std::to_string(traced.cluster.x) + ")"
                          : std::string()) +
@@ -214,7 +214,17 @@ int runTrace(CommandLine& cl, Backend& backend) {
       (traced.truncated ? " (truncated: some thread made more accesses than the trace holds)"
                         : "") +
       " -> " + *cl.trace + "\n");
-  return kExitOk;
+  if (traced.sanitizer.clean()) return kExitOk;
+  // As compute-sanitizer reports, on stderr; the trace holds the accesses up to the finding.
+  std::string found;
+  for (const SanitizerFinding& finding : traced.sanitizer.findings)
+    found += "sanitizer: " + traced.kernel.kernel + ".cu " + finding.message + "\n";
+  if (traced.sanitizer.total > int(traced.sanitizer.findings.size()))
+    found += "sanitizer: and " +
+             std::to_string(traced.sanitizer.total - int(traced.sanitizer.findings.size())) +
+             " more\n";
+  std::fputs(found.c_str(), stderr);
+  return kExitUnverified;
 }
 
 struct Measured {

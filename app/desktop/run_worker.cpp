@@ -99,22 +99,25 @@ Backend& RunWorker::backendFor(const std::string& id) {
 }
 
 Backend& RunWorker::userKernelBackendFor(const std::string& id) {
+  // A user kernel runs in a child process, a local run server of the same backend: a crash, a
+  // fault or a kernel that never ends fails that run alone. A run server is a child already.
   try {
-    Backend& backend = backendFor(id);
-    const bool server = std::find(serverIds_.begin(), serverIds_.end(), id) != serverIds_.end();
-    // The CPU backend refuses the kernel with its own reason; a server is a child already.
-    if (server || id != "cuda") return backend;
+    backendFor(id);
   } catch (const Error& error) {
-    if (error.kind() != ErrorKind::Unavailable) throw;
+    if (error.kind() != ErrorKind::Unavailable || id != "cuda") throw;
     throw Error(ErrorKind::Unavailable,
-                std::string("running a kernel of your own needs a CUDA GPU: ") + error.what() +
-                    ". The editor still compiles it here; to run it, add a GPU server (Backend > "
-                    "GPU Server...)");
+                std::string("running a kernel of your own on a GPU needs a CUDA GPU: ") +
+                    error.what() +
+                    ". The editor still compiles it here, and the cpu backend runs its SIMT "
+                    "kernels; to run it on a GPU, add a GPU server (Backend > GPU Server...)");
   }
-  if (!userKernelServer_)
-    userKernelServer_ = std::make_unique<remote::RemoteBackend>(
-        remote::ServerAddress{"", localServerCommand().toStdString(), "cuda"});
-  return *userKernelServer_;
+  if (std::find(serverIds_.begin(), serverIds_.end(), id) != serverIds_.end())
+    return backendFor(id);
+  std::unique_ptr<remote::RemoteBackend>& child = userKernelServers_[id];
+  if (!child)
+    child = std::make_unique<remote::RemoteBackend>(
+        remote::ServerAddress{"", localServerCommand().toStdString(), id});
+  return *child;
 }
 
 void RunWorker::execute(quint64 ticket, const RunJob& job) {

@@ -61,7 +61,8 @@ class RunWorker : public QObject {
   std::vector<std::string> serverIds_;  // those of run servers
   // Backends that failed to come up, or lost their device: the reason replaces the backend.
   std::map<std::string, std::string> lostReasons_;
-  std::unique_ptr<remote::RemoteBackend> userKernelServer_;
+  // Per local backend ("cpu", "cuda"), the child process user kernels run in.
+  std::map<std::string, std::unique_ptr<remote::RemoteBackend>> userKernelServers_;
   QElapsedTimer sinceProgress_;
 };
 

@@ -72,17 +72,6 @@ void TraceController::retrace(const KernelTrace* drawn, Dim2 selected, const Cho
   if (!drawn || !drawn->kernel.source ||
       (selected.x == drawn->tracedBlock.x && selected.y == drawn->tracedBlock.y))
     return;
-  if (choices.backend == "cpu") {  // Backend::trace: only CUDA, here or on a server, traces
-    emit status(
-        tr("Only block (%1,%2)'s accesses were traced: choose a CUDA GPU or a GPU server in Run "
-           "Setup to trace block (%3,%4)")
-            .arg(drawn->tracedBlock.x)
-            .arg(drawn->tracedBlock.y)
-            .arg(selected.x)
-            .arg(selected.y),
-        0);
-    return;
-  }
   if (runs_.busy()) {
     // A trace arriving selects its own block: this one is selected again when the queue ends.
     pendingRetrace_ = selected;

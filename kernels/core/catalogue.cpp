@@ -98,10 +98,11 @@ KernelInfo userKernelInfo(const std::string& name, const std::string& source) {
           .displayName = name,
           .seed = "your own kernel (Kernel Editor)",
           .teaching =
-              "Your kernel, compiled with NVRTC for the GPU that runs it, timed and "
-              "verified like every catalogue kernel.",
+              "Your kernel, compiled with NVRTC for the GPU that runs it (on the cpu backend by "
+              "the host's C++ compiler, its threads run as CUDA's would), timed and verified "
+              "like every catalogue kernel.",
           .params = std::move(params),
-          .backends = {"cuda"},
+          .backends = {"cpu", "cuda"},
           .hasMapping = false,
           .types = std::move(types)};
 }

@@ -193,7 +193,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
     kernel = [&] {
       const SanitizerReport found = user->launch(gemm.a, gemm.b, gemm.c, shape, userLaunch, cancel);
       if (!found.clean())
-        throw Error(ErrorKind::InvalidArgument,
+        throw Error(ErrorKind::LaunchFailed,
                     userKernelName(config.id()) + ".cu went wrong on the CPU:\n" + found.text());
     };
   } else {
@@ -258,9 +258,20 @@ KernelTrace CpuBackend::trace(const TraceRequest& request, const ProgressFn& pro
   Matrix c = makePoisonedMatrix(request.shape.m, request.shape.n);
   report(0.5, "running the traced launch");
   // As many accesses as the CUDA backend records (2^24 for the whole block).
-  KernelTrace traced =
-      module->trace(operands.a.data.data(), operands.b.data.data(), c.data.data(), request.shape,
-                    launch, request.block, (1 << 24) / (launch.block.x * launch.block.y));
+  const auto traceAt = [&](Dim2 block) {
+    return module->trace(operands.a.data.data(), operands.b.data.data(), c.data.data(),
+                         request.shape, launch, block,
+                         (1 << 24) / (launch.block.x * launch.block.y));
+  };
+  KernelTrace traced = traceAt(request.block);
+  // The sanitizer stops the launch at its first finding, which another block may have made: the
+  // pictures then show that block, whose accesses lead up to the finding.
+  if (!traced.sanitizer.clean() && traced.sanitizer.findings.front().block != request.block) {
+    report(0.75, "tracing block " + std::to_string(traced.sanitizer.findings.front().block.x) +
+                     "," + std::to_string(traced.sanitizer.findings.front().block.y) +
+                     ", where the sanitizer found something");
+    traced = traceAt(traced.sanitizer.findings.front().block);
+  }
   traced.kernel = config;
   traced.device = cpuModelName();
   report(1.0, "done");

@@ -925,6 +925,41 @@ TEST(ReportTrace, ATensorCoreTraceKeepsItsTypeAndFragmentReads) {
       << traceRefused(never);
 }
 
+// What the CPU backend's sanitizer found travels with the trace; a clean trace writes nothing of
+// it, and a finding outside the launch is refused.
+TEST(ReportTrace, TheSanitizersFindingsRoundTrip) {
+  tilescope::KernelTrace trace = smallTrace();
+  EXPECT_FALSE(report::toJson(trace).contains("sanitizer"));
+  trace.sanitizer.findings.push_back({tilescope::SanitizerFinding::Kind::Race, 12,
+                                      tilescope::Dim2{2, 1}, tilescope::Dim2{1, 1},
+                                      "line 12, block (2,1), thread (1,1): a race"});
+  trace.sanitizer.findings.push_back({tilescope::SanitizerFinding::Kind::OutOfBounds, 9,
+                                      tilescope::Dim2{0, 0}, tilescope::Dim2{0, 1},
+                                      "line 9, block (0,0), thread (0,1): out of bounds"});
+  trace.sanitizer.total = 5;
+  const nlohmann::json json = report::toJson(trace);
+  const tilescope::KernelTrace back = report::traceFromJson(json);
+  ASSERT_EQ(back.sanitizer.findings.size(), 2u);
+  EXPECT_EQ(back.sanitizer.total, 5);
+  EXPECT_EQ(back.sanitizer.findings[0].kind, tilescope::SanitizerFinding::Kind::Race);
+  EXPECT_EQ(back.sanitizer.findings[0].line, 12);
+  EXPECT_EQ(back.sanitizer.findings[0].block, (tilescope::Dim2{2, 1}));
+  EXPECT_EQ(back.sanitizer.findings[1].thread, (tilescope::Dim2{0, 1}));
+  EXPECT_EQ(back.sanitizer.findings[1].message, trace.sanitizer.findings[1].message);
+  nlohmann::json outside = json;
+  outside["sanitizer"]["findings"][0]["block"] = nlohmann::json({3, 0});
+  EXPECT_EQ(traceRefused(outside), "trace.sanitizer.findings[0].block: a block outside the grid");
+  nlohmann::json kind = json;
+  kind["sanitizer"]["findings"][1]["kind"] = "leak";
+  EXPECT_EQ(traceRefused(kind),
+            "trace.sanitizer.findings[1].kind: 'leak' is no kind of finding this TileScope knows");
+  nlohmann::json fewer = json;
+  fewer["sanitizer"]["total"] = 1;
+  EXPECT_EQ(traceRefused(fewer),
+            "trace.sanitizer.total: 1 is not a valid number of findings (a whole number from 2 to "
+            "2147483647)");
+}
+
 TEST(ReportTrace, ABrokenTraceIsRefusedAtItsPath) {
   const nlohmann::json good = report::toJson(smallTrace());
   nlohmann::json tooMany = good;

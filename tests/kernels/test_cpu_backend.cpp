@@ -122,6 +122,41 @@ TEST(CpuBackend, RunsAUserKernelAndSaysWhatNeedsAGpu) {
   }
 }
 
+// A trace on the CPU carries what the sanitizer found. Where another block than the one asked
+// for made the fault, that block is traced: its accesses lead up to the finding.
+TEST(CpuBackend, ATraceCarriesTheSanitizersFindingsFromTheBlockThatMadeThem) {
+  if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
+  const auto backend = makeCpuBackend();
+  TraceRequest request;
+  request.kernel = {userKernelId("clean"), {}, userKernelTemplate("naive")->source};
+  request.shape = {64, 64, 64};
+  request.block = {1, 1};
+  const KernelTrace clean = backend->trace(request, {}, nullptr);
+  EXPECT_TRUE(clean.sanitizer.clean()) << clean.sanitizer.text();
+  EXPECT_EQ(clean.tracedBlock, (Dim2{1, 1}));
+
+  // Block (0,1) alone reads a word of its tile no thread wrote.
+  request.kernel = {
+      userKernelId("faulty"),
+      {},
+      "TS_LAUNCH(4, 4, 2, 2, 0)\n"
+      "TS_KERNEL {\n"
+      "  __shared__ float t[4][4];\n"
+      "  if (threadIdx.x > 0) t[threadIdx.y][threadIdx.x] = 1.0f;\n"
+      "  __syncthreads();\n"
+      "  const float x = blockIdx.x == 0 && blockIdx.y == 1 ? t[0][0] : 0.0f;\n"
+      "  ts::storeC(p, blockIdx.y * 4 + threadIdx.y, blockIdx.x * 4 + threadIdx.x, x);\n"
+      "}\n"};
+  request.shape = {8, 8, 8};
+  const KernelTrace faulty = backend->trace(request, {}, nullptr);
+  ASSERT_FALSE(faulty.sanitizer.clean());
+  const SanitizerFinding& finding = faulty.sanitizer.findings.front();
+  EXPECT_EQ(finding.kind, SanitizerFinding::Kind::UnwrittenRead) << finding.message;
+  EXPECT_EQ(finding.line, 6) << finding.message;
+  EXPECT_EQ(finding.block, (Dim2{0, 1})) << finding.message;
+  EXPECT_EQ(faulty.tracedBlock, (Dim2{0, 1}));
+}
+
 TEST(CpuBackend, RefusesSerialBeyondItsWorkLimit) {
   const auto backend = makeCpuBackend();
   const double limit = kernelInfo("serial").maxWork.at("cpu");

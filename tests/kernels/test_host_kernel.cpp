@@ -200,6 +200,49 @@ TEST_F(HostKernel, TheSanitizerFindsAReadOfAWordNoThreadWrote) {
       << finding.message;
 }
 
+// shared-tiled as a student writes it from the seed: plain indexing of the tiles and of p.A, p.B,
+// p.C, no accessors.
+constexpr const char* kPlainSharedTiled = R"(TS_PARAM(TILE, 16, 8, 16)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+TS_KERNEL {
+  __shared__ float a[TILE][TILE];
+  __shared__ float b[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int i = blockIdx.y * TILE + ty, j = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int k0 = 0; k0 < p.K; k0 += TILE) {
+    a[ty][tx] = i < p.M && k0 + tx < p.K ? p.A[i * p.K + k0 + tx] : 0.0f;
+    b[ty][tx] = k0 + ty < p.K && j < p.N ? p.B[(k0 + ty) * p.N + j] : 0.0f;
+    __syncthreads();
+    for (int kk = 0; kk < TILE; ++kk) sum += a[ty][kk] * b[kk][tx];
+    __syncthreads();
+  }
+  if (i < p.M && j < p.N) p.C[i * p.N + j] = sum;
+}
+)";
+
+// Plain a[r][c] reads and writes are checked as the accessors' are: correct, nothing is found;
+// without the barrier after the stores, the race is found where the next thread writes.
+TEST_F(HostKernel, TheSanitizerChecksPlainIndexingOfSharedArrays) {
+  const HostCompileResult correct = compiled({"plain", kPlainSharedTiled}, false, true);
+  ASSERT_TRUE(correct.result.ok) << said(correct.result);
+  Product product({40, 40, 40});
+  EXPECT_EQ(product.run(*correct.module).text(), "");
+  EXPECT_TRUE(product.verified());
+
+  std::string racy = kPlainSharedTiled;
+  racy.erase(racy.find("    __syncthreads();\n    for (int kk"),
+             std::string("    __syncthreads();\n").size());
+  const HostCompileResult build = compiled({"plain", racy}, false, true);
+  ASSERT_TRUE(build.result.ok) << said(build.result);
+  const SanitizerReport report = product.run(*build.module);
+  ASSERT_FALSE(report.clean());
+  const SanitizerFinding& finding = report.findings.front();
+  EXPECT_EQ(finding.kind, SanitizerFinding::Kind::Race) << finding.message;
+  EXPECT_EQ(finding.line, 10) << finding.message;  // a[ty][tx] = ...
+  EXPECT_NE(finding.message.find("a race"), std::string::npos) << finding.message;
+}
+
 TEST_F(HostKernel, CompileErrorsAreAtTheUsersLines) {
   const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {\n  undeclared = 1;\n}\n";
   const HostCompileResult build = compiled({"broken", source}, false, false);

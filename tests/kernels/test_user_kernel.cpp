@@ -69,7 +69,7 @@ TEST(UserKernelEntry, ItsParametersComeFromTheSourceAndItRunsOnCudaOnly) {
   EXPECT_EQ(info.id, "user:mine");
   EXPECT_EQ(info.displayName, "mine");
   EXPECT_TRUE(isUserKernelId(info.id));
-  EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
+  EXPECT_EQ(info.backends, (std::vector<std::string>{"cpu", "cuda"}));
   EXPECT_EQ(info.types, std::vector<ElementType>{ElementType::F32});
   EXPECT_FALSE(info.hasMapping);
   ASSERT_EQ(info.params.size(), 2u);

@@ -17,11 +17,13 @@
 #include <vector>
 
 #include "tilescope/error.hpp"
+#include "tilescope/host_kernel.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
 #include "tilescope/remote/protocol.hpp"
 #include "tilescope/remote/remote_backend.hpp"
 #include "tilescope/remote/server_process.hpp"
+#include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace tilescope::remote {
@@ -168,23 +170,25 @@ TEST_F(Serve, ARequestForCountersGetsTheBackendsAnswer) {
   EXPECT_TRUE(plain.at("counters_unavailable").is_null());
 }
 
-// Tracing runs CUDA source: the CPU backend says so, and a request without a valid block is
-// refused by the protocol before any backend sees it.
-TEST_F(Serve, ATraceOnTheCpuIsRefusedWithTheReason) {
+// A trace on the CPU comes back whole, and a request without a valid block is refused by the
+// protocol before any backend sees it.
+TEST_F(Serve, ATraceOnTheCpuComesBackAndABadBlockIsRefused) {
   const json userRequest = {{"kernel", "user:mine"},
                             {"source", userKernelTemplate("naive")->source},
                             {"m", 32},
                             {"n", 32},
                             {"k", 8}};
-  const json refused = request({{"verb", "trace"},
-                                {"id", 21},
-                                {"backend", "cpu"},
-                                {"request", userRequest},
-                                {"block", {0, 0}}});
-  ASSERT_EQ(refused.at("reply"), "error") << refused.dump();
-  EXPECT_EQ(refused.at("kind"), "unsupported");
-  EXPECT_EQ(refused.at("message").get<std::string>().rfind("the cpu backend cannot trace", 0), 0u)
-      << refused.dump();
+  if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
+  const json traced = request({{"verb", "trace"},
+                               {"id", 21},
+                               {"backend", "cpu"},
+                               {"request", userRequest},
+                               {"block", {1, 0}}});
+  ASSERT_EQ(traced.at("reply"), "trace") << traced.dump().substr(0, 400);
+  const KernelTrace trace = report::traceFromJson(traced.at("trace"));
+  EXPECT_EQ(trace.tracedBlock, (Dim2{1, 0}));
+  EXPECT_EQ(traceDifferences(Mapping(trace), Mapping({"naive", {{"tile", 16}}}, {32, 32, 8})),
+            std::vector<std::string>{});
   for (const json& block : {json{0}, json{-1, 0}, json("0,0"), json{0.5, 1}}) {
     const json bad = request({{"verb", "trace"},
                               {"id", 22},
@@ -394,15 +398,12 @@ TEST_F(Serve, EveryMalformedLineGetsOneErrorAndTheServerStaysUp) {
 // the fault and the server is restarted; one that never ends is stopped by a cancel or by the
 // client's time limit, the server killed; either way the next run starts a new server and
 // verifies. On the GPU machine only: skipped where the server has no usable CUDA backend.
-class ServeOnGpu : public ::testing::Test {
+class UserKernelsInAServer : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (const auto why = makeCudaBackend()->unavailableReason()) GTEST_SKIP() << *why;
-    if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
-  }
+  explicit UserKernelsInAServer(std::string backend) : backend_(std::move(backend)) {}
 
-  static ServerAddress address(std::chrono::milliseconds replyTimeout = std::chrono::minutes(5)) {
-    return {"", serverCommand(), "cuda", replyTimeout};
+  ServerAddress address(std::chrono::milliseconds replyTimeout = std::chrono::minutes(5)) const {
+    return {"", serverCommand(), backend_, replyTimeout};
   }
 
   static RunRequest userRun(const std::string& name, const std::string& source) {
@@ -431,6 +432,27 @@ class ServeOnGpu : public ::testing::Test {
     }
     ADD_FAILURE() << "the run did not fail";
     return {};
+  }
+
+  std::string backend_;
+};
+
+class ServeOnGpu : public UserKernelsInAServer {
+ protected:
+  ServeOnGpu() : UserKernelsInAServer("cuda") {}
+  void SetUp() override {
+    if (const auto why = makeCudaBackend()->unavailableReason()) GTEST_SKIP() << *why;
+    if (const auto why = userKernelCompilerUnavailable()) GTEST_SKIP() << *why;
+  }
+};
+
+// The same on the CPU backend, which compiles user kernels with the host's C++ compiler: runs in
+// CI wherever one is installed.
+class ServeOnCpu : public UserKernelsInAServer {
+ protected:
+  ServeOnCpu() : UserKernelsInAServer("cpu") {}
+  void SetUp() override {
+    if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
   }
 };
 
@@ -488,6 +510,61 @@ TEST_F(ServeOnGpu, AKernelSilentPastTheTimeLimitIsStopped) {
       failure([&] { backend.run(userRun("endless", kEndlessKernel), {}, nullptr); },
               ErrorKind::Unavailable);
   EXPECT_NE(why.find("5 s"), std::string::npos) << why;
+  expectANewServerRuns(backend);
+}
+
+// A volatile flag: its every read is a side effect, so the loop cannot be compiled away.
+constexpr const char* kEndlessCpuKernel =
+    "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+    "TS_KERNEL { volatile int spin = 1; while (spin) {} }\n";
+// Threads 16 to 31 skip the barrier the others wait at.
+constexpr const char* kDivergentBarrierKernel =
+    "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+    "TS_KERNEL {\n"
+    "  if (threadIdx.x < 16) __syncthreads();\n"
+    "}\n";
+
+TEST_F(ServeOnCpu, AKernelThatCrashesEndsItsRunWithTheSignalAndTheNextRunWorks) {
+  RemoteBackend backend(address());
+  const std::string why =
+      failure([&] { backend.run(userRun("faulting", kFaultingKernel), {}, nullptr); },
+              ErrorKind::Unavailable);
+  EXPECT_NE(why.find("signal 11"), std::string::npos) << why;
+  expectANewServerRuns(backend);
+}
+
+TEST_F(ServeOnCpu, CancelStopsAKernelThatNeverEnds) {
+  RemoteBackend backend(address());
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    cancel = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const std::string why =
+      failure([&] { backend.run(userRun("endless", kEndlessCpuKernel), {}, &cancel); },
+              ErrorKind::Cancelled);
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30)) << why;
+  expectANewServerRuns(backend);
+}
+
+TEST_F(ServeOnCpu, AKernelSilentPastTheTimeLimitIsStopped) {
+  RemoteBackend backend(address(std::chrono::seconds(3)));
+  const std::string why =
+      failure([&] { backend.run(userRun("endless", kEndlessCpuKernel), {}, nullptr); },
+              ErrorKind::Unavailable);
+  EXPECT_NE(why.find("3 s"), std::string::npos) << why;
+  expectANewServerRuns(backend);
+}
+
+// A barrier half the block never reaches is an error at its line, not a hang.
+TEST_F(ServeOnCpu, ABarrierNotEveryThreadReachesFailsAtItsLine) {
+  RemoteBackend backend(address());
+  const std::string why =
+      failure([&] { backend.run(userRun("divergent", kDivergentBarrierKernel), {}, nullptr); },
+              ErrorKind::LaunchFailed);
+  EXPECT_NE(why.find("line 3"), std::string::npos) << why;
   expectANewServerRuns(backend);
 }
 

@@ -6,6 +6,8 @@
 #include "run_controller.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/mapping.hpp"
+#include "tilescope/user_kernel.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
@@ -162,53 +164,63 @@ class TestRunController : public QObject {
     QCOMPARE(summary.failed, 2);
   }
 
-  // A user kernel never runs in this process: the CPU backend says where it runs, and without a
-  // usable GPU the CUDA backend says that running needs one (the editor still compiles).
-  void aUserKernelSaysWhereItCanRun() {
+  // A user kernel never runs in this process: on the CPU it runs and verifies in a child (a
+  // local run server), what needs a GPU is refused with its line, and without a usable GPU the
+  // CUDA backend says that running there needs one (the editor still compiles).
+  void aUserKernelRunsInAChildOrSaysWhereItCanRun() {
     if (!makeCudaBackend()->unavailableReason()) QSKIP("a usable GPU is present (tst_gpu_app)");
     RunController controller;
     QSignalSpy failures(&controller, &RunController::runFailed);
+    QSignalSpy results(&controller, &RunController::resultReady);
     QSignalSpy finished(&controller, &RunController::queueFinished);
-    const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_CLUSTER(2)\nTS_KERNEL {}\n";
-    RunJob onCpu = job("user:mine", {}, 32), onCuda = job("user:mine", {}, 32, 2, "cuda");
-    onCpu.request.kernel.source = onCuda.request.kernel.source = source;
-    controller.enqueue({onCpu, onCuda});
+    RunJob naive = job("user:naive", {}, 33), cluster = job("user:mine", {}, 32),
+           onCuda = job("user:mine", {}, 32, 2, "cuda");
+    naive.request.kernel.source = userKernelTemplate("naive")->source;
+    cluster.request.kernel.source = onCuda.request.kernel.source =
+        "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_CLUSTER(2)\nTS_KERNEL {}\n";
+    controller.enqueue({naive, cluster, onCuda});
     QVERIFY(finished.wait(kWaitMs));
+    QCOMPARE(results.size(), 1);
+    QVERIFY(results.at(0).at(0).value<RunResult>().verified());
     QCOMPARE(failures.size(), 2);
     const QString cpu = failures.at(0).at(1).value<RunFailure>().message;
     const QString cuda = failures.at(1).at(1).value<RunFailure>().message;
-    QVERIFY2(cpu.contains(QStringLiteral("TS_CLUSTER needs an NVIDIA GPU")),
-             qPrintable(cpu));
-    QVERIFY2(cuda.startsWith(QStringLiteral("running a kernel of your own needs a CUDA GPU: ")),
-             qPrintable(cuda));
+    QVERIFY2(cpu.contains(QStringLiteral("TS_CLUSTER needs an NVIDIA GPU")), qPrintable(cpu));
+    QVERIFY2(
+        cuda.startsWith(QStringLiteral("running a kernel of your own on a GPU needs a CUDA GPU: ")),
+        qPrintable(cuda));
     QVERIFY2(cuda.contains(QStringLiteral("add a GPU server")), qPrintable(cuda));
   }
 
-  // A trace job goes through the worker like a run: the CPU backend says tracing needs a CUDA
-  // GPU, without one the CUDA backend says the same as for a run, and the queue goes on.
-  void aTraceSaysWhereItCanRun() {
+  // A trace job goes through the worker like a run: on the CPU it comes back from the child,
+  // without a GPU the CUDA backend says the same as for a run, and the queue goes on.
+  void aTraceRunsOnTheCpuOrSaysWhereItCanRun() {
     if (!makeCudaBackend()->unavailableReason()) QSKIP("a usable GPU is present (tst_gpu_app)");
     RunController controller;
     QSignalSpy failures(&controller, &RunController::runFailed);
     QSignalSpy traces(&controller, &RunController::traceReady);
     QSignalSpy finished(&controller, &RunController::queueFinished);
-    const TraceRequest request{{"user:mine", {}, "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"},
-                               {32, 32, 32}};
+    const TraceRequest request{{"user:naive", {{"TILE", 8}}, userKernelTemplate("naive")->source},
+                               {32, 24, 16},
+                               0,
+                               {1, 2}};
     controller.enqueue({RunJob::trace("cpu", request), RunJob::trace("cuda", request),
                         job("naive", {{"tile", 8}}, 32)});
     QVERIFY(finished.wait(kWaitMs));
-    QCOMPARE(traces.size(), 0);
-    QCOMPARE(failures.size(), 2);
+    QCOMPARE(traces.size(), 1);
+    const KernelTrace trace = traces.at(0).at(0).value<KernelTrace>();
+    QCOMPARE(trace.tracedBlock.x, 1);
+    QCOMPARE(trace.tracedBlock.y, 2);
+    QCOMPARE(traceDifferences(Mapping(trace), Mapping({"naive", {{"tile", 8}}}, request.shape)),
+             std::vector<std::string>{});
+    QCOMPARE(failures.size(), 1);
     const RunJob failedJob = failures.at(0).at(0).value<RunJob>();
-    QCOMPARE(describe(failedJob), QStringLiteral("tracing user:mine at 32³ on cpu"));
-    const QString cpu = failures.at(0).at(1).value<RunFailure>().message;
-    const QString cuda = failures.at(1).at(1).value<RunFailure>().message;
-    QVERIFY2(cpu.startsWith(QStringLiteral("the cpu backend cannot trace: tracing runs your "
-                                           "kernel's CUDA source on a CUDA GPU")),
-             qPrintable(cpu));
-    QVERIFY2(cuda.startsWith(QStringLiteral("running a kernel of your own needs a CUDA GPU: ")),
-             qPrintable(cuda));
-    QCOMPARE(finished.at(0).at(0).value<QueueSummary>().completed, 1);
+    QCOMPARE(describe(failedJob), QStringLiteral("tracing user:naive at 32×24×16 on cuda"));
+    const QString cuda = failures.at(0).at(1).value<RunFailure>().message;
+    QVERIFY2(
+        cuda.startsWith(QStringLiteral("running a kernel of your own on a GPU needs a CUDA GPU: ")),
+        qPrintable(cuda));
+    QCOMPARE(finished.at(0).at(0).value<QueueSummary>().completed, 2);
   }
 
   void shutdownDuringARunIsClean() {

@@ -25,24 +25,6 @@ struct HostLaunch {
   int kDepth = 1;
 };
 
-// One thing the sanitizer found, where compute-sanitizer would: at a line of the user's source,
-// in a block, by a thread (threadIdx.x, threadIdx.y).
-struct SanitizerFinding {
-  enum class Kind { OutOfBounds, Race, DivergentBarrier, UnwrittenRead };
-  Kind kind = Kind::OutOfBounds;
-  int line = 0;
-  Dim2 block, thread;
-  std::string message;  // the whole report, e.g. "line 21, block (0,0), thread (3,1): ..."
-};
-
-// The findings of a launch: the first few, and how many there were.
-struct SanitizerReport {
-  std::vector<SanitizerFinding> findings;
-  int total = 0;
-  bool clean() const { return total == 0; }
-  std::string text() const;  // each finding on a line, and how many more
-};
-
 // A compiled kernel, loaded. Launches run on every core and may run at once.
 class HostModule {
  public:
@@ -58,12 +40,14 @@ class HostModule {
   // traced launch (trace()), else null. A sanitized module stops at its first findings and
   // returns them; a barrier not every thread reaches is a finding in any build. Throws
   // Error(Cancelled) when `cancel` is set (checked between blocks).
+  // `first`: the block handed out first (a traced launch's, so that no other block's finding
+  // stops the launch before it ran).
   SanitizerReport launch(const float* a, const float* b, float* c, const Shape& shape,
                          const HostLaunch& launch, const std::atomic<bool>* cancel,
-                         const void* trace = nullptr) const;
+                         const void* trace = nullptr, Dim2 first = {0, 0}) const;
   // A launch of a module compiled with CompileOptions::trace, recording as the GPU's does
-  // (UserModule::trace): the kernel and device are the caller's to fill in. Throws
-  // Error(InvalidArgument) with the sanitizer's report where it found something.
+  // (UserModule::trace): the kernel and device are the caller's to fill in. What the sanitizer
+  // found is in the trace (KernelTrace::sanitizer): the accesses up to where the launch stopped.
   KernelTrace trace(const float* a, const float* b, float* c, const Shape& shape,
                     const HostLaunch& launch, Dim2 block, int capacity) const;
   bool sanitized() const { return sanitized_; }

@@ -29,6 +29,7 @@ namespace tilescope {
 
 struct Dim2 {
   int x = 1, y = 1;
+  bool operator==(const Dim2&) const = default;
 };
 
 // An element of A, B or C (it may lie in the padding past the matrix edge).

@@ -74,6 +74,24 @@ inline bool tracedWidth(std::int64_t width) {
   return width == 1 || width == 2 || width == 4 || width == 8;
 }
 
+// One thing the CPU backend's sanitizer found (host_kernel.hpp), where compute-sanitizer would: at
+// a line of the user's source, in a block, by a thread (threadIdx.x, threadIdx.y).
+struct SanitizerFinding {
+  enum class Kind { OutOfBounds, Race, DivergentBarrier, UnwrittenRead };
+  Kind kind = Kind::OutOfBounds;
+  int line = 0;
+  Dim2 block, thread;
+  std::string message;  // the whole report, e.g. "line 21, block (0,0), thread (3,1): ..."
+};
+
+// The findings of a launch: the first few, and how many there were.
+struct SanitizerReport {
+  std::vector<SanitizerFinding> findings;
+  int total = 0;
+  bool clean() const { return total == 0; }
+  std::string text() const;  // each finding on a line, and how many more
+};
+
 // What a traced launch recorded through the accessors: for every element of C the block and
 // thread that stored it (linear: x + y * width), and the loads and shared-memory words of every
 // thread of one block. A Mapping built from it (Mapping(KernelTrace)) draws the kernel as the
@@ -100,6 +118,9 @@ struct KernelTrace {
   SharedTrace sharedA, sharedB;
   int storeWidth = 1;      // the widest store of C the traced block made (ts::storeC4: 4)
   bool truncated = false;  // some thread made more accesses than the trace could hold
+  // What the sanitizer found in a trace on the CPU (the launch stopped there, so the accesses
+  // end there too); clean in a GPU's trace.
+  SanitizerReport sanitizer;
 };
 
 // A traced launch to make (Backend::trace): the user kernel with its source and parameter

@@ -4,6 +4,7 @@
 // Each CUDA thread is a fiber; `current` is the one running on this system thread.
 // Relies on ts_host_abi.hpp in front of it.
 #include <source_location>
+#include <type_traits>
 
 #define __global__
 #define __device__
@@ -134,14 +135,45 @@ inline long long checkedIndex(const char* name, Index index, long long extent) {
   return 0;  // the run stops at the block's next barrier; until then the access stays inside
 }
 
+inline void checkShared(const void* at, int bytes, bool write) {
+  Thread* const me = current;
+  me->runtime->checkShared(me, at, bytes, write);
+}
+
+// One number of a __shared__ array: each read and write of it is checked as the accessors' are
+// (races, words no thread wrote). Its address is the element's, unchecked from there on.
+template <typename T>
+class Element {
+ public:
+  explicit Element(T& at) : at_(at) {}
+  operator T() const {
+    checkShared(&at_, int(sizeof(T)), false);
+    return at_;
+  }
+  const Element& operator=(T value) const {
+    checkShared(&at_, int(sizeof(T)), true);
+    at_ = value;
+    return *this;
+  }
+  const Element& operator=(const Element& other) const { return *this = T(other); }
+  const Element& operator+=(T value) const { return *this = T(*this) + value; }
+  const Element& operator-=(T value) const { return *this = T(*this) - value; }
+  const Element& operator*=(T value) const { return *this = T(*this) * value; }
+  const Element& operator/=(T value) const { return *this = T(*this) / value; }
+  T* operator&() const { return &at_; }
+
+ private:
+  T& at_;
+};
+
 template <typename T>
 class Checked;
-// What indexing a Checked array gives (and what a declaration gives): an element, or a Checked
-// array of one dimension less.
+// What indexing a Checked array gives (and what a declaration gives): an element (a number as
+// an Element), or a Checked array of one dimension less.
 template <typename T>
 struct Indexed {
-  using Type = T&;
-  static T& of(T& element, const char*) { return element; }
+  using Type = std::conditional_t<std::is_arithmetic_v<T>, Element<T>, T&>;
+  static Type of(T& element, const char*) { return Type(element); }
 };
 template <typename T, unsigned long N>
 struct Indexed<T[N]> {
@@ -164,10 +196,6 @@ class Checked<T[N]> {
 template <typename T, unsigned long kAlign>
 inline typename Indexed<T>::Type shared(int site, const char* name) {
   return Indexed<T>::of(rawShared<T>(site, kAlign), name);
-}
-inline void checkShared(const void* at, int bytes, bool write) {
-  Thread* const me = current;
-  me->runtime->checkShared(me, at, bytes, write);
 }
 #else
 template <typename T, unsigned long kAlign>

@@ -101,7 +101,8 @@ const std::vector<OptionSpec> kOptions = {
 
 const std::string_view kExitStatusBench =
     "0 every run finished and passed verification (or ran with --no-verify); 1 a run failed "
-    "verification (all results are still written); 2 bad input or an error (one line on stderr; "
+    "verification (all results are still written), or in a --trace on the cpu backend the "
+    "sanitizer found a fault of the kernel (listed on stderr; the trace is still written); 2 bad input or an error (one line on stderr; "
     "results measured before the error are still written); 128 + the signal's number when "
     "interrupted (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the first signal stops after the current "
     "run and the runs measured are still written; a second one within 30 s changes nothing.";

@@ -181,6 +181,9 @@ std::string ServerProcess::dropped() {
         message +=
             " (a command was not found: is tilescope-bench installed and on the PATH of "
             "non-interactive shells on the server?)";
+      else if (code > 128 && code <= 128 + 64)  // a shell's report of a child's signal
+        message += " (killed by signal " + std::to_string(code - 128) + ", " +
+                   ::strsignal(code - 128) + ")";
       else if (code == 255)
         message +=
             " (ssh failed: run the command in a terminal to check the host name, the key "

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A trace as JSON: owners of C, loads and shared-memory words as arithmetic runs, so a trace of
 // a regular mapping of 1024 x 1024 fits a few hundred kilobytes.
+#include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "tilescope/error.hpp"
@@ -220,6 +222,66 @@ SharedTrace sharedFromJson(const json& object, const char* name, const std::stri
   return tile;
 }
 
+// The sanitizer's findings (a trace on the CPU): its kinds by name.
+constexpr std::pair<SanitizerFinding::Kind, const char*> kFindingKinds[] = {
+    {SanitizerFinding::Kind::OutOfBounds, "out_of_bounds"},
+    {SanitizerFinding::Kind::Race, "race"},
+    {SanitizerFinding::Kind::DivergentBarrier, "divergent_barrier"},
+    {SanitizerFinding::Kind::UnwrittenRead, "unwritten_read"}};
+constexpr std::size_t kMaxFindings = 64;
+constexpr std::size_t kMaxFindingBytes = 4096;
+
+json sanitizerJson(const SanitizerReport& report) {
+  json findings = json::array();
+  for (const SanitizerFinding& finding : report.findings) {
+    const auto* kind = std::find_if(std::begin(kFindingKinds), std::end(kFindingKinds),
+                                    [&](const auto& k) { return k.first == finding.kind; });
+    findings.push_back({{"kind", kind->second},
+                        {"line", finding.line},
+                        {"block", dimJson(finding.block)},
+                        {"thread", dimJson(finding.thread)},
+                        {"message", finding.message}});
+  }
+  return {{"total", report.total}, {"findings", std::move(findings)}};
+}
+
+SanitizerReport sanitizerFromJson(const json& object, const std::string& path, Dim2 grid,
+                                  Dim2 block) {
+  io::objectAt(object, path);
+  SanitizerReport report;
+  const std::string at = io::memberPath(path, "findings");
+  const json& list = io::arrayAt(io::requiredField(object, "findings", path), at);
+  if (list.size() > kMaxFindings)
+    io::refuseAt(at, std::to_string(list.size()) + " findings: at most " +
+                         std::to_string(kMaxFindings) + " are kept");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string here = io::elementPath(at, i);
+    const json& item = io::objectAt(list[i], here);
+    SanitizerFinding finding;
+    const std::string kind = io::stringField(item, "kind", here);
+    const auto* known = std::find_if(std::begin(kFindingKinds), std::end(kFindingKinds),
+                                     [&](const auto& k) { return kind == k.second; });
+    if (known == std::end(kFindingKinds))
+      io::refuseAt(io::memberPath(here, "kind"),
+                   io::shownValue(item.at("kind")) + " is no kind of finding this TileScope knows");
+    finding.kind = known->first;
+    finding.line =
+        int(io::integerField(item, "line", here, 0, std::numeric_limits<int>::max(), "line"));
+    finding.block = dimField(item, "block", here, 0, std::numeric_limits<int>::max());
+    if (finding.block.x >= grid.x || finding.block.y >= grid.y)
+      io::refuseAt(io::memberPath(here, "block"), "a block outside the grid");
+    finding.thread = dimField(item, "thread", here, 0, 1023);
+    if (finding.thread.x >= block.x || finding.thread.y >= block.y)
+      io::refuseAt(io::memberPath(here, "thread"), "a thread outside the block");
+    finding.message = io::stringField(item, "message", here);
+    if (finding.message.size() > kMaxFindingBytes)
+      io::refuseAt(io::memberPath(here, "message"), "longer than a finding's message may be");
+    report.findings.push_back(std::move(finding));
+  }
+  report.total = int(io::integerField(object, "total", path, std::int64_t(list.size()),
+                                      std::numeric_limits<int>::max(), "number of findings"));
+  return report;
+}
 }  // namespace
 
 nlohmann::json toJson(const KernelTrace& trace) {
@@ -262,6 +324,8 @@ nlohmann::json toJson(const KernelTrace& trace) {
   // Only a kernel that used the shared-memory accessors has them (older traces have none).
   if (!trace.sharedA.empty()) out["shared_a"] = sharedJson(trace.sharedA);
   if (!trace.sharedB.empty()) out["shared_b"] = sharedJson(trace.sharedB);
+  // Only a trace in which the CPU backend's sanitizer found something has them.
+  if (!trace.sanitizer.clean()) out["sanitizer"] = sanitizerJson(trace.sanitizer);
   return out;
 }
 
@@ -335,6 +399,9 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   trace.sharedA = sharedFromJson(json, "shared_a", path, threads, total);
   trace.sharedB = sharedFromJson(json, "shared_b", path, threads, total);
   trace.truncated = io::booleanField(json, "truncated", path);
+  if (const nlohmann::json* found = io::optionalField(json, "sanitizer"))
+    trace.sanitizer = sanitizerFromJson(*found, io::memberPath(path, "sanitizer"),
+                                        trace.launchGrid.value_or(trace.grid), trace.block);
   return trace;
 }
 

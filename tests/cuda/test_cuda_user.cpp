@@ -17,6 +17,7 @@
 #include "device_memory.hpp"
 #include "gpu_test.hpp"
 #include "host_operand.hpp"
+#include "tilescope/host_kernel.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/measurement.hpp"
 #include "tilescope/occupancy.hpp"
@@ -274,6 +275,68 @@ void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
     }
   }
   EXPECT_EQ(traced, 2 * variantCount());
+}
+
+// A template run on the CPU backend (compiled by the host's C++ compiler, its threads as
+// fibers) records what the GPU records: the owner of every element of C, every load, store and
+// shared-memory word of the traced block, in program order, with their widths. Every template the
+// CPU runs (those it refuses need a GPU), at sizes that are no tile multiple.
+TEST_F(CudaUserKernel, EverySimtTemplatesCpuTraceEqualsItsGpuTrace) {
+  if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
+  int compared = 0;
+  for (const UserKernelTemplate& t : userKernelTemplates()) {
+    const CompileOptions options{"host", {}, ElementType::F32, /*trace=*/true};
+    const HostCompileResult onCpu = compileUserKernelForHost({t.kernel, t.source}, options, true);
+    if (!onCpu.module) {
+      const bool needsGpu =
+          std::any_of(onCpu.result.diagnostics.begin(), onCpu.result.diagnostics.end(),
+                      [](const CompileDiagnostic& d) {
+                        return d.message.find("needs an NVIDIA GPU") != std::string::npos;
+                      });
+      EXPECT_TRUE(needsGpu) << t.kernel << ": " << said(onCpu.result);
+      continue;
+    }
+    const CompileResult onGpu = compileUserKernel(
+        {t.kernel, t.source}, {arch_, onCpu.result.values, ElementType::F32, true});
+    ASSERT_TRUE(onGpu.ok) << said(onGpu);
+    const cuda::UserModule module(onGpu);
+    for (const Shape& shape : {Shape{33, 17, 9}, Shape{129, 65, 33}, Shape{100, 72, 50}}) {
+      DeviceProduct product(shape, ElementType::F32, Fill::Integer);
+      const cuda::UserLaunch launch = module.launchFor(shape);
+      const HostLaunch hostLaunch = onCpu.module->launchFor(shape);
+      ASSERT_EQ(hostLaunch.grid, launch.grid) << t.kernel;
+      ASSERT_EQ(hostLaunch.block, launch.block) << t.kernel;
+      Matrix c = makePoisonedMatrix(shape.m, shape.n);
+      const int capacity = (1 << 22) / (launch.block.x * launch.block.y);
+      for (const Dim2 block : {Dim2{launch.grid.x / 2, launch.grid.y / 2},
+                               Dim2{launch.grid.x - 1, launch.grid.y - 1}}) {
+        SCOPED_TRACE(t.kernel + " at " + std::to_string(shape.m) + "x" + std::to_string(shape.n) +
+                     "x" + std::to_string(shape.k) + ", block (" + std::to_string(block.x) + "," +
+                     std::to_string(block.y) + ")");
+        const KernelTrace gpu = module.trace(product.args, launch, block, capacity);
+        const KernelTrace cpu =
+            onCpu.module->trace(product.operands.a.data.data(), product.operands.b.data.data(),
+                                c.data.data(), shape, hostLaunch, block, capacity);
+        EXPECT_TRUE(cpu.sanitizer.clean()) << cpu.sanitizer.text();
+        EXPECT_FALSE(gpu.truncated || cpu.truncated);
+        EXPECT_EQ(cpu.kDepth, gpu.kDepth);
+        EXPECT_EQ(cpu.ownerBlock, gpu.ownerBlock);
+        EXPECT_EQ(cpu.ownerThread, gpu.ownerThread);
+        EXPECT_EQ(cpu.loadsA, gpu.loadsA);
+        EXPECT_EQ(cpu.loadsB, gpu.loadsB);
+        EXPECT_EQ(cpu.stores, gpu.stores);
+        EXPECT_EQ(cpu.storeWidth, gpu.storeWidth);
+        for (const auto& [onHost, onDevice] :
+             {std::pair{&cpu.sharedA, &gpu.sharedA}, std::pair{&cpu.sharedB, &gpu.sharedB}}) {
+          EXPECT_EQ(onHost->reads, onDevice->reads);
+          EXPECT_EQ(onHost->writes, onDevice->writes);
+          EXPECT_EQ(onHost->readsEveryK, onDevice->readsEveryK);
+        }
+      }
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 12);  // serial to warptile, and prefetched's SIMT part
 }
 
 // The Kernel Editor's experiment, traced: shared-tiled with A stored transposed writes a column

@@ -99,9 +99,12 @@ template <typename T>
 inline void __stwb(T* at, T value) {
   *at = value;
 }
-// An address in the block's shared-memory window: its offset from the window's start.
+// An address in the block's shared-memory window, as an H100's (or any sm_80 on) gives it: the
+// first 1 KiB of the window is the system's, a block's own shared memory starts past it.
 inline unsigned long __cvta_generic_to_shared(const void* at) {
-  return (unsigned long)(static_cast<const unsigned char*>(at) - ts::host::current->shared);
+  constexpr unsigned long kSystemReservedBytes = 1024;
+  return kSystemReservedBytes +
+         (unsigned long)(static_cast<const unsigned char*>(at) - ts::host::current->shared);
 }
 
 namespace ts::host {

@@ -266,7 +266,7 @@ KernelTrace CpuBackend::trace(const TraceRequest& request, const ProgressFn& pro
   KernelTrace traced = traceAt(request.block);
   // The sanitizer stops the launch at its first finding, which another block may have made: the
   // pictures then show that block, whose accesses lead up to the finding.
-  if (!traced.sanitizer.clean() && traced.sanitizer.findings.front().block != request.block) {
+  if (!traced.sanitizer.clean() && traced.sanitizer.findings.front().block != traced.tracedBlock) {
     report(0.75, "tracing block " + std::to_string(traced.sanitizer.findings.front().block.x) +
                      "," + std::to_string(traced.sanitizer.findings.front().block.y) +
                      ", where the sanitizer found something");

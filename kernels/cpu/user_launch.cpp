@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "fiber.hpp"
@@ -37,13 +38,21 @@ struct LaunchState {
   const HostModule::Entry& entry;
   const traced::Problem& problem;
   const HostLaunch& launch;
+  // A traced launch's block: it runs to its end or its own finding, whatever other blocks find.
+  std::optional<Dim2> traced;
   std::atomic<bool> stop{false};
   std::mutex mutex;
   SanitizerReport report;
 
   void found(SanitizerFinding finding) {
     std::lock_guard lock(mutex);
-    if (report.findings.size() < kFindingsKept) report.findings.push_back(std::move(finding));
+    // The traced block's are kept whatever other blocks found before (the pictures show them):
+    // at most kFindingsKept of its own and as many of the others'.
+    const bool ours = finding.block == traced;
+    const auto kept =
+        std::count_if(report.findings.begin(), report.findings.end(),
+                      [&](const SanitizerFinding& f) { return (f.block == traced) == ours; });
+    if (std::size_t(kept) < kFindingsKept) report.findings.push_back(std::move(finding));
     ++report.total;
     stop = true;
   }
@@ -158,11 +167,14 @@ void BlockRunner::run(int blockX, int blockY) {
   }
   unwrittenReads_.clear();
   roundFindings_.clear();
+  // Another block's finding abandons this one (its fibers are started afresh with the next
+  // block), but for the traced block.
+  const bool traced = launch_.traced == block_;
+  const auto stopped = [&] { return launch_.stop && !traced; };
   do {
-    for (std::size_t i = 0; i < threads_.size() && !launch_.stop; ++i)
+    for (std::size_t i = 0; i < threads_.size() && !stopped(); ++i)
       if (states_[i] == kRunning) fibers_.resume(int(i));
-    // A finding abandons the block: its fibers are started afresh with the next one.
-    if (launch_.stop) return;
+    if (stopped()) return;
   } while (nextRound());
 }
 
@@ -368,6 +380,7 @@ SanitizerReport HostModule::launch(const float* a, const float* b, float* c, con
   const traced::Problem problem{
       int(shape.m), int(shape.n), int(shape.k), a, b, c, trace, 0, 0, 0, {}, {}};
   LaunchState state{*entry_, problem, launch};
+  if (trace) state.traced = first;
   const std::int64_t blocks = std::int64_t(launch.grid.x) * launch.grid.y;
   const std::int64_t firstIndex = std::int64_t(first.y) * launch.grid.x + first.x;
   std::atomic<std::int64_t> next{0};
@@ -428,6 +441,9 @@ KernelTrace HostModule::trace(const float* a, const float* b, float* c, const Sh
                             launch.grid.x,
                             nullptr};
   out.sanitizer = this->launch(a, b, c, shape, launch, nullptr, &trace, block);
+  // The traced block's findings first: those the pictures show.
+  std::stable_partition(out.sanitizer.findings.begin(), out.sanitizer.findings.end(),
+                        [&](const SanitizerFinding& finding) { return finding.block == block; });
   traced::readEvents(counts, events, capacity, out);
   return out;
 }

@@ -155,6 +155,21 @@ TEST(CpuBackend, ATraceCarriesTheSanitizersFindingsFromTheBlockThatMadeThem) {
   EXPECT_EQ(finding.line, 6) << finding.message;
   EXPECT_EQ(finding.block, (Dim2{0, 1})) << finding.message;
   EXPECT_EQ(faulty.tracedBlock, (Dim2{0, 1}));
+
+  // Every block races (the barrier after the tiles' stores is gone): the block asked for is
+  // traced, and its own findings come first, however the other cores' blocks ran.
+  std::string racy = userKernelTemplate("shared-tiled")->source;
+  racy.erase(racy.find("    __syncthreads();\n"), std::string("    __syncthreads();\n").size());
+  request.kernel = {userKernelId("racy"), {}, racy};
+  request.shape = {64, 64, 64};
+  request.block = {1, 2};
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const KernelTrace traced = backend->trace(request, {}, nullptr);
+    EXPECT_EQ(traced.tracedBlock, (Dim2{1, 2}));
+    ASSERT_FALSE(traced.sanitizer.clean());
+    EXPECT_EQ(traced.sanitizer.findings.front().block, (Dim2{1, 2}));
+    EXPECT_EQ(traced.sanitizer.findings.front().kind, SanitizerFinding::Kind::Race);
+  }
 }
 
 TEST(CpuBackend, RefusesSerialBeyondItsWorkLimit) {

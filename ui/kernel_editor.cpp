@@ -20,6 +20,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "qt_files.hpp"
 
@@ -186,6 +187,11 @@ void CodeEditor::updateGutter(const QRect& rect, int dy) {
 
 void CodeEditor::resizeEvent(QResizeEvent* event) {
   QPlainTextEdit::resizeEvent(event);
+  // A finding the cursor was taken to stays in the middle as the editor finds its size.
+  const int line = textCursor().blockNumber() + 1;
+  if (std::any_of(findings_.begin(), findings_.end(),
+                  [&](const SanitizerFinding& f) { return f.line == line; }))
+    centerCursor();
   const QRect area = contentsRect();
   gutter_->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
 }

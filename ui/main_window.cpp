@@ -276,13 +276,14 @@ void MainWindow::connectControllers() {
   connect(&traces_, &desktop::TraceController::drawn, this, [this](const KernelTrace& trace) {
     kernelEditor_->showSanitizer(trace);
     if (kernelEditor_->editor()->findings().empty()) return;
-    // The marked line beside the warp at fault: the editor leaves the diagrams' tabs for below.
+    // The marked line in view with the warp at fault: the editor leaves the diagrams' tabs for
+    // the wide bottom row, in front of the results.
     auto* diagramsDock = findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
     auto* editorDock = findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
-    // (splitDockWidget would add it to the tabs again.)
+    auto* resultsDock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
     if (!tabifiedDockWidgets(diagramsDock).contains(editorDock)) return;
-    addDockWidget(dockWidgetArea(diagramsDock), editorDock, Qt::Vertical);
-    resizeDocks({diagramsDock, editorDock}, {1, 1}, Qt::Vertical);
+    tabifyDockWidget(resultsDock, editorDock);
+    editorDock->raise();
   });
   connect(kernelEditor_, &KernelEditor::autotuneRequested, this,
           [this](const UserKernelSource& kernel) { autotune(nullptr, kernel); });

@@ -232,6 +232,104 @@ class TestMainWindow : public QObject {
     QCOMPARE(document->mapping()->trace()->tracedBlock.y, 3);
     QVERIFY(document->mapping()->trace()->sanitizer.clean());
   }
+
+  // A trace on the CPU with the sanitizer's findings, as the run controller hands it over: each
+  // finding is marked at its line in the Kernel Editor, in view beside the diagrams; the
+  // memory-access view selects the warp of the first finding's thread and says so; the notice
+  // says what was found. A clean trace clears the marks, and so does an edit of the source.
+  void sanitizerFindingsAreMarkedAndTheirWarpDrawn() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QString error;
+    std::optional<KernelTrace> loaded =
+        loadTrace(QStringLiteral(TILESCOPE_TRACES_DIR "/naive-trace.json"), &error);
+    QVERIFY2(loaded, qPrintable(error));
+    KernelTrace trace = *loaded;
+    ui::KernelEditor* editor = window.kernelEditor();
+    editor->setKernel(QStringLiteral("naive"), QString::fromStdString(*trace.kernel.source));
+    const Dim2 block = trace.tracedBlock;
+    // Thread (5,2) of a 16 x 16 block is linear thread 37: lane 5 of warp 1.
+    QCOMPARE(trace.block.x, 16);
+    trace.sanitizer.findings = {
+        {SanitizerFinding::Kind::Race,
+         9,
+         block,
+         {5, 2},
+         "line 9, block (1,1), thread (5,2): a read of shared word 3 (a race)"},
+        {SanitizerFinding::Kind::OutOfBounds,
+         7,
+         block,
+         {0, 0},
+         "line 7, block (1,1), thread (0,0): a indexed with 16 (out of bounds)"}};
+    trace.sanitizer.total = 5;
+    emit window.controller()->traceReady(trace);
+
+    const auto& findings = editor->editor()->findings();
+    QCOMPARE(findings.size(), std::size_t(2));
+    QCOMPARE(findings[0].line, 9);
+    QCOMPARE(findings[1].line, 7);
+    QVERIFY(editor->editor()->diagnostics().empty());  // not compile errors
+    QStringList listed;
+    for (int row = 0; row < editor->messages()->count(); ++row)
+      listed << editor->messages()->item(row)->text();
+    QCOMPARE(listed, QStringList({"sanitizer line 9, block (1,1), thread (5,2): a read of shared "
+                                  "word 3 (a race)",
+                                  "sanitizer line 7, block (1,1), thread (0,0): a indexed with 16 "
+                                  "(out of bounds)"}));
+    // The wavy marks on lines 9 and 7, as compile errors get.
+    QList<int> marked;
+    for (const QTextEdit::ExtraSelection& mark : editor->editor()->extraSelections())
+      marked << mark.cursor.blockNumber() + 1;
+    QCOMPARE(marked, QList<int>({9, 7}));
+    QCOMPARE(editor->editor()->textCursor().blockNumber() + 1, 9);  // the first finding's line
+    QVERIFY2(window.notice()->message().startsWith(
+                 QStringLiteral("The sanitizer found a race at line 9 (block (1,1), thread "
+                                "(5,2)) in user:naive, and 4 more")),
+             qPrintable(window.notice()->message()));
+    // The editor shows beside the diagrams, in front of the results, no longer behind them.
+    auto* diagramsDock = window.findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+    auto* editorDock = window.findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+    auto* resultsDock = window.findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+    QVERIFY(!window.tabifiedDockWidgets(diagramsDock).contains(editorDock));
+    QVERIFY(window.tabifiedDockWidgets(resultsDock).contains(editorDock));
+
+    auto* document = window.findChild<tilescope::ui::DiagramDocument*>();
+    QVERIFY(document && document->mapping());
+    QCOMPARE(document->selection().warp, 1);
+    QCOMPARE(document->selection().block.x, block.x);
+    QCOMPARE(document->selection().block.y, block.y);
+    auto* panel = window.findChild<tilescope::ui::DiagramPanel*>();
+    QVERIFY(panel->setCurrentView(QStringLiteral("access")));
+    QImage image(1400, 900, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    panel->currentView()->render(painter, QRectF(image.rect()), ui::DiagramTheme::light());
+    painter.end();
+    QStringList texts;
+    for (const ui::PlacedLabel& label : panel->currentView()->lastLayout().labels())
+      texts << label.text;
+    QVERIFY2(texts.contains(QStringLiteral("Sanitizer: a race at line 9 (block (1,1), thread "
+                                           "(5,2)), lane 5 of this warp. The trace ends where "
+                                           "the launch stopped.")),
+             qPrintable(texts.join(QLatin1Char('\n'))));
+
+    // A clean trace of it clears the marks.
+    trace.sanitizer = {};
+    emit window.controller()->traceReady(trace);
+    QVERIFY(editor->editor()->findings().empty());
+    QVERIFY(editor->editor()->extraSelections().isEmpty());
+    QCOMPARE(editor->messages()->count(), 0);
+
+    // So does an edit of the source they were found in; a trace of another source marks nothing.
+    trace.sanitizer.findings = {{SanitizerFinding::Kind::Race, 9, block, {5, 2}, "line 9: race"}};
+    trace.sanitizer.total = 1;
+    emit window.controller()->traceReady(trace);
+    QCOMPARE(editor->editor()->findings().size(), std::size_t(1));
+    editor->editor()->appendPlainText(QStringLiteral("// edited"));
+    QVERIFY(editor->editor()->findings().empty());
+    QCOMPARE(editor->messages()->count(), 0);
+    emit window.controller()->traceReady(trace);
+    QVERIFY(editor->editor()->findings().empty());
+  }
 #endif
 
   void failuresShowAsANoticeAndResultsStay() {

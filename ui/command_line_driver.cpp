@@ -14,6 +14,7 @@
 #include "servers.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/io/interrupt.hpp"
+#include "trace_controller.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_panel.hpp"
@@ -79,8 +80,8 @@ void CommandLineDriver::start() {
     for (const QString& warning : window_->sessions()->warnings())
       printLine(stderr, QStringLiteral("tilescope: warning: %1").arg(warning));
   }
-  // A run uses the command line's choices; a session opened alone keeps its own.
-  const bool measures = line_.run || line_.autotune || line_.measureCeilings;
+  // A run (or a trace) uses the command line's choices; a session opened alone keeps its own.
+  const bool measures = line_.run || line_.autotune || line_.measureCeilings || line_.trace;
   if (measures) window_->controls()->setChoices(line_.choices);
   if (measures || line_.chart) window_->charts()->showChart(line_.chartToExport());
 
@@ -118,11 +119,16 @@ void CommandLineDriver::start() {
       finish();
       return;
     }
-    // The exports and the screenshot wait for the compile, so they show its messages.
-    if (!measures) {
+    // The exports and the screenshot wait for the compile, so they show its messages; so does
+    // a trace.
+    if (!measures || line_.trace) {
       connect(
           window_->kernelEditor(), &KernelEditor::compiled, this,
           [this] {
+            if (line_.trace) {
+              measure();
+              return;
+            }
             exportAll();
             finish();
           },
@@ -135,6 +141,10 @@ void CommandLineDriver::start() {
     finish();
     return;
   }
+  measure();
+}
+
+void CommandLineDriver::measure() {
   desktop::RunController* controller = window_->controller();
   if (line_.server) useServer(*line_.server);
   if (controller->backendsKnown()) {
@@ -187,8 +197,19 @@ void CommandLineDriver::runWhenBackendsKnown() {
       Qt::SingleShotConnection);
   QString problem;
   if (line_.run) window_->queue()->enqueue(line_.jobs());
-  const bool queued = (!line_.autotune || window_->autotune(&problem)) &&
-                      (!line_.measureCeilings || window_->measureCeilings(&problem));
+  bool queued = (!line_.autotune || window_->autotune(&problem)) &&
+                (!line_.measureCeilings || window_->measureCeilings(&problem));
+  if (queued && line_.trace) {
+    // A refusal comes as the trace controller's problem, as does what the sanitizer found.
+    desktop::TraceController* traces = window_->traces();
+    const auto refused = connect(traces, &desktop::TraceController::problem, this,
+                                 [&problem](const QString& why) { problem = why; });
+    queued = window_->traceUserKernel(window_->kernelEditor()->kernel());
+    disconnect(refused);
+    if (queued)
+      connect(traces, &desktop::TraceController::problem, this,
+              [this](const QString& message) { report(message, 1); });
+  }
   if (!queued) {
     disconnect(controller, nullptr, this, nullptr);
     controller->cancel();

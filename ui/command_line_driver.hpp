@@ -32,6 +32,8 @@ class CommandLineDriver : public QObject {
   // --backend KIND@SERVER on a server the window does not have yet (cpu@gpu1 where gpu1 runs
   // cuda): added beside the configured ones.
   void useServer(const remote::ServerAddress& server);
+  // Queues the runs, autotune, ceilings or trace asked for once the backends are known.
+  void measure();
   void runWhenBackendsKnown();
   void exportAll();
   void report(const QString& message, int exitCode);

@@ -20,6 +20,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "qt_files.hpp"
 
@@ -159,6 +160,10 @@ CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gu
   setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 2);
   connect(this, &QPlainTextEdit::blockCountChanged, this, &CodeEditor::updateGutterWidth);
   connect(this, &QPlainTextEdit::updateRequest, this, &CodeEditor::updateGutter);
+  // The sanitizer's findings describe the source that was traced: an edit makes them stale.
+  connect(this, &QPlainTextEdit::textChanged, this, [this] {
+    if (!findings_.empty() && toPlainText() != findingsSource_) setFindings({});
+  });
   updateGutterWidth();
 }
 
@@ -182,6 +187,11 @@ void CodeEditor::updateGutter(const QRect& rect, int dy) {
 
 void CodeEditor::resizeEvent(QResizeEvent* event) {
   QPlainTextEdit::resizeEvent(event);
+  // A finding the cursor was taken to stays in the middle as the editor finds its size.
+  const int line = textCursor().blockNumber() + 1;
+  if (std::any_of(findings_.begin(), findings_.end(),
+                  [&](const SanitizerFinding& f) { return f.line == line; }))
+    centerCursor();
   const QRect area = contentsRect();
   gutter_->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
 }
@@ -198,10 +208,12 @@ void CodeEditor::paintGutter(QPaintEvent* event) {
       painter.setPen(palette().color(QPalette::PlaceholderText));
       painter.drawText(0, top, gutter_->width() - lineHeight / 2, lineHeight, Qt::AlignRight,
                        QString::number(line));
-      // The worst message of the line: an error over a warning.
+      // The worst message of the line: an error (or the sanitizer's finding) over a warning.
       std::optional<bool> marked;
       for (const CompileDiagnostic& d : diagnostics_)
         if (d.line == line) marked = marked.value_or(false) || d.error;
+      for (const SanitizerFinding& f : findings_)
+        if (f.line == line) marked = true;
       if (marked) {
         painter.setBrush(*marked ? kError : kWarning);
         painter.setPen(Qt::NoPen);
@@ -216,18 +228,38 @@ void CodeEditor::paintGutter(QPaintEvent* event) {
 
 void CodeEditor::setDiagnostics(const std::vector<CompileDiagnostic>& diagnostics) {
   diagnostics_ = diagnostics;
+  updateMarks();
+}
+
+void CodeEditor::setFindings(const std::vector<SanitizerFinding>& findings) {
+  findings_ = findings;
+  findingsSource_ = findings_.empty() ? QString() : toPlainText();
+  updateMarks();
+  emit findingsChanged();
+}
+
+void CodeEditor::updateMarks() {
   QList<QTextEdit::ExtraSelection> marks;
-  for (const CompileDiagnostic& d : diagnostics_) {
-    const QTextBlock block = document()->findBlockByNumber(d.line - 1);
-    if (d.line <= 0 || !block.isValid()) continue;
-    QTextEdit::ExtraSelection mark;
-    mark.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-    mark.format.setUnderlineColor(d.error ? kError : kWarning);
-    mark.format.setToolTip(QString::fromStdString(d.message));
-    mark.cursor = QTextCursor(block);
-    mark.cursor.setPosition(block.position() + std::clamp(d.column - 1, 0, block.length() - 1));
-    mark.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
-    marks << mark;
+  const auto mark = [&](int line, int column, const QColor& color, const QString& message) {
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (line <= 0 || !block.isValid()) return;
+    QTextEdit::ExtraSelection selection;
+    selection.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+    selection.format.setUnderlineColor(color);
+    selection.format.setToolTip(message);
+    selection.cursor = QTextCursor(block);
+    selection.cursor.setPosition(block.position() + std::clamp(column - 1, 0, block.length() - 1));
+    selection.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    marks << selection;
+  };
+  for (const CompileDiagnostic& d : diagnostics_)
+    mark(d.line, d.column, d.error ? kError : kWarning, QString::fromStdString(d.message));
+  for (const SanitizerFinding& f : findings_) {
+    // From the line's first word: the sanitizer knows the line, not the column.
+    const QString text = document()->findBlockByNumber(f.line - 1).text();
+    int indent = 0;
+    while (indent < text.size() && text[indent].isSpace()) ++indent;
+    mark(f.line, indent + 1, kError, QString::fromStdString(f.message));
   }
   setExtraSelections(marks);
   gutter_->update();
@@ -243,6 +275,8 @@ bool CodeEditor::event(QEvent* event) {
       if (d.line == line)
         texts << (d.error ? tr("error: %1") : tr("warning: %1"))
                      .arg(QString::fromStdString(d.message));
+    for (const SanitizerFinding& f : findings_)
+      if (f.line == line) texts << tr("sanitizer: %1").arg(QString::fromStdString(f.message));
     if (texts.isEmpty())
       QToolTip::hideText();
     else
@@ -320,16 +354,18 @@ KernelEditor::KernelEditor(QWidget* parent)
   run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
   run->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   run->setToolTip(
-      tr("Run the kernel on a CUDA GPU with Run Setup's backend, size, measurement "
-         "and sweep (Ctrl+Enter): timed, verified and charted like any kernel, in a "
-         "process of its own"));
+      tr("Run the kernel on Run Setup's backend (a CUDA GPU, a GPU server, or the CPU for "
+         "SIMT kernels) with its size, measurement and sweep (Ctrl+Enter): timed, verified and "
+         "charted like any kernel, in a process of its own"));
   QAction* traceAction = bar->addAction(tr("Trace"), this, &KernelEditor::trace);
   traceAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
   traceAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   traceAction->setToolTip(
-      tr("Launch the kernel once on a CUDA GPU with its accessors recording, at Run Setup's size "
+      tr("Launch the kernel once with its accessors recording, on Run Setup's backend and size "
          "(Ctrl+Shift+T): the diagrams then draw what it did, beside the catalogue kernel its "
-         "first comment names"));
+         "first comment names. On the CPU, no GPU needed, the sanitizer checks it too: races, "
+         "out-of-bounds indexing, divergent barriers and unwritten reads, marked at their "
+         "lines"));
   QAction* tune = bar->addAction(tr("Autotune"), this, &KernelEditor::autotune);
   tune->setToolTip(
       tr("Run every combination of the kernel's TS_PARAM values at Run Setup's size, "
@@ -372,7 +408,10 @@ KernelEditor::KernelEditor(QWidget* parent)
   });
   find_->addAction(closeFind);
 
-  messages_->setToolTip(tr("The compiler's messages: activate one to go to its line"));
+  messages_->setToolTip(
+      tr("The compiler's messages and what the sanitizer found in a trace on the CPU: activate "
+         "one to go to its line"));
+  connect(editor_, &CodeEditor::findingsChanged, this, &KernelEditor::listMessages);
   connect(messages_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
     editor_->goToLine(item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt());
   });
@@ -414,6 +453,10 @@ QString KernelEditor::kernelName() const {
   return name.isEmpty() ? QStringLiteral("my_kernel") : name;
 }
 
+UserKernelSource KernelEditor::kernel() const {
+  return {kernelName().toStdString(), editor_->toPlainText().toStdString()};
+}
+
 void KernelEditor::setKernel(const QString& name, const QString& source) {
   name_->setText(name);
   editor_->setPlainText(source);
@@ -434,20 +477,17 @@ bool KernelEditor::newFrom(const QString& kernel) {
 
 void KernelEditor::run() {
   compile();  // marks any error here while the run's own compile reports it too
-  emit runRequested(
-      UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
+  emit runRequested(kernel());
 }
 
 void KernelEditor::autotune() {
   compile();
-  emit autotuneRequested(
-      UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
+  emit autotuneRequested(kernel());
 }
 
 void KernelEditor::trace() {
   compile();
-  emit traceRequested(
-      UserKernelSource{kernelName().toStdString(), editor_->toPlainText().toStdString()});
+  emit traceRequested(kernel());
 }
 
 bool KernelEditor::openFile(const QString& path, QString* error) {
@@ -500,20 +540,41 @@ void KernelEditor::compile() {
 void KernelEditor::showResult(const UserKernelSource&, const CompileResult& result) {
   last_ = result;
   editor_->setDiagnostics(result.diagnostics);
-  messages_->clear();
-  for (const CompileDiagnostic& d : result.diagnostics) {
-    const QString where = d.line > 0 ? tr("line %1").arg(d.line) : tr("program");
-    auto* item = new QListWidgetItem(
-        QStringLiteral("%1 %2: %3")
-            .arg(d.error ? tr("error") : tr("warning"), where, QString::fromStdString(d.message)),
-        messages_);
-    item->setForeground(d.error ? kError : kWarning);
-    item->setData(Qt::UserRole, d.line);
-    item->setData(Qt::UserRole + 1, d.column);
-  }
-  messages_->setVisible(messages_->count() > 0);
+  listMessages();
   summary_->setText(summary());
   emit compiled(result);
+}
+
+void KernelEditor::listMessages() {
+  messages_->clear();
+  const auto add = [this](const QString& text, const QColor& color, int line, int column) {
+    auto* item = new QListWidgetItem(text, messages_);
+    item->setForeground(color);
+    item->setData(Qt::UserRole, line);
+    item->setData(Qt::UserRole + 1, column);
+  };
+  for (const CompileDiagnostic& d : editor_->diagnostics()) {
+    const QString where = d.line > 0 ? tr("line %1").arg(d.line) : tr("program");
+    add(QStringLiteral("%1 %2: %3")
+            .arg(d.error ? tr("error") : tr("warning"), where, QString::fromStdString(d.message)),
+        d.error ? kError : kWarning, d.line, d.column);
+  }
+  // The finding's message starts with its line, block and thread.
+  for (const SanitizerFinding& f : editor_->findings())
+    add(tr("sanitizer %1").arg(QString::fromStdString(f.message)), kError, f.line, 0);
+  messages_->setVisible(messages_->count() > 0);
+}
+
+void KernelEditor::showSanitizer(const KernelTrace& trace) {
+  if (trace.sanitizer.clean()) {
+    if (!editor_->findings().empty()) editor_->setFindings({});
+    return;
+  }
+  // A trace of another source (the editor changed since, or a file of another kernel) leaves
+  // the editor's marks as they are.
+  if (trace.kernel.source.value_or("") != editor_->toPlainText().toStdString()) return;
+  editor_->setFindings(trace.sanitizer.findings);
+  editor_->goToLine(trace.sanitizer.findings.front().line);
 }
 
 QString KernelEditor::summary() const {

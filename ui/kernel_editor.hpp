@@ -53,9 +53,18 @@ class CodeEditor : public QPlainTextEdit {
   // red for errors, amber for warnings; the tooltip of a marked line is its message.
   void setDiagnostics(const std::vector<CompileDiagnostic>& diagnostics);
   const std::vector<CompileDiagnostic>& diagnostics() const { return diagnostics_; }
+  // Marks each finding of the sanitizer (a trace on the CPU) at its line as an error is
+  // marked, its tooltip "sanitizer: ..."; they last until the source is edited, as they
+  // describe the source that was traced. Empty clears them.
+  void setFindings(const std::vector<SanitizerFinding>& findings);
+  const std::vector<SanitizerFinding>& findings() const { return findings_; }
   void goToLine(int line, int column = 0);
   // Finds `text` from the cursor on, wrapping around; false when it is nowhere.
   bool findText(const QString& text, bool backward = false);
+
+ signals:
+  // The sanitizer's marks changed: set, or cleared by an edit.
+  void findingsChanged();
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -66,9 +75,12 @@ class CodeEditor : public QPlainTextEdit {
   void paintGutter(QPaintEvent* event);
   void updateGutterWidth();
   void updateGutter(const QRect& rect, int dy);
+  void updateMarks();
 
   QWidget* gutter_;
   std::vector<CompileDiagnostic> diagnostics_;
+  std::vector<SanitizerFinding> findings_;
+  QString findingsSource_;  // the text the findings were made for
 };
 
 class KernelEditor : public QWidget {
@@ -79,6 +91,8 @@ class KernelEditor : public QWidget {
 
   CodeEditor* editor() const { return editor_; }
   QString kernelName() const;
+  // The kernel as it stands: its name and the editor's source.
+  UserKernelSource kernel() const;
   void setKernel(const QString& name, const QString& source);
   // The template of catalogue kernel `kernel` (userKernelTemplates()); false when it has none.
   bool newFrom(const QString& kernel);
@@ -95,6 +109,9 @@ class KernelEditor : public QWidget {
   const std::optional<CompileResult>& lastResult() const { return last_; }
   QListWidget* messages() const { return messages_; }
   QString summary() const;
+  // Marks what the sanitizer found in `trace` where it traced the source the editor holds;
+  // a clean trace clears earlier findings.
+  void showSanitizer(const KernelTrace& trace);
 
  signals:
   void compiled(const tilescope::CompileResult& result);
@@ -107,6 +124,8 @@ class KernelEditor : public QWidget {
 
  private:
   void showResult(const UserKernelSource& kernel, const CompileResult& result);
+  // The compiler's messages, then the sanitizer's, in the message list.
+  void listMessages();
   void showFind();
   void openDialog();
   void saveDialog(bool askForName);

@@ -226,8 +226,7 @@ void MainWindow::connectControllers() {
   showTitle();
   sessions_.setWidgetState([this](desktop::Session& session) {
     session.choices = controls_->choices();
-    session.editorKernel = UserKernelSource{kernelEditor_->kernelName().toStdString(),
-                                            kernelEditor_->editor()->toPlainText().toStdString()};
+    session.editorKernel = kernelEditor_->kernel();
   });
   connect(&sessions_, &Session::opened, this,
           [this](const desktop::Choices& choices, const std::optional<UserKernelSource>& kernel) {
@@ -274,6 +273,18 @@ void MainWindow::connectControllers() {
   });
   connect(kernelEditor_, &KernelEditor::runRequested, this, &MainWindow::runUserKernel);
   connect(kernelEditor_, &KernelEditor::traceRequested, this, &MainWindow::traceUserKernel);
+  connect(&traces_, &desktop::TraceController::drawn, this, [this](const KernelTrace& trace) {
+    kernelEditor_->showSanitizer(trace);
+    if (kernelEditor_->editor()->findings().empty()) return;
+    // The marked line in view with the warp at fault: the editor leaves the diagrams' tabs for
+    // the wide bottom row, in front of the results.
+    auto* diagramsDock = findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+    auto* editorDock = findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+    auto* resultsDock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+    if (!tabifiedDockWidgets(diagramsDock).contains(editorDock)) return;
+    tabifyDockWidget(resultsDock, editorDock);
+    editorDock->raise();
+  });
   connect(kernelEditor_, &KernelEditor::autotuneRequested, this,
           [this](const UserKernelSource& kernel) { autotune(nullptr, kernel); });
 }

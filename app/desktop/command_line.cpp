@@ -160,6 +160,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
   const QCommandLineOption screenshotOption = tableOption("screenshot");
   const QCommandLineOption kernelFileOption = tableOption("kernel-file");
   const QCommandLineOption traceOption = tableOption("open-trace");
+  const QCommandLineOption traceKernelOption = tableOption("trace");
   const QCommandLineOption windowSizeOption = tableOption("window-size");
   const QCommandLineOption quitOption = tableOption("quit");
   parser.addOptions({backendOption,
@@ -195,6 +196,7 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
                      measureCeilingsOption,
                      windowSizeOption,
                      kernelFileOption,
+                     traceKernelOption,
                      traceOption});
   parser.addPositionalArgument(QStringLiteral("session"),
                                QStringLiteral("A session file to open (as --open)."),
@@ -377,8 +379,13 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
     line.screenshot = parser.value(screenshotOption);
     line.kernelFile = parser.value(kernelFileOption);
     line.openTrace = parser.value(traceOption);
-    if (!line.openTrace.isEmpty() && !diagramsBuilt)
+    line.trace = parser.isSet(traceKernelOption);
+    if ((!line.openTrace.isEmpty() || line.trace) && !diagramsBuilt)
       refuse(QStringLiteral("this build of TileScope has no diagrams to draw a trace in"));
+    if (line.trace && line.kernelFile.isEmpty())
+      refuse(QStringLiteral("--trace traces the --kernel-file kernel: give one"));
+    if (line.trace && (line.run || line.autotune || line.measureCeilings))
+      refuse(QStringLiteral("--trace with --run, --autotune or --ceilings: give one of them"));
     if (!line.screenshot.isEmpty()) {
       requireSuffix(line.screenshot, QStringLiteral("screenshot"), {QStringLiteral("png")});
       // An unwritable path is refused now, not after the runs it would follow.

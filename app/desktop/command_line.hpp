@@ -27,6 +27,7 @@ struct CommandLine {
   std::optional<remote::ServerAddress> server;
   QString openSession;
   QString kernelFile;  // a .cu file for the Kernel Editor, compiled once opened
+  bool trace = false;  // --trace: a traced launch of kernelFile's kernel once it compiled
   QString openTrace;   // a trace file the diagrams draw (and --export-diagram writes)
   QString saveSession;
   QString exportChart;

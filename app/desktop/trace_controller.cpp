@@ -21,13 +21,30 @@ bool TraceController::open(const QString& path, QString* error) {
                   .arg(path, QString::fromStdString(trace->kernel.kernel),
                        QString::fromStdString(trace->device)),
               5000);
+  reportFindings(*trace);
   return true;
 }
 
 bool TraceController::show(const KernelTrace& trace, QString* error) {
-  if (drawer_) return drawer_(trace, error);
-  if (error) *error = tr("the thread-mapping diagrams are not part of this build of TileScope");
-  return false;
+  if (!drawer_) {
+    if (error) *error = tr("the thread-mapping diagrams are not part of this build of TileScope");
+    return false;
+  }
+  if (!drawer_(trace, error)) return false;
+  emit drawn(trace);
+  return true;
+}
+
+void TraceController::reportFindings(const KernelTrace& trace) {
+  const SanitizerReport& report = trace.sanitizer;
+  if (report.clean() || report.findings.empty()) return;
+  const int more = report.total - 1;
+  emit problem(
+      tr("The sanitizer found %1 in %2%3: the Kernel Editor marks the line, and the memory-access "
+         "view draws that thread's warp up to where the launch stopped")
+          .arg(QString::fromStdString(report.findings.front().summary()),
+               QString::fromStdString(trace.kernel.kernel),
+               more > 0 ? tr(", and %n more", nullptr, more) : QString()));
 }
 
 void TraceController::onTraced(const KernelTrace& trace) {
@@ -35,6 +52,10 @@ void TraceController::onTraced(const KernelTrace& trace) {
   if (!show(trace, &error)) {
     emit problem(tr("The trace of %1 cannot be drawn: %2")
                      .arg(QString::fromStdString(trace.kernel.kernel), error));
+    return;
+  }
+  if (!trace.sanitizer.clean()) {
+    reportFindings(trace);
     return;
   }
   emit status(

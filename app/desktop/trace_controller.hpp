@@ -26,6 +26,7 @@ class TraceController : public QObject {
   // Draws a trace file (tilescope-bench --trace); false (and why) for a file that is no trace,
   // or one the diagrams cannot draw.
   bool open(const QString& path, QString* error);
+  // Draws `trace` (drawn() follows); false (and why) where it cannot be drawn.
   bool show(const KernelTrace& trace, QString* error);
   // Queues a traced launch of the user's kernel at the choices' backend, device, size and
   // parameters. The block traced is `selected` where the diagrams draw a trace of this kernel
@@ -41,11 +42,16 @@ class TraceController : public QObject {
  signals:
   // The queue has ended: select `block` again, so that it is traced.
   void reselect(tilescope::Dim2 block);
+  // The diagrams draw `trace` now, a launch's or a file's: the Kernel Editor marks what its
+  // sanitizer found, or clears what an earlier trace's found.
+  void drawn(const tilescope::KernelTrace& trace);
   void status(const QString& message, int timeoutMs);
   void problem(const QString& message);
 
  private:
   void onTraced(const KernelTrace& trace);
+  // Says what the sanitizer found in `trace` as a problem; nothing for a clean trace.
+  void reportFindings(const KernelTrace& trace);
 
   RunController& runs_;
   Drawer drawer_;

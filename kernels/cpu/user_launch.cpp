@@ -337,6 +337,19 @@ void BlockRunner::outOfBounds(ts::host::Thread* thread, const char* name, long l
 
 }  // namespace
 
+std::string SanitizerFinding::summary() const {
+  constexpr std::pair<Kind, const char*> kWhat[] = {
+      {Kind::OutOfBounds, "an out-of-bounds access"},
+      {Kind::Race, "a race"},
+      {Kind::DivergentBarrier, "a barrier not every thread reaches"},
+      {Kind::UnwrittenRead, "a read of an unwritten word"}};
+  const auto* what = std::find_if(std::begin(kWhat), std::end(kWhat),
+                                  [&](const auto& k) { return k.first == kind; });
+  const std::string at = line > 0 ? " at line " + std::to_string(line) : std::string();
+  return what->second + at + " (block " + pair(block.x, block.y) + ", thread " +
+         pair(thread.x, thread.y) + ")";
+}
+
 std::string SanitizerReport::text() const {
   std::string text;
   for (const SanitizerFinding& finding : findings) text += finding.message + "\n";

@@ -208,6 +208,8 @@ class TestCommandLine : public QObject {
     QTest::newRow("bad window size")
         << QStringList{"--window-size", "20x20"} << "--window-size = 20 is out of range";
     QTest::newRow("no diagrams built") << QStringList{"--export-diagram", "d.png"} << "diagrams";
+    QTest::newRow("trace without diagrams")
+        << QStringList{"--kernel-file", "mine.cu", "--trace"} << "no diagrams to draw a trace in";
     QTest::newRow("two sessions") << QStringList{"a.json", "b.json"} << "one session";
     QTest::newRow("missing value") << QStringList{"--kernel"} << "kernel";
     QTest::newRow("unknown type") << QStringList{"--type", "fp8"} << "fp8";
@@ -424,6 +426,56 @@ class TestCommandLine : public QObject {
         Choices{}, true);
     QVERIFY2(withDiagrams.commandLine, qPrintable(withDiagrams.message));
     QCOMPARE(withDiagrams.commandLine->openTrace, QStringLiteral("t.json"));
+  }
+
+  // --trace traces the --kernel-file kernel once it compiled, on the command line's backend and
+  // size; the sanitizer's findings (a missing barrier) say what was found, exit status 1.
+  void binaryTracesTheKernelFile() {
+    const auto withDiagrams = [](QStringList arguments) {
+      arguments.prepend(QStringLiteral("tilescope"));
+      return parseCommandLine(arguments, Choices{}, true);
+    };
+    const ParseOutcome traced =
+        withDiagrams({"--backend", "cpu", "--size", "32", "--kernel-file", "mine.cu", "--trace"});
+    QVERIFY2(traced.commandLine, qPrintable(traced.message));
+    QVERIFY(traced.commandLine->trace);
+    QCOMPARE(traced.commandLine->kernelFile, QStringLiteral("mine.cu"));
+    QVERIFY(!parse({"--kernel-file", "mine.cu"}).commandLine->trace);
+    const ParseOutcome alone = withDiagrams({"--trace"});
+    QVERIFY(!alone.commandLine);
+    QVERIFY2(alone.message.contains(QStringLiteral("--trace traces the --kernel-file kernel")),
+             qPrintable(alone.message));
+    const ParseOutcome withRun = withDiagrams({"--kernel-file", "mine.cu", "--trace", "--run"});
+    QVERIFY(!withRun.commandLine);
+    QVERIFY2(withRun.message.contains(QStringLiteral("give one of them")),
+             qPrintable(withRun.message));
+
+    // shared-tiled with its first barrier left out: a race where the tiles are written.
+    writeText(dir_.filePath(QStringLiteral("racy.cu")), R"cu(// shared-tiled, one barrier short
+TS_PARAM(TILE, 8, 8)
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+TS_KERNEL {
+  __shared__ float a[TILE][TILE];
+  __shared__ float b[TILE][TILE];
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  const int i = blockIdx.y * TILE + ty, j = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int k0 = 0; k0 < p.K; k0 += TILE) {
+    a[ty][tx] = i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f;
+    b[ty][tx] = k0 + ty < p.K && j < p.N ? ts::loadB(p, k0 + ty, j) : 0.0f;
+    for (int kk = 0; kk < TILE; ++kk) sum += a[ty][kk] * b[kk][tx];
+    __syncthreads();
+  }
+  if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
+}
+)cu");
+    const Finished run =
+        runBinary({"-platform", "offscreen", "--backend", "cpu", "--m", "8", "--n", "8", "--k",
+                   "16", "--kernel-file", "racy.cu", "--trace", "--quit"});
+    QCOMPARE(run.exitCode, 1);
+    QVERIFY2(run.err.contains(QStringLiteral("tilescope: The sanitizer found a race at line ")),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("in user:racy")), qPrintable(run.err));
   }
 
   // The window after a scripted sweep: a real PNG of the window's size, through the one writer.

@@ -5,6 +5,8 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QListWidget>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QtTest>
@@ -18,12 +20,15 @@
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_document.hpp"
 #include "diagram_panel.hpp"
+#include "diagram_style.hpp"
 #include "diagram_view.hpp"
+#include "label_layout.hpp"
 #endif
 #include "kernel_editor.hpp"
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "results_view.hpp"
+#include "session.hpp"
 #include "test_results.hpp"
 
 using namespace tilescope;
@@ -199,9 +204,9 @@ class TestMainWindow : public QObject {
   }
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
-  // A trace knows one block's accesses. Selecting another where Run Setup's backend cannot
-  // trace (the CPU) says what would; the GPU test (tst_gpu_app) traces it on CUDA.
-  void anotherBlockOfATraceSaysHowToTraceIt() {
+  // A trace knows one block's accesses. Selecting another traces that block on Run Setup's
+  // backend, the CPU here (no GPU needed), and the diagrams then draw its trace.
+  void anotherBlockOfATraceIsTracedOnTheCpu() {
     MainWindow window;
     window.setRemembersSettings(false);
     window.controls()->setChoices(smallRun("naive", 32));  // the CPU backend
@@ -211,21 +216,119 @@ class TestMainWindow : public QObject {
         qPrintable(error));
     auto* document = window.findChild<tilescope::ui::DiagramDocument*>();
     QVERIFY(document && document->mapping() && document->mapping()->trace());
-    QSignalSpy queued(window.controller(), &RunController::busyChanged);
+    QSignalSpy finished(window.controller(), &RunController::queueFinished);
     tilescope::ui::DiagramSelection selection = document->selection();
     QCOMPARE(selection.block.x, 1);  // the block the file traced
+    // The traced block itself asks for nothing.
+    document->setSelection(selection);
+    QVERIFY(!window.controller()->busy());
     selection.block = {2, 3};
     document->setSelection(selection);
-    QVERIFY2(window.statusBar()->currentMessage().startsWith(
-                 QStringLiteral("Only block (1,1)'s accesses were traced: choose a CUDA GPU or a "
-                                "GPU server in Run Setup to trace block (2,3)")),
-             qPrintable(window.statusBar()->currentMessage()));
-    QCOMPARE(queued.size(), 0);  // nothing was queued
-    // The traced block itself asks for nothing.
-    window.statusBar()->clearMessage();
-    selection.block = {1, 1};
-    document->setSelection(selection);
-    QVERIFY(window.statusBar()->currentMessage().isEmpty());
+    QCOMPARE(window.statusBar()->currentMessage(),
+             QStringLiteral("Tracing block (2,3) of user:naive on cpu"));
+    QVERIFY(finished.wait(kWaitMs));
+    QTRY_VERIFY(document->mapping() && document->mapping()->trace());
+    QCOMPARE(document->mapping()->trace()->tracedBlock.x, 2);
+    QCOMPARE(document->mapping()->trace()->tracedBlock.y, 3);
+    QVERIFY(document->mapping()->trace()->sanitizer.clean());
+  }
+
+  // A trace on the CPU with the sanitizer's findings, as the run controller hands it over: each
+  // finding is marked at its line in the Kernel Editor, in view beside the diagrams; the
+  // memory-access view selects the warp of the first finding's thread and says so; the notice
+  // says what was found. A clean trace clears the marks, and so does an edit of the source.
+  void sanitizerFindingsAreMarkedAndTheirWarpDrawn() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QString error;
+    std::optional<KernelTrace> loaded =
+        loadTrace(QStringLiteral(TILESCOPE_TRACES_DIR "/naive-trace.json"), &error);
+    QVERIFY2(loaded, qPrintable(error));
+    KernelTrace trace = *loaded;
+    ui::KernelEditor* editor = window.kernelEditor();
+    editor->setKernel(QStringLiteral("naive"), QString::fromStdString(*trace.kernel.source));
+    const Dim2 block = trace.tracedBlock;
+    // Thread (5,2) of a 16 x 16 block is linear thread 37: lane 5 of warp 1.
+    QCOMPARE(trace.block.x, 16);
+    trace.sanitizer.findings = {
+        {SanitizerFinding::Kind::Race,
+         9,
+         block,
+         {5, 2},
+         "line 9, block (1,1), thread (5,2): a read of shared word 3 (a race)"},
+        {SanitizerFinding::Kind::OutOfBounds,
+         7,
+         block,
+         {0, 0},
+         "line 7, block (1,1), thread (0,0): a indexed with 16 (out of bounds)"}};
+    trace.sanitizer.total = 5;
+    emit window.controller()->traceReady(trace);
+
+    const auto& findings = editor->editor()->findings();
+    QCOMPARE(findings.size(), std::size_t(2));
+    QCOMPARE(findings[0].line, 9);
+    QCOMPARE(findings[1].line, 7);
+    QVERIFY(editor->editor()->diagnostics().empty());  // not compile errors
+    QStringList listed;
+    for (int row = 0; row < editor->messages()->count(); ++row)
+      listed << editor->messages()->item(row)->text();
+    QCOMPARE(listed, QStringList({"sanitizer line 9, block (1,1), thread (5,2): a read of shared "
+                                  "word 3 (a race)",
+                                  "sanitizer line 7, block (1,1), thread (0,0): a indexed with 16 "
+                                  "(out of bounds)"}));
+    // The wavy marks on lines 9 and 7, as compile errors get.
+    QList<int> marked;
+    for (const QTextEdit::ExtraSelection& mark : editor->editor()->extraSelections())
+      marked << mark.cursor.blockNumber() + 1;
+    QCOMPARE(marked, QList<int>({9, 7}));
+    QCOMPARE(editor->editor()->textCursor().blockNumber() + 1, 9);  // the first finding's line
+    QVERIFY2(window.notice()->message().startsWith(
+                 QStringLiteral("The sanitizer found a race at line 9 (block (1,1), thread "
+                                "(5,2)) in user:naive, and 4 more")),
+             qPrintable(window.notice()->message()));
+    // The editor shows beside the diagrams, in front of the results, no longer behind them.
+    auto* diagramsDock = window.findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+    auto* editorDock = window.findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+    auto* resultsDock = window.findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+    QVERIFY(!window.tabifiedDockWidgets(diagramsDock).contains(editorDock));
+    QVERIFY(window.tabifiedDockWidgets(resultsDock).contains(editorDock));
+
+    auto* document = window.findChild<tilescope::ui::DiagramDocument*>();
+    QVERIFY(document && document->mapping());
+    QCOMPARE(document->selection().warp, 1);
+    QCOMPARE(document->selection().block.x, block.x);
+    QCOMPARE(document->selection().block.y, block.y);
+    auto* panel = window.findChild<tilescope::ui::DiagramPanel*>();
+    QVERIFY(panel->setCurrentView(QStringLiteral("access")));
+    QImage image(1400, 900, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    panel->currentView()->render(painter, QRectF(image.rect()), ui::DiagramTheme::light());
+    painter.end();
+    QStringList texts;
+    for (const ui::PlacedLabel& label : panel->currentView()->lastLayout().labels())
+      texts << label.text;
+    QVERIFY2(texts.contains(QStringLiteral("Sanitizer: a race at line 9 (block (1,1), thread "
+                                           "(5,2)), lane 5 of this warp. The trace ends where "
+                                           "the launch stopped.")),
+             qPrintable(texts.join(QLatin1Char('\n'))));
+
+    // A clean trace of it clears the marks.
+    trace.sanitizer = {};
+    emit window.controller()->traceReady(trace);
+    QVERIFY(editor->editor()->findings().empty());
+    QVERIFY(editor->editor()->extraSelections().isEmpty());
+    QCOMPARE(editor->messages()->count(), 0);
+
+    // So does an edit of the source they were found in; a trace of another source marks nothing.
+    trace.sanitizer.findings = {{SanitizerFinding::Kind::Race, 9, block, {5, 2}, "line 9: race"}};
+    trace.sanitizer.total = 1;
+    emit window.controller()->traceReady(trace);
+    QCOMPARE(editor->editor()->findings().size(), std::size_t(1));
+    editor->editor()->appendPlainText(QStringLiteral("// edited"));
+    QVERIFY(editor->editor()->findings().empty());
+    QCOMPARE(editor->messages()->count(), 0);
+    emit window.controller()->traceReady(trace);
+    QVERIFY(editor->editor()->findings().empty());
   }
 #endif
 

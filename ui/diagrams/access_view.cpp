@@ -269,6 +269,16 @@ QString AccessView::header(const Panel& panel) {
 }
 
 QString AccessView::caption() const {
+  if (const SanitizerFinding* finding = document()->sanitizerFinding()) {
+    const ThreadRef at = document()->mapping()->threadRef(finding->block, finding->thread);
+    const DiagramSelection& s = document()->selection();
+    const bool drawn =
+        s.warp == at.warp && s.block.x == finding->block.x && s.block.y == finding->block.y;
+    return QStringLiteral("Sanitizer: %1, lane %2 of %3. The trace ends where the launch stopped.")
+        .arg(QString::fromStdString(finding->summary()))
+        .arg(at.lane)
+        .arg(drawn ? QStringLiteral("this warp") : QStringLiteral("warp %1").arg(at.warp));
+  }
   return QStringLiteral(
       "One warp's 32 lanes over memory: a 32-byte sector is fetched whole, so lanes far apart "
       "waste bandwidth.");
@@ -288,13 +298,27 @@ std::vector<DiagramView::LegendEntry> AccessView::legend(const DiagramTheme& the
                 "each; a 16-byte vector: four)")
                 .arg(QLatin1String(toString(m->element())))
           : QStringLiteral("lanes 0..31 and the words they touch (a float4: four)");
-  return {{QBrush(lanes), words},
-          {theme.accentFill, QStringLiteral("sector fetched (32 bytes)")},
-          {theme.pending, QStringLiteral("sector not fetched")},
-          {theme.idle, QStringLiteral("idle lane")},
-          {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("past the end of the matrix")},
-          {Qt::NoBrush,
-           QStringLiteral("orange outline: a bank serving several words in one phase (conflict)")}};
+  std::vector<LegendEntry> entries;
+  // The sanitizer's thread first: the legend gives up its last entries where room is short.
+  if (const SanitizerFinding* finding = document()->sanitizerFinding()) {
+    const ThreadRef at = m->threadRef(finding->block, finding->thread);
+    entries.push_back({theme.laneColor(at.lane),
+                       QStringLiteral("lane %1 of warp %2: thread (%3,%4), the sanitizer's finding")
+                           .arg(at.lane)
+                           .arg(at.warp)
+                           .arg(finding->thread.x)
+                           .arg(finding->thread.y)});
+  }
+  entries.insert(
+      entries.end(),
+      {{QBrush(lanes), words},
+       {theme.accentFill, QStringLiteral("sector fetched (32 bytes)")},
+       {theme.pending, QStringLiteral("sector not fetched")},
+       {theme.idle, QStringLiteral("idle lane")},
+       {QBrush(theme.padding, Qt::BDiagPattern), QStringLiteral("past the end of the matrix")},
+       {Qt::NoBrush,
+        QStringLiteral("orange outline: a bank serving several words in one phase (conflict)")}});
+  return entries;
 }
 
 std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count) const {

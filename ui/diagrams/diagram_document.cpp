@@ -102,11 +102,25 @@ void DiagramDocument::setTrace(const KernelTrace& trace) {
     if (const KernelInfo* info = findKernel(named); info && info->hasMapping)
       selection.compareKernel = QString::fromStdString(named);
   }
+  // The warp of the thread the sanitizer found at fault (the trace is of its block).
+  if (const SanitizerFinding* finding = sanitizerFinding())
+    selection.warp = mapping_->threadRef(finding->block, finding->thread).warp;
   selection_ = selection;
   rebuildCompare();
   selection_ = clamped(selection_);
   emit configurationChanged();
   emit selectionChanged();
+}
+
+const SanitizerFinding* DiagramDocument::sanitizerFinding() const {
+  const KernelTrace* trace = mapping_ ? mapping_->trace() : nullptr;
+  if (!trace) return nullptr;
+  // The launch stops at the first finding, which a block running beside the traced one may make.
+  const auto found = std::find_if(
+      trace->sanitizer.findings.begin(), trace->sanitizer.findings.end(), [&](const auto& f) {
+        return f.block.x == trace->tracedBlock.x && f.block.y == trace->tracedBlock.y;
+      });
+  return found == trace->sanitizer.findings.end() ? nullptr : &*found;
 }
 
 QString DiagramDocument::configurationLabel() const {

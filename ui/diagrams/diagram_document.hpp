@@ -54,8 +54,12 @@ class DiagramDocument : public QObject {
   // A user kernel as a traced launch recorded it (Mapping(KernelTrace)): drawn until the next
   // setConfiguration. The selected block becomes the traced one, and the access view compares
   // it with the catalogue kernel its source's first comment names ("// naive ..."), if any.
+  // Where the sanitizer found something in the traced block (a trace on the CPU), the warp of
+  // its first finding there (sanitizerFinding()) is selected.
   // Never throws: an inconsistent trace leaves mapping() null and says why.
   void setTrace(const KernelTrace& trace);
+  // The sanitizer's first finding in the traced block of the trace drawn; null where none.
+  const SanitizerFinding* sanitizerFinding() const;
   const KernelConfig& config() const { return config_; }
   const Shape& shape() const { return shape_; }
   const Mapping* mapping() const { return mapping_ ? &*mapping_ : nullptr; }

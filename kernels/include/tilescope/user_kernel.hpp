@@ -82,6 +82,8 @@ struct SanitizerFinding {
   int line = 0;
   Dim2 block, thread;
   std::string message;  // the whole report, e.g. "line 21, block (0,0), thread (3,1): ..."
+  // What and where in a few words, e.g. "a race at line 21 (block (0,0), thread (3,1))".
+  std::string summary() const;
 };
 
 // The findings of a launch: the first few, and how many there were.

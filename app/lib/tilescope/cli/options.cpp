@@ -27,7 +27,7 @@ const std::vector<OptionSpec> kOptions = {
   {"kernel-file", "", "FILE.cu", "",
    "Your own kernel, CUDA source against the Kernel Editor's API: tilescope opens it in the "
    "Kernel Editor and compiles it; tilescope-bench runs it as user:NAME (NAME: the file's name; "
-   "--backend cuda).", kBoth},
+   "--backend cuda, or cpu for a SIMT kernel).", kBoth},
   {"tile", "", "T", "", "Tile size of a single-tile kernel.", kBoth},
   {"param", "", "K=V,...", "", "Named kernel parameters, e.g. BM=128,TM=8.", kBoth},
   {"type", "", "TYPE", "",
@@ -70,6 +70,10 @@ const std::vector<OptionSpec> kOptions = {
    "Trace the --kernel-file kernel once and write what it did to FILE (see Tracing).", kBench},
   {"trace-block", "", "X,Y", "", "The block whose loads and shared words --trace records.",
    kBench},
+  {"trace", "", "", "",
+   "Trace the --kernel-file kernel once on --backend at the chosen size, as the Kernel Editor's "
+   "Trace does: the diagrams draw it and, on the cpu backend, the editor marks what the "
+   "sanitizer found (then the exit status is 1).", kApp},
   // What to write.
   {"format", "", "FORMAT", "", "table, csv or json (default table).", kBench},
   {"output", "o", "FILE", "", "Write the results to FILE, not stdout.", kBench},
@@ -140,7 +144,7 @@ const ProgramSpec kBenchSpec = {
     "the datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are "
     "measured after the runs and written with them (table or json; csv takes one of the two)."},
    {"Tracing",
-    "--kernel-file FILE.cu --trace OUT.json launches the kernel once (CUDA) with its accessors "
+    "--kernel-file FILE.cu --trace OUT.json launches the kernel once (CUDA or cpu) with its accessors "
     "recording who stores each element of C and what each thread of one block loads "
     "(--trace-block X,Y, default 0,0), and writes that trace; the app opens it (File > Open) and "
     "draws the kernel from it. C may have at most 1024 x 1024 elements."},
@@ -182,7 +186,8 @@ const ProgramSpec kAppSpec = {
   "choices; with --run ... --quit it measures and exports without showing a window.",
   {{"Run servers", kRunServers},
    {"Exit status",
-    "0 all done; 1 a run or an export failed; 2 bad input (a session that will not open, a "
+    "0 all done; 1 a run or an export failed, or a --trace on the cpu backend in which the "
+    "sanitizer found a fault of the kernel; 2 bad input (a session that will not open, a "
     "backend that is unavailable); 128 + N when stopped by signal N (what was measured is still "
     "exported)."}},
   {{"tilescope results.json", "Opens a session."},

@@ -81,4 +81,15 @@ void DockLayout::fitToScreen() {
           [this](QScreen* screen) { fitTo(screen->availableSize()); });
 }
 
+void DockLayout::showEditorBesideDiagrams() {
+  auto* diagramsDock = window_->findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+  auto* editorDock = window_->findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+  auto* resultsDock = window_->findChild<QDockWidget*>(QStringLiteral("resultsDock"));
+  if (window_->tabifiedDockWidgets(diagramsDock).contains(editorDock)) {
+    window_->tabifyDockWidget(resultsDock, editorDock);
+    window_->resizeDocks({editorDock}, {window_->height() / 2}, Qt::Vertical);
+  }
+  editorDock->raise();
+}
+
 }  // namespace tilescope::ui

@@ -27,6 +27,9 @@ class DockLayout : public QObject {
   void fitTo(const QSize& available);
   // Fits to the screen the window is shown on, and from then on to any screen it moves to.
   void fitToScreen();
+  // The Kernel Editor beside the Diagrams, not a tab behind them: in the wide bottom row, in
+  // front of the results, half the window's height (its marked lines and the diagrams at once).
+  void showEditorBesideDiagrams();
 
  private:
   QMainWindow* window_;

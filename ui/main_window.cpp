@@ -249,13 +249,9 @@ void MainWindow::connectControllers() {
     if (remembersSettings_) desktop::saveLastChoices(controls_->choices());
     charts_->showChart(desktop::ChartKind::Landscape);
   });
-  connect(&autotune_, &desktop::AutotuneController::tuned, this,
-          [this](const plan::TunedEntry& entry) {
-            desktop::Choices choices = controls_->choices();
-            if (choices.kernel != entry.kernel || choices.element != entry.element) return;
-            choices.params = entry.params;
-            controls_->setChoices(choices);
-          });
+  connect(&autotune_, &desktop::AutotuneController::tuned, this, [this](const plan::TunedEntry& e) {
+    controls_->setChoices(desktop::withTuned(controls_->choices(), e));
+  });
   connect(&ceilings_, &desktop::CeilingsController::started, this,
           [this] { charts_->showChart(desktop::ChartKind::Roofline); });
   connect(&lessons_, &desktop::LessonController::started, this,
@@ -275,15 +271,8 @@ void MainWindow::connectControllers() {
   connect(kernelEditor_, &KernelEditor::traceRequested, this, &MainWindow::traceUserKernel);
   connect(&traces_, &desktop::TraceController::drawn, this, [this](const KernelTrace& trace) {
     kernelEditor_->showSanitizer(trace);
-    if (kernelEditor_->editor()->findings().empty()) return;
-    // The marked line in view with the warp at fault: the editor leaves the diagrams' tabs for
-    // the wide bottom row, in front of the results.
-    auto* diagramsDock = findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
-    auto* editorDock = findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
-    auto* resultsDock = findChild<QDockWidget*>(QStringLiteral("resultsDock"));
-    if (!tabifiedDockWidgets(diagramsDock).contains(editorDock)) return;
-    tabifyDockWidget(resultsDock, editorDock);
-    editorDock->raise();
+    // The marked lines in view beside the warp at fault.
+    if (!kernelEditor_->editor()->findings().empty()) dockLayout_->showEditorBesideDiagrams();
   });
   connect(kernelEditor_, &KernelEditor::autotuneRequested, this,
           [this](const UserKernelSource& kernel) { autotune(nullptr, kernel); });

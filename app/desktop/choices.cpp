@@ -114,6 +114,12 @@ Choices choicesFromJson(const nlohmann::json& json) {
   return choices;
 }
 
+Choices withTuned(Choices choices, const plan::TunedEntry& entry) {
+  if (choices.kernel == entry.kernel && choices.element == entry.element)
+    choices.params = entry.params;
+  return choices;
+}
+
 std::vector<std::string> repairChoices(Choices& choices) {
   const Choices defaults;
   std::vector<std::string> repaired;

@@ -10,6 +10,7 @@
 
 #include "run_job.hpp"
 #include "tilescope/plan/sweep.hpp"
+#include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace tilescope::desktop {
@@ -47,6 +48,8 @@ Choices choicesFromJson(const nlohmann::json& json);
 // refused parameters, a size, repetition count or budget out of range) and says which, one line
 // each: "kernel: 'bogus' is not a known kernel; using 'shared-tiled'".
 std::vector<std::string> repairChoices(Choices& choices);
+// `choices` with the parameters autotune found, where its kernel and type are the entry's.
+Choices withTuned(Choices choices, const plan::TunedEntry& entry);
 
 // The type the chosen kernel runs in: the chosen one where the kernel multiplies it, else the
 // kernel's default (its first type); the chosen one for an unknown kernel.

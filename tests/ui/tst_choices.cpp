@@ -16,6 +16,23 @@ class TestChoices : public QObject {
   Q_OBJECT
 
  private slots:
+  // Autotune's parameters replace the chosen ones only for the kernel and type they were found
+  // for.
+  void tunedParametersApplyToTheirKernelAndTypeOnly() {
+    Choices chosen;
+    chosen.kernel = "blocktile-1d";
+    chosen.params = {{"BM", 64}};
+    plan::TunedEntry entry;
+    entry.kernel = "blocktile-1d";
+    entry.params = {{"BM", 128}, {"TM", 8}};
+    QCOMPARE(withTuned(chosen, entry).params, entry.params);
+    entry.element = ElementType::F16;
+    QCOMPARE(withTuned(chosen, entry).params, chosen.params);
+    entry.element = chosen.element;
+    entry.kernel = "warptile";
+    QCOMPARE(withTuned(chosen, entry).params, chosen.params);
+  }
+
   void choicesRoundTripThroughJson() {
     Choices choices;
     choices.backend = "cuda";

@@ -113,6 +113,9 @@ void refuseGpuOnly(const std::string& source, std::vector<CompileDiagnostic>& di
   }();
   static const std::regex use(R"(\bts::(?:detail::)?(\w+))");
   static const std::regex declaration(R"(^\s*(TS_TENSOR_MAPS|TS_CLUSTER|TS_PERSISTENT)\s*\()");
+  // A warp's lanes in lock step, or PTX: what fibers run one at a time cannot do.
+  static const std::regex warpLevel(
+      R"(\b(__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__match_\w+_sync|__syncwarp|__activemask|asm)\s*(?:volatile\s*)?\()");
   std::set<std::string> refused;  // each name at its first use
   std::istringstream lines(source);
   int number = 0;
@@ -128,6 +131,11 @@ void refuseGpuOnly(const std::string& source, std::vector<CompileDiagnostic>& di
                                                               : "TMA copies")});
       continue;
     }
+    if (std::regex_search(code, match, warpLevel) && refused.insert(match[1]).second)
+      diagnostics.push_back({number, int(match.position(1)) + 1, true,
+                             match[1].str() + " needs an NVIDIA GPU: the CPU runs a block's "
+                                              "threads one at a time, not a warp's lanes in lock "
+                                              "step, and no PTX"});
     for (auto it = std::sregex_iterator(code.begin(), code.end(), use);
          it != std::sregex_iterator(); ++it)
       for (const auto& [part, names] : parts)

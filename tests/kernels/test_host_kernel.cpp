@@ -243,6 +243,28 @@ TEST_F(HostKernel, TheSanitizerChecksPlainIndexingOfSharedArrays) {
   EXPECT_NE(finding.message.find("a race"), std::string::npos) << finding.message;
 }
 
+// Warp-synchronous code and PTX are refused at their line, with the reason.
+TEST_F(HostKernel, WarpShufflesAndPtxAreRefusedAtTheirLines) {
+  const std::string source =
+      "TS_LAUNCH(32, 1, 1, 1, 0)\n"
+      "TS_KERNEL {\n"
+      "  float v = threadIdx.x;\n"
+      "  v += __shfl_down_sync(0xffffffffu, v, 16);\n"
+      "  asm volatile(\"membar.cta;\");\n"
+      "}\n";
+  const HostCompileResult build = compiled({"warp", source}, false, false);
+  ASSERT_FALSE(build.result.ok);
+  ASSERT_EQ(build.result.diagnostics.size(), 2u) << said(build.result);
+  EXPECT_EQ(build.result.diagnostics[0].line, 4);
+  EXPECT_EQ(build.result.diagnostics[0].column, 8);
+  EXPECT_NE(build.result.diagnostics[0].message.find("__shfl_down_sync needs an NVIDIA GPU"),
+            std::string::npos)
+      << said(build.result);
+  EXPECT_EQ(build.result.diagnostics[1].line, 5);
+  EXPECT_NE(build.result.diagnostics[1].message.find("asm needs an NVIDIA GPU"), std::string::npos)
+      << said(build.result);
+}
+
 TEST_F(HostKernel, CompileErrorsAreAtTheUsersLines) {
   const std::string source = "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {\n  undeclared = 1;\n}\n";
   const HostCompileResult build = compiled({"broken", source}, false, false);

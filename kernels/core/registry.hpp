@@ -22,6 +22,16 @@ struct KernelRegistration {
   std::function<ThreadMap(const Params&, ElementType)> threadMap = {};
   // The family's schedule on the CPU; null where it runs on the GPU only.
   cpu::KernelFn runOnCpu = nullptr;
+  // The diagrams' words for what the family does its own way, as plain text (the core knows no
+  // Qt); each empty where the diagrams word it from the Mapping. The k-step view's recipe of one
+  // k-step, whole (a warp-specialised pipeline), or the part of the ladder's recipe that
+  // multiplies the staged tiles (tensor cores).
+  std::function<std::string(const Mapping&)> stepRecipe = {};
+  std::function<std::string(const Mapping&)> productPhrase = {};
+  // The block view's legend of a warp's dashed sub-tiles after "its", given their count and the
+  // extents of one and of its lanes' grid ("16 × 8"); empty: the sub-iterations of a lane grid.
+  std::function<std::string(std::size_t count, const std::string& tile, const std::string& lanes)>
+      warpPieces = {};
 };
 
 class Registry {

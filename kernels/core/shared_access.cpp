@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Mapping's shared-memory accesses: each warp's reads and writes of the staged tiles.
 #include <algorithm>
+#include <string>
 
 #include "core/map_concepts.hpp"
 #include "core/traced_tables.hpp"
@@ -50,6 +51,22 @@ int Mapping::readsEveryK(Operand operand) const {
           return 1;
       },
       map_);
+}
+
+std::string Mapping::mmaShape() const {
+  const int depth = std::max(readsEveryK(Operand::A), readsEveryK(Operand::B));
+  if (depth == 1) return {};
+  const MmaShape shape = std::visit(
+      [&](const auto& map) {
+        if constexpr (requires { map.mmaShape(); })
+          return map.mmaShape();
+        else
+          return MmaShape{maps::kFragmentRows, maps::kFragmentCols, depth};
+      },
+      map_);
+  std::string text = "m";
+  text += std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" + std::to_string(shape.k);
+  return text;
 }
 
 namespace {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "block_view.hpp"
-#include "tilescope/families.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>
 #include <algorithm>
 #include <array>
 #include <cmath>
+
+#include "core/registry.hpp"
 
 namespace tilescope::ui {
 
@@ -264,16 +265,19 @@ std::vector<DiagramView::LegendEntry> BlockView::legend(const DiagramTheme& them
     // The lanes' grid inside a sub-iteration: how many pieces fit down and across it.
     const CellBox& sub = warp.subTiles.front();
     const CellBox piece = outputPieces(m, sel.block, firstOwner(m)).front();
-    const QString pieces =
-        std::holds_alternative<maps::TensorCore>(m.threadMap())
-            ? QStringLiteral(
-                  "dashed: its %1 accumulator halves of %2 (lanes as "
-                  "%3: lane 4g + q at row g, columns 2q and 2q+1)")
-            : QStringLiteral("dashed: its %1 sub-iterations of %2 (lanes as %3)");
-    entries.push_back({Qt::NoBrush, pieces.arg(warp.subTiles.size())
-                                        .arg(dims(sub.rows.count, sub.cols.count))
-                                        .arg(dims(sub.rows.count / piece.rows.count,
-                                                  sub.cols.count / piece.cols.count))});
+    const QString tile = dims(sub.rows.count, sub.cols.count);
+    const QString lanes =
+        dims(sub.rows.count / piece.rows.count, sub.cols.count / piece.cols.count);
+    // The kernel's own words for them, where it has them (its registration's warpPieces).
+    const KernelRegistration* registration =
+        m.trace() ? nullptr : &registrationOf(m.config().kernel);
+    const QString pieces = registration && registration->warpPieces
+                               ? QString::fromStdString(registration->warpPieces(
+                                     warp.subTiles.size(), tile.toStdString(), lanes.toStdString()))
+                               : QStringLiteral("%1 sub-iterations of %2 (lanes as %3)")
+                                     .arg(warp.subTiles.size())
+                                     .arg(tile, lanes);
+    entries.push_back({Qt::NoBrush, QStringLiteral("dashed: its ") + pieces});
   }
   if (m.rowsPerThread() * m.colsPerThread() > 1)
     entries.push_back({Qt::NoBrush, QStringLiteral("thin outline: one thread's outputs")});

@@ -270,11 +270,9 @@ StagedLayout stagedLayout(const Mapping& mapping, Operand operand) {
   return std::visit(
       [&](const auto& map) {
         using Map = std::decay_t<decltype(map)>;
-        if constexpr (std::is_same_v<Map, maps::TensorCore>) {
-          // Rows are laid out in bytes: the padding is what a row holds beyond its elements.
-          const int rowBytes = (operand == Operand::A ? map.bk : map.bn) * map.elementBytes;
-          const int pitch = operand == Operand::A ? map.aPitch() : map.bPitch();
-          return StagedLayout{false, (pitch - rowBytes) / 4};
+        if constexpr (requires { map.rowPadWords(true); }) {
+          // Rows laid out in bytes: the padding is what a row holds beyond its elements.
+          return StagedLayout{false, map.rowPadWords(operand == Operand::A)};
         } else if constexpr (requires { Map::kATransposed; }) {
           if (operand == Operand::A) return StagedLayout{Map::kATransposed, map.aLayout().pad};
           return StagedLayout{false, map.bLayout().pad};
@@ -322,13 +320,7 @@ bool readsWithLdmatrix(const Mapping& mapping) {
 }
 
 std::string mmaShape(const Mapping& mapping) {
-  const int depth = sharedReadStride(mapping);
-  if (depth == 1) return {};
-  // tensor-tf32 reads B's fragments for a warpgroup's wgmma over all its tile's rows.
-  if (const auto* tf32 = std::get_if<maps::PersistentTf32>(&mapping.threadMap()))
-    return "m64n" + std::to_string(tf32->bm) + "k" + std::to_string(depth);
-  return "m" + std::to_string(maps::kFragmentRows) + "n" + std::to_string(maps::kFragmentCols) +
-         "k" + std::to_string(depth);
+  return mapping.mmaShape();
 }
 
 AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access access,

@@ -127,7 +127,8 @@ int sharedReadStride(const Mapping& mapping);
 // The tensor cores' 16-bit fragments come through ldmatrix: each lane names one 16-byte row of
 // an 8 x 8 matrix. (tf32 fragments are plain 4-byte reads.)
 bool readsWithLdmatrix(const Mapping& mapping);
-// For the tensor cores, the mma.sync shape "m16n8k16" (k8 for tf32); empty for the others.
+// For the tensor cores, the shape of the instruction their fragments feed, "m16n8k16" (k8 for
+// tf32; Mapping::mmaShape); empty for the others.
 std::string mmaShape(const Mapping& mapping);
 
 // One lane of a warp-wide global access laid out over memory, at its first element.

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kstep_view.hpp"
-#include "tilescope/families.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
-#include <variant>
 
+#include "core/registry.hpp"
 #include "diagram_model.hpp"
 #include "tilescope/user_kernel.hpp"
 
@@ -56,29 +55,19 @@ QString layoutPhrase(const Mapping& m, Operand operand) {
   return text.isEmpty() ? text : QStringLiteral("; ") + text;
 }
 
+// The registration of the mapping's kernel, where it is one of the catalogue's (not a trace).
+const KernelRegistration* registrationFor(const Mapping& m) {
+  return m.trace() ? nullptr : &registrationOf(m.config().kernel);
+}
+
 // What the threads do with the staged tiles in one k-step.
 QString productPhrase(const Mapping& m) {
+  // The kernel's own words, where it has them (its registration's productPhrase).
+  if (const KernelRegistration* registration = registrationFor(m);
+      registration && registration->productPhrase)
+    return QString::fromStdString(registration->productPhrase(m));
   const int depth = m.kDepth();
   const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
-  if (const int chunk = sharedReadStride(m); chunk > 1) {
-    // The tensor cores: a warp's fragments, then one mma.sync per 16 x 8 accumulator.
-    const auto& map = std::get<maps::TensorCore>(m.threadMap());
-    const QString reads =
-        readsWithLdmatrix(m) ? QStringLiteral("ldmatrix.x4 loads") : QStringLiteral("word loads");
-    return QStringLiteral(
-               "for each of the %1 chunks of %2 values of k, each warp loads its fragments from "
-               "the tiles (%3 %4 of As, %5 of Bs) and issues %6 %7 mma.sync instructions, one per "
-               "16×8 accumulator; each lane keeps %8 of its warp's sums (rows g and g+8, columns "
-               "2q and 2q+1 of each accumulator, lane = 4g + q)")
-        .arg(depth / chunk)
-        .arg(chunk)
-        .arg(m.sharedReadSlots(Operand::A))
-        .arg(reads)
-        .arg(m.sharedReadSlots(Operand::B))
-        .arg(map.fragmentsM() * map.fragmentsN())
-        .arg(QString::fromStdString(mmaShape(m)))
-        .arg(outputs);
-  }
   return outputs == 1 ? QStringLiteral(
                             "each thread adds %1 products As[row][kk] × Bs[kk][col] to its "
                             "partial sum")
@@ -91,87 +80,6 @@ QString productPhrase(const Mapping& m) {
                             .arg(m.rowsPerThread())
                             .arg(m.colsPerThread())
                             .arg(outputs);
-}
-
-// tensor-tma's k-step (and each of tensor-persistent's tiles): the producer's and the consumers'
-// parts, met at two mbarriers per stage.
-template <typename Map>
-QString warpSpecialisedRecipe(const Mapping& m, const Map& map) {
-  return QStringLiteral(
-             "Warp-specialised, a %1-stage pipeline without block-wide barriers. In every "
-             "k-step:\nproducer (warpgroup 0, one thread): wait on the stage's 'empty' mbarrier "
-             "until both consumers have freed it, then ask the TMA copy engine for the tiles "
-             "%2 steps ahead: one box of A (%3 × %4) and %5 boxes of B (%4 × 64), landing in the "
-             "128-byte swizzle, zero past the edges; the engine signals the stage's 'full' "
-             "mbarrier\nconsumers (warpgroups 1 and 2, %6 rows each): wait on 'full', issue %7 "
-             "wgmma m64n%8k16 reading both tiles from shared memory, keep that batch in flight "
-             "and free the previous step's stage ('empty') once its batch is done; each thread "
-             "keeps %9 of the sums")
-      .arg(map.stages)
-      .arg(map.pipeline().ahead())
-      .arg(map.bm)
-      .arg(map.bk)
-      .arg(map.bn / 64)
-      .arg(Map::kConsumerRows)
-      .arg(map.bk / Map::kInstrK)
-      .arg(map.bn)
-      .arg(m.rowsPerThread() * m.colsPerThread());
-}
-
-// tensor-persistent: the same k-step, in blocks that loop over tiles, in clusters sharing B.
-QString persistentRecipe(const Mapping& m, const maps::Persistent& map) {
-  QString text = warpSpecialisedRecipe(m, map) +
-                 QStringLiteral(
-                     "\nacross tiles: %1 blocks (at most one per SM; fewer where fewer finish "
-                     "in as many rounds) take up to %2 tiles each, in a grouped order (bands of "
-                     "%3 tile rows, column by column); the stages and their mbarrier phases "
-                     "run on from one tile into the next, so the producer fills the next "
-                     "tile's first stages while the consumers store this one")
-                     .arg(m.launchGrid().x)
-                     .arg(m.rounds())
-                     .arg(map.group);
-  if (map.cluster > 1)
-    text += QStringLiteral(
-                "\nclusters of %1 blocks take tiles stacked along M: each producer loads 1/%1 of "
-                "B's boxes and the copy engine multicasts them into every block of the cluster, "
-                "so each B tile crosses L2 once per cluster (the traffic model counts it once); "
-                "a stage is refilled once the consumers of all %1 blocks have freed it")
-                .arg(map.cluster);
-  return text;
-}
-
-// tensor-tf32: tensor-persistent's pipeline and tile order, each tile computed transposed with B
-// through registers.
-QString tf32Recipe(const Mapping& m, const maps::PersistentTf32& map) {
-  return QStringLiteral(
-             "Warp-specialised and persistent like tensor-persistent, a %1-stage pipeline. tf32 "
-             "wgmma reads shared tiles only along k, and B's rows run along n, so each tile is "
-             "computed transposed (C^T = B^T A^T). In every k-step:\nproducer (warpgroup 0, one "
-             "thread): wait on 'empty', then ask the TMA copy engine for one box of A (%2 × %3) "
-             "and %4 boxes of B (%3 × 32), landing in the 128-byte swizzle\nconsumers (warpgroups "
-             "1 and 2, %5 columns each): wait on 'full'; for each of the %6 chunks of 8 values of "
-             "k, each thread reads 4 words of B from the stage into registers (lanes chosen so "
-             "that a warp's reads hit 32 banks), then the warpgroup issues wgmma m64n%2k8 with "
-             "those registers as its first operand and A's tile, read from shared memory, as its "
-             "second; the batch stays in flight while the previous stage is freed; each thread "
-             "keeps %7 of the sums, down two columns of C, and four lanes swap them before "
-             "storing so that each writes 16 consecutive bytes\nacross tiles: %8 blocks take up "
-             "to %9 tiles each in the grouped order (bands of %10 tile rows)")
-             .arg(map.stages)
-             .arg(map.bm)
-             .arg(map.bk)
-             .arg(map.bn / maps::PersistentTf32::kSlabColumns)
-             .arg(maps::PersistentTf32::kConsumerColumns)
-             .arg(map.bk / maps::PersistentTf32::kInstrK)
-             .arg(m.rowsPerThread() * m.colsPerThread())
-             .arg(m.launchGrid().x)
-             .arg(m.rounds())
-             .arg(map.group) +
-         (map.cluster > 1
-              ? QStringLiteral("\nclusters of %1 blocks take tiles stacked along M and share B's "
-                               "boxes by multicast, as in tensor-persistent")
-                    .arg(map.cluster)
-              : QString());
 }
 
 // What the threads do in every k-step, in the order they do it.
@@ -187,12 +95,9 @@ QString stepRecipe(const Mapping& m, bool sharedA, bool sharedB) {
         .arg(trace->tracedBlock.x)
         .arg(trace->tracedBlock.y)
         .arg(trace->kDepth);
-  if (const auto* tma = std::get_if<maps::Tma>(&m.threadMap()))
-    return warpSpecialisedRecipe(m, *tma);
-  if (const auto* persistent = std::get_if<maps::Persistent>(&m.threadMap()))
-    return persistentRecipe(m, *persistent);
-  if (const auto* tf32 = std::get_if<maps::PersistentTf32>(&m.threadMap()))
-    return tf32Recipe(m, *tf32);
+  // The kernel's own recipe, where it has one (its registration's stepRecipe).
+  if (const KernelRegistration& registration = *registrationFor(m); registration.stepRecipe)
+    return QString::fromStdString(registration.stepRecipe(m));
   const int depth = m.kDepth();
   const std::int64_t outputs = m.rowsPerThread() * m.colsPerThread();
   if (sharedA && sharedB) {

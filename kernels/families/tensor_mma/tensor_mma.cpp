@@ -2,6 +2,8 @@
 // tensor-mma: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/tensor_mma/tensor_mma.hpp"
+
+#include <algorithm>
 #include "families/registration.hpp"
 
 namespace tilescope::families::tensor_mma {
@@ -19,6 +21,29 @@ std::optional<std::string> ownRules(const maps::TensorCore& map, maps::TilingRul
            str(map.wm) + " must be a multiple of 16, WN = " + str(map.wn) +
            " of 16, BK = " + str(map.bk) + " of 16";
   return std::nullopt;
+}
+
+// The k-step view's words for the product of the staged tiles: a warp's fragments, then one
+// mma.sync per 16 x 8 accumulator.
+std::string productPhrase(const Mapping& m) {
+  const auto& map = std::get<maps::TensorCore>(m.threadMap());
+  const int chunk = std::max(m.readsEveryK(Operand::A), m.readsEveryK(Operand::B));
+  const std::string reads = storageBytes(m.element()) == 2 ? "ldmatrix.x4 loads" : "word loads";
+  return "for each of the " + str(m.kDepth() / chunk) + " chunks of " + str(chunk) +
+         " values of k, each warp loads its fragments from the tiles (" +
+         str(m.sharedReadSlots(Operand::A)) + " " + reads + " of As, " +
+         str(m.sharedReadSlots(Operand::B)) + " of Bs) and issues " +
+         str(map.fragmentsM() * map.fragmentsN()) + " " + m.mmaShape() +
+         " mma.sync instructions, one per 16×8 accumulator; each lane keeps " +
+         std::to_string(m.rowsPerThread() * m.colsPerThread()) +
+         " of its warp's sums (rows g and g+8, columns 2q and 2q+1 of each accumulator, lane = "
+         "4g + q)";
+}
+
+// The block view's legend of a warp's sub-tiles: the halves of its accumulators.
+std::string warpPieces(std::size_t count, const std::string& tile, const std::string& lanes) {
+  return std::to_string(count) + " accumulator halves of " + tile + " (lanes as " + lanes +
+         ": lane 4g + q at row g, columns 2q and 2q+1)";
 }
 
 }  // namespace
@@ -51,7 +76,9 @@ void registerFamily(Registry& registry) {
             .hue = {"#a01a58", "#ff9e9e"},
             .cudaArchitecture = {.minimum = 80,
                                  .needs = "mma.sync on fp16, bf16 and tf32 and cp.async"}},
-       .threadMap = ladderThreadMap<maps::TensorCore>});
+       .threadMap = ladderThreadMap<maps::TensorCore>,
+       .productPhrase = productPhrase,
+       .warpPieces = warpPieces});
 }
 
 }  // namespace tilescope::families::tensor_mma

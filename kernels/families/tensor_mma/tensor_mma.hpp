@@ -48,6 +48,8 @@ struct TensorCore : LadderBase<TensorCore> {
   TS_HDC int fragmentsM() const { return wm / kFragmentRows; }
   TS_HDC int fragmentsN() const { return wn / kFragmentCols; }
   TS_HDC int instrK() const { return kFragmentKBytes / elementBytes; }
+  // The instruction each warp issues per accumulator and k-chunk.
+  TS_HDC MmaShape mmaShape() const { return {kFragmentRows, kFragmentCols, instrK()}; }
   TS_HDC int warpRow(int t) const { return t / 32 / warpsAlongN() * wm; }
   TS_HDC int warpCol(int t) const { return t / 32 % warpsAlongN() * wn; }
 
@@ -96,6 +98,10 @@ struct TensorCore : LadderBase<TensorCore> {
   // The 4-byte word holding an element (the unit of the bank diagrams).
   TS_HDC int aWord(int m, int k, int extraPad = 0) const { return aByte(m, k, extraPad) / 4; }
   TS_HDC int bWord(int k, int n, int extraPad = 0) const { return bByte(k, n, extraPad) / 4; }
+  // The words a staged row holds beyond its elements: its padding (A's, else B's).
+  TS_HDC int rowPadWords(bool a) const {
+    return ((a ? aPitch() : bPitch()) - (a ? bk : bn) * elementBytes) / 4;
+  }
   TS_HDC int aStageBytes() const { return bm * aPitch(); }
   TS_HDC int stageBytes() const { return aStageBytes() + bk * bPitch(); }
   TS_HDC Pipeline pipeline() const {

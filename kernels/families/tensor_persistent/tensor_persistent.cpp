@@ -4,9 +4,37 @@
 
 #include "families/tensor_persistent/tensor_persistent.hpp"
 #include "families/registration.hpp"
+#include "families/tensor_tma/tensor_tma_recipe.hpp"
 #include "families/tensor_tma/tensor_tma_rules.hpp"
 
 namespace tilescope::families::tensor_persistent {
+
+namespace {
+
+// The k-step view's recipe: tensor-tma's k-step, in blocks that loop over tiles, in clusters
+// sharing B.
+std::string stepRecipe(const Mapping& m) {
+  const auto& map = std::get<maps::Persistent>(m.threadMap());
+  std::string text =
+      warpSpecialisedRecipe(m, map) + "\nacross tiles: " + str(m.launchGrid().x) +
+      " blocks (at most one per SM; fewer where fewer finish in as many rounds) take up to " +
+      std::to_string(m.rounds()) + " tiles each, in a grouped order (bands of " + str(map.group) +
+      " tile rows, column by column); the stages and their mbarrier phases run on from one tile "
+      "into the next, so the producer fills the next tile's first stages while the consumers "
+      "store this one";
+  if (map.cluster > 1) {
+    const std::string cluster = str(map.cluster);
+    text += "\nclusters of " + cluster +
+            " blocks take tiles stacked along M: each producer loads 1/" + cluster +
+            " of B's boxes and the copy engine multicasts them into every block of the cluster, "
+            "so each B tile crosses L2 once per cluster (the traffic model counts it once); a "
+            "stage is refilled once the consumers of all " +
+            cluster + " blocks have freed it";
+  }
+  return text;
+}
+
+}  // namespace
 
 void registerFamily(Registry& registry) {
   registry.add(
@@ -39,7 +67,8 @@ void registerFamily(Registry& registry) {
             .cudaArchitecture = {.minimum = 90,
                                  .only = true,
                                  .needs = "Hopper's wgmma, TMA and clusters"}},
-       .threadMap = ladderThreadMap<maps::Persistent>});
+       .threadMap = ladderThreadMap<maps::Persistent>,
+       .stepRecipe = stepRecipe});
 }
 
 }  // namespace tilescope::families::tensor_persistent

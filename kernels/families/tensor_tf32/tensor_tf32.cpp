@@ -16,6 +16,39 @@ std::optional<std::string> ownRules(const maps::PersistentTf32& map, maps::Tilin
   return std::nullopt;
 }
 
+// The k-step view's recipe: tensor-persistent's pipeline and tile order, each tile computed
+// transposed with B through registers.
+std::string stepRecipe(const Mapping& m) {
+  using Map = maps::PersistentTf32;
+  const Map& map = std::get<Map>(m.threadMap());
+  const std::string bm = str(map.bm), bk = str(map.bk);
+  return "Warp-specialised and persistent like tensor-persistent, a " + str(map.stages) +
+         "-stage pipeline. tf32 wgmma reads shared tiles only along k, and B's rows run along n, "
+         "so each tile is computed transposed (C^T = B^T A^T). In every k-step:\nproducer "
+         "(warpgroup 0, one thread): wait on 'empty', then ask the TMA copy engine for one box of "
+         "A (" +
+         bm + " × " + bk + ") and " + str(map.bn / Map::kSlabColumns) + " boxes of B (" + bk +
+         " × 32), landing in the 128-byte swizzle\nconsumers (warpgroups 1 and 2, " +
+         str(Map::kConsumerColumns) + " columns each): wait on 'full'; for each of the " +
+         str(map.bk / Map::kInstrK) +
+         " chunks of 8 values of k, each thread reads 4 words of B from the stage into registers "
+         "(lanes chosen so that a warp's reads hit 32 banks), then the warpgroup issues wgmma "
+         "m64n" +
+         bm +
+         "k8 with those registers as its first operand and A's tile, read from shared memory, as "
+         "its second; the batch stays in flight while the previous stage is freed; each thread "
+         "keeps " +
+         std::to_string(m.rowsPerThread() * m.colsPerThread()) +
+         " of the sums, down two columns of C, and four lanes swap them before storing so that "
+         "each writes 16 consecutive bytes\nacross tiles: " +
+         str(m.launchGrid().x) + " blocks take up to " + std::to_string(m.rounds()) +
+         " tiles each in the grouped order (bands of " + str(map.group) + " tile rows)" +
+         (map.cluster > 1 ? "\nclusters of " + str(map.cluster) +
+                                " blocks take tiles stacked along M and share B's boxes by "
+                                "multicast, as in tensor-persistent"
+                          : std::string());
+}
+
 }  // namespace
 
 void registerFamily(Registry& registry) {
@@ -45,7 +78,8 @@ void registerFamily(Registry& registry) {
                 .types = {ElementType::TF32},
                 .hue = {"#00607a", "#7fdbca"},
                 .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma"}},
-       .threadMap = ladderThreadMap<maps::PersistentTf32>});
+       .threadMap = ladderThreadMap<maps::PersistentTf32>,
+       .stepRecipe = stepRecipe});
 }
 
 }  // namespace tilescope::families::tensor_tf32

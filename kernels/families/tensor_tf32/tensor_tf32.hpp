@@ -68,6 +68,8 @@ struct PersistentTf32 : PersistentOrder<PersistentTf32> {
   // k row q + 4 (slot / 2) and accumulator row 8 (slot % 2) + g; the producer reads nothing
   // (row -1). A is read by the instructions themselves.
   TS_HDC int instrK() const { return kInstrK; }
+  // A consumer's wgmma, computing its 64 columns of the tile transposed: m64, n all BM rows.
+  TS_HDC MmaShape mmaShape() const { return {kConsumerColumns, bm, kInstrK}; }
   TS_HDC int fragmentReads(bool a) const { return a ? 0 : 4; }
   TS_HDC int fragmentReadWidth() const { return 1; }
   TS_HDC Cell bFragment(int t, int slot, int chunk) const {

@@ -3,6 +3,7 @@
 
 #include "families/tensor_tma/tensor_tma.hpp"
 #include "families/registration.hpp"
+#include "families/tensor_tma/tensor_tma_recipe.hpp"
 #include "families/tensor_tma/tensor_tma_rules.hpp"
 
 namespace tilescope::families::tensor_tma {
@@ -33,7 +34,10 @@ void registerFamily(Registry& registry) {
             .types = {ElementType::F16, ElementType::BF16},
             .hue = {"#6a9fd8", "#70b0b0"},
             .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma and TMA"}},
-       .threadMap = ladderThreadMap<maps::Tma>});
+       .threadMap = ladderThreadMap<maps::Tma>,
+       .stepRecipe = [](const Mapping& m) {
+         return warpSpecialisedRecipe(m, std::get<maps::Tma>(m.threadMap()));
+       }});
 }
 
 }  // namespace tilescope::families::tensor_tma

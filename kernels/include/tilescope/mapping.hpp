@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -237,6 +238,10 @@ class Mapping {
   // The inner indices one pass of those reads covers: 1, or where the tile is read as tensor-core
   // fragments one mma's k (16 of fp16 or bf16, 8 of tf32), read at its first inner index alone.
   int readsEveryK(Operand operand) const;
+  // The tensor-core instruction those fragment reads feed, as PTX names its shape ("m16n8k16",
+  // tensor-tf32's wgmma "m64n256k8"): the map's own (its mmaShape()), else mma.sync's, k being
+  // the reads' spacing; empty where no lane reads fragments (readsEveryK 1).
+  std::string mmaShape() const;
   std::optional<WarpSharedAccess> warpSharedRead(Operand operand, int warp, int kk, int pad,
                                                  int slot, std::int64_t step = 0) const;
   // Shared-memory writes that stage a k-step's tile: how many each thread makes, and the words

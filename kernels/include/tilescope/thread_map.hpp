@@ -72,6 +72,11 @@ struct OwnerSlot {
   int r = 0, c = 0;
 };
 
+// A tensor-core instruction's shape as PTX names it, m x n x k (mma.sync's m16n8k16).
+struct MmaShape {
+  int m = 0, n = 0, k = 0;
+};
+
 // ---- Pipelines: how a block overlaps the copies of later k-steps with the product of this one ---
 //
 // A block cycles through `stages` shared buffers, k-step t in stage t % stages. While it

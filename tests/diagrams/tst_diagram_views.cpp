@@ -661,6 +661,13 @@ void TestDiagramViews::aTraceFromTheGpuIsDrawnBesideItsCatalogueKernel() {
 
   for (const DiagramKind kind : kDiagramKinds)
     QVERIFY2(renderedColours(kind, document) > 8, qPrintable(diagramKindName(kind)));
+  // A trace of a template as the Kernel Editor gives it (its kernel named in the second comment
+  // line) is drawn beside that kernel too.
+  KernelTrace fromTemplate = recordedTrace("naive");
+  fromTemplate.kernel.source = userKernelTemplate("naive")->source;
+  DiagramDocument templateDocument;
+  templateDocument.setTrace(fromTemplate);
+  QCOMPARE(templateDocument.selection().compareKernel, QStringLiteral("naive"));
   // Another block's accesses were not traced: the access view says so.
   DiagramSelection selection = document.selection();
   selection.block = {0, 0};

@@ -2,6 +2,7 @@
 #include "diagram_document.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "diagram_model.hpp"
 #include "tilescope/error.hpp"
@@ -95,12 +96,15 @@ void DiagramDocument::setTrace(const KernelTrace& trace) {
   DiagramSelection selection = selection_;
   selection.block = trace.tracedBlock;
   selection.compareKernel.clear();
-  // The catalogue kernel the source says it follows: its first comment's first word.
-  const std::string source = trace.kernel.source.value_or("");
-  if (source.rfind("// ", 0) == 0) {
-    const std::string named = source.substr(3, source.find_first_of(" \n(", 3) - 3);
-    if (const KernelInfo* info = findKernel(named); info && info->hasMapping)
+  // The catalogue kernel the source says it follows: the first word of one of its opening
+  // comment lines (a template's second: "// naive (seeds 001a, 003a): ...").
+  std::istringstream source(trace.kernel.source.value_or(""));
+  for (std::string line; std::getline(source, line) && line.rfind("// ", 0) == 0;) {
+    const std::string named = line.substr(3, line.find_first_of(" (", 3) - 3);
+    if (const KernelInfo* info = findKernel(named); info && info->hasMapping) {
       selection.compareKernel = QString::fromStdString(named);
+      break;
+    }
   }
   // The warp of the thread the sanitizer found at fault (the trace is of its block).
   if (const SanitizerFinding* finding = sanitizerFinding())

@@ -204,7 +204,7 @@ void Fibers::yield(int i) {
   arrived(slot.fakeStack, &s.schedulerBottom, &s.schedulerSize);
 }
 
-void Fibers::exit(int i) {
+void Fibers::finish(int i) {
   State& s = *state_;
   leaving(nullptr, s.schedulerBottom, s.schedulerSize);  // its fake stack goes
 #if defined(__x86_64__)
@@ -212,7 +212,7 @@ void Fibers::exit(int i) {
 #else
   swapcontext(&s.contexts[std::size_t(i)], &s.scheduler);
 #endif
-  __builtin_unreachable();  // an exited fiber is never resumed, only started again
+  __builtin_unreachable();  // a finished fiber is never resumed, only started again
 }
 
 }  // namespace tilescope::cpu

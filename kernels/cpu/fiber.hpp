@@ -18,14 +18,14 @@ class Fibers {
   Fibers& operator=(const Fibers&) = delete;
 
   // Makes fiber `i` run `body(argument)` from its start when next resumed. A body never returns:
-  // it ends with exit(i). A fiber abandoned before its end may be started again.
+  // it ends with finish(i). A fiber abandoned before its end may be started again.
   void start(int i, void (*body)(void*), void* argument);
-  // From the scheduler: runs fiber `i` until it yields or exits.
+  // From the scheduler: runs fiber `i` until it yields or finishes.
   void resume(int i);
   // From fiber `i`: back to the scheduler, until resumed.
   void yield(int i);
   // From fiber `i`: back to the scheduler, for good.
-  [[noreturn]] void exit(int i);
+  [[noreturn]] void finish(int i);
 
   struct State;  // the stacks and saved contexts, fiber.cpp's
 

@@ -232,7 +232,7 @@ void BlockRunner::body(void* argument) {
   runner.launch_.entry.thread(thread, runner.launch_.entry.kernel, &runner.launch_.problem);
   const int index = runner.indexOf(thread);
   runner.states_[std::size_t(index)] = kFinished;
-  runner.fibers_.exit(index);
+  runner.fibers_.finish(index);
 }
 
 void BlockRunner::barrier(ts::host::Thread* thread, int line) {

@@ -363,12 +363,16 @@ bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QS
   if (largeText) view->setPresenting(true, Presenter::fontScale(size));
   refresh();
   if (kind == ChartKind::Roofline) buildRooflineIfStale();
+  // A file stands alone: its legend lists every entry.
+  view->setExporting(true);
   const bool written = exportPlot(view, view->title(), path, size, error, scale);
+  view->setExporting(false);
   if (largeText) {
     // Back to the text it had (a presented chart keeps its own).
     view->setPresenting(presenting, presentingScale);
     refresh();
   }
+  view->replot(QCustomPlot::rpQueuedReplot);
   return written;
 }
 

@@ -26,7 +26,12 @@ constexpr double kUprightLabelShare = 0.25;
 // plot at most this share of the width; past that, below again, up to the last share.
 constexpr double kLegendBelowShare = 0.25;
 constexpr double kLegendBesideShare = 0.32;
-constexpr double kMostLegendBelowShare = 0.5;
+constexpr double kMostLegendBelowShare = 0.4;
+// The plot keeps at least this much of the chart's height from the legend, and an entry at least
+// this many letters.
+constexpr int kLeastPlotHeight = 60;
+constexpr double kLeastPlotShare = 0.3;
+constexpr int kLeastLegendLetters = 6;
 // Text at a desk: never smaller than this many pixels. Presenting: these sizes on a 1000x600
 // screen (Presenter::fontScale 1), scaled with the screen (20 and 29 px at 1280x720).
 constexpr int kSmallestText = 12;
@@ -365,6 +370,11 @@ void ChartView::setPresenting(bool presenting, double scale) {
   applyText();
   legendShown_ = {};
   replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setExporting(bool exporting) {
+  exporting_ = exporting;
+  legendShown_ = {};
 }
 
 double ChartView::drawScale() const {
@@ -858,7 +868,7 @@ ChartView::LegendShown ChartView::legendFor(QSize size) const {
     const int columns =
         std::clamp((width - margins + spacing) / std::max(1, widest + spacing), 1, count);
     const int rows = (count + columns - 1) / columns;
-    return LegendShown{false, compact, mostText, columns, width, heightOf(rows, rowHeight)};
+    return LegendShown{false, compact, mostText, columns, width, heightOf(rows, rowHeight), count};
   };
   // Beside: one column (or more, as the height asks) no wider than a share of the chart, as tall
   // as the chart below its title.
@@ -877,15 +887,42 @@ ChartView::LegendShown ChartView::legendFor(QSize size) const {
     const int rows = (count + columns - 1) / columns;
     const int across = columns * widest + (columns - 1) * spacing + margins;
     if (across > room || heightOf(rows, rowHeight) > tall) return std::nullopt;
-    return LegendShown{true, compact, mostText, columns, across, heightOf(rows, rowHeight)};
+    return LegendShown{true, compact, mostText, columns, across, heightOf(rows, rowHeight), count};
   };
+  // The most height the legend may take and leave the title, the axes and a plot.
+  const int titleHeight = title_->outerRect().height();
+  const int plotRoom = std::max(kLeastPlotHeight, int(height * kLeastPlotShare));
+  const int room = height - titleHeight - 2 * plotLayout()->rowSpacing() -
+                   axisRect()->margins().top() - axisRect()->margins().bottom() - plotRoom;
+  const int most = std::min(int(height * kMostLegendBelowShare), room);
   for (bool compact : {false, true}) {
     const LegendShown shown = below(compact);
-    if (shown.height <= height * kLegendBelowShare) return shown;
+    if (shown.height <= std::min(int(height * kLegendBelowShare), most)) return shown;
   }
   for (bool compact : {false, true})
     if (const std::optional<LegendShown> shown = beside(compact)) return *shown;
-  return below(true);  // every entry, however much of the height that takes
+  // Compact entries in more columns, each shortened to its column (kept distinct), until they
+  // fit; no narrower than a few letters.
+  const int fewestLetters = QFontMetrics(font).averageCharWidth() * kLeastLegendLetters;
+  LegendShown shown = below(true);
+  for (int columns = shown.columns + 1; columns <= count && shown.height > most; ++columns) {
+    const int mostText = (width - margins - (columns - 1) * spacing) / columns - frame;
+    if (mostText < fewestLetters) break;
+    int widest = 0, rowHeight = 0;
+    measure(true, mostText, &widest, &rowHeight);
+    const int rows = (count + columns - 1) / columns;
+    shown = LegendShown{false, true, mostText, columns, width, heightOf(rows, rowHeight), count};
+  }
+  // An export or a presentation lists every entry, however much of the height that takes.
+  if (presenting_ || exporting_ || shown.height <= most) return shown;
+  // Docked and too small: the rows that fit, their last cell saying what is left out.
+  int rowHeight = 0, widest = 0;
+  measure(true, shown.mostTextWidth, &widest, &rowHeight);
+  const int rowsThatFit = std::max(
+      1, (most - verticalMargins + legend->rowSpacing()) / (rowHeight + legend->rowSpacing()));
+  shown.entries = std::max(0, rowsThatFit * shown.columns - 1);
+  shown.height = heightOf(rowsThatFit, rowHeight);
+  return shown;
 }
 
 bool ChartView::fitLegend() {
@@ -907,10 +944,17 @@ bool ChartView::fitLegend() {
   }
   const QStringList distinct =
       elidedDistinct(texts, QFontMetrics(legend->font()), shown.mostTextWidth);
+  QStringList leftOut;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    items[i]->setShownText(distinct[int(i)]);
-    legend->addItem(items[i]);
+    if (int(i) < shown.entries) {
+      items[i]->setShownText(distinct[int(i)]);
+      legend->addItem(items[i]);
+    } else {
+      leftOut << legendEntries_[i].label;
+      delete items[i];
+    }
   }
+  if (!leftOut.isEmpty()) legend->addItem(new MoreLegendItem(legend, leftOut));
   legend->setWrap(shown.columns);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   placeLegend(shown.beside ? LegendPlace::Beside : LegendPlace::Below);
@@ -1018,6 +1062,7 @@ QString ChartView::tipAt(const QPointF& position) const {
       QCPAbstractLegendItem* item = legend->item(i);
       if (!item || !item->outerRect().contains(position.toPoint())) continue;
       if (const auto* entry = dynamic_cast<const EntryLegendItem*>(item)) return entry->tip();
+      if (const auto* more = dynamic_cast<const MoreLegendItem*>(item)) return more->tip();
     }
     return {};
   }

@@ -50,6 +50,8 @@ class ChartView : public QCustomPlot {
   // Presenter::fontScale `scale` (at 1280x720 tick labels of 20 px and a title of 29 px).
   void setPresenting(bool presenting, double scale = 1);
   bool presenting() const { return presenting_; }
+  // Drawn to a file: the legend lists every entry, whatever room it takes.
+  void setExporting(bool exporting);
   double presentingScale() const { return presentScale_; }
   // How much larger markers and lines are drawn than at a desk.
   double drawScale() const;
@@ -61,7 +63,9 @@ class ChartView : public QCustomPlot {
   // The legend lists every entry: below the plot in as many columns as the width takes, or beside
   // it in a column when that leaves the plot more room; an entry shows its series (or its group
   // and their count), shortened to the room it has, or only its group when there is little room.
-  // Its series are listed on hover. Empty hides it.
+  // Its series are listed on hover. Only a docked chart too small for all of them (on screen, not
+  // presenting or exporting) shows the rows that fit, the last saying "+ n more" (listed on
+  // hover). Empty hides it.
   void setLegendEntries(const std::vector<LegendEntry>& entries);
   const std::vector<LegendEntry>& legendEntries() const { return legendEntries_; }
   // Whether the legend stands beside the plot, as laid out last.
@@ -167,6 +171,7 @@ class ChartView : public QCustomPlot {
     bool beside = false;
     bool compact = false;
     int mostTextWidth = 0, columns = 0, width = 0, height = 0;
+    int entries = 0;  // how many are listed (the rest behind "+ n more")
     bool operator==(const LegendShown&) const = default;
   };
   LegendShown legendFor(QSize size) const;
@@ -191,6 +196,7 @@ class ChartView : public QCustomPlot {
   bool legendWanted_ = true;
   bool fittingLayout_ = false;
   bool presenting_ = false;
+  bool exporting_ = false;
   double presentScale_ = 1;
   QStringList categories_;     // full texts, for hover
   QStringList categoryTexts_;  // what is left after the shared words, distinct

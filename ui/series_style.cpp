@@ -182,8 +182,9 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
 }
 
 QColor plainSeriesColor(int index, Contrast contrast) {
-  // The hues of the first kernels of the ladder, which read best together.
-  constexpr int kPlain[] = {5, 2, 4, 1, 3, 6, 7, 9};
+  // Kernels' hues far apart (register-tiled's blue, naive's orange, tensor-wgmma's violet ...),
+  // so that a run's copies and kernel, or autotune's groups, read apart.
+  constexpr int kPlain[] = {6, 2, 14, 4, 13, 9, 11, 8};
   return catalogueHue(kPlain[index % int(std::size(kPlain))], contrast);
 }
 

@@ -44,20 +44,34 @@ constexpr int kTallTitleHeight = 440;
 // Layout passes after a layout, while the labels still change it.
 constexpr int kMostFitPasses = 6;
 
-// "naive tile=16 512³" as lines no wider than `width`, breaking at spaces; empty when a word
-// is wider or it needs more than kMostLabelLines lines.
+// "naive tile=16 512³" as lines no wider than `width`, breaking at spaces and after hyphens
+// ("shared-" over "tiled"); empty when a piece is wider or it needs more than kMostLabelLines
+// lines.
 QString wrapped(const QString& label, const QFontMetrics& metrics, int width) {
   QStringList lines;
   for (const QString& part : label.split(QLatin1Char('\n'))) {
     QString line;
     for (const QString& word : part.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-      if (metrics.horizontalAdvance(word) > width) return {};
-      const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-      if (metrics.horizontalAdvance(longer) <= width) {
-        line = longer;
-      } else {
-        lines << line;
-        line = word;
+      // The word's pieces, each but the last ending in its hyphen.
+      QStringList pieces;
+      qsizetype from = 0;
+      for (qsizetype at = word.indexOf(QLatin1Char('-'), 1); at > 0 && at < word.size() - 1;
+           at = word.indexOf(QLatin1Char('-'), at + 1)) {
+        pieces << word.mid(from, at + 1 - from);
+        from = at + 1;
+      }
+      pieces << word.mid(from);
+      for (qsizetype p = 0; p < pieces.size(); ++p) {
+        const QString& piece = pieces[p];
+        if (metrics.horizontalAdvance(piece) > width) return {};
+        const QString joiner = line.isEmpty() || p > 0 ? QString() : QStringLiteral(" ");
+        const QString longer = line + joiner + piece;
+        if (metrics.horizontalAdvance(longer) <= width) {
+          line = longer;
+        } else {
+          lines << line;
+          line = piece;
+        }
       }
     }
     lines << line;
@@ -284,6 +298,14 @@ ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent
 
   for (QCPAxis* axis : axisRect()->axes()) axis->setPadding(6);
   for (QCPAxis* axis : {xAxis, yAxis}) makeLinear(axis);
+  // The top axis names groups of bars (setCategories): no line, no ticks, the bottom axis's range.
+  // (QCustomPlot draws tick labels only with ticks: they are there, of no length.)
+  xAxis2->setTickLabels(true);
+  xAxis2->setTickLength(0, 0);
+  xAxis2->setSubTicks(false);
+  xAxis2->grid()->setVisible(false);
+  connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), xAxis2,
+          qOverload<const QCPRange&>(&QCPAxis::setRange));
   connect(this, &QCustomPlot::afterLayout, this, &ChartView::fitToLayout);
   applyPalette();
   applyText();
@@ -402,8 +424,8 @@ void ChartView::applyText() {
     axis->setTickLabelFont(text);
     axis->setLabelFont(text);
     axis->setTickLabelPadding(int(std::lround(5 * drawScale())));
-    axis->setTickLengthIn(int(std::lround(5 * drawScale())));
   }
+  for (QCPAxis* axis : {xAxis, yAxis}) axis->setTickLengthIn(int(std::lround(5 * drawScale())));
   legend->setFont(text);
   const int icon = int(std::lround(text.pixelSize() * 0.9));
   legend->setIconSize(icon * 2, icon);
@@ -456,35 +478,86 @@ void ChartView::setLegendWanted(bool wanted) {
   replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ChartView::setCategories(const QStringList& labels, const QString& axisLabel) {
-  categories_ = labels;
-  // The words every label holds are said once, in the axis label; each label keeps the rest.
-  static const QRegularExpression kSeparators(QStringLiteral("[\\s,]+"));
-  std::vector<QStringList> words;
-  for (const QString& label : labels) words.push_back(label.split(kSeparators, Qt::SkipEmptyParts));
+namespace {
+
+// The words of each text; those every text holds (each once), moved out; when that would leave a
+// text empty, none are.
+QStringList takeSharedWords(std::vector<QStringList>& words) {
   QStringList shared;
-  if (labels.size() >= 2) {
-    for (const QString& word : words.front()) {
-      if (shared.contains(word)) continue;
-      if (std::all_of(words.begin(), words.end(),
-                      [&](const QStringList& others) { return others.contains(word); }))
-        shared << word;
-    }
+  if (words.size() < 2) return shared;
+  for (const QString& word : words.front()) {
+    if (shared.contains(word)) continue;
+    if (std::all_of(words.begin(), words.end(),
+                    [&](const QStringList& others) { return others.contains(word); }))
+      shared << word;
   }
   std::vector<QStringList> rest = words;
   for (QStringList& own : rest)
     for (const QString& word : shared) own.removeOne(word);
-  if (std::any_of(rest.begin(), rest.end(), [](const QStringList& own) { return own.isEmpty(); })) {
-    shared.clear();
-    rest = words;
-  }
-  categoryTexts_.clear();
+  if (std::any_of(rest.begin(), rest.end(), [](const QStringList& own) { return own.isEmpty(); }))
+    return {};
+  words = rest;
+  return shared;
+}
+
+// The texts, each repeated one numbered ("#2"), so no two read alike.
+QStringList numberedDistinct(const std::vector<QStringList>& words) {
+  QStringList texts;
   QHash<QString, int> seen;
-  for (const QStringList& own : rest) {
+  for (const QStringList& own : words) {
     QString text = own.join(QLatin1Char(' '));
-    // The same run twice: numbered, so no two bars read alike.
     if (const int count = seen[text]++; count > 0) text += QStringLiteral(" #%1").arg(count + 1);
-    categoryTexts_ << text;
+    texts << text;
+  }
+  return texts;
+}
+
+}  // namespace
+
+void ChartView::setCategories(const QStringList& labels, const QString& axisLabel) {
+  categories_ = labels;
+  groups_.clear();
+  static const QRegularExpression kSeparators(QStringLiteral("[\\s,]+"));
+  // Labels of two lines ("naive tile=16" over "512³") whose first lines repeat from bar to bar
+  // are grouped: the first line once over its bars (the top axis), the second under each bar.
+  const bool twoLines = std::all_of(labels.begin(), labels.end(), [](const QString& label) {
+    return label.count(QLatin1Char('\n')) == 1;
+  });
+  if (twoLines) {
+    for (int i = 0; i < labels.size(); ++i) {
+      const QString group = labels[i].section(QLatin1Char('\n'), 0, 0);
+      if (!groups_.empty() && groups_.back().name == group)
+        ++groups_.back().count;
+      else
+        groups_.push_back({group, {}, i, 1});
+    }
+    if (groups_.size() * 2 > std::size_t(labels.size())) groups_.clear();  // mostly alone
+  }
+  std::vector<QStringList> words;
+  QStringList shared;
+  if (!groups_.empty()) {
+    // The words every group holds are said once, in the axis label; each bar says what is its
+    // own within its group.
+    std::vector<QStringList> groupWords;
+    for (const Group& group : groups_)
+      groupWords.push_back(group.name.split(kSeparators, Qt::SkipEmptyParts));
+    shared = takeSharedWords(groupWords);
+    const QStringList names = numberedDistinct(groupWords);
+    for (std::size_t g = 0; g < groups_.size(); ++g) groups_[g].text = names[int(g)];
+    categoryTexts_.clear();
+    for (const Group& group : groups_) {
+      std::vector<QStringList> own;
+      for (int i = group.first; i < group.first + group.count; ++i)
+        own.push_back(
+            labels[i].section(QLatin1Char('\n'), 1).split(kSeparators, Qt::SkipEmptyParts));
+      categoryTexts_ << numberedDistinct(own);
+    }
+  } else {
+    // The words every label holds are said once, in the axis label; each label keeps the rest.
+    for (const QString& label : labels)
+      words.push_back(label.split(kSeparators, Qt::SkipEmptyParts));
+    shared = takeSharedWords(words);
+    categoryTexts_ = numberedDistinct(words);
   }
   QStringList axis;
   if (!axisLabel.isEmpty()) axis << axisLabel;
@@ -495,6 +568,9 @@ void ChartView::setCategories(const QStringList& labels, const QString& axisLabe
   for (int i = 0; i < categoryTexts_.size(); ++i) ticker->addTick(i + 1, categoryTexts_[i]);
   xAxis->setTicker(ticker);
   xAxis->setTickLabelRotation(0);
+  // The groups' names on the top axis, over the middle of their bars.
+  xAxis2->setVisible(!groups_.empty());
+  xAxis2->setTicker(QSharedPointer<QCPAxisTickerText>::create());
 }
 
 void ChartView::keepClear(QCPItemText* label, std::vector<LabelPlace> spots) {
@@ -516,6 +592,8 @@ void ChartView::reset() {
   tips_.clear();
   clear_.clear();
   placeholder_ = nullptr;
+  groups_.clear();
+  xAxis2->setVisible(false);
   if (!categories_.isEmpty()) {
     categories_.clear();
     categoryTexts_.clear();
@@ -659,6 +737,8 @@ void ChartView::applyPalette() {
     axis->grid()->setSubGridVisible(true);
     axis->grid()->setZeroLinePen(Qt::NoPen);
   }
+  xAxis2->setBasePen(Qt::NoPen);
+  xAxis2->setTickPen(Qt::NoPen);
   legend->setBrush(base);
   legend->setBorderPen(QPen(colors.color(QPalette::Mid)));
   legend->setTextColor(text);
@@ -997,15 +1077,40 @@ bool ChartView::fitCategories() {
   if (!ticker) return false;
   QMap<double, QString> ticks;
   for (int i = 0; i < shown.size(); ++i) ticks.insert(i + 1, shown[i]);
-  if (ticker->ticks() == ticks && xAxis->tickLabelRotation() == rotation) return false;
-  ticker->setTicks(ticks);
-  xAxis->setTickLabelRotation(rotation);
-  return true;
+  bool changed = false;
+  if (ticker->ticks() != ticks || xAxis->tickLabelRotation() != rotation) {
+    ticker->setTicks(ticks);
+    xAxis->setTickLabelRotation(rotation);
+    changed = true;
+  }
+  // The groups' names over their bars, each shortened to its bars' width (none where that is
+  // less than a few letters).
+  if (auto groupTicker = xAxis2->ticker().dynamicCast<QCPAxisTickerText>(); !groups_.empty()) {
+    const QFontMetrics groupMetrics(xAxis2->tickLabelFont());
+    QMap<double, QString> names;
+    for (const Group& group : groups_) {
+      const int room = int(group.count * spacing) - kLabelGap;
+      // On up to three lines where one is too short ("naive" over "tile=16"), else shortened.
+      QString name;
+      if (room >= groupMetrics.averageCharWidth() * 4) {
+        name = wrapped(group.text, groupMetrics, room);
+        if (name.isEmpty() || name.count(QLatin1Char('\n')) > 2)
+          name = groupMetrics.elidedText(group.text, Qt::ElideRight, room);
+      }
+      names.insert(group.first + 1 + (group.count - 1) / 2.0, name);
+    }
+    if (groupTicker && groupTicker->ticks() != names) {
+      groupTicker->setTicks(names);
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 void ChartView::placeLabelsClear() {
   if (clear_.empty()) return;
-  const QRectF area = axisRect()->rect();
+  // The plot (a label may touch its edge).
+  const QRectF area = QRectF(axisRect()->rect()).adjusted(-1, -1, 1, 1);
   // What a label must not cover: the points of every graph, and its lines.
   std::vector<QRectF> points;
   std::vector<QLineF> lines;
@@ -1043,8 +1148,10 @@ void ChartView::placeLabelsClear() {
         const auto covers = [&](const QRectF& other) { return other.intersects(rect); };
         if (std::any_of(placed.begin(), placed.end(), covers)) continue;
         if (std::any_of(points.begin(), points.end(), covers)) continue;
+        // A label may touch a line (its own roof, its slope at a corner), not cross it.
+        const QRectF inner = rect.adjusted(2, 2, -2, -2);
         if (strict && std::any_of(lines.begin(), lines.end(),
-                                  [&](const QLineF& line) { return crosses(line, rect); }))
+                                  [&](const QLineF& line) { return crosses(line, inner); }))
           continue;
         placed.push_back(rect);
         shown = true;
@@ -1068,6 +1175,14 @@ QString ChartView::tipAt(const QPointF& position) const {
   }
   if (title_->text() != fullTitle_ && title_->outerRect().contains(position.toPoint()))
     return fullTitle_.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+  if (!groups_.empty() && position.y() < axisRect()->top() &&
+      position.y() > title_->outerRect().bottom() && position.x() >= axisRect()->left() &&
+      position.x() <= axisRect()->right()) {
+    const int index = int(std::lround(xAxis->pixelToCoord(position.x()))) - 1;
+    for (const Group& group : groups_)
+      if (index >= group.first && index < group.first + group.count)
+        return group.name.toHtmlEscaped();
+  }
   if (!categories_.isEmpty() && position.y() > axisRect()->bottom() &&
       position.x() >= axisRect()->left() && position.x() <= axisRect()->right()) {
     const int index = int(std::lround(xAxis->pixelToCoord(position.x()))) - 1;

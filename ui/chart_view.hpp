@@ -78,10 +78,11 @@ class ChartView : public QCustomPlot {
   bool legendWanted() const { return legendWanted_; }
 
   // Category labels on the x axis at 1, 2, ...: the words every label shares are said once, in
-  // the axis label (`sharedPrefix` before them, e.g. "kernels at 512³"); what is left is made
-  // distinct and shown horizontal and wrapped when it fits, else turned upright, else shortened
-  // (keeping what differs), else every n-th one; a shortened or left-out label shows its full
-  // text on hover.
+  // the axis label (after `axisLabel`, e.g. "kernels at 512³"); what is left is made distinct and
+  // shown horizontal and wrapped when it fits, else turned upright, else shortened (keeping what
+  // differs), else every n-th one; a shortened or left-out label shows its full text on hover.
+  // Labels of two lines whose first lines repeat over neighbouring bars ("naive tile=16" over
+  // "256³", "512³" ...) name the group once, over its bars, and each bar by its second line.
   void setCategories(const QStringList& labels, const QString& axisLabel = {});
   const QStringList& categories() const { return categories_; }
   // The labels as drawn under their bars (before shortening), distinct.
@@ -200,6 +201,13 @@ class ChartView : public QCustomPlot {
   double presentScale_ = 1;
   QStringList categories_;     // full texts, for hover
   QStringList categoryTexts_;  // what is left after the shared words, distinct
+  // Runs of bars that share a first line, named once over them (the top axis).
+  struct Group {
+    QString name;  // the first line in full
+    QString text;  // less the words every group shares
+    int first = 0, count = 0;
+  };
+  std::vector<Group> groups_;
   QString categoryAxisLabel_;
   // Each axis's label as set, and as shortened to its length last.
   QHash<QCPAxis*, QString> fullAxisLabels_, shownAxisLabels_;

@@ -216,6 +216,9 @@ QCPItemText* addLabel(ChartView* view, double x, double y, Qt::Alignment alignme
 // them in turn, clear of the points and the other lines).
 constexpr int kLabelPlaces = 12;
 
+// The share of the y axis left above the highest roof, for its label.
+constexpr double kRoomAboveRoofs = 0.14;
+
 // Roofs closer than this factor (FP16 and BF16) would overprint their labels: they share one.
 constexpr double kSharedLabelRatio = 1.05;
 
@@ -444,7 +447,16 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
                            {{0.98, 0.97}, Qt::AlignRight | Qt::AlignBottom},
                            {{0.02, 0.97}, Qt::AlignLeft | Qt::AlignBottom}});
   }
-  view->autoFit();
+  if (view->autoFit() && !lines.empty()) {
+    // Room above the highest roof for its label: it sits at least kRoomAboveRoofs of the axis's
+    // (logarithmic) height below the top.
+    double top = 0;
+    for (const Roofline& line : lines) top = std::max(top, line.highest());
+    const QCPRange range = view->yAxis->range();
+    const double upper =
+        std::exp((std::log(top) - kRoomAboveRoofs * std::log(range.lower)) / (1 - kRoomAboveRoofs));
+    if (upper > range.upper) view->yAxis->setRangeUpper(upper);
+  }
 }
 
 }  // namespace tilescope::ui

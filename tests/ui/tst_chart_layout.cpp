@@ -241,6 +241,20 @@ std::vector<RunResult> phased(int count) {
   return results;
 }
 
+// Runs of a few kernels, each at several sizes, as a session holds them: the phases chart names
+// each kernel once over its runs.
+std::vector<RunResult> phasedOverSizes(int count) {
+  std::vector<RunResult> results;
+  const std::vector<KernelConfig> configs = configurations();
+  const std::int64_t sizes[] = {256, 512, 1024, 2048, 4096};
+  for (int i = 0; i < count; ++i) {
+    RunResult result = resultOf(configs[std::size_t(i / 5)], sizes[i % 5], i / 5);
+    result.phases = Phases{0.3 + 0.01 * double(i), result.stats.medianMs, 0.2};
+    results.push_back(result);
+  }
+  return results;
+}
+
 std::vector<RunResult> autotuned(int count) {
   // Every configuration of one kernel at one size, as Autotune leaves them.
   std::vector<RunResult> results;
@@ -285,6 +299,7 @@ const Chart kCharts[] = {
     {QStringLiteral("gflops at one size"), ChartKind::Rate, atOneSize},
     {QStringLiteral("tile"), ChartKind::TileSweep, tileSweeps},
     {QStringLiteral("phases"), ChartKind::Phases, phased},
+    {QStringLiteral("phases over sizes"), ChartKind::Phases, phasedOverSizes},
     {QStringLiteral("library"), ChartKind::Library, againstLibrary},
     {QStringLiteral("autotune"), ChartKind::Landscape, autotuned},
     {QStringLiteral("roofline"), ChartKind::Roofline, roofline},

@@ -574,7 +574,7 @@ void ChartView::setCategories(const QStringList& labels, const QString& axisLabe
 }
 
 void ChartView::keepClear(QCPItemText* label, std::vector<LabelPlace> spots) {
-  clear_.emplace_back(label, std::move(spots));
+  clear_.push_back({label, std::move(spots), label->text()});
 }
 
 void ChartView::keepApart(const std::vector<QCPItemText*>& labels) {
@@ -740,7 +740,9 @@ void ChartView::applyPalette() {
   xAxis2->setBasePen(Qt::NoPen);
   xAxis2->setTickPen(Qt::NoPen);
   legend->setBrush(base);
-  legend->setBorderPen(QPen(colors.color(QPalette::Mid)));
+  // No frame: the legend stands in its own row or column, and a frame would run along the chart's
+  // edge.
+  legend->setBorderPen(Qt::NoPen);
   legend->setTextColor(text);
   title_->setTextColor(text);
 }
@@ -1130,12 +1132,13 @@ void ChartView::placeLabelsClear() {
     }
   }
   std::vector<QRectF> placed;
-  for (auto& [label, spots] : clear_) {
+  for (auto& [label, spots, text] : clear_) {
     if (!label) continue;
     bool shown = false;
     // First clear of lines too; else over a line (the label's veil keeps it readable).
     for (bool strict : {true, false}) {
       for (const LabelPlace& spot : spots) {
+        label->setText(spot.text.isEmpty() ? text : spot.text);
         label->setPositionAlignment(spot.alignment);
         label->position->setCoords(spot.coords);
         QRectF rect = rectOf(label);

@@ -28,12 +28,13 @@ struct LegendEntry {
   bool lineOnly = false;  // drawn as a line without a marker (the roofline's roofs)
 };
 
-// A place a label may take: a point in plot coordinates, the side of the text it anchors, and a
-// shift of that many label heights up (negative) or down.
+// A place a label may take: a point in plot coordinates, the side of the text it anchors, a shift
+// of that many label heights up (negative) or down, and the text it shows there.
 struct LabelPlace {
   QPointF coords;
   Qt::Alignment alignment = Qt::AlignCenter;
   double shiftHeights = 0;
+  QString text = {};  // the label's text there (its lines broken otherwise); empty: as set
 };
 
 class ChartView : public QCustomPlot {
@@ -211,8 +212,13 @@ class ChartView : public QCustomPlot {
   QString categoryAxisLabel_;
   // Each axis's label as set, and as shortened to its length last.
   QHash<QCPAxis*, QString> fullAxisLabels_, shownAxisLabels_;
-  // The labels kept clear, each with its spots.
-  std::vector<std::pair<QPointer<QCPItemText>, std::vector<LabelPlace>>> clear_;
+  // The labels kept clear, each with its spots and its text as set.
+  struct KeptClear {
+    QPointer<QCPItemText> label;
+    std::vector<LabelPlace> spots;
+    QString text;
+  };
+  std::vector<KeptClear> clear_;
 };
 
 }  // namespace tilescope::ui

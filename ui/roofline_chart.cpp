@@ -15,7 +15,7 @@ namespace {
 constexpr double kLabelVeil = 0.75;
 // How far the x axis reaches past the lowest and highest intensity drawn, as a factor: room for
 // the bandwidth slope to show its slope and the roofs to run on past their ridge points.
-constexpr double kIntensityMargin = 8.0;
+constexpr double kIntensityMargin = 16.0;
 
 bool usable(double value) {
   return std::isfinite(value) && value > 0;
@@ -267,7 +267,16 @@ QString roofLabel(const std::vector<std::pair<QString, double>>& roofs) {
 // ridge, a measured roof's below its line first, a datasheet roof's above (the two, measured a
 // little under the datasheet, rarely meet); the slope's above it, from just before the ridge down.
 void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, double xHigh,
-                        const QString& devicePrefix) {
+                        const QString& devicePrefix, const Roofline* partner) {
+  // A device measured and on the datasheet: the measured lines' labels give the datasheet's
+  // figures too ("of 66.9 TFLOP/s"), and the datasheet's lines go unlabelled where the measured
+  // ones say them (half as many labels to place among lines a few pixels apart).
+  const auto partnerRate = [&](const QString& name) -> std::optional<double> {
+    if (!partner) return std::nullopt;
+    for (const auto& [roof, gflops] : partner->roofs)
+      if (roof == name) return gflops;
+    return std::nullopt;
+  };
   QColor color = view->palette().color(QPalette::Text);
   if (!line.measured) color.setAlphaF(0.6);
   const QPen pen(color, (line.measured ? 2.0 : 1.5) * view->drawScale(),
@@ -289,9 +298,22 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
            above ? Qt::AlignRight | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignTop});
     }
   }
-  QCPItemText* slope = addLabel(
-      view, topRidge, line.highest(), Qt::AlignRight | Qt::AlignBottom,
-      QObject::tr("%1memory %2").arg(devicePrefix, formatBandwidth(line.bandwidthGBs)), color);
+  // "memory 4.21 of 4.80 TB/s": measured, of the datasheet's.
+  QString slopeText =
+      QObject::tr("%1memory %2").arg(devicePrefix, formatBandwidth(line.bandwidthGBs));
+  if (partner && line.measured) {
+    const QString measured = formatBandwidth(line.bandwidthGBs);
+    const QString sheet = formatBandwidth(partner->bandwidthGBs);
+    const QString unit = measured.section(QLatin1Char(' '), 1);
+    slopeText = unit == sheet.section(QLatin1Char(' '), 1)
+                    ? QObject::tr("%1memory %2 of %3")
+                          .arg(devicePrefix, measured.section(QLatin1Char(' '), 0, 0), sheet)
+                    : QObject::tr("%1memory %2 of %3").arg(devicePrefix, measured, sheet);
+  }
+  QCPItemText* slope = partner && !line.measured
+                           ? nullptr
+                           : addLabel(view, topRidge, line.highest(),
+                                      Qt::AlignRight | Qt::AlignBottom, slopeText, color);
   std::vector<std::vector<std::pair<QString, double>>> labelGroups;
   for (const auto& roof : line.roofs) {
     addLine(view, line.ridge(roof.second), roof.second, xHigh, roof.second, pen);
@@ -316,12 +338,47 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
             {{x, under ? low : high}, Qt::AlignLeft | (under ? Qt::AlignTop : Qt::AlignBottom)});
       }
     }
-    QCPItemText* label = addLabel(view, xHigh, low, below,
-                                  QObject::tr("%1%2").arg(devicePrefix, roofLabel(group)), color);
+    // The datasheet's figures of the group's roofs, where the partner has them all.
+    QStringList sheet;
+    bool sheetHasAll = partner != nullptr;
+    for (const auto& [name, gflops] : group) {
+      const std::optional<double> rate = partnerRate(name);
+      sheetHasAll = sheetHasAll && rate;
+      if (rate && !sheet.contains(roofRate(*rate))) sheet << roofRate(*rate);
+    }
+    if (!line.measured && sheetHasAll) continue;  // the measured roof's label says it
+    // "FP32 51.1 of 66.9 TFLOP/s": measured, of the datasheet's.
+    QString text = QObject::tr("%1%2").arg(devicePrefix, roofLabel(group));
+    if (line.measured && sheetHasAll) {
+      const QString unit = text.section(QLatin1Char(' '), -1);
+      const bool sameUnit = std::all_of(sheet.begin(), sheet.end(), [&](const QString& rate) {
+        return rate.section(QLatin1Char(' '), -1) == unit;
+      });
+      QStringList rates;
+      for (const QString& rate : sheet)
+        rates << (sameUnit ? rate.section(QLatin1Char(' '), 0, 0) : rate);
+      text = sameUnit ? QObject::tr("%1 of %2 %3")
+                            .arg(text.section(QLatin1Char(' '), 0, -2),
+                                 rates.join(QLatin1Char('/')), unit)
+                      : QObject::tr("%1 of %2").arg(text, rates.join(QLatin1Char('/')));
+    }
+    // Then on two lines, by the right end, where one line finds no room.
+    const qsizetype of = text.indexOf(QLatin1String(" of "));
+    const qsizetype cut = of > 0 ? of : text.lastIndexOf(QLatin1Char(' '), text.size() - 9);
+    if (cut > 0) {
+      const QString twoLines = text.left(cut) + QLatin1Char('\n') + text.mid(cut + 1);
+      for (bool first : {true, false}) {
+        const bool under = line.measured == first;
+        for (double x : along(xHigh, line.ridge(high) * 2))
+          spots.push_back({{x, under ? low : high}, under ? below : over, 0, twoLines});
+      }
+    }
+    QCPItemText* label = addLabel(view, xHigh, low, below, text, color);
+    label->setTextAlignment(Qt::AlignRight);
     view->keepClear(label, std::move(spots));
   }
   // The slope's label after the roofs': they are fewer places to put.
-  view->keepClear(slope, std::move(slopeSpots));
+  if (slope) view->keepClear(slope, std::move(slopeSpots));
 }
 
 }  // namespace
@@ -382,7 +439,13 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   for (const Roofline& line : lines) {
     const QString prefix =
         severalDevices ? QString::fromStdString(line.device) + QStringLiteral(": ") : QString();
-    drawDeviceRoofline(view, line, xLow, xHigh, prefix);
+    // The same device's other roofline, measured or from the datasheet.
+    const auto partner = std::find_if(lines.begin(), lines.end(), [&](const Roofline& other) {
+      return other.measured != line.measured && other.device == line.device &&
+             other.backend == line.backend;
+    });
+    drawDeviceRoofline(view, line, xLow, xHigh, prefix,
+                       partner == lines.end() ? nullptr : &*partner);
   }
 
   const std::vector<SeriesStyle> styles = view->stylesOf(order);

@@ -61,7 +61,9 @@ int pointCount(ChartView* view) {
 QStringList itemTexts(ChartView* view) {
   QStringList texts;
   for (int i = 0; i < view->itemCount(); ++i) {
-    if (auto* text = qobject_cast<QCPItemText*>(view->item(i))) texts << text->text();
+    // A label with no room on one line takes two: read as one.
+    if (auto* text = qobject_cast<QCPItemText*>(view->item(i)))
+      texts << text->text().replace(QLatin1Char('\n'), QLatin1Char(' '));
   }
   return texts;
 }

@@ -290,11 +290,15 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
       places.push_back(from * std::pow(to / from, double(i) / (kLabelPlaces - 1)));
     return places;
   };
+  // Above the slope (over the datasheet's, where it runs higher beside it), then below.
+  const double slopeAbove = partner && line.measured
+                                ? std::max(line.bandwidthGBs, partner->bandwidthGBs)
+                                : line.bandwidthGBs;
   std::vector<LabelPlace> slopeSpots;
   for (bool above : {true, false}) {
     for (double x : along(topRidge / 1.3, std::max(xLow * 1.5, topRidge / 1000))) {
       slopeSpots.push_back(
-          {{x, x * line.bandwidthGBs},
+          {{x, x * (above ? slopeAbove : line.bandwidthGBs)},
            above ? Qt::AlignRight | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignTop});
     }
   }
@@ -341,9 +345,11 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
     // The datasheet's figures of the group's roofs, where the partner has them all.
     QStringList sheet;
     bool sheetHasAll = partner != nullptr;
+    double sheetHighest = 0;
     for (const auto& [name, gflops] : group) {
       const std::optional<double> rate = partnerRate(name);
       sheetHasAll = sheetHasAll && rate;
+      if (rate) sheetHighest = std::max(sheetHighest, *rate);
       if (rate && !sheet.contains(roofRate(*rate))) sheet << roofRate(*rate);
     }
     if (!line.measured && sheetHasAll) continue;  // the measured roof's label says it
@@ -361,6 +367,11 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
                             .arg(text.section(QLatin1Char(' '), 0, -2),
                                  rates.join(QLatin1Char('/')), unit)
                       : QObject::tr("%1 of %2").arg(text, rates.join(QLatin1Char('/')));
+    }
+    // A label that gives the datasheet's figure too may sit over the datasheet's line, higher.
+    if (line.measured && sheetHasAll && sheetHighest > high) {
+      for (double x : along(xHigh, partner->ridge(sheetHighest) * 2))
+        spots.push_back({{x, sheetHighest}, over});
     }
     // Then on two lines, by the right end, where one line finds no room.
     const qsizetype of = text.indexOf(QLatin1String(" of "));

@@ -5,13 +5,17 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QMenu>
 #include <QSet>
+#include <QSpinBox>
 #include <QToolTip>
 
+#include "chart_export_dialog.hpp"
 #include "chart_legend.hpp"
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
+#include "main_window.hpp"
 #include "series_style.hpp"
 #include "session.hpp"
 #include "settings.hpp"
@@ -667,6 +671,133 @@ class TestCharts : public QObject {
     QCOMPARE(tiles->graph(0)->dataCount(), 32);
     QVERIFY(!landscape->hasPlaceholder());
     QCOMPARE(landscape->categories().size(), 32);
+  }
+
+  // Presentation: the chart on show alone, full screen, with text for the back row; the arrow
+  // keys go through the charts, Esc, F11 or closing the window come back, the charts in their tabs.
+  void aChartPresentsFullScreen() {
+    ResultsModel model;
+    std::vector<RunResult> results = tileSweep(256);
+    for (const char* kernel : {"naive", "register-tiled", "library"})
+      for (std::int64_t size : {256, 512, 1024})
+        results.push_back(test::madeUpResult(
+            kernel, kernel == std::string("library") ? Params{} : Params{{"tile", 8}}, size, 2.0));
+    model.setResults(results);
+    ChartPanel panel(&model);
+    showPanel(panel, {900, 600});
+    panel.showChart(ChartKind::Rate);
+    ChartView* rate = panel.chart(ChartKind::Rate);
+    const int deskTicks = rate->tickPixels();
+    QVERIFY(deskTicks >= 12);
+    QSignalSpy changes(&panel, &ChartPanel::presentationModeChanged);
+    panel.setPresentationMode(true);
+    QVERIFY(panel.presentationMode());
+    QWidget* screen = panel.presentationWindow();
+    QVERIFY(screen);
+    QCOMPARE(rate->window(), screen);
+    screen->setWindowState(Qt::WindowNoState);
+    screen->resize(1280, 720);
+    QTRY_COMPARE(rate->size(), QSize(1280, 720));
+    QVERIFY(rate->presenting());
+    QVERIFY2(rate->tickPixels() >= 20, qPrintable(QString::number(rate->tickPixels())));
+    QVERIFY2(rate->titlePixels() >= 28, qPrintable(QString::number(rate->titlePixels())));
+    QCOMPARE(rate->xAxis->tickLabelFont().pixelSize(), rate->tickPixels());
+    // Its markers and lines grow too.
+    QVERIFY(rate->graph(0)->pen().widthF() > 2);
+    // The next chart takes the screen; the one before goes back to its tab, as on a desk.
+    QTest::keyClick(rate, Qt::Key_Right);
+    QCOMPARE(panel.currentChart(), ChartKind::TileSweep);
+    ChartView* tiles = panel.chart(ChartKind::TileSweep);
+    QCOMPARE(tiles->window(), screen);
+    QVERIFY(tiles->presenting());
+    QCOMPARE(rate->window(), panel.window());
+    QVERIFY(!rate->presenting());
+    QCOMPARE(rate->tickPixels(), deskTicks);
+    QTest::keyClick(tiles, Qt::Key_PageUp);
+    QCOMPARE(panel.currentChart(), ChartKind::Rate);
+    QCOMPARE(rate->window(), screen);
+    QTest::keyClick(rate, Qt::Key_Escape);
+    QVERIFY(!panel.presentationMode());
+    QCOMPARE(rate->window(), panel.window());
+    QVERIFY(!rate->presenting());
+    QCOMPARE(changes.count(), 2);
+    // F11, and closing the window, end it too.
+    panel.setPresentationMode(true);
+    QTest::keyClick(rate, Qt::Key_F11);
+    QVERIFY(!panel.presentationMode());
+    panel.setPresentationMode(true);
+    panel.presentationWindow()->close();
+    QTRY_VERIFY(!panel.presentationMode());
+    QCOMPARE(rate->window(), panel.window());
+  }
+
+  // In the window, F11 presents the chart clicked last; the diagrams otherwise.
+  void f11PresentsTheChartClicked() {
+    ui::MainWindow window;
+    window.setRemembersSettings(false);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    ChartView* time = window.charts()->chart(ChartKind::Time);
+    window.charts()->showChart(ChartKind::Time);
+    QTest::mouseClick(time, Qt::LeftButton, {}, time->rect().center());
+    QTRY_VERIFY(time->hasFocus());
+    QTest::keyClick(&window, Qt::Key_F11);
+    QVERIFY(window.charts()->presentationMode());
+    QCOMPARE(time->window(), window.charts()->presentationWindow());
+    QTest::keyClick(time, Qt::Key_F11);
+    QVERIFY(!window.charts()->presentationMode());
+    const QList<QAction*> actions = window.findChildren<QAction*>();
+    const auto present =
+        std::ranges::find(actions, QStringLiteral("&Presentation Mode"), &QAction::text);
+    QVERIFY(present != actions.end());
+    QVERIFY(!(*present)->isChecked());
+  }
+
+  // Export Chart's size, scale and text: remembered, and what the file holds.
+  void exportsTakeASizeAScaleAndLargeText() {
+    ui::ChartExportDialog dialog({700, 450}, true);
+    ui::ChartExportOptions options{{1280, 720}, 2, true};
+    dialog.setOptions(options);
+    QCOMPARE(dialog.options().size, QSize(1280, 720));
+    QCOMPARE(dialog.options().scale, 2.0);
+    QVERIFY(dialog.options().largeText);
+    QCOMPARE(dialog.options().pixels(), QSize(2560, 1440));
+    // A preset fills the size; a typed size is "Other size".
+    auto* preset = dialog.findChild<QComboBox*>(QStringLiteral("exportPreset"));
+    auto* width = dialog.findChild<QSpinBox*>(QStringLiteral("exportWidth"));
+    QVERIFY(preset && width);
+    QCOMPARE(preset->currentData().toSize(), QSize(1280, 720));
+    preset->setCurrentIndex(0);  // as shown on screen
+    QCOMPARE(dialog.options().size, QSize(700, 450));
+    width->setValue(1000);
+    QCOMPARE(preset->currentIndex(), preset->count() - 1);
+    // A vector file has no pixels to scale.
+    ui::ChartExportDialog vector({700, 450}, false);
+    vector.setOptions(options);
+    QCOMPARE(vector.options().scale, 1.0);
+    // Remembered in the settings file.
+    ui::ChartExportDialog::remember(options);
+    QCOMPARE(ui::ChartExportDialog::remembered().size, QSize(1280, 720));
+    QCOMPARE(ui::ChartExportDialog::remembered().scale, 2.0);
+    QVERIFY(ui::ChartExportDialog::remembered().largeText);
+    desktop::rememberSetting("chartExport", nullptr);
+    QVERIFY(!ui::ChartExportDialog::remembered().largeText);
+
+    const std::optional<Session> session = shippedSession("h200-ladder");
+    QVERIFY(session);
+    ResultsModel model;
+    model.setResults(session->results);
+    ChartPanel panel(&model);
+    showPanel(panel, {700, 500});
+    const QString path = dir_.filePath(QStringLiteral("scaled.png"));
+    QString error;
+    QVERIFY2(panel.exportChart(ChartKind::Rate, path, {640, 360}, &error, 2.0, true),
+             qPrintable(error));
+    QCOMPARE(QImage(path).size(), QSize(1280, 720));
+    // The chart on screen keeps its desk text.
+    ChartView* rate = panel.chart(ChartKind::Rate);
+    QVERIFY(!rate->presenting());
+    QVERIFY(rate->tickPixels() < 20);
   }
 
   void themesReskinEveryChart() {

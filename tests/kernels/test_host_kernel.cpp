@@ -322,6 +322,27 @@ TEST_F(HostKernel, ALoadedModuleIsReturnedWithoutTheCompilerOrTheCacheFolder) {
   fs::remove_all(cache);
 }
 
+// A build leaves the shared object in the cache folder without loading it: a global's
+// constructor (code that runs at load) has not run; the compile that follows loads it from there.
+TEST_F(HostKernel, ABuildDoesNotLoadTheKernelAndTheCompileAfterItDoes) {
+  const std::string source =
+      "extern \"C\" int setenv(const char*, const char*, int);\n"
+      "static int loaded = setenv(\"TILESCOPE_TEST_LOADED\", \"yes\", 1);\n"
+      "TS_LAUNCH(1, 1, 1, 1, 0)\n"
+      "TS_KERNEL { if (threadIdx.x == 0 && loaded == 0) ts::storeC(p, 0, 0, 0.0f); }\n";
+  ::unsetenv("TILESCOPE_TEST_LOADED");
+  const CompileResult built = buildUserKernelForHost({"loads", source}, {"host"});
+  ASSERT_TRUE(built.ok) << said(built);
+  EXPECT_EQ(std::getenv("TILESCOPE_TEST_LOADED"), nullptr);
+  const HostCompileResult loaded = compiled({"loads", source}, false, false);
+  ASSERT_TRUE(loaded.result.ok) << said(loaded.result);
+  ASSERT_NE(std::getenv("TILESCOPE_TEST_LOADED"), nullptr);
+  EXPECT_EQ(std::string(std::getenv("TILESCOPE_TEST_LOADED")), "yes");
+  const CompileResult broken = buildUserKernelForHost({"broken", "TS_KERNEL { x = 1; }\n"}, {});
+  EXPECT_FALSE(broken.ok);
+  ::unsetenv("TILESCOPE_TEST_LOADED");
+}
+
 // asm in any spelling is refused on the CPU: it would be x86 assembly, and .incbin reads files.
 TEST_F(HostKernel, AsmInEverySpellingIsRefused) {
   for (const char* line :

@@ -73,6 +73,13 @@ struct HostCompileResult {
 HostCompileResult compileUserKernelForHost(const UserKernelSource& kernel,
                                            const CompileOptions& options, bool sanitize = false);
 
+// compileUserKernelForHost up to the shared object in the cache folder, without loading it: no
+// code of the kernel runs (a global's constructor would, at load). ok where it is there, and the
+// compileUserKernelForHost that follows takes it from there. A grader's child builds, shuts
+// itself in, and only then loads.
+CompileResult buildUserKernelForHost(const UserKernelSource& kernel, const CompileOptions& options,
+                                     bool sanitize = false);
+
 // The source with each __shared__ declaration rewritten into the block's storage (ts_host_prelude
 // .hpp), every line where it was; a diagnostic for each declaration it cannot read.
 std::string withHostSharedMemory(const std::string& source,

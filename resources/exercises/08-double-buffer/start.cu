@@ -5,22 +5,22 @@ TS_PARAM(BN, 128, 64, 128, 256)
 TS_PARAM(BK, 8, 8, 16)
 TS_PARAM(WM, 32, 32, 64)
 TS_PARAM(WN, 64, 32, 64)
-TS_LAUNCH(BM / WM * (BN / WN) * 32, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM),
-          (BK * (BM + 4) + BK * BN) * 4)
+TS_LAUNCH(BM / WM * (BN / WN) * 32, 1, ts::ceilDiv(N, BN), ts::ceilDiv(M, BM), 0)
 TS_KSTEP(BK)
 
 TS_KERNEL {
   constexpr int kWarpsAlongN = BN / WN, kThreads = BM / WM * kWarpsAlongN * 32;
   constexpr int kRows = WM / 16 * 4, kCols = WN / 32 * 4;  // a thread's outputs
   constexpr int kACopies = BM * BK / 4 / kThreads, kBCopies = BK * BN / 4 / kThreads;
-  constexpr int kAWords = BK * (BM + 4);  // A's tile, then B's
   static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles must divide the block tile");
   static_assert(kThreads >= 128 && kThreads <= 256, "a block must have 4 to 8 warps");
   static_assert(WM % 16 == 0 && WN % 32 == 0, "a warp tile must be whole 4 x 8 grids of 4 x 4");
   static_assert(kACopies >= 1 && kACopies * kThreads * 4 == BM * BK && kBCopies >= 1 &&
                     kBCopies * kThreads * 4 == BK * BN,
                 "every thread must copy as many float4s of each tile");
-  extern __shared__ __align__(16) float shared[];  // one stage: A transposed, then B
+  // One stage: A's tile transposed (a[k][m]), each row padded by 4 words; B's as it is.
+  __shared__ __align__(16) float a[BK][BM + 4];
+  __shared__ __align__(16) float b[BK][BN];
   const int t = threadIdx.x, warp = t / 32, lane = t % 32;
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   // Warp tiles of WM x WN; in one, the lanes form a 4 x 8 grid of 4 x 4 pieces that repeats.
@@ -58,38 +58,37 @@ TS_KERNEL {
       bNext[e] = make_float4(v[0], v[1], v[2], v[3]);
     }
   };
-  // Stores those registers into a stage: A transposed, each row padded by 4 words; B as it is.
-  const auto store = [&](float* stage) {
+  // Stores those registers into the stage.
+  const auto store = [&]() {
 #pragma unroll
     for (int e = 0; e < kACopies; ++e) {
       const int at = t + e * kThreads, r = at / (BK / 4), c = at % (BK / 4) * 4;
       const float v[4] = {aNext[e].x, aNext[e].y, aNext[e].z, aNext[e].w};
-      for (int x = 0; x < 4; ++x)
-        ts::writeShared(p, ts::TileA, stage[(c + x) * (BM + 4) + r], v[x]);
+      for (int x = 0; x < 4; ++x) ts::writeShared(p, ts::TileA, a[c + x][r], v[x]);
     }
 #pragma unroll
     for (int e = 0; e < kBCopies; ++e) {
       const int at = t + e * kThreads, r = at / (BN / 4), c = at % (BN / 4) * 4;
-      ts::writeShared4(p, ts::TileB, stage[kAWords + r * BN + c], bNext[e]);
+      ts::writeShared4(p, ts::TileB, b[r][c], bNext[e]);
     }
   };
   float sum[kRows][kCols] = {};
   for (int k0 = 0; k0 < p.K; k0 += BK) {
     // The loads' latency is waited out here: nothing else runs while they are on their way.
     load(k0);
-    store(shared);
+    store();
     __syncthreads();  // the stage is full
     for (int kk = 0; kk < BK; ++kk) {
       float aValues[kRows], bValues[kCols];
 #pragma unroll
       for (int r = 0; r < kRows; r += 4) {
-        const float4 four = ts::readShared4(p, ts::TileA, shared[kk * (BM + 4) + rowOf(r)]);
+        const float4 four = ts::readShared4(p, ts::TileA, a[kk][rowOf(r)]);
         aValues[r] = four.x, aValues[r + 1] = four.y, aValues[r + 2] = four.z;
         aValues[r + 3] = four.w;
       }
 #pragma unroll
       for (int c = 0; c < kCols; c += 4) {
-        const float4 four = ts::readShared4(p, ts::TileB, shared[kAWords + kk * BN + colOf(c)]);
+        const float4 four = ts::readShared4(p, ts::TileB, b[kk][colOf(c)]);
         bValues[c] = four.x, bValues[c + 1] = four.y, bValues[c + 2] = four.z;
         bValues[c + 3] = four.w;
       }

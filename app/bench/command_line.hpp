@@ -18,7 +18,7 @@ struct CommandLine {
        ceilings = false, counters = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
-  std::optional<std::string> output, reps, budgetMs, seed, device, via, kernelFile;
+  std::optional<std::string> output, reps, budgetMs, seed, device, devices, via, kernelFile;
   std::optional<std::string> trace, traceBlock;
   // Grading: the exercise, the submissions (the positional arguments), the limits. The hidden
   // --grade-child EXERCISE FILE is the child that checks one of them.

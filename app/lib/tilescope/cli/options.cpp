@@ -22,6 +22,9 @@ const std::vector<OptionSpec> kOptions = {
    "Run on the server this command starts, e.g. \"ssh HOST tilescope-bench --serve\" "
    "(docs/remote.md); --backend names the server's backend.", kBench},
   {"device", "", "INDEX", "", "Device index on the backend (default 0).", kBoth},
+  {"devices", "", "LIST", "",
+   "Spread the runs (a sweep, an autotune) over these devices: all, or indices such as 0,1. Each "
+   "device runs one run at a time; the results come in the order asked.", kBench},
   // What to multiply.
   {"kernel", "", "ID", "", "Kernel id (see tilescope-bench --list).", kBoth},
   {"kernel-file", "", "FILE.cu", "",
@@ -88,7 +91,9 @@ const std::vector<OptionSpec> kOptions = {
   {"memory-limit", "", "MB", "mebibytes",
    "--grade: the address space each submission's child may use, in MiB (default 2048; none in a "
    "sanitizer build, nor on the cuda backend).", kBench},
-  {"jobs", "", "N", "", "--grade: submissions checked at once (default: one per core).", kBench},
+  {"jobs", "", "N", "",
+   "--grade: submissions checked at once (default: one per core on the cpu backend, one on "
+   "cuda).", kBench},
   {"scratch", "", "DIR", "",
    "--grade: the folder the children work in, one folder each, kept afterwards (default: a "
    "fresh temporary folder, removed afterwards).", kBench},

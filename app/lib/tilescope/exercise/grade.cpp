@@ -406,7 +406,9 @@ std::vector<GradeRow> gradeSubmissions(const std::string& exerciseName,
   } removeScratch{scratch, madeScratch};
 
   const int cores = std::max<int>(1, int(sandbox::allowedCpus().size()));
-  const int jobs = options.jobs > 0 ? options.jobs : cores;
+  // On a GPU the children take turns at it (a run waits for the device's lock, within its own
+  // time limit): one at a time unless asked.
+  const int jobs = options.jobs > 0 ? options.jobs : options.backend == "cpu" ? cores : 1;
   const int coresEach =
       std::max(1, cores / std::max(1, std::min<int>(jobs, int(submissions.size()))));
   const bool memoryLimited = options.backend == "cpu" && sandbox::addressSpaceLimitWorks();

@@ -24,7 +24,7 @@ struct GradeOptions {
   std::string backend = "cpu";  // the children's: cpu (sandboxed) or cuda
   double timeLimitSeconds = 60;
   std::uint64_t memoryLimitBytes = std::uint64_t(2048) << 20;
-  int jobs = 0;         // children at once; 0: one per core
+  int jobs = 0;         // children at once; 0: one per core (cpu), one (cuda)
   std::string scratch;  // where the children work; empty: a fresh folder, removed afterwards
   // The program whose `--grade-child EXERCISE FILE --backend B` checks one submission.
   std::string childProgram = "/proc/self/exe";

@@ -474,7 +474,9 @@ int runGrade(const CLI::App& app, const CommandLine& cl) {
       exercise::gradeSubmissions(exercise::exerciseArgument(graded, *cl.grade), submissions,
                                  options, gradeProgress(), &interruptRequested);
   const std::string text =
-      cl.format == "json"  ? exercise::gradesJson(graded, rows, options, utcNow()).dump(2) + "\n"
+      cl.format == "json" ? exercise::gradesJson(graded, rows, options, utcNow())
+                                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                "\n"
       : cl.format == "csv" ? exercise::gradesCsv(graded, rows)
                            : exercise::gradesTable(graded, rows);
   if (outputFile)

@@ -138,6 +138,20 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
     backend.devices();
     hostCompilerUnavailable();
     tzset();  // the time zone, read once: a report's time is UTC, but the C library looks
+    // Registers and occupancy come from NVRTC's compile, made now: NVRTC reads files.
+    const bool wantsResources =
+        std::any_of(exercise.checks.begin(), exercise.checks.end(), [](const CheckSpec& c) {
+          return c.kind == CheckKind::Registers || c.kind == CheckKind::Occupancy;
+        });
+    if (wantsResources) {
+      options.knownResources.emplace();
+      if (!userKernelCompilerUnavailable()) {
+        CompileOptions compile;
+        compile.params = exercise.params;
+        const CompileResult compiled = compileUserKernel({kKernelName, source}, compile);
+        if (compiled.ok) options.knownResources = compiled.resources;
+      }
+    }
     announce("compiling");
     const std::string folder = fs::current_path().string();
     const bool landlock = sandbox::landlockVersion() > 0;
@@ -169,7 +183,7 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
              toJson(notCompiled(exercise, source, backend, built.diagnostics, elapsed()), false)},
             {"refused", json::array()},
             {"sandbox", shutIn}}
-            .dump();
+            .dump(-1, ' ', false, json::error_handler_t::replace);
     }
     // Loading runs the kernel's load-time code: from here on it is shut in.
     announce("loading");
@@ -193,7 +207,7 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
                     {"refused", refused.calls},
                     {"refused_total", refused.total},
                     {"sandbox", shutIn}}
-            .dump();
+            .dump(-1, ' ', false, json::error_handler_t::replace);
       }
       held.push_back(std::move(loaded.module));
     }
@@ -212,7 +226,7 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
   return json{{"format", kChildFormat},          {"version", 1},
               {"report", toJson(report, false)}, {"refused", refused.calls},
               {"refused_total", refused.total},  {"sandbox", shutIn}}
-      .dump();
+      .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 // --- The parent ---------------------------------------------------------------------------------

@@ -1,13 +1,23 @@
 // A compile-time bomb.
 TS_PARAM(TILE, 8, 4, 8, 16)
-// A compile that does not end: 4e10 steps of constant evaluation.
-constexpr long long spin() {
+// A compile that does not end: 4096 constant evaluations of a million steps each, every one
+// under the compiler's own limit on a single evaluation.
+constexpr long long spin(int n) {
   long long s = 0;
-  for (int i = 0; i < 200000; ++i)
-    for (int j = 0; j < 200000; ++j) s += i ^ j;
+  for (int i = 0; i < 1000; ++i)
+    for (int j = 0; j < 1000; ++j) s += i ^ j ^ n;
   return s;
 }
-constexpr long long bomb = spin();
+template <int Lo, int Hi>
+struct Bomb {
+  static constexpr long long value =
+      Bomb<Lo, (Lo + Hi) / 2>::value + Bomb<(Lo + Hi) / 2, Hi>::value;
+};
+template <int Lo>
+struct Bomb<Lo, Lo + 1> {
+  static constexpr long long value = spin(Lo);
+};
+constexpr long long bomb = Bomb<0, 4096>::value;
 TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
 TS_KSTEP(TILE)
 

@@ -138,6 +138,26 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
     backend.devices();
     hostCompilerUnavailable();
     tzset();  // the time zone, read once: a report's time is UTC, but the C library looks
+    announce("compiling");
+    const std::string folder = fs::current_path().string();
+    const bool landlock = sandbox::landlockVersion() > 0;
+    if (landlock) {
+      // Landlock covers the calling thread and those it starts: there must be no other.
+      if (const int threads = threadCount(); threads != 1)
+        throw Error(ErrorKind::Unavailable,
+                    "the sandbox: " + std::to_string(threads) +
+                        " threads run already, and Landlock would not cover the others");
+      std::vector<std::string> readable = systemFolders();
+      readable.push_back("/proc/self/task");  // this process's threads, counted again below
+      if (const auto why = sandbox::restrictFiles(readable, {folder, "/dev/null"}))
+        throw Error(ErrorKind::Unavailable, "the sandbox: " + *why);
+      shutIn.push_back("the compiler saw the system's folders and this one only (Landlock " +
+                       std::to_string(sandbox::landlockVersion()) + ")");
+    } else {
+      shutIn.push_back(
+          "no Landlock on this kernel: a global's constructor in the submission "
+          "runs when it is loaded, before the system-call filter");
+    }
     // Registers and occupancy come from NVRTC's compile, made now: NVRTC reads files.
     const bool wantsResources =
         std::any_of(exercise.checks.begin(), exercise.checks.end(), [](const CheckSpec& c) {
@@ -151,24 +171,6 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
         const CompileResult compiled = compileUserKernel({kKernelName, source}, compile);
         if (compiled.ok) options.knownResources = compiled.resources;
       }
-    }
-    announce("compiling");
-    const std::string folder = fs::current_path().string();
-    const bool landlock = sandbox::landlockVersion() > 0;
-    if (landlock) {
-      // Landlock covers the calling thread and those it starts: there must be no other.
-      if (const int threads = threadCount(); threads != 1)
-        throw Error(ErrorKind::Unavailable,
-                    "the sandbox: " + std::to_string(threads) +
-                        " threads run already, and Landlock would not cover the others");
-      if (const auto why = sandbox::restrictFiles(systemFolders(), {folder, "/dev/null"}))
-        throw Error(ErrorKind::Unavailable, "the sandbox: " + *why);
-      shutIn.push_back("the compiler saw the system's folders and this one only (Landlock " +
-                       std::to_string(sandbox::landlockVersion()) + ")");
-    } else {
-      shutIn.push_back(
-          "no Landlock on this kernel: a global's constructor in the submission "
-          "runs when it is loaded, before the system-call filter");
     }
     // Both variants the CPU backend runs: plain for verification, traced and sanitized.
     const std::vector<std::pair<bool, bool>> variants = {{false, false}, {true, true}};
@@ -188,6 +190,10 @@ std::string runGradeChild(const std::string& exerciseName, const std::string& su
     // Loading runs the kernel's load-time code: from here on it is shut in.
     announce("loading");
     if (landlock) {
+      if (const int threads = threadCount(); threads != 1)
+        throw Error(ErrorKind::Unavailable, "the sandbox: the compile left " +
+                                                std::to_string(threads) +
+                                                " threads, and Landlock would not cover them");
       if (const auto why = sandbox::restrictFiles({folder}, {}))
         throw Error(ErrorKind::Unavailable, "the sandbox: " + *why);
       shutIn.push_back("loaded reading this folder only");

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_process.hpp"
+#include "tilescope/exercise/sandbox.hpp"
 #include "tilescope/host_kernel.hpp"
 
 namespace tilescope {
@@ -128,6 +129,9 @@ TEST_F(GradeCli, EveryRowHasItsVerdictAndReasonAndNothingOutsideTheScratchFolder
   };
   for (const auto& [name, passed, compiled, reason] : expected) {
     SCOPED_TRACE(name);
+    // A sanitizer build has no memory limit (its shadow memory alone is larger): there a huge
+    // allocation the kernel barely touches may well succeed.
+    if (name == "huge_allocation" && !exercise::sandbox::addressSpaceLimitWorks()) continue;
     ASSERT_TRUE(rows.count(name));
     const nlohmann::json& row = rows[name];
     EXPECT_EQ(row["passed"], passed) << row.dump();

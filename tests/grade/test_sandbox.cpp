@@ -197,12 +197,13 @@ TEST(Sandbox, LandlockKeepsAProcessInItsFolder) {
   EXPECT_FALSE(fs::exists(inside.file("written")));
 }
 
-TEST(Grade, SubmissionsAreFilesOrTheCuFilesOfFoldersInNameOrder) {
+TEST(Grade, SubmissionsAreFilesOrTheCuFilesOfFoldersInNameOrderNotLinks) {
   e2e::ScratchDir scratch;
   fs::create_directories(scratch.file("class/sub"));
   for (const char* name :
        {"class/b.cu", "class/a.cu", "class/notes.txt", "class/sub/c.cu", "single.cu"})
     std::ofstream(scratch.file(name)) << "x";
+  fs::create_symlink("/etc/passwd", scratch.file("class/link.cu"));  // not taken
   EXPECT_EQ(listSubmissions({scratch.file("single.cu"), scratch.file("class")}),
             (std::vector<std::string>{scratch.file("single.cu"), scratch.file("class/a.cu"),
                                       scratch.file("class/b.cu")}));

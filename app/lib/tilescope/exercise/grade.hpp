@@ -42,8 +42,8 @@ struct GradeRow {
   std::optional<SubmissionReport> report;  // the child's, where it wrote one
 };
 
-// The .cu files `named` gives: each a file, or a folder whose .cu files (not its subfolders')
-// are taken, sorted by name. Throws Error(InvalidArgument) for a name that is neither, or a
+// The .cu files `named` gives: each a file, or a folder whose .cu files (not its subfolders',
+// nor links) are taken, sorted by name. Throws Error(InvalidArgument) for a name that is neither, or a
 // folder without one.
 std::vector<std::string> listSubmissions(const std::vector<std::string>& named);
 
@@ -63,7 +63,7 @@ std::vector<GradeRow> gradeSubmissions(const std::string& exerciseName,
 
 // The rows as a fixed-width table, as CSV (a header, then a row each), and as a JSON document
 // ("tilescope-grades", version 1). The check columns are named by checkName and operand
-// ("sectors-per-load(A)").
+// ("sectors-per-load(A)"); the verified check's "wrong-shapes" (its figure counts them).
 std::string gradesTable(const Exercise& exercise, const std::vector<GradeRow>& rows);
 std::string gradesCsv(const Exercise& exercise, const std::vector<GradeRow>& rows);
 nlohmann::json gradesJson(const Exercise& exercise, const std::vector<GradeRow>& rows,

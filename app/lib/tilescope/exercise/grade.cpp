@@ -464,7 +464,8 @@ std::vector<GradeRow> gradeSubmissions(const std::string& exerciseName,
                          "MALLOC_ARENA_MAX=2",
                          // No BLAS threads: the child's threads must all be shut in.
                          "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"};
-    for (const char* name : {"PATH", "CXX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES"})
+    for (const char* name :
+         {"PATH", "CXX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "TILESCOPE_LOCK_DIR"})
       keepVariable(child.environment, name);
     // A sanitizer build's leak check stops the world with a process of its own at exit, which
     // the filter refuses: the leaks are the test suite's to find, not the child's.

@@ -398,8 +398,9 @@ struct Placed {
   int line, column;  // 1-based; lines as std::getline counts them (at '\n')
 };
 
+// GCC skips a NUL as a space (with a warning): it may stand before a directive's '#'.
 bool isHorizontalSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\0';
 }
 
 // Translation phases 1 and 2: "\r\n" and a lone '\r' end a line, a backslash at a line's end
@@ -438,6 +439,13 @@ std::vector<Placed> spliced(const std::string& source, bool lenient) {
       out.push_back({'\n', line, column});
       pass(i, length);
       i += length;
+      continue;
+    }
+    // A byte-order mark is read as a space: where a compiler skips it, a directive may follow.
+    if (source.compare(i, 3, "\xEF\xBB\xBF") == 0) {
+      out.push_back({' ', line, column});
+      column += 3;
+      i += 3;
       continue;
     }
     out.push_back({source[i], line, column});

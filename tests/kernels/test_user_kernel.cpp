@@ -248,6 +248,9 @@ TEST(UserKernelFileReads, EveryDirectiveThatReadsAFileIsRefusedAtItsLine) {
   EXPECT_EQ(fileReadRefusals("int a; // \\  \n#include \"a\"\n"), (Refusals{{2, "#include"}}))
       << "a compiler that does not splice at a backslash and spaces sees a directive";
   EXPECT_EQ(fileReadRefusals("int a;\r#include \"a\"\r\n"), (Refusals{{1, "#include"}}));
+  // A NUL or a byte-order mark before the '#', which compilers skip as a space.
+  EXPECT_EQ(fileReadRefusals(std::string("\0#include \"a\"\n", 14)), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("\xEF\xBB\xBF#include \"a\"\n"), (Refusals{{1, "#include"}}));
   // Asked about in an #if, run from _Pragma, named by a pragma or a #line.
   EXPECT_EQ(fileReadRefusals("#if __has_include(\"/etc/passwd\")\n#endif\n"),
             (Refusals{{1, "__has_include"}}));

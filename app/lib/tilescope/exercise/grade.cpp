@@ -468,11 +468,13 @@ std::vector<GradeRow> gradeSubmissions(const std::string& exerciseName,
          {"PATH", "CXX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "TILESCOPE_LOCK_DIR"})
       keepVariable(child.environment, name);
     // A sanitizer build's leak check stops the world with a process of its own at exit, which
-    // the filter refuses: the leaks are the test suite's to find, not the child's.
+    // the filter refuses: the leaks are the test suite's to find, not the child's. A fault stays
+    // the signal it is, as in a release build.
     if (!sandbox::addressSpaceLimitWorks()) {
       const char* asan = std::getenv("ASAN_OPTIONS");
       child.environment.push_back(std::string("ASAN_OPTIONS=") + (asan ? asan : "") +
-                                  (asan && *asan ? ":" : "") + "detect_leaks=0");
+                                  (asan && *asan ? ":" : "") +
+                                  "detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0");
       keepVariable(child.environment, "UBSAN_OPTIONS");
     }
     child.limits.seconds = options.timeLimitSeconds;

@@ -664,7 +664,9 @@ std::optional<std::string> restrictSystemCalls(Stage stage) {
         SYS_getppid, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_getrandom, SYS_getrusage,
         SYS_times, SYS_restart_syscall, SYS_uname,
         // OpenBLAS places its buffers: a NUMA policy of its own memory.
-        SYS_mbind, SYS_get_mempolicy, SYS_set_mempolicy})
+        SYS_mbind, SYS_get_mempolicy, SYS_set_mempolicy,
+        // A pipe of its own: the sanitizers probe memory through one.
+        SYS_pipe2})
     filter.allow(call);
 #ifdef SYS_futex_waitv
   filter.allow(SYS_futex_waitv);

@@ -133,6 +133,9 @@ TEST_F(GradeCli, EveryRowHasItsVerdictAndReasonAndNothingOutsideTheScratchFolder
     // A sanitizer build has no memory limit (its shadow memory alone is larger): there a huge
     // allocation the kernel barely touches may well succeed.
     if (name == "huge_allocation" && !exercise::sandbox::addressSpaceLimitWorks()) continue;
+    // Without Landlock a global's constructor may read files while the kernel is loaded (it
+    // still cannot change one): docs/exercises.md says so.
+    if (name == "canary_load" && exercise::sandbox::landlockVersion() == 0) continue;
     ASSERT_TRUE(rows.count(name));
     const nlohmann::json& row = rows[name];
     EXPECT_EQ(row["passed"], passed) << row.dump();

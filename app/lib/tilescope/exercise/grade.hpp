@@ -43,8 +43,8 @@ struct GradeRow {
 };
 
 // The .cu files `named` gives: each a file, or a folder whose .cu files (not its subfolders',
-// nor links) are taken, sorted by name. Throws Error(InvalidArgument) for a name that is neither, or a
-// folder without one.
+// nor links) are taken, sorted by name. Throws Error(InvalidArgument) for a name that is
+// neither, or a folder without one.
 std::vector<std::string> listSubmissions(const std::vector<std::string>& named);
 
 // The name the child finds `exercise` by: its id when built in, else its folder, absolute.

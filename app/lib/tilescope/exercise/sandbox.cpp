@@ -580,7 +580,6 @@ class Filter {
     jumpIf(BPF_JSET, bits, wantSet ? 0 : 1, wantSet ? 1 : 0);
     give(SECCOMP_RET_ALLOW);
     give(SECCOMP_RET_TRAP);
-    reload();
   }
   // Allowed where argument `argument` equals `value` (both words), refused otherwise.
   void allowWhereEquals(long number, int argument, std::uint64_t value) {
@@ -591,7 +590,6 @@ class Filter {
     jumpIf(BPF_JEQ, std::uint32_t(value >> 32), 0, 1);
     give(SECCOMP_RET_ALLOW);
     give(SECCOMP_RET_TRAP);
-    reload();
   }
   // Refused where argument `argument` equals `value` (low word), allowed otherwise.
   void allowWhereNot(long number, int argument, std::uint32_t value) {
@@ -600,7 +598,6 @@ class Filter {
     jumpIf(BPF_JEQ, value, 0, 1);
     give(SECCOMP_RET_TRAP);
     give(SECCOMP_RET_ALLOW);
-    reload();
   }
 
   std::optional<std::string> install() {
@@ -622,7 +619,6 @@ class Filter {
   void load(std::uint32_t offset) {
     code_.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offset));
   }
-  void reload() {}  // the checks above end in returns: what follows sees the number again
   void jumpIf(std::uint16_t test, std::uint32_t value, std::uint8_t ifTrue, std::uint8_t ifFalse) {
     code_.push_back(BPF_JUMP(BPF_JMP | test | BPF_K, value, ifTrue, ifFalse));
   }

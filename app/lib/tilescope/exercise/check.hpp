@@ -61,14 +61,15 @@ struct SubmissionReport {
   std::string source;
   bool compiled = false;
   std::vector<CompileDiagnostic> diagnostics;  // the compiler's errors and warnings
-  // What stopped checking before its end (a launch that failed, a cancel), empty if nothing.
+  // What stopped checking before its end (the grader: a child that crashed, ran out of time or
+  // memory), empty if nothing.
   std::string error;
   std::vector<ShapeCheck> verification;
-  std::vector<CheckResult> checks;  // the exercise's, in its order
+  std::vector<CheckResult> checks;   // the exercise's, in its order
   std::optional<KernelTrace> trace;  // the traced launch the trace checks read
-  std::string backend, device;      // where it ran
-  std::string checkedAt;            // UTC, ISO 8601
-  double seconds = 0;               // how long checking took
+  std::string backend, device;       // where it ran
+  std::string checkedAt;             // UTC, ISO 8601
+  double seconds = 0;                // how long checking took
   // Compiled, checked to the end, and every check measured here passed.
   bool passed() const;
   // The first failing check, or null.
@@ -93,7 +94,8 @@ CheckResult measureTraceCheck(const CheckSpec& spec, const Mapping& traced);
 
 // A report as the hand-in file and the grader's child carry it ("tilescope-hand-in", version 1),
 // and back; the reader validates every field (Error(InvalidArgument) naming its path).
-nlohmann::json toJson(const SubmissionReport& report);
+// `withTrace`: the trace too (a hand-in; the grader's table needs none).
+nlohmann::json toJson(const SubmissionReport& report, bool withTrace = true);
 SubmissionReport reportFromJson(const nlohmann::json& json);
 
 }  // namespace tilescope::exercise

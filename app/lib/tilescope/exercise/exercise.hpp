@@ -55,9 +55,9 @@ struct Exercise {
   // The catalogue kernel of the same rung: the time check races it, the panel offers its
   // diagrams beside the submission's.
   std::string rung;
-  std::string text;      // text.md: the task, and what each check's threshold means
-  std::string start;     // start.cu: what the student begins from
-  std::string solution;  // solution.cu: the model solution, shown only on request
+  std::string text;                // text.md: the task, and what each check's threshold means
+  std::string start;               // start.cu: what the student begins from
+  std::string solution;            // solution.cu: the model solution, shown only on request
   std::vector<std::string> hints;  // revealed one at a time
   Params params;  // parameter values to compile with; the source's defaults for the others
   std::vector<Shape> verifyShapes;  // odd ones: 1x1x1, 33x17x9, ...

@@ -4,8 +4,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QEvent>
 #include <QFileDialog>
@@ -15,7 +13,6 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMessageBox>
-#include <QPainter>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -28,6 +25,7 @@
 #include "control_panel.hpp"
 #include "diagram_host.hpp"
 #include "dock_layout.hpp"
+#include "exercise_report.hpp"
 #include "kernel_editor.hpp"
 #include "settings.hpp"
 
@@ -35,68 +33,9 @@ namespace tilescope::ui {
 namespace {
 
 using desktop::ExerciseState;
-using exercise::CheckResult;
-using exercise::CheckState;
 
 // The editor's source is saved this long after the last keystroke.
 constexpr int kAutosaveMs = 800;
-
-const QColor kPassed(40, 150, 70), kFailed(200, 50, 50), kNotMeasured(130, 130, 130);
-
-// A round mark for the list, the same on a light and a dark background: a green tick, a red
-// cross, an empty ring (not started) or three dots (checking).
-QIcon stateIcon(std::optional<ExerciseState> state) {
-  QPixmap pixmap(32, 32);
-  pixmap.fill(Qt::transparent);
-  QPainter painter(&pixmap);
-  painter.setRenderHint(QPainter::Antialiasing);
-  const QRectF disc(3, 3, 26, 26);
-  if (!state) {
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(QColor(60, 120, 210));
-    for (int i = 0; i < 3; ++i) painter.drawEllipse(QPointF(8 + 8 * i, 16), 3.2, 3.2);
-    return QIcon(pixmap);
-  }
-  if (*state == ExerciseState::NotStarted) {
-    painter.setPen(QPen(kNotMeasured, 3));
-    painter.drawEllipse(disc.adjusted(2, 2, -2, -2));
-    return QIcon(pixmap);
-  }
-  painter.setPen(Qt::NoPen);
-  painter.setBrush(*state == ExerciseState::Passed ? kPassed : kFailed);
-  painter.drawEllipse(disc);
-  painter.setPen(QPen(Qt::white, 3.5, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-  if (*state == ExerciseState::Passed) {
-    painter.drawPolyline(QPolygonF({{10, 16.5}, {14.5, 21}, {22.5, 11.5}}));
-  } else {
-    painter.drawLine(QPointF(11, 11), QPointF(21, 21));
-    painter.drawLine(QPointF(21, 11), QPointF(11, 21));
-  }
-  return QIcon(pixmap);
-}
-
-QString resultText(CheckState state) {
-  return QString::fromLatin1(exercise::toString(state));
-}
-
-QColor resultColor(CheckState state) {
-  return state == CheckState::Passed   ? kPassed
-         : state == CheckState::Failed ? kFailed
-                                       : kNotMeasured;
-}
-
-QString figureText(const CheckResult& result) {
-  return result.figure ? QString::number(*result.figure, 'g', 3) : QStringLiteral("\u2014");
-}
-
-// "warp 3, k-step 1": where a check's picture is, in the words of the access view's controls.
-QString pictureWhere(const exercise::CheckPicture& picture) {
-  return ExercisePanel::tr("warp %1, k-step %2 of block (%3,%4)")
-      .arg(picture.warp)
-      .arg(picture.step)
-      .arg(picture.block.x)
-      .arg(picture.block.y);
-}
 
 // The list's text of an exercise: its number and title.
 QString listText(const exercise::Exercise& exercise) {
@@ -291,13 +230,12 @@ void ExercisePanel::fillList() {
     item->setText(0, listText(e));
     item->setToolTip(
         0, tr("%1 (%2)").arg(QString::fromStdString(e.id), QString::fromStdString(e.origin)));
-    item->setIcon(0, stateIcon(checking ? std::nullopt : std::optional(state)));
+    item->setIcon(0, exerciseStateIcon(checking ? std::nullopt : std::optional(state)));
     item->setText(1, checking ? tr("checking\u2026") : desktop::describe(state));
-    item->setForeground(1, checking                         ? QBrush(QColor(60, 120, 210))
-                           : state == ExerciseState::Passed ? QBrush(kPassed)
-                           : state == ExerciseState::Failing
-                               ? QBrush(kFailed)
-                               : list_->palette().brush(QPalette::PlaceholderText));
+    item->setForeground(1, checking ? QBrush(QColor(60, 120, 210))
+                           : state == ExerciseState::NotStarted
+                               ? list_->palette().brush(QPalette::PlaceholderText)
+                               : QBrush(exerciseStateColor(state)));
   }
   if (exercises_.current() >= 0) list_->setCurrentItem(list_->topLevelItem(exercises_.current()));
   progress_->setText(exercises_.count() == 0 ? tr("No exercises") : exercises_.progressText());
@@ -335,48 +273,7 @@ void ExercisePanel::showCurrent() {
 void ExercisePanel::showChecks() {
   const int index = exercises_.current();
   checks_->setRowCount(0);
-  if (index < 0) return;
-  const exercise::SubmissionReport* report = currentReport();
-  // Before a check: the exercise's checks, not measured yet.
-  std::vector<CheckResult> results;
-  if (report) {
-    results = report->checks;
-  } else {
-    for (const exercise::CheckSpec& spec : exercises_.exercise(index).checks)
-      results.push_back({spec, CheckState::NotMeasured, std::nullopt, {}, std::nullopt});
-  }
-  checks_->setRowCount(int(results.size()));
-  for (int row = 0; row < int(results.size()); ++row) {
-    const CheckResult& r = results[row];
-    QString tip = QString::fromStdString(r.spec.why);
-    if (!r.detail.empty()) tip += QStringLiteral("\n\n") + QString::fromStdString(r.detail);
-    if (r.spec.kind == exercise::CheckKind::Verified && report) {
-      for (const exercise::ShapeCheck& shape : report->verification)
-        tip += QStringLiteral("\n%1\u00d7%2\u00d7%3: %4")
-                   .arg(shape.shape.m)
-                   .arg(shape.shape.n)
-                   .arg(shape.shape.k)
-                   .arg(shape.passed ? tr("right") : QString::fromStdString(shape.detail));
-    }
-    if (r.state == CheckState::Failed && r.picture && report && report->trace)
-      tip += QStringLiteral("\n\n") +
-             tr("Click to see it in the memory-access view: %1").arg(pictureWhere(*r.picture));
-    const auto cell = [&](int column, const QString& text) {
-      auto* item = new QTableWidgetItem(text);
-      item->setToolTip(tip);
-      checks_->setItem(row, column, item);
-      return item;
-    };
-    cell(0, QString::fromStdString(r.spec.title()));
-    cell(1, figureText(r))->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    QTableWidgetItem* result = cell(2, report ? resultText(r.state) : tr("not checked"));
-    result->setForeground(report ? resultColor(r.state) : kNotMeasured);
-  }
-  // Every row in view: the table is as tall as its rows.
-  checks_->resizeRowsToContents();
-  int height = checks_->horizontalHeader()->height() + 2 * checks_->frameWidth();
-  for (int row = 0; row < checks_->rowCount(); ++row) height += checks_->rowHeight(row);
-  checks_->setFixedHeight(height);
+  if (index >= 0) showCheckResults(checks_, exercises_.exercise(index), currentReport());
 }
 
 void ExercisePanel::showVerdict() {
@@ -385,48 +282,13 @@ void ExercisePanel::showVerdict() {
       controls_ ? QString::fromStdString(controls_->choices().backend) : QStringLiteral("cpu");
   QString where = tr("Check (Ctrl+Shift+K) runs on %1, Run Setup's backend.").arg(backend);
   const exercise::SubmissionReport* report = currentReport();
-  if (index < 0) {
-    verdict_->clear();
-  } else if (!report) {
-    verdict_->setText(tr("Not checked yet."));
-  } else {
+  if (report)
     where += QLatin1Char(' ') + tr("The last check ran on %1 (%2) at %3, in %4 s.")
                                     .arg(QString::fromStdString(report->backend),
                                          QString::fromStdString(report->device),
                                          QString::fromStdString(report->checkedAt))
                                     .arg(report->seconds, 0, 'f', 1);
-    const exercise::CheckResult* failure = report->firstFailure();
-    QString text;
-    if (!report->compiled) {
-      const auto error = std::find_if(report->diagnostics.begin(), report->diagnostics.end(),
-                                      [](const CompileDiagnostic& d) { return d.error; });
-      text = tr("<b>Does not compile</b>");
-      if (error != report->diagnostics.end())
-        text += tr(": line %1: %2")
-                    .arg(error->line)
-                    .arg(QString::fromStdString(error->message).toHtmlEscaped());
-      text += tr(". The Kernel Editor marks the lines.");
-    } else if (report->passed()) {
-      text = tr("<b style=\"color:%1\">Passed.</b> Every check holds.").arg(kPassed.name());
-    } else if (failure) {
-      text =
-          tr("<b style=\"color:%1\">Failing:</b> %2")
-              .arg(kFailed.name(), QString::fromStdString(failure->spec.title()).toHtmlEscaped());
-      if (!failure->detail.empty())
-        text += QStringLiteral(": ") + QString::fromStdString(failure->detail).toHtmlEscaped();
-      text += QLatin1Char('.');
-      if (failure->picture && report->trace)
-        text += QLatin1Char(' ') +
-                tr("The memory-access view shows %1.").arg(pictureWhere(*failure->picture));
-    } else {
-      text = tr("<b>Not done:</b> %1")
-                 .arg(QString::fromStdString(report->error.empty() ? "some checks were not "
-                                                                     "measured here"
-                                                                   : report->error)
-                          .toHtmlEscaped());
-    }
-    verdict_->setText(text);
-  }
+  verdict_->setText(index < 0 ? QString() : verdictText(report));
   where_->setText(where);
 }
 
@@ -526,30 +388,7 @@ bool ExercisePanel::showSolution() {
                     .arg(QString::fromStdString(e.title))))
     return false;
   if (solution_) solution_->close();
-  auto* window = new QDialog(this);
-  window->setAttribute(Qt::WA_DeleteOnClose);
-  window->setObjectName(QStringLiteral("exerciseSolution"));
-  window->setWindowTitle(tr("Model Solution: %1").arg(QString::fromStdString(e.title)));
-  auto* note = new QLabel(
-      tr("The model solution of %1, read-only. Your own source is untouched: copy from here what "
-         "you need.")
-          .arg(QString::fromStdString(e.id)),
-      window);
-  note->setWordWrap(true);
-  auto* code = new CodeEditor(window);
-  code->setObjectName(QStringLiteral("solutionSource"));
-  code->setPlainText(QString::fromStdString(e.solution));
-  code->setReadOnly(true);
-  new CudaHighlighter(code->document(), code->palette().color(QPalette::Base).lightness() < 128);
-  auto* close = new QDialogButtonBox(QDialogButtonBox::Close, window);
-  connect(close, &QDialogButtonBox::rejected, window, &QDialog::close);
-  auto* layout = new QVBoxLayout(window);
-  layout->addWidget(note);
-  layout->addWidget(code, 1);
-  layout->addWidget(close);
-  window->resize(760, 600);
-  window->show();
-  solution_ = window;
+  solution_ = openSolutionWindow(e, this);
   return true;
 }
 
@@ -607,8 +446,8 @@ bool ExercisePanel::resetToStart() {
 bool ExercisePanel::showPicture(int row) {
   const exercise::SubmissionReport* report = currentReport();
   if (!report || !report->trace || row < 0 || row >= int(report->checks.size())) return false;
-  const CheckResult& result = report->checks[row];
-  if (result.state != CheckState::Failed || !result.picture || !diagrams_) return false;
+  const exercise::CheckResult& result = report->checks[row];
+  if (result.state != exercise::CheckState::Failed || !result.picture || !diagrams_) return false;
   QString error;
   if (!diagrams_->showTraceAt(*report->trace, *result.picture, &error)) {
     emit problem(tr("The picture of %1 cannot be drawn: %2")
@@ -632,7 +471,7 @@ void ExercisePanel::onChecked(int index, const exercise::SubmissionReport& repor
   if (report.passed()) return;
   // A failing check's picture at once: the first one that has one.
   for (int row = 0; row < int(report.checks.size()); ++row)
-    if (report.checks[row].state == CheckState::Failed && report.checks[row].picture &&
+    if (report.checks[row].state == exercise::CheckState::Failed && report.checks[row].picture &&
         showPicture(row))
       return;
 }

@@ -7,7 +7,9 @@
 namespace tilescope::desktop {
 
 RunJob RunJob::ceilings(const std::string& backend, int device) {
-  RunJob job{backend, {}, JobKind::Ceilings};
+  RunJob job;
+  job.backend = backend;
+  job.kind = JobKind::Ceilings;
   job.request.device = device;
   return job;
 }

@@ -92,6 +92,8 @@ ExercisePanel::ExercisePanel(desktop::ExerciseController& exercises, KernelEdito
   connect(list_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
     if (item) exercises_.setCurrent(list_->indexOfTopLevelItem(item));
   });
+  // Enter or a double click on an exercise: to work on it.
+  connect(list_, &QTreeWidget::itemActivated, this, [this] { openInEditor(); });
 
   title_->setFont(bold);
   title_->setWordWrap(true);
@@ -127,7 +129,7 @@ ExercisePanel::ExercisePanel(desktop::ExerciseController& exercises, KernelEdito
                     "Editor; it is saved as you type"),
                  [this] { openInEditor(); });
   check_ = button(tr("Check"), {}, [this] { check(); });
-  hint_ = button(tr("Next Hint"), {}, [this] { revealHint(); });
+  hint_ = button(tr("Show Hint"), {}, [this] { revealHint(); });
   solutionButton_ = button(tr("Show Solution\u2026"),
                            tr("The model solution, in a window of its own: your work stays as "
                               "it is"),
@@ -193,7 +195,10 @@ ExercisePanel::ExercisePanel(desktop::ExerciseController& exercises, KernelEdito
   // Whatever ends the app, the editor's last keystrokes are kept.
   connect(qApp, &QCoreApplication::aboutToQuit, this, &ExercisePanel::saveWork);
 
-  connect(&exercises_, &desktop::ExerciseController::listChanged, this, &ExercisePanel::fillList);
+  connect(&exercises_, &desktop::ExerciseController::listChanged, this, [this] {
+    fillList();
+    showCurrent();
+  });
   connect(&exercises_, &desktop::ExerciseController::changed, this, [this](int index) {
     fillList();
     if (index == exercises_.current()) showCurrent();
@@ -303,7 +308,7 @@ void ExercisePanel::updateButtons() {
   const int shown = any ? exercises_.progress(index).hintsShown : 0;
   hint_->setEnabled(shown < hints);
   hint_->setText(hints == 0      ? tr("No Hints")
-                 : shown < hints ? tr("Hint %1 of %2").arg(shown + 1).arg(hints)
+                 : shown < hints ? tr("Show Hint %1 of %2").arg(shown + 1).arg(hints)
                                  : tr("All %n Hint(s) Shown", nullptr, hints));
   hint_->setToolTip(tr("Reveal the next hint below the task, one at a time"));
   check_->setToolTip(
@@ -435,6 +440,7 @@ bool ExercisePanel::resetToStart() {
   autosave_->stop();
   if (!exercises_.reset(index)) return false;
   if (held) {
+    editorExercise_.clear();  // what the editor holds is discarded, not saved
     editor_->startKernel(QString::fromStdString(e.id), QString::fromStdString(e.start));
     editor_->editor()->document()->setModified(false);
     editorExercise_ = e.id;
@@ -507,8 +513,10 @@ ExercisePanel* addExerciseDock(QMainWindow* window, desktop::ExerciseController&
   QAction* toggle = dock->toggleViewAction();
   toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
   // Shown from the View menu: in front of Run Setup.
-  QObject::connect(toggle, &QAction::triggered, dock, [dock](bool shown) {
-    if (shown) dock->raise();
+  QObject::connect(toggle, &QAction::triggered, dock, [dock, panel](bool shown) {
+    if (!shown) return;
+    dock->raise();
+    panel->list()->setFocus();
   });
   window->installEventFilter(panel);
   QObject::connect(panel, &ExercisePanel::editorWanted, layout,

@@ -82,8 +82,11 @@ ExerciseController::ExerciseController(RunController& runs, QString dataFolder, 
     // The queue controller says why; the check has ended.
     if (job.kind == JobKind::Check) endCheck();
   });
-  // A cancelled check ends with the queue, without a report or a failure.
-  connect(&runs_, &RunController::queueFinished, this, &ExerciseController::endCheck);
+  connect(&runs_, &RunController::queueFinished, this, [this] {
+    // A cancelled check ends with the queue, without a report or a failure.
+    endCheck();
+    if (!checkedStatus_.isEmpty()) emit status(std::exchange(checkedStatus_, {}), 0);
+  });
 }
 
 void ExerciseController::load(const exercise::Exercise& exercise) {
@@ -275,17 +278,14 @@ void ExerciseController::onChecked(const exercise::SubmissionReport& report) {
                            &why))
     emit problem(why.isEmpty() ? tr("Cannot create the folder %1").arg(folderOf(index)) : why);
   saveProgress(index);
+  // Said when the queue has ended, after the queue's own words.
   const QString id = QString::fromStdString(report.exercise);
-  if (report.passed()) {
-    emit status(tr("%1 passed: %2").arg(id, progressText()), 0);
-  } else if (const exercise::CheckResult* failure = report.firstFailure()) {
-    emit status(tr("%1: %2 failed").arg(id, QString::fromStdString(failure->spec.title())), 0);
-  } else {
-    emit status(tr("%1 is not done: %2")
-                    .arg(id, report.compiled ? QString::fromStdString(report.error)
-                                             : tr("it does not compile")),
-                0);
-  }
+  const exercise::CheckResult* failure = report.firstFailure();
+  checkedStatus_ = !report.compiled  ? tr("%1 does not compile").arg(id)
+                   : report.passed() ? tr("%1 passed: %2").arg(id, progressText())
+                   : failure
+                       ? tr("%1: %2 failed").arg(id, QString::fromStdString(failure->spec.title()))
+                       : tr("%1 is not done: %2").arg(id, QString::fromStdString(report.error));
   const int checkedIndex = checking_;
   checking_ = -1;
   emit changed(index);
@@ -353,6 +353,7 @@ bool ExerciseController::openFolder(const QString& folder, QString* error, int* 
   }
   if (index) *index = added_at;
   emit listChanged();
+  if (currentId.empty()) emit currentChanged(current_);
   return true;
 }
 

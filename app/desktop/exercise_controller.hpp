@@ -122,6 +122,7 @@ class ExerciseController : public QObject {
   int checking_ = -1;
   bool remembersSettings_ = true;
   QString lastSaveError_;  // said once, not at every keystroke
+  QString checkedStatus_;  // what the last check found, said when the queue ends
 };
 
 }  // namespace tilescope::desktop

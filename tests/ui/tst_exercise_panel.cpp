@@ -125,8 +125,8 @@ class TestExercisePanel : public QObject {
     QTemporaryDir empty;
     QString error;
     QVERIFY(!app.exercises.openFolder(empty.path(), &error));
-    QVERIFY2(error.startsWith(QStringLiteral("Cannot open the exercise in %1: cannot read ")
-                                  .arg(empty.path())),
+    QVERIFY2(error.startsWith(
+                 QStringLiteral("Cannot open the exercise in %1: cannot read ").arg(empty.path())),
              qPrintable(error));
     QCOMPARE(app.exercises.count(), builtIn + 1);
   }

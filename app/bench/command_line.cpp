@@ -96,7 +96,9 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   addFlag(app, "no-verify", cl.noVerify);
   addFlag(app, "allow-long-runs", cl.allowLongRuns);
   addFlag(app, "counters", cl.counters);
-  addOption(app, "device", cl.device);
+  auto* device = addOption(app, "device", cl.device);
+  auto* devices = addOption(app, "devices", cl.devices);
+  devices->excludes(device)->excludes(trace);
   tile->excludes(params);
   size->excludes(m)->excludes(n)->excludes(k);
   for (CLI::Option* other :

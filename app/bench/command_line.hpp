@@ -18,7 +18,7 @@ struct CommandLine {
        ceilings = false, counters = false;
   std::optional<std::string> autotune;
   std::string backend = "cpu", format = "table", fill = "random", type = "fp32";
-  std::optional<std::string> output, reps, budgetMs, seed, device, via, kernelFile;
+  std::optional<std::string> output, reps, budgetMs, seed, device, devices, via, kernelFile;
   std::optional<std::string> trace, traceBlock;
   PlanInput plan;  // kernel, parameters, sizes and sweeps
 

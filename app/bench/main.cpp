@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <mutex>
 #include <sstream>
 
 #include "command_line.hpp"
@@ -24,6 +25,7 @@
 #include "tilescope/io/file_io.hpp"
 #include "tilescope/io/interrupt.hpp"
 #include "tilescope/plan/autotune.hpp"
+#include "tilescope/plan/spread.hpp"
 #include "tilescope/plan/sweep.hpp"
 #include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/remote/remote_backend.hpp"
@@ -233,28 +235,36 @@ struct Measured {
   bool interrupted = false;
 };
 
-// Runs in order until the user interrupts, and until one fails unless `keepGoing`. Progress goes
-// to stderr, and only when it is a terminal.
-Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keepGoing) {
+// The devices the runs go to: --device's one, or --devices' several, each with a backend of its
+// own.
+struct RunDevices {
+  std::vector<std::unique_ptr<Backend>> extra;  // the backends of the devices after the first
+  std::vector<Backend*> backends;
+  std::vector<int> devices;
+};
+
+// Runs in order until the user interrupts, and until one fails unless `keepGoing`, spread over
+// the devices. Progress goes to stderr, and only when it is a terminal.
+Measured runAll(const RunDevices& on, const std::vector<RunRequest>& runs, bool keepGoing) {
   const bool showProgress = ::isatty(STDERR_FILENO) == 1;
+  std::mutex printing;
+  const plan::SpreadProgress progress = [&](std::size_t i, int device, double,
+                                            const std::string& stage) {
+    if (!showProgress) return;
+    const std::lock_guard<std::mutex> lock(printing);
+    std::fprintf(stderr, "\r\033[K[%zu/%zu%s] %s: %s", i + 1, runs.size(),
+                 on.devices.size() > 1 ? (" on device " + std::to_string(device)).c_str() : "",
+                 plan::describe(runs[i]).c_str(), stage.c_str());
+  };
+  const std::vector<plan::RunOutcome> outcomes =
+      plan::runSpread(on.backends, on.devices, runs, keepGoing, progress, &interruptRequested);
   Measured measured;
-  for (std::size_t i = 0;
-       i < runs.size() && (keepGoing || measured.failures.empty()) && !measured.interrupted; ++i) {
-    const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(runs.size()) +
-                              "] " + plan::describe(runs[i]);
-    const ProgressFn progress = [&](double, const std::string& stage) {
-      if (showProgress) std::fprintf(stderr, "\r\033[K%s: %s", label.c_str(), stage.c_str());
-    };
-    try {
-      measured.results.push_back(backend.run(runs[i], progress, &interruptRequested));
-    } catch (const Error& e) {
-      if (e.kind() != ErrorKind::Cancelled)
-        measured.failures.push_back(plan::describe(runs[i]) + ": " + e.what());
-    } catch (const std::exception& e) {
-      measured.failures.push_back(plan::describe(runs[i]) + ": " + e.what());
-    }
-    measured.interrupted = interruptRequested.load();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (outcomes[i].result) measured.results.push_back(*outcomes[i].result);
+    if (outcomes[i].failure)
+      measured.failures.push_back(plan::describe(runs[i]) + ": " + *outcomes[i].failure);
   }
+  measured.interrupted = interruptRequested.load();
   if (showProgress) std::fprintf(stderr, "\r\033[K");
   return measured;
 }
@@ -345,7 +355,8 @@ void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const Devi
 }
 
 // --autotune: every valid configuration, fastest first, the fastest verified one remembered.
-int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& device) {
+int runAutotune(const CommandLine& cl, const RunDevices& on, const DeviceInfo& device) {
+  Backend& backend = *on.backends.front();
   const Shape shape = bench::problemShape(cl.plan);
   const plan::AutotunePlan plan =
       plan::planAutotune(*cl.autotune, shape, cl.plan.base, backend.id(),
@@ -357,7 +368,7 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
   for (const std::string& warning : store.warnings()) printNote("warning: " + warning);
   for (const std::string& refused : plan.refused) printNote("skipped " + refused);
 
-  const Measured measured = runAll(backend, plan.runs, /*keepGoing=*/true);
+  const Measured measured = runAll(on, plan.runs, /*keepGoing=*/true);
   const std::vector<RunResult> landscape = plan::byThroughput(measured.results);
   if (!landscape.empty()) {
     const std::string text = formatResults(cl.format, backend, device, landscape);
@@ -470,8 +481,18 @@ int runBench(int argc, char** argv) {
     throw Error(ErrorKind::Unavailable, "the " + cl.backend + " backend reports no device");
   cl.plan.base = baseRequest(cl, devices.size());
   if (cl.kernelFile) loadKernelFile(cl);
+  RunDevices on;
+  on.backends.push_back(backend.get());
+  on.devices.push_back(cl.plan.base.device);
+  if (cl.devices) {
+    on.devices = plan::parseDevices(*cl.devices, devices.size());
+    cl.plan.base.device = on.devices.front();
+    // Each further device gets a backend of its own: its own CUDA state, or server.
+    for (std::size_t i = 1; i < on.devices.size(); ++i)
+      on.backends.push_back(on.extra.emplace_back(makeBackendFor(cl)).get());
+  }
   const DeviceInfo& device = devices[std::size_t(cl.plan.base.device)];
-  if (cl.autotune) return runAutotune(cl, *backend, device);
+  if (cl.autotune) return runAutotune(cl, on, device);
   if (cl.trace) return runTrace(cl, *backend);
   const bool runsKernels = cl.plan.kernel || !cl.plan.sweeps.empty();
   if (cl.ceilings && runsKernels && cl.format == "csv")
@@ -496,7 +517,7 @@ int runBench(int argc, char** argv) {
   std::optional<io::FileWriter> outputFile;
   if (cl.output) outputFile.emplace(*cl.output, "--output");
 
-  Measured measured = runAll(*backend, runs, /*keepGoing=*/false);
+  Measured measured = runAll(on, runs, /*keepGoing=*/false);
   std::vector<DeviceCeilings> ceilings;
   std::optional<std::string> ceilingsFailure;
   if (cl.ceilings && !measured.interrupted && measured.failures.empty()) {

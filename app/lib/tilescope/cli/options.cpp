@@ -22,6 +22,9 @@ const std::vector<OptionSpec> kOptions = {
    "Run on the server this command starts, e.g. \"ssh HOST tilescope-bench --serve\" "
    "(docs/remote.md); --backend names the server's backend.", kBench},
   {"device", "", "INDEX", "", "Device index on the backend (default 0).", kBoth},
+  {"devices", "", "LIST", "",
+   "Spread the runs (a sweep, an autotune) over these devices: all, or indices such as 0,1. Each "
+   "device runs one run at a time; the results come in the order asked.", kBench},
   // What to multiply.
   {"kernel", "", "ID", "", "Kernel id (see tilescope-bench --list).", kBoth},
   {"kernel-file", "", "FILE.cu", "",

@@ -2,6 +2,7 @@
 #include "diagram_host.hpp"
 
 #include <QLabel>
+#include <QTimer>
 #include <QToolButton>
 
 #include "control_panel.hpp"
@@ -90,7 +91,13 @@ bool DiagramHost::showTraceAt(const KernelTrace& trace, const exercise::CheckPic
   selection.innerK = picture.shared ? picture.innerK : 0;
   selection.readSlot = picture.shared ? picture.slot : 0;
   document->setSelection(selection);
-  panelOf(this)->setCurrentView(QStringLiteral("access"));
+  DiagramPanel* panel = panelOf(this);
+  panel->setCurrentView(QStringLiteral("access"));
+  // On a short screen the controls above push the view out of sight: the view first, once the
+  // dock has its new size.
+  QTimer::singleShot(0, this, [this, panel] {
+    if (panel->currentView()) ensureWidgetVisible(panel->currentView(), 0, 0);
+  });
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QEvent>
 #include <QFileDialog>
@@ -44,6 +45,18 @@ QString listText(const exercise::Exercise& exercise) {
   while (digits < id.size() && id[digits].isDigit()) ++digits;
   const QString title = QString::fromStdString(exercise.title);
   return digits > 0 ? QStringLiteral("%1. %2").arg(id.left(digits), title) : title;
+}
+
+// text.md for a narrow dock: its headings two levels smaller (the first, the title, as large as
+// the panel's title line would be).
+QString panelMarkdown(const std::string& text) {
+  QStringList lines = QString::fromStdString(text).split(QLatin1Char('\n'));
+  bool fenced = false;
+  for (QString& line : lines) {
+    if (line.startsWith(QStringLiteral("```"))) fenced = !fenced;
+    if (!fenced && line.startsWith(QLatin1Char('#'))) line.prepend(QStringLiteral("##"));
+  }
+  return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -165,8 +178,8 @@ ExercisePanel::ExercisePanel(desktop::ExerciseController& exercises, KernelEdito
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(list_);
   splitter->addWidget(details);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 5);
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 2);
   splitter->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);
@@ -233,8 +246,9 @@ void ExercisePanel::fillList() {
     const ExerciseState state = exercises_.progress(i).state;
     const bool checking = exercises_.checking() == i;
     item->setText(0, listText(e));
-    item->setToolTip(
-        0, tr("%1 (%2)").arg(QString::fromStdString(e.id), QString::fromStdString(e.origin)));
+    item->setToolTip(0, tr("%1\n%2, %3")
+                            .arg(QString::fromStdString(e.title), QString::fromStdString(e.id),
+                                 QString::fromStdString(e.origin)));
     item->setIcon(0, exerciseStateIcon(checking ? std::nullopt : std::optional(state)));
     item->setText(1, checking ? tr("checking\u2026") : desktop::describe(state));
     item->setForeground(1, checking ? QBrush(QColor(60, 120, 210))
@@ -243,6 +257,11 @@ void ExercisePanel::fillList() {
                                : QBrush(exerciseStateColor(state)));
   }
   if (exercises_.current() >= 0) list_->setCurrentItem(list_->topLevelItem(exercises_.current()));
+  // No taller than its rows: the room goes to the task.
+  const int rows = std::max(1, list_->topLevelItemCount());
+  const int row = std::max(list_->sizeHintForRow(0), fontMetrics().height() + 4);
+  list_->setMaximumHeight(list_->header()->sizeHint().height() + rows * row +
+                          2 * list_->frameWidth());
   progress_->setText(exercises_.count() == 0 ? tr("No exercises") : exercises_.progressText());
 }
 
@@ -261,7 +280,9 @@ void ExercisePanel::showCurrent() {
   } else {
     const exercise::Exercise& e = exercises_.exercise(index);
     title_->setText(QString::fromStdString(e.title));
-    QString markdown = QString::fromStdString(e.text);
+    // A text that opens with its title has no need of the title line.
+    title_->setVisible(!QString::fromStdString(e.text).trimmed().startsWith(QLatin1Char('#')));
+    QString markdown = panelMarkdown(e.text);
     const int shown = exercises_.progress(index).hintsShown;
     if (shown > 0) {
       markdown += QStringLiteral("\n\n### ") + tr("Hints") + QStringLiteral("\n\n");
@@ -287,12 +308,18 @@ void ExercisePanel::showVerdict() {
       controls_ ? QString::fromStdString(controls_->choices().backend) : QStringLiteral("cpu");
   QString where = tr("Check (Ctrl+Shift+K) runs on %1, Run Setup's backend.").arg(backend);
   const exercise::SubmissionReport* report = currentReport();
-  if (report)
-    where += QLatin1Char(' ') + tr("The last check ran on %1 (%2) at %3, in %4 s.")
-                                    .arg(QString::fromStdString(report->backend),
-                                         QString::fromStdString(report->device),
-                                         QString::fromStdString(report->checkedAt))
-                                    .arg(report->seconds, 0, 'f', 1);
+  if (report) {
+    const QDateTime at =
+        QDateTime::fromString(QString::fromStdString(report->checkedAt), Qt::ISODate).toLocalTime();
+    where =
+        tr("Last checked on %1 (%2) %3, in %4 s. ")
+            .arg(QString::fromStdString(report->backend), QString::fromStdString(report->device),
+                 at.date() == QDate::currentDate()
+                     ? tr("at %1").arg(at.toString(QStringLiteral("HH:mm")))
+                     : tr("on %1").arg(at.toString(QStringLiteral("yyyy-MM-dd HH:mm"))))
+            .arg(report->seconds, 0, 'f', 1) +
+        where;
+  }
   verdict_->setText(index < 0 ? QString() : verdictText(report));
   where_->setText(where);
 }
@@ -474,12 +501,16 @@ void ExercisePanel::onChecked(int index, const exercise::SubmissionReport& repor
     editor_->editor()->setDiagnostics(report.diagnostics);
     if (!report.compiled) emit editorWanted();
   }
-  if (report.passed()) return;
   // A failing check's picture at once: the first one that has one.
   for (int row = 0; row < int(report.checks.size()); ++row)
     if (report.checks[row].state == exercise::CheckState::Failed && report.checks[row].picture &&
         showPicture(row))
       return;
+  // Passed: what the kernel does now, at the traced block's first warp and k-step.
+  QString error;
+  if (report.passed() && report.trace && diagrams_ &&
+      diagrams_->showTraceAt(*report.trace, {report.trace->tracedBlock}, &error))
+    emit diagramsWanted();
 }
 
 void ExercisePanel::openFolderDialog() {
@@ -522,10 +553,18 @@ ExercisePanel* addExerciseDock(QMainWindow* window, desktop::ExerciseController&
   QObject::connect(panel, &ExercisePanel::editorWanted, layout,
                    &DockLayout::showEditorBesideDiagrams);
   QObject::connect(panel, &ExercisePanel::diagramsWanted, window, [window, panel, layout] {
-    // The student's source beside the picture, where the editor holds it.
-    if (panel->editorHoldsCurrent()) layout->showEditorBesideDiagrams();
-    if (auto* diagramsDock = window->findChild<QDockWidget*>(QStringLiteral("diagramsDock")))
-      diagramsDock->raise();
+    auto* diagramsDock = window->findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
+    auto* editorDock = window->findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
+    if (!diagramsDock || !editorDock) return;
+    // The student's source beside the picture, where the editor holds it, a little lower than
+    // the editor's half so the picture has the room; the picture wide, at the charts' expense.
+    if (panel->editorHoldsCurrent()) {
+      layout->showEditorBesideDiagrams();
+      if (!window->tabifiedDockWidgets(diagramsDock).contains(editorDock))
+        window->resizeDocks({editorDock}, {window->height() * 2 / 5}, Qt::Vertical);
+    }
+    diagramsDock->raise();
+    window->resizeDocks({diagramsDock}, {window->width() * 9 / 20}, Qt::Horizontal);
   });
   return panel;
 }

@@ -12,7 +12,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -28,6 +27,7 @@
 #include "dock_layout.hpp"
 #include "exercise_report.hpp"
 #include "kernel_editor.hpp"
+#include "main_window.hpp"
 #include "settings.hpp"
 
 namespace tilescope::ui {
@@ -530,16 +530,18 @@ void ExercisePanel::openFolderDialog() {
               5000);
 }
 
-ExercisePanel* addExerciseDock(QMainWindow* window, desktop::ExerciseController& exercises,
-                               KernelEditor* editor, DiagramHost* diagrams,
-                               const ControlPanel* controls, DockLayout* layout) {
-  auto* dock = new QDockWidget(ExercisePanel::tr("Exercises"), window);
+ExercisePanel* addExerciseDock(MainWindow& window, desktop::ExerciseController& exercises,
+                               DockLayout& layout) {
+  auto* dock = new QDockWidget(ExercisePanel::tr("Exercises"), &window);
   dock->setObjectName(QStringLiteral("exercisesDock"));
-  auto* panel = new ExercisePanel(exercises, editor, diagrams, controls, dock);
+  auto* panel = new ExercisePanel(exercises, window.kernelEditor(), window.diagrams(),
+                                  window.controls(), dock);
   dock->setWidget(panel);
-  auto* controlsDock = window->findChild<QDockWidget*>(QStringLiteral("controlsDock"));
-  window->addDockWidget(Qt::LeftDockWidgetArea, dock);
-  if (controlsDock) window->tabifyDockWidget(controlsDock, dock);
+  const auto dockNamed = [&window](const char* name) {
+    return window.findChild<QDockWidget*>(QString::fromLatin1(name));
+  };
+  window.addDockWidget(Qt::LeftDockWidgetArea, dock);
+  window.tabifyDockWidget(dockNamed("controlsDock"), dock);
   dock->hide();
   QAction* toggle = dock->toggleViewAction();
   toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X));
@@ -549,23 +551,24 @@ ExercisePanel* addExerciseDock(QMainWindow* window, desktop::ExerciseController&
     dock->raise();
     panel->list()->setFocus();
   });
-  window->installEventFilter(panel);
-  QObject::connect(panel, &ExercisePanel::editorWanted, layout,
+  window.installEventFilter(panel);
+  QObject::connect(panel, &ExercisePanel::editorWanted, &layout,
                    &DockLayout::showEditorBesideDiagrams);
-  QObject::connect(panel, &ExercisePanel::diagramsWanted, window, [window, panel, layout] {
-    auto* diagramsDock = window->findChild<QDockWidget*>(QStringLiteral("diagramsDock"));
-    auto* editorDock = window->findChild<QDockWidget*>(QStringLiteral("kernelEditorDock"));
-    if (!diagramsDock || !editorDock) return;
-    // The student's source beside the picture, where the editor holds it, a little lower than
-    // the editor's half so the picture has the room; the picture wide, at the charts' expense.
-    if (panel->editorHoldsCurrent()) {
-      layout->showEditorBesideDiagrams();
-      if (!window->tabifiedDockWidgets(diagramsDock).contains(editorDock))
-        window->resizeDocks({editorDock}, {window->height() * 2 / 5}, Qt::Vertical);
-    }
-    diagramsDock->raise();
-    window->resizeDocks({diagramsDock}, {window->width() * 9 / 20}, Qt::Horizontal);
-  });
+  QDockWidget* diagramsDock = dockNamed("diagramsDock");
+  QDockWidget* editorDock = dockNamed("kernelEditorDock");
+  QObject::connect(panel, &ExercisePanel::diagramsWanted, &window,
+                   [&window, &layout, panel, diagramsDock, editorDock] {
+                     // The student's source beside the picture, where the editor holds it, a little
+                     // lower than the editor's half so the picture has the room; the picture wide,
+                     // at the charts' expense.
+                     if (panel->editorHoldsCurrent()) {
+                       layout.showEditorBesideDiagrams();
+                       if (!window.tabifiedDockWidgets(diagramsDock).contains(editorDock))
+                         window.resizeDocks({editorDock}, {window.height() * 2 / 5}, Qt::Vertical);
+                     }
+                     diagramsDock->raise();
+                     window.resizeDocks({diagramsDock}, {window.width() * 9 / 20}, Qt::Horizontal);
+                   });
   return panel;
 }
 

@@ -15,7 +15,6 @@
 
 class QDockWidget;
 class QLabel;
-class QMainWindow;
 class QPushButton;
 class QTableWidget;
 class QTextBrowser;
@@ -28,6 +27,7 @@ class ControlPanel;
 class DiagramHost;
 class DockLayout;
 class KernelEditor;
+class MainWindow;
 
 class ExercisePanel : public QWidget {
   Q_OBJECT
@@ -113,10 +113,10 @@ class ExercisePanel : public QWidget {
   QPointer<QWidget> solution_;
 };
 
-// Puts an ExercisePanel in a dock of `window`, a tab beside Run Setup, hidden until View >
-// Exercises (Ctrl+Shift+X); its wishes for the editor and the diagrams go to `layout`.
-ExercisePanel* addExerciseDock(QMainWindow* window, desktop::ExerciseController& exercises,
-                               KernelEditor* editor, DiagramHost* diagrams,
-                               const ControlPanel* controls, DockLayout* layout);
+// Puts an ExercisePanel on `window`'s Kernel Editor, diagrams and Run Setup in a dock, a tab
+// beside Run Setup, hidden until View > Exercises (Ctrl+Shift+X); its wishes for the editor and
+// the diagrams go to `layout`.
+ExercisePanel* addExerciseDock(MainWindow& window, desktop::ExerciseController& exercises,
+                               DockLayout& layout);
 
 }  // namespace tilescope::ui

@@ -138,8 +138,7 @@ void MainWindow::createDocks() {
   tabifyDockWidget(diagramsDock, editorDock);
   diagramsDock->raise();
   resizeDocks({resultsDock}, {260}, Qt::Vertical);
-  exercisePanel_ =
-      addExerciseDock(this, exercises_, kernelEditor_, diagrams_, controls_, dockLayout_);
+  exercisePanel_ = addExerciseDock(*this, exercises_, *dockLayout_);
 }
 
 void MainWindow::createMenus() {
@@ -203,13 +202,7 @@ void MainWindow::createToolBar() {
 void MainWindow::connectControllers() {
   // The controllers say what happened in the status bar and what went wrong in the notice.
   using Session = desktop::SessionController;
-  report(&queue_);
-  report(&ceilings_);
-  report(&autotune_);
-  report(&traces_);
-  report(&sessions_);
-  report(&exercises_);
-  report(exercisePanel_);
+  report(&queue_, &ceilings_, &autotune_, &traces_, &sessions_, &exercises_, exercisePanel_);
   connect(&sessions_, &Session::fileError, this, &MainWindow::fileError);
   connect(&lessons_, &desktop::LessonController::problem, this, &MainWindow::showProblem);
   connect(fileMenu_, &FileMenu::status, this, &MainWindow::showStatus);

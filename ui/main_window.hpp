@@ -105,11 +105,11 @@ class MainWindow : public QMainWindow {
   void editServers();
   // Shows the chart of the sweep and remembers the choices, as every start of runs does.
   void beginRuns(const desktop::Choices& choices);
-  // Shows a controller's status() in the status bar and its problem() in the notice.
-  template <typename Controller>
-  void report(Controller* controller) {
-    connect(controller, &Controller::status, this, &MainWindow::showStatus);
-    connect(controller, &Controller::problem, this, &MainWindow::showProblem);
+  // Shows each controller's status() in the status bar and its problem() in the notice.
+  template <typename... Controllers>
+  void report(Controllers*... controllers) {
+    (connect(controllers, &Controllers::status, this, &MainWindow::showStatus), ...);
+    (connect(controllers, &Controllers::problem, this, &MainWindow::showProblem), ...);
   }
   void showStatus(const QString& message, int timeoutMs);
   void showProblem(const QString& message);

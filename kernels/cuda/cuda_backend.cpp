@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <type_traits>
 
@@ -45,9 +46,12 @@ std::string formatBytes(double bytes) {
   return text;
 }
 
-// 13000 -> "13.0": the encoding of cudaDriverGetVersion and cudaRuntimeGetVersion.
-std::string formatCudaVersion(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+// The loaded NVIDIA kernel module's release ("580.65.06"), or "" where Linux does not say.
+std::string installedDriverRelease() {
+  std::ifstream file("/proc/driver/nvidia/version");
+  std::string firstLine;
+  std::getline(file, firstLine);
+  return cuda::driverReleaseIn(firstLine);
 }
 
 int deviceAttribute(cudaDeviceAttr attribute, int device) {
@@ -81,8 +85,8 @@ DeviceInfo describeDevice(int device, int driverVersion, int runtimeVersion) {
       {"registers per SM", std::to_string(prop.regsPerMultiprocessor)},
       {"shared memory per SM", std::to_string(prop.sharedMemPerMultiprocessor / 1024) + " KiB"},
       {"max threads per SM", std::to_string(prop.maxThreadsPerMultiProcessor)},
-      {"driver supports CUDA", formatCudaVersion(driverVersion)},
-      {"CUDA runtime", formatCudaVersion(runtimeVersion)},
+      {"driver supports CUDA", cuda::formatCudaVersion(driverVersion)},
+      {"CUDA runtime", cuda::formatCudaVersion(runtimeVersion)},
       {"cuBLAS", std::to_string(cublasMajor) + "." + std::to_string(cublasMinor) + "." +
                      std::to_string(cublasPatch)},
   };
@@ -251,8 +255,18 @@ class CudaBackend final : public Backend {
 
   void discoverDevices() {
     int count = 0;
-    // With no driver this fails (error 35) and leaves `count` unwritten: check() throws first.
-    cuda::check(cudaGetDeviceCount(&count), "looking for CUDA GPUs (cudaGetDeviceCount)");
+    // With no driver, or one older than the runtime, this fails (error 35) and leaves `count`
+    // unwritten; cudaDriverGetVersion then still says which CUDA the driver supports (0: none).
+    const cudaError_t found = cudaGetDeviceCount(&count);
+    if (found == cudaErrorInsufficientDriver) {
+      int driverVersion = 0;
+      cudaDriverGetVersion(&driverVersion);
+      cudaGetLastError();
+      throw Error(ErrorKind::Unavailable,
+                  cuda::insufficientDriverMessage(driverVersion, installedDriverRelease(),
+                                                  CUDART_VERSION, TILESCOPE_CUDA_MINIMUM_DRIVER));
+    }
+    cuda::check(found, "looking for CUDA GPUs (cudaGetDeviceCount)");
     if (count == 0) {
       unavailable_ = "the CUDA driver reports no GPU";
       return;

@@ -7,8 +7,10 @@
 # package into a scratch root (as dpkg would install it) and talks to `tilescope-bench --serve`
 # from there.
 # Usage: test_packages.sh CPACK BUILD_DIR VERSION BENCH_PACKAGE APP_PACKAGE|- CUDA_DEPENDS|-
+#                         RUNPATH|-
 #   APP_PACKAGE: - when the build has no GUI; CUDA_DEPENDS: the NVIDIA packages both must name,
-#   space-separated, or - for none.
+#   space-separated, or - for none; RUNPATH: the programs' (where CUDA came from no package),
+#   or - for none.
 set -eu
 cpack=$1
 build=$2
@@ -17,6 +19,8 @@ bench_package=$4
 app_package=$5
 cuda_depends=$6
 [ "$cuda_depends" = - ] && cuda_depends=
+runpath=$7
+[ "$runpath" = - ] && runpath=
 here=$(dirname "$0")
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -41,11 +45,13 @@ deb_of() {
 has_file() {
   dpkg-deb -c "$1" | awk '{ print $NF }' | grep -qx "./$2" || fail "no /$2 in $(basename "$1")"
 }
-# The program PATH of DEB has no symbol table (install/strip).
-stripped() {
+# The program PATH of DEB has no symbol table (install/strip) and the RUNPATH expected.
+program() {
   dpkg-deb --fsys-tarfile "$1" | tar -xOf - "./$2" >"$scratch/program"
   ! readelf -S "$scratch/program" | grep -q '\.symtab' || fail "/$2 in $(basename "$1") is not stripped"
   echo "ok: /$2 is stripped ($(wc -c <"$scratch/program") bytes)"
+  found=$(readelf -d "$scratch/program" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p')
+  [ "$found" = "$runpath" ] || fail "/$2 has the RUNPATH '$found', not '$runpath'"
 }
 # The man page PAGE of DEB is gzip -9n'd troff.
 man_page() {
@@ -88,7 +94,7 @@ replaces "$bench" "$bench_package" tilescope-bench
   fail "Depends does not match this machine's packages"
 has_file "$bench" usr/bin/tilescope-bench
 dpkg-deb -c "$bench" | grep -q 'bin/tilescope$' && fail "the app is in the server package"
-stripped "$bench" usr/bin/tilescope-bench
+program "$bench" usr/bin/tilescope-bench
 man_page "$bench" tilescope-bench
 copyright "$bench" "$bench_package"
 
@@ -101,7 +107,7 @@ if [ "$app_package" != - ]; then
   replaces "$app" "$app_package" tilescope
   "$here/check_depends.sh" "$app" usr/bin/tilescope "$bench_package" ||
     fail "the app's Depends does not match this machine's packages"
-  stripped "$app" usr/bin/tilescope
+  program "$app" usr/bin/tilescope
   man_page "$app" tilescope
   copyright "$app" "$app_package"
   has_file "$app" usr/share/applications/io.github.tilescope.TileScope.desktop

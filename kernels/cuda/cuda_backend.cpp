@@ -143,9 +143,9 @@ class CudaBackend final : public Backend {
     return architectureRefusal(info, 0);
   }
 
-  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): tensor-mma needs sm_80
-  // (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels exactly sm_90 (they are
-  // compiled for sm_90a alone).
+  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): pipelined needs sm_80
+  // (cp.async), tensor-mma too (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels
+  // exactly sm_90 (they are compiled for sm_90a alone).
   std::optional<std::string> architectureRefusal(const KernelInfo& info, int device) const {
     if (device < 0 || device >= int(capabilities_.size())) return std::nullopt;
     const int capability = capabilities_[std::size_t(device)];

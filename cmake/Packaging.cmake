@@ -14,7 +14,7 @@ set(CPACK_PACKAGE_CONTACT "TileScope maintainers <tilescope@users.noreply.github
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "see and measure tiled matrix multiplication on GPUs and CPUs")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-# install/strip: the binaries lose their symbol tables (a third of their size).
+# install/strip: the programs lose their symbol tables (a fifth of a CPU-only build's size).
 set(CPACK_STRIP_FILES ON)
 # GPL-3.0-or-later (the app links QCustomPlot, which is GPL). Debian wants the copyright file in
 # /usr/share/doc/<package>/ of every package.
@@ -104,18 +104,15 @@ set(CPACK_DEBIAN_APP_PACKAGE_DEPENDS
     "libqcustomplot2.1-qt6, qt6-qpa-plugins, fonts-dejavu-core")
 string(CONCAT CPACK_DEBIAN_APP_PACKAGE_DEPENDS ${CPACK_DEBIAN_APP_PACKAGE_DEPENDS})
 
+# The CUDA packages stand in for the CPU-only ones; a versioned Provides satisfies the CPU app's
+# "tilescope-bench (= VERSION)" too.
 if(TILESCOPE_HAVE_CUDA)
-  foreach(component IN ITEMS BENCH APP)
-    if(component STREQUAL BENCH)
-      set(_replaced tilescope-bench)
-    else()
-      set(_replaced tilescope)
-    endif()
-    # A versioned Provides satisfies the CPU app's "tilescope-bench (= VERSION)" too.
-    set(CPACK_DEBIAN_${component}_PACKAGE_PROVIDES "${_replaced} (= ${PROJECT_VERSION})")
-    set(CPACK_DEBIAN_${component}_PACKAGE_CONFLICTS "${_replaced}")
-    set(CPACK_DEBIAN_${component}_PACKAGE_REPLACES "${_replaced}")
-  endforeach()
+  set(CPACK_DEBIAN_BENCH_PACKAGE_PROVIDES "tilescope-bench (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_BENCH_PACKAGE_CONFLICTS tilescope-bench)
+  set(CPACK_DEBIAN_BENCH_PACKAGE_REPLACES tilescope-bench)
+  set(CPACK_DEBIAN_APP_PACKAGE_PROVIDES "tilescope (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_APP_PACKAGE_CONFLICTS tilescope)
+  set(CPACK_DEBIAN_APP_PACKAGE_REPLACES tilescope)
 endif()
 
 include(CPack)

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include "host_operand.hpp"
 #include "kernel_resources.hpp"
 #include "launch.hpp"
+#include "tilescope/device_lock.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "user_module.hpp"
@@ -181,6 +183,7 @@ class CudaBackend final : public Backend {
     requireDevice(device);
     return rememberingFaults([&] {
       TS_CUDA_CHECK(cudaSetDevice(device));
+      const DeviceLock lock = lockDevice(device, progress, cancel);
       return cuda::measureCeilings(devices_[std::size_t(device)].name, cublasFor(device), progress,
                                    cancel);
     });
@@ -208,6 +211,7 @@ class CudaBackend final : public Backend {
       const Operands operands = makeOperands(shape, Fill::Random, 42, request.element);
       const cuda::HostOperand hostA(operands.a, request.element),
           hostB(operands.b, request.element);
+      const DeviceLock lock = lockDevice(request.device, progress, nullptr);
       cuda::DeviceBuffer<std::byte> a(std::int64_t(hostA.bytes())), b(std::int64_t(hostB.bytes()));
       cuda::DeviceBuffer<float> c(shape.elementsC());
       TS_CUDA_CHECK(cudaMemcpy(a.get(), hostA.data(), a.bytes(), cudaMemcpyHostToDevice));
@@ -233,6 +237,18 @@ class CudaBackend final : public Backend {
       throw Error(ErrorKind::DeviceLost,
                   "the CUDA backend stopped after an earlier GPU fault: " + *lost_);
     if (unavailable_) throw Error(ErrorKind::Unavailable, *unavailable_);
+  }
+
+  // Waits for the machine-wide lock of `device` (DeviceLock), saying so in the progress.
+  DeviceLock lockDevice(int device, const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    return DeviceLock(
+        lockKeys_[std::size_t(device)],
+        [&](int ahead) {
+          if (progress)
+            progress(0.0, "waiting for the GPU: " + std::to_string(ahead) +
+                              (ahead == 1 ? " run" : " runs") + " ahead");
+        },
+        cancel);
   }
 
   void requireDevice(int device) const {
@@ -276,6 +292,13 @@ class CudaBackend final : public Backend {
     TS_CUDA_CHECK(cudaRuntimeGetVersion(&runtimeVersion));
     for (int device = 0; device < count; ++device) {
       devices_.push_back(describeDevice(device, driverVersion, runtimeVersion));
+      // Its PCI address names the GPU alike in every process, whatever CUDA_VISIBLE_DEVICES says.
+      char bus[32] = {};
+      TS_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
+      std::string key = std::string("gpu-") + bus;
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return c == ':' ? '-' : char(std::tolower(c)); });
+      lockKeys_.push_back(key);
       capabilities_.push_back(10 * deviceAttribute(cudaDevAttrComputeCapabilityMajor, device) +
                               deviceAttribute(cudaDevAttrComputeCapabilityMinor, device));
     }
@@ -320,7 +343,17 @@ class CudaBackend final : public Backend {
     const Operands operands = makeOperands(shape, request.fill, request.seed, request.element);
     const cuda::HostOperand hostA(operands.a, request.element), hostB(operands.b, request.element);
     cuda::CublasGemm* gemm = isLibrary || gpuReference ? &cublasFor(request.device) : nullptr;
+    const cuda::UserModule* user = nullptr;
+    cuda::UserLaunch userLaunch;
+    if (isUser) {
+      report(0.03, "compiling " + userKernelName(config.id()) + " with NVRTC");
+      user = &userModule(config, request.device, request.element);
+      userLaunch = user->launchFor(shape);
+    }
 
+    // From here on the GPU is this run's alone, verification included: another process's work
+    // would slow down the kernels timed here, as this run's would slow down theirs.
+    const DeviceLock lock = lockDevice(request.device, progress, cancel);
     cuda::DeviceBuffer<std::byte> a(std::int64_t(hostA.bytes())), b(std::int64_t(hostB.bytes()));
     cuda::DeviceBuffer<float> c(shape.elementsC());
     cuda::Event start, stop;
@@ -335,13 +368,6 @@ class CudaBackend final : public Backend {
 
     cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
     args.element = request.element;
-    const cuda::UserModule* user = nullptr;
-    cuda::UserLaunch userLaunch;
-    if (isUser) {
-      report(0.07, "compiling " + userKernelName(config.id()) + " with NVRTC");
-      user = &userModule(config, request.device, request.element);
-      userLaunch = user->launchFor(shape);
-    }
     const auto launch = [&] {
       if (isLibrary)
         gemm->multiply(args);
@@ -477,7 +503,8 @@ class CudaBackend final : public Backend {
   // Set by the first sticky fault; the CUDA context stays broken until the process ends.
   std::optional<std::string> lost_;
   std::vector<DeviceInfo> devices_;
-  std::vector<int> capabilities_;  // 10 * major + minor, per device
+  std::vector<std::string> lockKeys_;  // per device, its DeviceLock's key
+  std::vector<int> capabilities_;      // 10 * major + minor, per device
   // Created on first use, on the thread that runs (the worker owns all CUDA state).
   std::map<int, std::unique_ptr<cuda::CublasGemm>> cublas_;
   // User kernels loaded, by device, parameters, name and source (userModule()).

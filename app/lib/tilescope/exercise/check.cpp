@@ -99,6 +99,7 @@ std::optional<KernelResources> resourcesOf(const Exercise& exercise, const std::
                                            const CheckOptions& options,
                                            const std::optional<KernelResources>& fromRun) {
   if (fromRun) return fromRun;
+  if (options.knownResources) return *options.knownResources;
   if (userKernelCompilerUnavailable()) return std::nullopt;
   CompileOptions compile;
   compile.params = exercise.params;

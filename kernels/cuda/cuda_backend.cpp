@@ -11,6 +11,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <type_traits>
 
@@ -47,9 +48,12 @@ std::string formatBytes(double bytes) {
   return text;
 }
 
-// 13000 -> "13.0": the encoding of cudaDriverGetVersion and cudaRuntimeGetVersion.
-std::string formatCudaVersion(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+// The loaded NVIDIA kernel module's release ("580.65.06"), or "" where Linux does not say.
+std::string installedDriverRelease() {
+  std::ifstream file("/proc/driver/nvidia/version");
+  std::string firstLine;
+  std::getline(file, firstLine);
+  return cuda::driverReleaseIn(firstLine);
 }
 
 int deviceAttribute(cudaDeviceAttr attribute, int device) {
@@ -83,8 +87,8 @@ DeviceInfo describeDevice(int device, int driverVersion, int runtimeVersion) {
       {"registers per SM", std::to_string(prop.regsPerMultiprocessor)},
       {"shared memory per SM", std::to_string(prop.sharedMemPerMultiprocessor / 1024) + " KiB"},
       {"max threads per SM", std::to_string(prop.maxThreadsPerMultiProcessor)},
-      {"driver supports CUDA", formatCudaVersion(driverVersion)},
-      {"CUDA runtime", formatCudaVersion(runtimeVersion)},
+      {"driver supports CUDA", cuda::formatCudaVersion(driverVersion)},
+      {"CUDA runtime", cuda::formatCudaVersion(runtimeVersion)},
       {"cuBLAS", std::to_string(cublasMajor) + "." + std::to_string(cublasMinor) + "." +
                      std::to_string(cublasPatch)},
   };
@@ -141,9 +145,9 @@ class CudaBackend final : public Backend {
     return architectureRefusal(info, 0);
   }
 
-  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): tensor-mma needs sm_80
-  // (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels exactly sm_90 (they are
-  // compiled for sm_90a alone).
+  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): pipelined needs sm_80
+  // (cp.async), tensor-mma too (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels
+  // exactly sm_90 (they are compiled for sm_90a alone).
   std::optional<std::string> architectureRefusal(const KernelInfo& info, int device) const {
     if (device < 0 || device >= int(capabilities_.size())) return std::nullopt;
     const int capability = capabilities_[std::size_t(device)];
@@ -280,8 +284,18 @@ class CudaBackend final : public Backend {
 
   void discoverDevices() {
     int count = 0;
-    // With no driver this fails (error 35) and leaves `count` unwritten: check() throws first.
-    cuda::check(cudaGetDeviceCount(&count), "looking for CUDA GPUs (cudaGetDeviceCount)");
+    // With no driver, or one older than the runtime, this fails (error 35) and leaves `count`
+    // unwritten; cudaDriverGetVersion then still says which CUDA the driver supports (0: none).
+    const cudaError_t found = cudaGetDeviceCount(&count);
+    if (found == cudaErrorInsufficientDriver) {
+      int driverVersion = 0;
+      cudaDriverGetVersion(&driverVersion);
+      cudaGetLastError();
+      throw Error(ErrorKind::Unavailable,
+                  cuda::insufficientDriverMessage(driverVersion, installedDriverRelease(),
+                                                  CUDART_VERSION, TILESCOPE_CUDA_MINIMUM_DRIVER));
+    }
+    cuda::check(found, "looking for CUDA GPUs (cudaGetDeviceCount)");
     if (count == 0) {
       unavailable_ = "the CUDA driver reports no GPU";
       return;

@@ -11,7 +11,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -27,6 +26,7 @@
 #include "tilescope/exercise/sandbox.hpp"
 #include "tilescope/io/file_io.hpp"
 #include "tilescope/io/interrupt.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/plan/autotune.hpp"
 #include "tilescope/plan/spread.hpp"
 #include "tilescope/plan/sweep.hpp"
@@ -87,16 +87,6 @@ void printError(std::string message) {
   std::fprintf(stderr, "tilescope-bench: error: %s\n", message.c_str());
 }
 
-// ISO 8601, UTC, to the second.
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 std::string formatResults(const std::string& format, const Backend& backend,
                           const DeviceInfo& device, const std::vector<RunResult>& results,
                           const std::vector<DeviceCeilings>& ceilings = {}) {
@@ -105,7 +95,8 @@ std::string formatResults(const std::string& format, const Backend& backend,
     // The same document the app exports and opens as a session, so runs made on a GPU machine
     // without Qt open in the app on another machine.
     const report::ResultsDocument document{{{backend.id(), device}}, results, ceilings};
-    out << report::toJson(document, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump(2) << '\n';
+    out << report::toJson(document, io::utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump(2)
+        << '\n';
   } else if (format == "csv") {
     // One CSV holds one kind of row: the command line refuses runs and ceilings together.
     if (ceilings.empty())
@@ -198,7 +189,8 @@ int runTrace(CommandLine& cl, Backend& backend) {
   io::FileWriter file(*cl.trace, "--trace");
   const KernelTrace traced = backend.trace(request, {}, &interruptRequested);
   file.commit(
-      report::traceDocumentToJson(traced, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump() +
+      report::traceDocumentToJson(traced, io::utcNow(), "tilescope-bench " TILESCOPE_VERSION)
+          .dump() +
       "\n");
   std::size_t loads = 0, sharedWords = 0;
   for (const auto* list : {&traced.loadsA, &traced.loadsB})
@@ -474,7 +466,7 @@ int runGrade(const CLI::App& app, const CommandLine& cl) {
       exercise::gradeSubmissions(exercise::exerciseArgument(graded, *cl.grade), submissions,
                                  options, gradeProgress(), &interruptRequested);
   const std::string text =
-      cl.format == "json" ? exercise::gradesJson(graded, rows, options, utcNow())
+      cl.format == "json" ? exercise::gradesJson(graded, rows, options, io::utcNow())
                                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                 "\n"
       : cl.format == "csv" ? exercise::gradesCsv(graded, rows)

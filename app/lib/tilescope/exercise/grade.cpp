@@ -12,7 +12,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <sstream>
 
@@ -33,15 +32,6 @@ constexpr const char* kChildFormat = "tilescope-grade-child";
 constexpr const char* kPhasePrefix = "tilescope-grade-child: ";
 constexpr const char* kSubmissionFile = "submission.cu";
 constexpr const char* kKernelName = "submission";
-
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::string formatted(double value, const char* format) {
   char text[64];
@@ -72,7 +62,7 @@ SubmissionReport notCompiled(const Exercise& exercise, const std::string& source
   report.source = source;
   report.compiled = false;
   report.backend = backend.id();
-  report.checkedAt = utcNow();
+  report.checkedAt = io::utcNow();
   report.seconds = seconds;
   for (const CompileDiagnostic& d : said)
     if (d.error) report.diagnostics.push_back(d);

@@ -29,7 +29,7 @@ struct RunJob {
   RunRequest request;
   JobKind kind = JobKind::Run;
   Dim2 traceBlock{0, 0};
-  std::optional<exercise::Exercise> exercise;  // a Check's
+  std::optional<exercise::Exercise> exercise = std::nullopt;  // a Check's
 
   static RunJob ceilings(const std::string& backend, int device);
   static RunJob trace(const std::string& backend, const TraceRequest& request);

@@ -39,17 +39,17 @@ bool exportSvg(QCustomPlot* plot, const QString& title, const QString& path, QSi
 }  // namespace
 
 bool exportPlot(QCustomPlot* plot, const QString& title, const QString& path, QSize size,
-                QString* error) {
+                QString* error, double scale) {
   const QString suffix = QFileInfo(path).suffix().toLower();
   const int width = size.width(), height = size.height();
   if (suffix == QLatin1String("svg")) return exportSvg(plot, title, path, size, error);
   std::function<bool(const QString&)> write;
   if (suffix == QLatin1String("png")) {
-    write = [=](const QString& file) { return plot->savePng(file, width, height); };
+    write = [=](const QString& file) { return plot->savePng(file, width, height, scale); };
   } else if (suffix == QLatin1String("jpg") || suffix == QLatin1String("jpeg")) {
     constexpr int kJpegQuality = 92;
     write = [=](const QString& file) {
-      return plot->saveJpg(file, width, height, 1.0, kJpegQuality);
+      return plot->saveJpg(file, width, height, scale, kJpegQuality);
     };
   } else if (suffix == QLatin1String("pdf")) {
     write = [=](const QString& file) {

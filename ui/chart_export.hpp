@@ -8,10 +8,10 @@ class QCustomPlot;
 
 namespace tilescope::ui {
 
-// Renders `plot` at `size` pixels (the PDF and SVG at the same size in points, with `title` in
-// their metadata). On failure returns false with a message in `error`, and any existing file at
-// `path` is untouched.
+// Renders `plot` laid out at `size` pixels, a PNG or JPEG at `scale` image pixels per layout pixel
+// (the PDF and SVG at `size` in points, with `title` in their metadata). On failure returns false
+// with a message in `error`, and any existing file at `path` is untouched.
 bool exportPlot(QCustomPlot* plot, const QString& title, const QString& path, QSize size,
-                QString* error);
+                QString* error, double scale = 1);
 
 }  // namespace tilescope::ui

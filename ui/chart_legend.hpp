@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The legend's cells: an entry drawn from its series' style (its series listed on hover), the
-// "+ n more" cell of a legend without room for every entry, and a legend as wide as the chart.
+// "+ n more" cell of a docked chart too small for every entry, and a legend as wide as the chart
+// below it, or as wide as its entries beside it.
 #include <qcustomplot.h>
 
 #include "chart_view.hpp"
@@ -24,6 +25,8 @@ class EntryLegendItem : public QCPAbstractLegendItem {
   void setCompact(bool compact) { compact_ = compact; }
   // The widest its text may be drawn; 0: as wide as it is.
   void setMostTextWidth(int width) { mostTextWidth_ = width; }
+  // The text as shortened by the legend (distinct from the other entries'); empty: its own.
+  void setShownText(const QString& text) { shownText_ = text; }
 
   QString text() const {
     if (compact_) return entry_.label;
@@ -32,6 +35,7 @@ class EntryLegendItem : public QCPAbstractLegendItem {
   }
 
   QString shownText() const {
+    if (!shownText_.isEmpty()) return shownText_;
     if (mostTextWidth_ <= 0) return text();
     return QFontMetrics(mFont).elidedText(text(), Qt::ElideRight, mostTextWidth_);
   }
@@ -70,8 +74,10 @@ class EntryLegendItem : public QCPAbstractLegendItem {
       painter->setPen(ChartView::lineOf(entry_.style));
       const double middle = iconRect.center().y() + 0.5;
       painter->drawLine(QLineF(iconRect.left(), middle, iconRect.right() + 1, middle));
-      ChartView::scatterOf(entry_.style)
-          .drawShape(painter, QPointF(iconRect.center()) + QPointF(0.5, 0.5));
+      if (!entry_.lineOnly) {
+        ChartView::scatterOf(entry_.style)
+            .drawShape(painter, QPointF(iconRect.center()) + QPointF(0.5, 0.5));
+      }
     }
     painter->restore();
   }
@@ -90,21 +96,23 @@ class EntryLegendItem : public QCPAbstractLegendItem {
   LegendEntry entry_;
   bool compact_ = false;
   int mostTextWidth_ = 0;
+  QString shownText_;
 };
 
-// The last cell of a legend that has no room for every entry: "+ 12 more", the ones left out
-// listed on hover.
+// The last cell of a docked chart's legend that has no room for every entry: "+ 12 more", the
+// ones left out listed on hover. Exports and presentations list every entry.
 class MoreLegendItem : public QCPAbstractLegendItem {
  public:
   MoreLegendItem(QCPLegend* legend, QStringList leftOut)
       : QCPAbstractLegendItem(legend), leftOut_(std::move(leftOut)) {}
 
   QString text() const { return QObject::tr("+ %1 more\u2026").arg(leftOut_.size()); }
+  const QStringList& leftOut() const { return leftOut_; }
 
   QString tip() const {
     return QObject::tr(
-               "<b>%1 more</b> (the legend has no room for them; hide it from the "
-               "context menu or widen the chart):<br>%2")
+               "<b>%1 more</b> (the legend has no room for them here; an export or the "
+               "presentation lists every entry):<br>%2")
         .arg(leftOut_.size())
         .arg(leftOut_.join(QStringLiteral(", ")).toHtmlEscaped());
   }
@@ -130,12 +138,18 @@ class MoreLegendItem : public QCPAbstractLegendItem {
 
 // A layout column is no wider than the narrowest maximum of its elements, and a legend's is the
 // width of its entries (none when it is empty): the legend below the plot would squeeze the plot
-// into a strip. This one may be as wide as the chart; its height stays what its rows ask.
+// into a strip. This one may be as wide as the chart below it; its height stays what its rows ask.
+// Beside the plot it keeps the size it is given.
 class FullWidthLegend : public QCPLegend {
  public:
+  void setBeside(bool beside) { beside_ = beside; }
   QSize maximumOuterSizeHint() const override {
+    if (beside_) return QCPLegend::maximumOuterSizeHint();
     return {QWIDGETSIZE_MAX, QCPLegend::maximumOuterSizeHint().height()};
   }
+
+ private:
+  bool beside_ = false;
 };
 
 }  // namespace tilescope::ui

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chart_panel.hpp"
 
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMap>
+#include <QSignalBlocker>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
 #include <set>
@@ -9,6 +15,7 @@
 #include "chart_export.hpp"
 #include "chart_view.hpp"
 #include "formatting.hpp"
+#include "presenter.hpp"
 #include "result_analysis.hpp"
 #include "roofline_chart.hpp"
 #include "tilescope/plan/autotune.hpp"
@@ -109,16 +116,49 @@ QString titleFor(ChartKind kind, const std::vector<RunResult>& results) {
 }  // namespace
 
 ChartPanel::ChartPanel(const desktop::ResultsModel* model, QWidget* parent)
-    : QTabWidget(parent), model_(model) {
+    : QTabWidget(parent), model_(model), presenter_(new Presenter(this)) {
   setDocumentMode(true);
   for (ChartKind kind : desktop::kAllCharts) {
-    auto* view = new ChartView(QString::fromLatin1(textOf(kind).title), this);
+    // Each chart in a page of its own, which says where it went while it is presented.
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* note = new QLabel(tr("Presenting full screen: press Esc to come back."));
+    note->setAlignment(Qt::AlignCenter);
+    note->hide();
+    layout->addWidget(note);
+    auto* view = new ChartView(QString::fromLatin1(textOf(kind).title), page);
     view->setObjectName(desktop::chartId(kind));
+    layout->addWidget(view, 1);
     charts_[std::size_t(kind)] = view;
-    const int tab = addTab(view, tr(textOf(kind).tab));
+    const int tab = addTab(page, tr(textOf(kind).tab));
     setTabToolTip(tab, tr(textOf(kind).tip));
     connect(view, &ChartView::skinChanged, this, &ChartPanel::scheduleRefresh);
   }
+  // Present, and the window's help button beside it, at the right end of the tab row.
+  auto* corner = new QWidget;
+  cornerLayout_ = new QHBoxLayout(corner);
+  cornerLayout_->setContentsMargins(0, 0, 4, 0);
+  presentButton_ = new QToolButton;
+  presentButton_->setObjectName(QStringLiteral("presentChartButton"));
+  presentButton_->setText(tr("Present"));
+  presentButton_->setCheckable(true);
+  presentButton_->setAutoRaise(true);
+  presentButton_->setToolTip(
+      tr("This chart full screen with large text, for a lecture hall; the arrow keys go through "
+         "the charts, Esc or F11 comes back"));
+  connect(presentButton_, &QToolButton::toggled, this, &ChartPanel::setPresentationMode);
+  cornerLayout_->addWidget(presentButton_);
+  setCornerWidget(corner, Qt::TopRightCorner);
+  connect(presenter_, &Presenter::endRequested, this, [this] { setPresentationMode(false); });
+  connect(presenter_, &Presenter::resized, this, &ChartPanel::fitPresentation);
+  connect(presenter_, &Presenter::keyPressed, this, [this](int key) {
+    const int count = int(std::size(desktop::kAllCharts));
+    if (key == Qt::Key_Right || key == Qt::Key_Down || key == Qt::Key_PageDown)
+      presentChart(desktop::kAllCharts[(int(currentChart()) + 1) % count]);
+    else if (key == Qt::Key_Left || key == Qt::Key_Up || key == Qt::Key_PageUp)
+      presentChart(desktop::kAllCharts[(int(currentChart()) + count - 1) % count]);
+  });
   chart(ChartKind::Time)->yAxis->setLabel(tr("median time (ms)"));
   chart(ChartKind::Rate)->yAxis->setLabel(tr("GFLOP/s"));
   chart(ChartKind::Library)->yAxis->setLabel(tr("% of the library's speed"));
@@ -159,6 +199,82 @@ ChartPanel::ChartPanel(const desktop::ResultsModel* model, QWidget* parent)
 
 ChartView* ChartPanel::chart(ChartKind kind) const {
   return charts_[std::size_t(kind)];
+}
+
+void ChartPanel::setHelpButton(QToolButton* button) {
+  cornerLayout_->addWidget(button);
+}
+
+bool ChartPanel::chartHasFocus() const {
+  QWidget* focus = QApplication::focusWidget();
+  return std::any_of(charts_.begin(), charts_.end(),
+                     [&](const ChartView* view) { return view == focus; });
+}
+
+bool ChartPanel::presentationMode() const {
+  return presenter_->active();
+}
+
+QWidget* ChartPanel::presentationWindow() const {
+  return presenter_->window();
+}
+
+QWidget* ChartPanel::takeChart(ChartKind kind) {
+  ChartView* view = chart(kind);
+  QWidget* page = widget(int(kind));
+  page->layout()->removeWidget(view);
+  view->setParent(nullptr);
+  page->findChild<QLabel*>()->show();
+  return view;
+}
+
+void ChartPanel::putBack(QWidget* shown) {
+  auto* view = qobject_cast<ChartView*>(shown);
+  if (!view) return;
+  const auto kind = desktop::chartFromId(view->objectName());
+  QWidget* page = widget(int(kind.value_or(ChartKind::Time)));
+  view->setParent(page);
+  static_cast<QVBoxLayout*>(page->layout())->addWidget(view, 1);
+  page->findChild<QLabel*>()->hide();
+  view->setPresenting(false);
+  view->show();
+}
+
+void ChartPanel::setPresentationMode(bool on) {
+  if (on == presentationMode()) return;
+  if (on) {
+    const ChartKind kind = currentChart();
+    presenter_->begin(takeChart(kind), tr("TileScope presentation"));
+    fitPresentation();
+    chart(kind)->setFocus(Qt::OtherFocusReason);
+  } else {
+    putBack(presenter_->end());
+    refresh();
+  }
+  const QSignalBlocker block(presentButton_);
+  presentButton_->setChecked(on);
+  emit presentationModeChanged(on);
+}
+
+void ChartPanel::presentChart(ChartKind kind) {
+  if (!presentationMode()) {
+    showChart(kind);
+    return;
+  }
+  if (kind == currentChart()) return;
+  QWidget* next = takeChart(kind);
+  putBack(presenter_->swap(next));
+  showChart(kind);
+  fitPresentation();
+  chart(kind)->setFocus(Qt::OtherFocusReason);
+}
+
+void ChartPanel::fitPresentation() {
+  if (!presentationMode()) return;
+  ChartView* view = chart(currentChart());
+  view->setPresenting(true, Presenter::fontScale(presenter_->window()->size()));
+  // Markers and lines grow with the text: the charts are drawn again.
+  refresh();
 }
 
 ChartKind ChartPanel::currentChart() const {
@@ -239,10 +355,25 @@ void ChartPanel::resetView() {
   }
 }
 
-bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QString* error) {
+bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QString* error,
+                             double scale, bool largeText) {
+  ChartView* view = chart(kind);
+  const bool presenting = view->presenting();
+  const double presentingScale = view->presentingScale();
+  if (largeText) view->setPresenting(true, Presenter::fontScale(size));
   refresh();
   if (kind == ChartKind::Roofline) buildRooflineIfStale();
-  return exportPlot(chart(kind), chart(kind)->title(), path, size, error);
+  // A file stands alone: its legend lists every entry.
+  view->setExporting(true);
+  const bool written = exportPlot(view, view->title(), path, size, error, scale);
+  view->setExporting(false);
+  if (largeText) {
+    // Back to the text it had (a presented chart keeps its own).
+    view->setPresenting(presenting, presentingScale);
+    refresh();
+  }
+  view->replot(QCustomPlot::rpQueuedReplot);
+  return written;
 }
 
 void ChartPanel::buildAgainstSize(ChartKind kind) {
@@ -264,11 +395,14 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
   }
   view->setTitle(titleFor(kind, model_->results()));
   const bool comparison = sizes.size() == 1;
-  // Sizes on a logarithmic axis, or the kernels compared at one size as bars.
+  // Sizes on a logarithmic axis, or the kernels compared at one size as bars: on a linear axis
+  // from zero, where a bar's height is its value.
   if (comparison) {
-    view->xAxis->setScaleType(QCPAxis::stLinear);
+    ChartView::makeLinear(view->xAxis);
+    ChartView::makeLinear(view->yAxis);
   } else {
     ChartView::makeLogarithmic(view->xAxis, 2);
+    if (kind != ChartKind::Library) ChartView::makeLogarithmic(view->yAxis, 10);
     view->xAxis->setLabel(allSquare(results) ? tr("size N (M = N = K)")
                                              : tr("size (cube root of M\u00b7N\u00b7K)"));
   }
@@ -279,7 +413,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
                               : tr("Press Run (Ctrl+R): each finished run adds a point"));
     return;
   }
-  const std::vector<SeriesStyle> styles = seriesStyles(list.ids(), view->contrast());
+  const std::vector<SeriesStyle> styles = view->stylesOf(list.ids());
   const auto valueOf = [&](std::size_t index, QString* tip) {
     const RunResult& result = results[index];
     *tip = desktop::describeResult(result);
@@ -291,7 +425,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
     }
     return result.stats.medianMs;
   };
-  double highest = 0, lowest = std::numeric_limits<double>::max();
+  double highest = 0;
   if (comparison) {
     QStringList labels;
     for (std::size_t s = 0; s < list.series().size(); ++s) {
@@ -306,17 +440,10 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
       view->setPointTips(bars, {tip});
       labels << series.id.name;
       highest = std::max(highest, value);
-      lowest = std::min(lowest, value);
     }
-    // Bars on a logarithmic axis stand on a base below the lowest of them.
-    if (view->yAxis->scaleType() == QCPAxis::stLogarithmic) {
-      for (int i = 0; i < view->plottableCount(); ++i)
-        qobject_cast<QCPBars*>(view->plottable(i))->setBaseValue(lowest / 3);
-    }
-    view->setCategories(labels);
-    view->xAxis->setLabel(
-        tr("kernels at %1 (hover a label for its full name)")
-            .arg(desktop::formatShape(results[list.series()[0].points.first()].shape)));
+    view->setCategories(
+        labels, tr("kernels at %1")
+                    .arg(desktop::formatShape(results[list.series()[0].points.first()].shape)));
     std::vector<LegendEntry> legend = ChartView::groupedLegend(list.ids(), styles);
     for (LegendEntry& entry : legend) entry.bar = true;
     view->setLegendEntries(legend);
@@ -349,6 +476,7 @@ void ChartPanel::buildAgainstSize(ChartKind kind) {
   }
   if (comparison && !view->userMovedView()) {
     view->xAxis->setRange(0.3, double(list.series().size()) + 0.7);
+    view->yAxis->setRange(0, view->yAxis->range().upper);
   }
 }
 
@@ -388,7 +516,7 @@ void ChartPanel::buildTileSweep() {
   }
   std::vector<SeriesId> ids;
   for (const ChartSeries& series : sweeps) ids.push_back(series.id);
-  const std::vector<SeriesStyle> styles = seriesStyles(ids, view->contrast());
+  const std::vector<SeriesStyle> styles = view->stylesOf(ids);
   for (std::size_t s = 0; s < sweeps.size(); ++s) {
     QCPGraph* graph = view->addGraph();
     graph->setName(sweeps[s].id.name);
@@ -448,7 +576,7 @@ void ChartPanel::buildPhases() {
       QString name = tr(parts[part].name);
       if (overlaid) name += QStringLiteral(" \u00b7 ") + overlayLabels.join(QStringLiteral(", "));
       bars->setName(name);
-      const SeriesStyle style{view->plainColor(int(part)), QCPScatterStyle::ssCircle, 2, overlaid};
+      const SeriesStyle style = view->plainStyle(view->plainColor(int(part)), overlaid);
       ChartView::styleBars(bars, style);
       bars->setWidth(0.6);
       if (below) bars->moveAbove(below);
@@ -467,7 +595,6 @@ void ChartPanel::buildPhases() {
     }
   }
   view->setCategories(labels);
-  view->xAxis->setLabel(QString());
   view->setLegendEntries(legend);
   if (view->autoFit()) {
     view->xAxis->setRange(0.3, double(phased.size()) + 0.7);
@@ -549,8 +676,8 @@ void ChartPanel::buildLandscape() {
         QString name = tr(names[group]);
         if (!landscape.overlay.isEmpty()) name += QStringLiteral(" \u00b7 ") + landscape.overlay;
         bars[group]->setName(name);
-        ChartView::styleBars(bars[group], {colors[group], QCPScatterStyle::ssCircle, 2,
-                                           !landscape.overlay.isEmpty()});
+        ChartView::styleBars(bars[group],
+                             view->plainStyle(colors[group], !landscape.overlay.isEmpty()));
         bars[group]->setWidth(width * 0.9);
       }
       const int category = labels.indexOf(QString::fromStdString(formatParams(result.kernel)));
@@ -562,12 +689,11 @@ void ChartPanel::buildLandscape() {
       view->setPointTips(bars[group], tips[group]);
       legend.push_back({bars[group]->name(),
                         {bars[group]->name()},
-                        {colors[group], QCPScatterStyle::ssCircle, 2, !landscape.overlay.isEmpty()},
+                        view->plainStyle(colors[group], !landscape.overlay.isEmpty()),
                         true});
     }
   }
-  view->setCategories(labels);
-  view->xAxis->setLabel(tr("configurations, fastest first (hover a label for its parameters)"));
+  view->setCategories(labels, tr("configurations, fastest first"));
   view->setLegendEntries(legend);
   if (view->autoFit()) {
     view->xAxis->setRange(0.3, double(labels.size()) + 0.7);

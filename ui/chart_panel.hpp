@@ -3,9 +3,11 @@
 // The charts, one tab each, drawn from the results model. Changes to the model only mark the
 // charts stale; a short timer rebuilds and replots them, so a sweep's points arrive live without
 // a replot per point.
+#include <QHBoxLayout>
 #include <QHash>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <array>
 
 #include "chart_kind.hpp"
@@ -15,6 +17,7 @@
 namespace tilescope::ui {
 
 class ChartView;
+class Presenter;
 
 class ChartPanel : public QTabWidget {
   Q_OBJECT
@@ -27,9 +30,25 @@ class ChartPanel : public QTabWidget {
   void showChart(desktop::ChartKind kind);
   // Rebuilds every chart from the model at once (normally the throttle timer does it).
   void refresh();
-  // Writes one chart, up to date, to `path` at `size`; see exportPlot.
-  bool exportChart(desktop::ChartKind kind, const QString& path, QSize size, QString* error);
+  // Writes one chart, up to date, to `path` at `size`; see exportPlot. Its legend lists every
+  // entry. `scale`: image pixels per layout pixel (PNG, JPEG); `largeText`: text and markers as
+  // when presenting on a screen of `size`.
+  bool exportChart(desktop::ChartKind kind, const QString& path, QSize size, QString* error,
+                   double scale = 1, bool largeText = false);
   void resetView();
+
+  // Presentation mode: the chart on show alone in a full-screen window, its text sized for a
+  // lecture hall (tick labels of 20 px at 1280x720); the arrow keys and Page Up/Down go through the
+  // charts, Esc or F11 comes back (Presenter, shared with the diagrams).
+  void setPresentationMode(bool on);
+  bool presentationMode() const;
+  QWidget* presentationWindow() const;
+  // Whether a chart has the keyboard focus (it was clicked last): F11 presents it.
+  bool chartHasFocus() const;
+  // Shows `kind`: in presentation mode, in the full-screen window.
+  void presentChart(desktop::ChartKind kind);
+  // Puts the window's ? button at the right end of the tab row, beside Present.
+  void setHelpButton(QToolButton* button);
 
   // Second sessions laid over the charts, read-only: their results join every chart as dashed or
   // hollow series marked with `label` ("H200 sample"): phases as runs of their own, the autotune
@@ -42,7 +61,15 @@ class ChartPanel : public QTabWidget {
   void clearOverlays();
   QStringList overlays() const;
 
+ signals:
+  // Also emitted when the presentation ends with Esc, F11 or closing its window.
+  void presentationModeChanged(bool on);
+
  private:
+  // Takes a chart out of its page (which then says where it went), and puts one back.
+  QWidget* takeChart(desktop::ChartKind kind);
+  void putBack(QWidget* chart);
+  void fitPresentation();
   void scheduleRefresh();
   void buildAgainstSize(desktop::ChartKind kind);
   void buildTileSweep();
@@ -71,6 +98,9 @@ class ChartPanel : public QTabWidget {
   // roofline is built only while it is shown (or exported), and stale otherwise.
   desktop::IntensityCache intensities_;
   bool rooflineStale_ = true;
+  Presenter* presenter_;
+  QToolButton* presentButton_ = nullptr;
+  QHBoxLayout* cornerLayout_ = nullptr;
 };
 
 }  // namespace tilescope::ui

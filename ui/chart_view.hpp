@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // One chart: a QCustomPlot with zoom and pan, a hover tooltip with each point's exact values,
-// a legend of one entry per kernel (its variants on hover), category labels that wrap, turn or
-// shorten to fit (the full text on hover), labels kept apart, a hint in place of a chart that
-// would mean nothing, sharp rendering on high-DPI screens, and colours taken from the palette so
-// it reads in every theme.
+// a legend that lists every entry (below the plot, or beside it), category labels that wrap, turn
+// or shorten to fit and stay distinct (the full text on hover), numeric tick labels thinned until
+// they stand apart (with SI suffixes: 5k, 10k, 1M), labels placed clear of points and lines, a
+// hint in place of a chart that would mean nothing, sharp rendering on high-DPI screens, text
+// sized for a desk or for a lecture hall (presenting), and colours taken from the palette so it
+// reads in every theme.
 #include <qcustomplot.h>
 #include <QColor>
 #include <QHash>
 #include <QPointer>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 #include "series_style.hpp"
@@ -21,7 +24,16 @@ struct LegendEntry {
   QString label;
   QStringList members;
   SeriesStyle style;
-  bool bar = false;  // drawn as a filled box rather than a line with its marker
+  bool bar = false;       // drawn as a filled box rather than a line with its marker
+  bool lineOnly = false;  // drawn as a line without a marker (the roofline's roofs)
+};
+
+// A place a label may take: a point in plot coordinates, the side of the text it anchors, and a
+// shift of that many label heights up (negative) or down.
+struct LabelPlace {
+  QPointF coords;
+  Qt::Alignment alignment = Qt::AlignCenter;
+  double shiftHeights = 0;
 };
 
 class ChartView : public QCustomPlot {
@@ -29,31 +41,61 @@ class ChartView : public QCustomPlot {
 
  public:
   explicit ChartView(const QString& title, QWidget* parent = nullptr);
+  ~ChartView() override;
 
-  // Removes every plottable, item and tooltip; the axes keep their setup.
+  // Removes every plottable, item and tooltip; the axes keep their setup and show again.
   void reset();
-  // The legend below the plot: one entry each, in as many columns as the width takes, so it
-  // asks for few rows however many series a group holds. Where the entries would take more than
-  // a share of the chart's height they show only their group (the kernel), then the rows that
-  // fit end in "+ n more", listed on hover: the plot keeps its room. Empty hides it.
+
+  // Text sized for a desk (docked, exported as shown) or for a room: presenting, on a screen of
+  // Presenter::fontScale `scale` (at 1280x720 tick labels of 20 px and a title of 29 px).
+  void setPresenting(bool presenting, double scale = 1);
+  bool presenting() const { return presenting_; }
+  // Drawn to a file: the legend lists every entry, whatever room it takes.
+  void setExporting(bool exporting);
+  double presentingScale() const { return presentScale_; }
+  // How much larger markers and lines are drawn than at a desk.
+  double drawScale() const;
+  // The pixel size of the text of tick labels (and axis labels, legend, labels in the plot) and
+  // of the title, as set now.
+  int tickPixels() const;
+  int titlePixels() const;
+
+  // The legend lists every entry: below the plot in as many columns as the width takes, or beside
+  // it in a column when that leaves the plot more room; an entry shows its series (or its group
+  // and their count), shortened to the room it has, or only its group when there is little room.
+  // Its series are listed on hover. Only a docked chart too small for all of them (on screen, not
+  // presenting or exporting) shows the rows that fit, the last saying "+ n more" (listed on
+  // hover). Empty hides it.
   void setLegendEntries(const std::vector<LegendEntry>& entries);
   const std::vector<LegendEntry>& legendEntries() const { return legendEntries_; }
+  // Whether the legend stands beside the plot, as laid out last.
+  bool legendBeside() const { return legendShown_.beside; }
   // One entry per group of `series` (in first-seen order), styled as its first member.
   static std::vector<LegendEntry> groupedLegend(const std::vector<SeriesId>& series,
                                                 const std::vector<SeriesStyle>& styles);
   // The user's choice (the chart's context menu): a hidden legend stays hidden.
   void setLegendWanted(bool wanted);
   bool legendWanted() const { return legendWanted_; }
-  // Category labels on the x axis at 1, 2, ...: horizontal and wrapped when they fit, else
-  // turned upright, else shortened; a shortened label shows its full text on hover.
-  void setCategories(const QStringList& labels);
+
+  // Category labels on the x axis at 1, 2, ...: the words every label shares are said once, in
+  // the axis label (`sharedPrefix` before them, e.g. "kernels at 512³"); what is left is made
+  // distinct and shown horizontal and wrapped when it fits, else turned upright, else shortened
+  // (keeping what differs), else every n-th one; a shortened or left-out label shows its full
+  // text on hover.
+  void setCategories(const QStringList& labels, const QString& axisLabel = {});
   const QStringList& categories() const { return categories_; }
-  // Labels placed where they are asked for, moved up or down as little as needed so that no two
-  // overlap, at every size the chart is drawn at (screen and export). One that would have to
-  // move more than two of its heights (so far it would name the wrong line) or leave the plot is
-  // hidden at that size.
+  // The labels as drawn under their bars (before shortening), distinct.
+  const QStringList& categoryTexts() const { return categoryTexts_; }
+
+  // Labels placed at the first of their spots where they cover no other label, no point and no
+  // line of the chart, else (the spots tried again) no label and no point; at every size the chart
+  // is drawn at (screen and export). One with no such spot is hidden at that size.
+  void keepClear(QCPItemText* label, std::vector<LabelPlace> spots);
+  // Labels placed where they ask to be, or one or two of their heights above or below.
   void keepApart(const std::vector<QCPItemText*>& labels);
-  // The title as set; drawn shortened to the chart's width, its full text on hover.
+
+  // The title as set; drawn broken after its dash and shortened to the chart's width, its full
+  // text on hover.
   void setTitle(const QString& title);
   QString title() const;
   QString shownTitle() const;
@@ -61,7 +103,7 @@ class ChartView : public QCustomPlot {
   QRect titleRect() const;
   // Tooltip texts of `plottable`'s points, in data order.
   void setPointTips(QCPAbstractPlottable* plottable, const QStringList& tips);
-  // A hint drawn in the middle of the chart, e.g. what to run to fill it.
+  // A message in place of the chart (what to run to fill it): no axes, no grid, the words alone.
   void showPlaceholder(const QString& text);
   bool hasPlaceholder() const { return placeholder_ != nullptr; }
   // Axes fitted to the data with a margin (multiplicative on logarithmic axes).
@@ -76,6 +118,10 @@ class ChartView : public QCustomPlot {
   Contrast contrast() const;
   // The i-th colour of series that are not kernels (phases, autotune groups).
   QColor plainColor(int index) const;
+  // The styles of `series` in this chart's theme, drawn at its scale.
+  std::vector<SeriesStyle> stylesOf(const std::vector<SeriesId>& series) const;
+  // A plain style (bars of phases and autotune groups) in `color` at this chart's scale.
+  SeriesStyle plainStyle(const QColor& color, bool overlaid = false, double lineWidth = 2) const;
   // The marker of a series in `style`, `size` pixels across.
   static QCPScatterStyle scatterOf(const SeriesStyle& style, double size = 7);
   // The line of a series in `style`, and the outline and fill of its bars.
@@ -84,8 +130,12 @@ class ChartView : public QCustomPlot {
   static QBrush barFill(const SeriesStyle& style);
   static void styleBars(QCPBars* bars, const SeriesStyle& style);
   // Makes an axis logarithmic with plain numbers as labels: powers of `base`, or 1-2-5 steps
-  // for base 10.
+  // for base 10, thinned until the labels stand apart.
   static void makeLogarithmic(QCPAxis* axis, double base);
+  // Makes an axis linear with 1-2-5 steps, thinned until the labels stand apart.
+  static void makeLinear(QCPAxis* axis);
+  // A tick label: "0.5", "250", "1024", "5k", "10k", "1.5M" (SI suffixes where they are exact).
+  static QString tickText(double value);
 
  signals:
   // The palette changed: whoever filled the chart should fill it again with the new colours.
@@ -104,40 +154,57 @@ class ChartView : public QCustomPlot {
 
  private:
   void applyPalette();
+  void applyText();
   void followScreen();
   QString tipAt(const QPointF& position) const;
-  // After each layout (screen or export): legend columns, category labels and kept-apart labels
-  // for the size just laid out; lays out again when the legend or the axis labels changed size.
+  // After each layout (screen or export): legend, category and tick labels, axis labels and
+  // title for the size just laid out, then again while they change the layout; then the labels
+  // kept clear and the placeholder.
   void fitToLayout();
   bool fitTitle();
+  bool fitAxisLabels();
+  bool fitTicks();
   void fitPlaceholder();
-  // How the legend is shown: full or compact entries, their widest text, columns, how many
-  // entries (the rest behind "+ n more") and the height that takes.
+  // How the legend is shown: beside or below, full or compact entries, their widest text,
+  // columns, and the size that takes.
   struct LegendShown {
+    bool beside = false;
     bool compact = false;
-    int mostTextWidth = 0, columns = 0, entries = 0, height = 0;
+    int mostTextWidth = 0, columns = 0, width = 0, height = 0;
+    int entries = 0;  // how many are listed (the rest behind "+ n more")
     bool operator==(const LegendShown&) const = default;
   };
-  LegendShown legendFor(int width, int mostHeight) const;
+  LegendShown legendFor(QSize size) const;
   bool fitLegend();
+  // Where the legend stands: beside the plot, below it, or (hidden) out of the layout.
+  enum class LegendPlace { Below, Beside, Nowhere };
+  void placeLegend(LegendPlace place);
   bool fitCategories();
-  void placeLabelsApart();
+  void placeLabelsClear();
 
   QCPTextElement* title_ = nullptr;
   QString fullTitle_;
+  QCPLayoutGrid* body_ = nullptr;  // the plot, and the legend when it stands beside it
   std::vector<LegendEntry> legendEntries_;
   LegendShown legendShown_;
   QCPItemText* placeholder_ = nullptr;
-  QString placeholderText_;  // unbroken: fitPlaceholder() breaks it to the plot's width
+  QString placeholderText_;  // unbroken: fitPlaceholder() breaks it to the chart's width
   QHash<QCPAbstractPlottable*, QStringList> tips_;
   bool screenFollowed_ = false;
   bool userMovedView_ = false;
   QPointF pressPosition_;
   bool legendWanted_ = true;
   bool fittingLayout_ = false;
-  QStringList categories_;
-  // The labels kept apart, each with the position it asks for (plot coordinates).
-  std::vector<std::pair<QPointer<QCPItemText>, QPointF>> apart_;
+  bool presenting_ = false;
+  bool exporting_ = false;
+  double presentScale_ = 1;
+  QStringList categories_;     // full texts, for hover
+  QStringList categoryTexts_;  // what is left after the shared words, distinct
+  QString categoryAxisLabel_;
+  // Each axis's label as set, and as shortened to its length last.
+  QHash<QCPAxis*, QString> fullAxisLabels_, shownAxisLabels_;
+  // The labels kept clear, each with its spots.
+  std::vector<std::pair<QPointer<QCPItemText>, std::vector<LabelPlace>>> clear_;
 };
 
 }  // namespace tilescope::ui

@@ -23,7 +23,7 @@ ContextHelp::ContextHelp(QWidget* window, ChartPanel* charts, DiagramHost* diagr
   QToolButton* chartHelp =
       makeHelpButton(tr("What am I looking at? Explains the chart on show (F1)"));
   chartHelp->setObjectName(QStringLiteral("chartHelpButton"));
-  charts_->setCornerWidget(chartHelp, Qt::TopRightCorner);
+  charts_->setHelpButton(chartHelp);
   connect(chartHelp, &QToolButton::clicked, this,
           [this] { show(chartHelpTopic(desktop::chartId(charts_->currentChart()))); });
 
@@ -67,9 +67,11 @@ void ContextHelp::fillMenu(QMenu* help) {
 
 QString ContextHelp::contextTopic() const {
   const QString diagramTopic = diagrams_->helpTopic();
-  // In presentation the views sit in a window of their own: there is nothing else to explain.
-  if (diagrams_->presentationMode()) return diagramTopic;
   const QString chartTopic = chartHelpTopic(desktop::chartId(charts_->currentChart()));
+  // In presentation a view or a chart sits in a window of its own: there is nothing else to
+  // explain.
+  if (diagrams_->presentationMode()) return diagramTopic;
+  if (charts_->presentationMode()) return chartTopic;
   // The focus says where the user works; the mouse where they look when the focus is elsewhere.
   const auto within = [](QWidget* area, QWidget* widget) {
     return widget && (widget == area || area->isAncestorOf(widget));

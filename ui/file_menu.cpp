@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QMessageBox>
 
+#include "chart_export_dialog.hpp"
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "samples.hpp"
@@ -193,9 +194,16 @@ void FileMenu::exportChartDialog() {
           &selected),
       selected);
   if (path.isEmpty()) return;
+  // Its size, scale and text: what the chart will be read on.
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const bool raster = suffix == QLatin1String("png") || suffix == QLatin1String("jpg") ||
+                      suffix == QLatin1String("jpeg");
+  ChartExportDialog options(charts_->chart(kind)->size(), raster, window_);
+  if (options.exec() != QDialog::Accepted) return;
+  const ChartExportOptions chosen = options.options();
+  ChartExportDialog::remember(chosen);
   QString error;
-  const QSize size = charts_->chart(kind)->size().expandedTo(QSize(800, 500));
-  if (!charts_->exportChart(kind, path, size, &error)) {
+  if (!charts_->exportChart(kind, path, chosen.size, &error, chosen.scale, chosen.largeText)) {
     emit fileError(error);
     return;
   }

@@ -87,14 +87,20 @@ void MainWindow::createActions() {
                                    "(double-click a chart does the same)"));
   connect(resetViewAction_, &QAction::triggered, this, [this] { charts_->resetView(); });
 
-  presentationAction_ =
-      makeAction(this, "view-fullscreen", QStyle::SP_TitleBarMaxButton, tr("&Presentation Mode"),
-                 {}, tr("Full screen with large diagrams, for teaching"));
+  presentationAction_ = makeAction(
+      this, "view-fullscreen", QStyle::SP_TitleBarMaxButton, tr("&Presentation Mode"), {},
+      tr("Full screen with large text, for teaching: the chart clicked last, else "
+         "the diagrams"));
   // F11 everywhere: Linux has no platform full-screen key.
   presentationAction_->setShortcuts(DiagramHost::presentationShortcuts());
   presentationAction_->setCheckable(true);
   connect(presentationAction_, &QAction::toggled, this, [this](bool on) {
-    // The diagrams present in a full-screen window of their own; without them, the window does.
+    // A chart with the focus (clicked) presents in a full-screen window of its own; else the
+    // diagrams do; without them, the window does.
+    if (on ? charts_->chartHasFocus() : charts_->presentationMode()) {
+      charts_->setPresentationMode(on);
+      return;
+    }
     if (diagrams_->setPresentation(on)) return;
     on ? showFullScreen() : showNormal();
   });
@@ -261,10 +267,12 @@ void MainWindow::connectControllers() {
 
   diagrams_->drawTracesOf(traces_, *controls_);
   // Esc in the presentation window ends it without going through the action.
-  connect(diagrams_, &DiagramHost::presentationModeChanged, this, [this](bool on) {
+  const auto presenting = [this](bool on) {
     const QSignalBlocker blocker(presentationAction_);
     presentationAction_->setChecked(on);
-  });
+  };
+  connect(diagrams_, &DiagramHost::presentationModeChanged, this, presenting);
+  connect(charts_, &ChartPanel::presentationModeChanged, this, presenting);
   connect(kernelEditor_, &KernelEditor::runRequested, this, &MainWindow::runUserKernel);
   connect(kernelEditor_, &KernelEditor::traceRequested, this, &MainWindow::traceUserKernel);
   connect(&traces_, &desktop::TraceController::drawn, this, [this](const KernelTrace& trace) {

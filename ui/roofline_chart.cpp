@@ -212,43 +212,83 @@ QCPItemText* addLabel(ChartView* view, double x, double y, Qt::Alignment alignme
   return label;
 }
 
-// How far left of its top ridge point a slope's label sits, as a factor: near the ridge the slope
-// is clear of the chart's left edge, and the label reads above it, in the unreachable region.
-constexpr double kSlopeLabelBeforeRidge = 1.5;
+// How many places along its line a roof's or slope's label may take (ChartView::keepClear tries
+// them in turn, clear of the points and the other lines).
+constexpr int kLabelPlaces = 12;
+
 // Roofs closer than this factor (FP16 and BF16) would overprint their labels: they share one.
 constexpr double kSharedLabelRatio = 1.05;
 
-// The label of roofs that share one: "FP16 tensor / BF16 tensor 989.4 TFLOP/s" when they are
-// equal, "FP16 tensor 760.1 TFLOP/s / BF16 tensor 771.0 TFLOP/s" otherwise.
+// A roof's rate in three digits, for its label: "989 TFLOP/s", "51.1 TFLOP/s", "40.0 GFLOP/s".
+QString roofRate(double gflops, bool withUnit = true) {
+  const double value = gflops >= 1000 ? gflops / 1000 : gflops;
+  const QString digits = QString::number(value, 'f', value >= 100 ? 0 : value >= 10 ? 1 : 2);
+  if (!withUnit) return digits;
+  return digits + (gflops >= 1000 ? QObject::tr(" TFLOP/s") : QObject::tr(" GFLOP/s"));
+}
+
+// The label of roofs that share one, short enough to sit by its line: "FP16/BF16 tensor 989
+// TFLOP/s" when they are equal, "FP16/BF16 tensor 762/795 TFLOP/s" otherwise.
 QString roofLabel(const std::vector<std::pair<QString, double>>& roofs) {
+  QStringList names;
+  for (const auto& [name, gflops] : roofs) names << name;
+  // "FP16 tensor" and "BF16 tensor": the word they end with said once.
+  const QString last = names.front().section(QLatin1Char(' '), -1);
+  const bool sameLast =
+      names.size() > 1 && names.front().contains(QLatin1Char(' ')) &&
+      std::all_of(names.begin(), names.end(), [&](const QString& name) {
+        return name.contains(QLatin1Char(' ')) && name.section(QLatin1Char(' '), -1) == last;
+      });
+  if (sameLast)
+    for (QString& name : names) name = name.section(QLatin1Char(' '), 0, -2);
+  QString label = names.join(QLatin1Char('/')) + (sameLast ? QLatin1Char(' ') + last : QString());
   const bool equal = std::all_of(roofs.begin(), roofs.end(),
                                  [&](const auto& roof) { return roof.second == roofs[0].second; });
-  QStringList parts;
-  for (const auto& [name, gflops] : roofs)
-    parts << (equal ? name : name + QLatin1Char(' ') + formatCompute(gflops));
-  QString label = parts.join(QStringLiteral(" / "));
-  if (equal) label += QLatin1Char(' ') + formatCompute(roofs[0].second);
+  const bool oneUnit = std::all_of(roofs.begin(), roofs.end(), [&](const auto& roof) {
+    return (roof.second >= 1000) == (roofs[0].second >= 1000);
+  });
+  QStringList rates;
+  for (const auto& [name, gflops] : roofs) rates << roofRate(gflops, !oneUnit);
+  if (equal)
+    label += QLatin1Char(' ') + roofRate(roofs[0].second);
+  else
+    label += QLatin1Char(' ') + rates.join(QLatin1Char('/')) +
+             (oneUnit ? QLatin1Char(' ') + roofRate(roofs[0].second).section(QLatin1Char(' '), 1)
+                      : QString());
   return label;
 }
 
 // Draws the bandwidth slope from `xLow` up to the highest roof's ridge point, then each roof from
-// its ridge point to `xHigh`, labelled at its right end: a measured roof below its line, a
-// datasheet roof above it, so the two (measured a little under the datasheet) rarely meet; the
-// chart moves those that would overprint (ChartView::keepApart). Returns the labels.
-std::vector<QCPItemText*> drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow,
-                                             double xHigh, const QString& devicePrefix) {
-  std::vector<QCPItemText*> labels;
+// its ridge point to `xHigh`. Each is labelled near its line where no point or other line is
+// (ChartView::keepClear): a roof's label right-aligned at places from the right end towards its
+// ridge, a measured roof's below its line first, a datasheet roof's above (the two, measured a
+// little under the datasheet, rarely meet); the slope's above it, from just before the ridge down.
+void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, double xHigh,
+                        const QString& devicePrefix) {
   QColor color = view->palette().color(QPalette::Text);
   if (!line.measured) color.setAlphaF(0.6);
-  const QPen pen(color, line.measured ? 2.0 : 1.5, line.measured ? Qt::SolidLine : Qt::DashLine);
-  const QString source = line.measured ? QObject::tr("measured") : QObject::tr("datasheet");
+  const QPen pen(color, (line.measured ? 2.0 : 1.5) * view->drawScale(),
+                 line.measured ? Qt::SolidLine : Qt::DashLine);
   const double topRidge = line.ridge(line.highest());
   addLine(view, xLow, xLow * line.bandwidthGBs, topRidge, line.highest(), pen);
-  const double labelX = std::max(xLow, topRidge / kSlopeLabelBeforeRidge);
-  labels.push_back(addLabel(
-      view, labelX, labelX * line.bandwidthGBs, Qt::AlignRight | Qt::AlignBottom,
-      QObject::tr("%1memory %2 (%3)").arg(devicePrefix, formatBandwidth(line.bandwidthGBs), source),
-      color));
+  // Places from `from` to `to` (log-spaced, both ends included).
+  const auto along = [](double from, double to) {
+    std::vector<double> places;
+    for (int i = 0; i < kLabelPlaces; ++i)
+      places.push_back(from * std::pow(to / from, double(i) / (kLabelPlaces - 1)));
+    return places;
+  };
+  std::vector<LabelPlace> slopeSpots;
+  for (bool above : {true, false}) {
+    for (double x : along(topRidge / 1.3, std::max(xLow * 1.5, topRidge / 1000))) {
+      slopeSpots.push_back(
+          {{x, x * line.bandwidthGBs},
+           above ? Qt::AlignRight | Qt::AlignBottom : Qt::AlignLeft | Qt::AlignTop});
+    }
+  }
+  QCPItemText* slope = addLabel(
+      view, topRidge, line.highest(), Qt::AlignRight | Qt::AlignBottom,
+      QObject::tr("%1memory %2").arg(devicePrefix, formatBandwidth(line.bandwidthGBs)), color);
   std::vector<std::vector<std::pair<QString, double>>> labelGroups;
   for (const auto& roof : line.roofs) {
     addLine(view, line.ridge(roof.second), roof.second, xHigh, roof.second, pen);
@@ -259,13 +299,26 @@ std::vector<QCPItemText*> drawDeviceRoofline(ChartView* view, const Roofline& li
       labelGroups.push_back({roof});
   }
   for (const auto& group : labelGroups) {
-    // Below the lowest line of a measured group, above the highest of a datasheet one.
-    const double height = line.measured ? group.front().second : group.back().second;
-    labels.push_back(addLabel(
-        view, xHigh, height, Qt::AlignRight | (line.measured ? Qt::AlignTop : Qt::AlignBottom),
-        QObject::tr("%1%2 (%3)").arg(devicePrefix, roofLabel(group), source), color));
+    const double low = group.front().second, high = group.back().second;
+    std::vector<LabelPlace> spots;
+    const Qt::Alignment below = Qt::AlignRight | Qt::AlignTop;
+    const Qt::Alignment over = Qt::AlignRight | Qt::AlignBottom;
+    for (bool first : {true, false}) {
+      const bool under = line.measured == first;
+      // Ending at places from the right end leftwards, then starting at places from the ridge.
+      for (double x : along(xHigh, line.ridge(high) * 2))
+        spots.push_back({{x, under ? low : high}, under ? below : over});
+      for (double x : along(line.ridge(high) * 1.1, xHigh / 2)) {
+        spots.push_back(
+            {{x, under ? low : high}, Qt::AlignLeft | (under ? Qt::AlignTop : Qt::AlignBottom)});
+      }
+    }
+    QCPItemText* label = addLabel(view, xHigh, low, below,
+                                  QObject::tr("%1%2").arg(devicePrefix, roofLabel(group)), color);
+    view->keepClear(label, std::move(spots));
   }
-  return labels;
+  // The slope's label after the roofs': they are fewer places to put.
+  view->keepClear(slope, std::move(slopeSpots));
 }
 
 }  // namespace
@@ -323,16 +376,13 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
   const bool severalDevices = std::any_of(lines.begin(), lines.end(), [&](const Roofline& line) {
     return line.device != lines.front().device || line.backend != lines.front().backend;
   });
-  std::vector<QCPItemText*> labels;
   for (const Roofline& line : lines) {
     const QString prefix =
         severalDevices ? QString::fromStdString(line.device) + QStringLiteral(": ") : QString();
-    const std::vector<QCPItemText*> drawn = drawDeviceRoofline(view, line, xLow, xHigh, prefix);
-    labels.insert(labels.end(), drawn.begin(), drawn.end());
+    drawDeviceRoofline(view, line, xLow, xHigh, prefix);
   }
-  view->keepApart(labels);
 
-  const std::vector<SeriesStyle> styles = seriesStyles(order, view->contrast());
+  const std::vector<SeriesStyle> styles = view->stylesOf(order);
   bool anyCounted = false;
   for (std::size_t s = 0; s < order.size(); ++s) {
     const QString& name = order[s].name;
@@ -353,8 +403,23 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     if (drawMeasuredIntensities(view, name, styles[s], points, results)) anyCounted = true;
   }
   std::vector<LegendEntry> legend = ChartView::groupedLegend(order, styles);
+  // What the roofs' lines mean: solid measured, dashed from the datasheet.
+  for (bool measured : {true, false}) {
+    if (std::none_of(lines.begin(), lines.end(),
+                     [&](const Roofline& line) { return line.measured == measured; }))
+      continue;
+    QColor color = view->palette().color(QPalette::Text);
+    if (!measured) color.setAlphaF(0.6);
+    const QString what =
+        measured ? QObject::tr("roofs as measured") : QObject::tr("roofs from the datasheet");
+    // Short where the legend is short of room.
+    const QString brief = measured ? QObject::tr("measured") : QObject::tr("datasheet");
+    LegendEntry entry{brief, {what}, view->plainStyle(color, !measured, measured ? 2.0 : 1.5)};
+    entry.lineOnly = true;
+    legend.push_back(entry);
+  }
   if (anyCounted) {
-    SeriesStyle hollow{view->palette().color(QPalette::Text), QCPScatterStyle::ssCircle, 1, true};
+    const SeriesStyle hollow = view->plainStyle(view->palette().color(QPalette::Text), true, 1);
     const QString what = QObject::tr("hollow: at the DRAM bytes counted");
     legend.push_back({what, {what}, hollow});
   }
@@ -366,14 +431,18 @@ void drawRoofline(ChartView* view, const std::vector<RunResult>& results,
     hint->position->setCoords(0.02, 0.03);
     hint->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     hint->setTextAlignment(Qt::AlignLeft);
-    hint->setText(lines.empty() ? QObject::tr("No ceilings measured yet: Run > Measure Ceilings "
+    hint->setText(lines.empty() ? QObject::tr("No ceilings measured yet:\nRun > Measure Ceilings "
                                               "(Ctrl+M) draws the device's roofs")
-                                : QObject::tr("No ceilings measured yet (dashed: the datasheet): "
+                                : QObject::tr("No ceilings measured yet (dashed: the datasheet):\n"
                                               "Run > Measure Ceilings (Ctrl+M)"));
     QColor color = view->palette().color(QPalette::Text);
     color.setAlphaF(0.7);
     hint->setColor(color);
-    view->keepApart({hint});
+    // In a corner clear of the points and lines: top left, top right, bottom right, bottom left.
+    view->keepClear(hint, {{{0.02, 0.03}, Qt::AlignLeft | Qt::AlignTop},
+                           {{0.98, 0.03}, Qt::AlignRight | Qt::AlignTop},
+                           {{0.98, 0.97}, Qt::AlignRight | Qt::AlignBottom},
+                           {{0.02, 0.97}, Qt::AlignLeft | Qt::AlignBottom}});
   }
   view->autoFit();
 }

@@ -3,7 +3,9 @@
 
 #include <QCollator>
 #include <QHash>
+#include <QPainterPath>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "result_analysis.hpp"
@@ -12,23 +14,73 @@
 namespace tilescope::ui {
 namespace {
 
-// Markers, each readable at 7-9 px; a kernel's own marker is the one at its index (the library's
-// diamond says, on the roofline, that it sits at the compulsory intensity).
-constexpr QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle,
-                                                     QCPScatterStyle::ssSquare,
-                                                     QCPScatterStyle::ssTriangle,
-                                                     QCPScatterStyle::ssDiamond,
-                                                     QCPScatterStyle::ssTriangleInverted,
-                                                     QCPScatterStyle::ssCrossSquare,
-                                                     QCPScatterStyle::ssPlusCircle,
-                                                     QCPScatterStyle::ssStar,
-                                                     QCPScatterStyle::ssCross,
-                                                     QCPScatterStyle::ssPlus,
-                                                     QCPScatterStyle::ssCrossCircle,
-                                                     QCPScatterStyle::ssPlusSquare,
-                                                     QCPScatterStyle::ssDisc,
-                                                     QCPScatterStyle::ssPeace};
-constexpr int kShapeCount = int(std::size(kShapes));
+// Markers, each readable at 7-9 px, one per catalogue kernel in catalogue order (the library,
+// last, a diamond: on the roofline it sits at the compulsory intensity), then spare ones for
+// variants. Shapes QCustomPlot lacks are paths in a 6-unit box around the point.
+enum class Custom { Pentagon, Hexagon, Right, Left, Hourglass, BowTie };
+struct Marker {
+  QCPScatterStyle::ScatterShape shape;
+  Custom custom = Custom::Pentagon;  // for ssCustom
+};
+constexpr Marker kMarkers[] = {{QCPScatterStyle::ssCircle},
+                               {QCPScatterStyle::ssSquare},
+                               {QCPScatterStyle::ssTriangle},
+                               {QCPScatterStyle::ssTriangleInverted},
+                               {QCPScatterStyle::ssCustom, Custom::Pentagon},
+                               {QCPScatterStyle::ssCrossSquare},
+                               {QCPScatterStyle::ssPlusCircle},
+                               {QCPScatterStyle::ssStar},
+                               {QCPScatterStyle::ssCustom, Custom::Hexagon},
+                               {QCPScatterStyle::ssCross},
+                               {QCPScatterStyle::ssPlus},
+                               {QCPScatterStyle::ssCrossCircle},
+                               {QCPScatterStyle::ssPlusSquare},
+                               {QCPScatterStyle::ssCustom, Custom::Right},
+                               {QCPScatterStyle::ssCustom, Custom::Left},
+                               {QCPScatterStyle::ssCustom, Custom::Hourglass},
+                               {QCPScatterStyle::ssDisc},
+                               {QCPScatterStyle::ssPeace},
+                               {QCPScatterStyle::ssDiamond},
+                               {QCPScatterStyle::ssCustom, Custom::BowTie}};
+constexpr int kMarkerCount = int(std::size(kMarkers));
+
+QPainterPath customPath(Custom custom) {
+  QPainterPath path;
+  const auto polygon = [&](std::initializer_list<QPointF> points) {
+    path.addPolygon(QPolygonF(QList<QPointF>(points)));
+    path.closeSubpath();
+  };
+  const auto regular = [&](int corners, double turn) {
+    QPolygonF points;
+    for (int i = 0; i < corners; ++i) {
+      const double angle = turn + 2 * M_PI * i / corners;
+      points << QPointF(3.3 * std::cos(angle), 3.3 * std::sin(angle));
+    }
+    path.addPolygon(points);
+    path.closeSubpath();
+  };
+  switch (custom) {
+    case Custom::Pentagon:
+      regular(5, -M_PI / 2);
+      break;
+    case Custom::Hexagon:
+      regular(6, 0);
+      break;
+    case Custom::Right:
+      polygon({{-2.6, -3}, {3.2, 0}, {-2.6, 3}});
+      break;
+    case Custom::Left:
+      polygon({{2.6, -3}, {-3.2, 0}, {2.6, 3}});
+      break;
+    case Custom::Hourglass:
+      polygon({{-3, -3}, {3, -3}, {-3, 3}, {3, 3}});
+      break;
+    case Custom::BowTie:
+      polygon({{-3, -3}, {3, 3}, {3, -3}, {-3, 3}});
+      break;
+  }
+  return path;
+}
 
 // Lightness steps of a hue's shades: the kernel's own colour first, then darker and lighter.
 constexpr int kShadeSteps[] = {0, -40, 40, -70, 70, -95, 95};
@@ -59,6 +111,20 @@ QColor shaded(const QColor& hue, int shade) {
 }
 
 }  // namespace
+
+int markerCount() {
+  return kMarkerCount;
+}
+
+QCPScatterStyle markerStyle(int index, const QPen& pen, const QBrush& brush, double size) {
+  const Marker& marker = kMarkers[((index % kMarkerCount) + kMarkerCount) % kMarkerCount];
+  if (marker.shape != QCPScatterStyle::ssCustom)
+    return QCPScatterStyle(marker.shape, pen, brush, size);
+  // QCustomPlot scales a path by size / 6, pen included: a cosmetic pen keeps its width.
+  QPen cosmetic = pen;
+  cosmetic.setCosmetic(true);
+  return QCPScatterStyle(customPath(marker.custom), cosmetic, brush, size);
+}
 
 Contrast contrastOf(const QPalette& palette) {
   const QColor base = palette.color(QPalette::Base);
@@ -104,10 +170,10 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
     // Kernels past the hue list share hues with earlier ones, in shades no earlier kernel uses:
     // same colour then means same kernel, and within a kernel the marker differs.
     constexpr int hueRounds = 2;  // shade 0: a catalogue kernel; 1: a kernel it does not know
-    const int shade = kernel / hueCount + hueRounds * (variant[i] / kShapeCount);
+    const int shade = kernel / hueCount + hueRounds * (variant[i] / kMarkerCount);
     SeriesStyle style;
     style.color = shaded(catalogueHue(kernel, contrast), shade);
-    style.shape = kShapes[(kernel + variant[i]) % kShapeCount];
+    style.marker = (kernel + variant[i]) % kMarkerCount;
     style.lineWidth = contrast == Contrast::High ? 3 : 2;
     style.overlaid = series[i].overlaid;
     styles.push_back(style);
@@ -116,8 +182,9 @@ std::vector<SeriesStyle> seriesStyles(const std::vector<SeriesId>& series, Contr
 }
 
 QColor plainSeriesColor(int index, Contrast contrast) {
-  // The hues of the first kernels of the ladder, which read best together.
-  constexpr int kPlain[] = {5, 2, 4, 1, 3, 6, 7, 9};
+  // Kernels' hues far apart (register-tiled's blue, naive's orange, tensor-wgmma's violet ...),
+  // so that a run's copies and kernel, or autotune's groups, read apart.
+  constexpr int kPlain[] = {6, 2, 14, 4, 13, 9, 11, 8};
   return catalogueHue(kPlain[index % int(std::size(kPlain))], contrast);
 }
 

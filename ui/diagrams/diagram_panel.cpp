@@ -22,14 +22,12 @@
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
 #include "diagram_view.hpp"
+#include "presenter.hpp"
 
 namespace tilescope::ui {
 
 namespace {
 
-// The screen a presentation's text is drawn at its natural size on; larger screens enlarge it.
-constexpr QSize kPresentationBase{1000, 600};
-constexpr double kMaxPresentationFontScale = 3.0;
 // The controls grow more slowly than the diagrams' text: they must not eat the figure's height.
 constexpr double kControlsShare = 0.75, kMaxControlsScale = 2.5;
 const int kStepsPerSecond[] = {1, 2, 4, 8, 16, 32};
@@ -61,7 +59,10 @@ QLabel* caption(const QString& text) {
 }  // namespace
 
 DiagramPanel::DiagramPanel(QWidget* parent)
-    : QWidget(parent), document_(new DiagramDocument(this)), timer_(new QTimer(this)) {
+    : QWidget(parent),
+      document_(new DiagramDocument(this)),
+      presenter_(new Presenter(this)),
+      timer_(new QTimer(this)) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(0, 0, 0, 0);
   presentingNote_ = new QLabel(tr("Presenting full screen: press Esc to come back."));
@@ -99,9 +100,7 @@ DiagramPanel::DiagramPanel(QWidget* parent)
   setConfiguration({"naive", {}}, {64, 64, 64});
 }
 
-DiagramPanel::~DiagramPanel() {
-  delete presentation_;
-}
+DiagramPanel::~DiagramPanel() = default;
 
 QWidget* DiagramPanel::buildSelectionRow() {
   auto* row = new QWidget;
@@ -400,21 +399,24 @@ void DiagramPanel::advanceAnimation() {
 }
 
 QList<QKeySequence> DiagramPanel::presentationShortcuts() {
-  QList<QKeySequence> keys{QKeySequence(Qt::Key_F11)};
-  for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::FullScreen))
-    if (!keys.contains(key)) keys.append(key);
-  return keys;
+  return Presenter::shortcuts();
 }
 
 double DiagramPanel::presentationFontScale(QSize size) {
-  const double fit = std::min(double(size.width()) / kPresentationBase.width(),
-                              double(size.height()) / kPresentationBase.height());
-  return std::clamp(fit, 1.0, kMaxPresentationFontScale);
+  return Presenter::fontScale(size);
+}
+
+bool DiagramPanel::presentationMode() const {
+  return presenter_->active();
+}
+
+QWidget* DiagramPanel::presentationWindow() const {
+  return presenter_->window();
 }
 
 void DiagramPanel::fitPresentation() {
-  if (!presentation_) return;
-  const double scale = presentationFontScale(presentation_->size());
+  if (!presenter_->active()) return;
+  const double scale = presentationFontScale(presenter_->window()->size());
   document_->setFontScale(scale);
   QFont font = dockedFont_;
   font.setPointSizeF(dockedFont_.pointSizeF() *
@@ -426,49 +428,34 @@ void DiagramPanel::setPresentationMode(bool on) {
   if (on == presentationMode()) return;
   if (on) {
     dockedFont_ = content_->font();
-    presentation_ = new QWidget(nullptr, Qt::Window);
-    presentation_->setWindowTitle(tr("TileScope presentation"));
-    auto* layout = new QVBoxLayout(presentation_);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(content_);
-    presentation_->installEventFilter(this);
+    connect(presenter_, &Presenter::resized, this, &DiagramPanel::fitPresentation,
+            Qt::UniqueConnection);
+    connect(
+        presenter_, &Presenter::endRequested, this, [this] { setPresentationMode(false); },
+        Qt::UniqueConnection);
+    connect(presenter_, &Presenter::keyPressed, this, &DiagramPanel::handleKey,
+            Qt::UniqueConnection);
     presentingNote_->show();
     // One view large with its step controls: exporting waits for the desk.
     exportButtons_->hide();
-    presentation_->showFullScreen();
+    presenter_->begin(content_, tr("TileScope presentation"));
     fitPresentation();
     currentView()->setFocus(Qt::OtherFocusReason);
   } else {
-    layout_->addWidget(content_);
+    layout_->addWidget(presenter_->end());
+    content_->show();
     presentingNote_->hide();
     exportButtons_->show();
     document_->setFontScale(1.0);
     content_->setFont(dockedFont_);
-    presentation_->removeEventFilter(this);
-    presentation_->deleteLater();
-    presentation_ = nullptr;
   }
   const QSignalBlocker block(presentButton_);
   presentButton_->setChecked(on);
   emit presentationModeChanged(on);
 }
 
-bool DiagramPanel::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == presentation_ && event->type() == QEvent::Close) {
-    // Closing the full-screen window (Alt+F4, the window manager) just ends the presentation.
-    event->ignore();
-    QTimer::singleShot(0, this, [this] { setPresentationMode(false); });
-    return true;
-  }
-  if (watched == presentation_ && event->type() == QEvent::Resize) fitPresentation();
-  if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
-  const auto* key = static_cast<QKeyEvent*>(event);
-  if (presentationMode() && presentationShortcuts().contains(QKeySequence(key->keyCombination()))) {
-    // The presentation is a window of its own: the main window's shortcut does not reach it.
-    setPresentationMode(false);
-    return true;
-  }
-  switch (key->key()) {
+bool DiagramPanel::handleKey(int key) {
+  switch (key) {
     case Qt::Key_Left:
       stepBy(-1);
       return true;
@@ -494,16 +481,20 @@ bool DiagramPanel::eventFilter(QObject* watched, QEvent* event) {
       tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count());
       currentView()->setFocus(Qt::OtherFocusReason);
       return true;
-    case Qt::Key_Escape:
-      if (presentationMode()) {
-        setPresentationMode(false);
-        return true;
-      }
-      break;
     default:
-      break;
+      return false;
   }
-  return QWidget::eventFilter(watched, event);
+}
+
+bool DiagramPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
+  const auto* key = static_cast<QKeyEvent*>(event);
+  if (presentationMode() && Presenter::endsPresentation(*key)) {
+    // The presentation is a window of its own: the main window's shortcut does not reach it.
+    setPresentationMode(false);
+    return true;
+  }
+  return handleKey(key->key()) || QWidget::eventFilter(watched, event);
 }
 
 void DiagramPanel::exportCurrent(const QString& suffix) {

@@ -28,6 +28,7 @@ namespace tilescope::ui {
 
 class DiagramDocument;
 class DiagramView;
+class Presenter;
 
 class DiagramPanel : public QWidget {
   Q_OBJECT
@@ -40,9 +41,9 @@ class DiagramPanel : public QWidget {
   DiagramView* currentView() const;
   // "matrix", "kstep", "block", "access" or "timeline"; false for an unknown name.
   bool setCurrentView(const QString& view);
-  bool presentationMode() const { return presentation_ != nullptr; }
+  bool presentationMode() const;
   // The full-screen window while presenting, else null.
-  QWidget* presentationWindow() const { return presentation_; }
+  QWidget* presentationWindow() const;
   // F11 on every platform, plus the platform's own full-screen key where it has one (Linux has
   // none): what enters presentation mode, and what leaves it besides Esc.
   static QList<QKeySequence> presentationShortcuts();
@@ -77,12 +78,14 @@ class DiagramPanel : public QWidget {
   void exportCurrent(const QString& suffix);
   // Sizes the presentation's text to its window.
   void fitPresentation();
+  // The keys that step and play the animation and go through the views; false for another key.
+  bool handleKey(int key);
 
   DiagramDocument* document_;
   QVBoxLayout* layout_ = nullptr;
   QWidget* content_ = nullptr;  // everything but the placeholder; moves into the full-screen window
   QLabel* presentingNote_ = nullptr;
-  QWidget* presentation_ = nullptr;
+  Presenter* presenter_;
   QFont dockedFont_;  // the controls' font outside presentation mode
   QTabWidget* tabs_ = nullptr;
   QWidget* accessRow_ = nullptr;

@@ -35,7 +35,7 @@ void registerFamily(Registry& registry) {
                 .backends = kCpuAndCuda,
                 .constraints = "threads = BM*BN/TM in whole warps up to 1024; " + kEvenCopiesRule,
                 .check = ladderCheck<maps::BlockTile1D>(),
-                .hue = {"#7f3c8d", "#c9a2ff"}},
+                .hue = {"#9e8cbd", "#7c6b96"}},
        .threadMap = ladderThreadMap<maps::BlockTile1D>,
        .runOnCpu = runOnCpu});
 }

@@ -36,7 +36,7 @@ void registerFamily(Registry& registry) {
                 .constraints =
                     "threads = BM*BN/(TM*TN) in whole warps up to 1024; " + kEvenCopiesRule,
                 .check = ladderCheck<maps::BlockTile2D>(),
-                .hue = {"#1b9aaa", "#4fe0e8"}},
+                .hue = {"#1c9095", "#2d9da6"}},
        .threadMap = ladderThreadMap<maps::BlockTile2D>,
        .runOnCpu = runOnCpu});
 }

@@ -33,7 +33,7 @@ void registerFamily(Registry& registry) {
                 .hasMapping = false,
                 // The tensor-core types run through cublasGemmEx (FP32 accumulation) on the GPU.
                 .types = {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16},
-                .hue = {"#303030", "#e0e0e0"}},
+                .hue = {"#757575", "#8d8d8d"}},
        .runOnCpu = runOnCpu});
 }
 

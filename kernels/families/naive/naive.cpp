@@ -36,7 +36,7 @@ void registerFamily(Registry& registry) {
                 .params = {blockTile(
                     16, "T: the thread block is T x T threads, each computing one element")},
                 .backends = kCpuAndCuda,
-                .hue = {"#d55e00", "#ff6f4a"}},
+                .hue = {"#d97f08", "#e88b1c"}},
        .threadMap = [](const Params& params, ElementType) -> ThreadMap {
          return maps::Naive{params.at("tile")};
        },

@@ -42,7 +42,7 @@ void registerFamily(Registry& registry) {
                 .constraints =
                     "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + kEvenCopiesRule,
                 .check = ladderCheck<maps::Prefetched>(),
-                .hue = {"#999933", "#b0b070"}},
+                .hue = {"#5695f3", "#87ebfe"}},
        .threadMap = ladderThreadMap<maps::Prefetched>,
        .runOnCpu = runOnCpu});
 }

@@ -71,7 +71,7 @@ void registerFamily(Registry& registry) {
                             "the register tile is instantiated per size: T must be a power of two "
                             "from 1 to 64"}},
                 .backends = kCpuAndCuda,
-                .hue = {"#0072b2", "#56b4e9"}},
+                .hue = {"#03629c", "#16a3ff"}},
        .threadMap = [](const Params& params, ElementType) -> ThreadMap {
          return maps::RegisterTiled{params.at("tile")};
        },

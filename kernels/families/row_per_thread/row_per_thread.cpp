@@ -43,7 +43,7 @@ void registerFamily(Registry& registry) {
                 32,
                 "T: threads per block side (T x T threads; x picks the row, y the column stride)")},
             .backends = kCpuAndCuda,
-            .hue = {"#cc79a7", "#eba2d0"}},
+            .hue = {"#a1955d", "#c6b97f"}},
        .threadMap = [](const Params& params, ElementType) -> ThreadMap {
          return maps::RowPerThread{params.at("tile")};
        },

@@ -42,7 +42,7 @@ void registerFamily(Registry& registry) {
             // 1024^3 on one GPU thread. One H200 thread does about 66 M multiply-adds per
             // second, so 2^27 (512^3) takes about 2.5 s; one CPU core takes seconds for 2^30.
             .maxWork = {{"cpu", double(1LL << 30)}, {"cuda", double(1LL << 27)}},
-            .hue = {"#8c564b", "#d2a58f"}},
+            .hue = {"#5e3b31", "#996647"}},
        .threadMap = [](const Params&, ElementType) -> ThreadMap { return maps::Serial{}; },
        .runOnCpu = runOnCpu});
 }

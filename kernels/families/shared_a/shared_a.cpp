@@ -64,7 +64,7 @@ void registerFamily(Registry& registry) {
                             "block instead of once per thread. B is still read from global memory.",
                 .params = {blockTile(16, "T: the thread block and the staged A tile are T x T")},
                 .backends = kCpuAndCuda,
-                .hue = {"#b08000", "#f0d23c"}},
+                .hue = {"#835c03", "#70e809"}},
        .threadMap = [](const Params& params, ElementType) -> ThreadMap {
          return maps::SharedA{{params.at("tile")}};
        },

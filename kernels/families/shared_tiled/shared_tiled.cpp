@@ -18,7 +18,7 @@ void registerFamily(Registry& registry) {
                 .params = {blockTile(
                     16, "T: the thread block and both staged tiles are T x T (any T, e.g. 7)")},
                 .backends = kCpuAndCuda,
-                .hue = {"#009e73", "#35d0a5"}},
+                .hue = {"#0b8040", "#0d8c60"}},
        .threadMap = [](const Params& params, ElementType) -> ThreadMap {
          return maps::SharedTiled{{{params.at("tile")}}};
        },

@@ -40,7 +40,7 @@ void registerFamily(Registry& registry) {
                             {0, 1},
                             "pad is 0 (the conflicts) or 1 (their fix)"}},
                 .backends = kCpuAndCuda,
-                .hue = {"#4d7f17", "#b5e06f"}},
+                .hue = {"#3b4800", "#6c8100"}},
        .threadMap = [](const Params& params, ElementType) -> ThreadMap { return mapOf(params); },
        .runOnCpu =
            [](const cpu::Gemm& gemm, const Params& params, const std::atomic<bool>* cancel) {

@@ -73,7 +73,7 @@ void registerFamily(Registry& registry) {
                 "(BM/WM)*(BN/WN) = 4..8 warps; WM, WN multiples of 16; " + kEvenCopiesRule,
             .check = ladderCheck<maps::TensorCore>(ownRules),
             .types = {ElementType::F16, ElementType::BF16, ElementType::TF32},
-            .hue = {"#a01a58", "#ff9e9e"},
+            .hue = {"#dd1e35", "#f91215"},
             .cudaArchitecture = {.minimum = 80,
                                  .needs = "mma.sync on fp16, bf16 and tf32 and cp.async"}},
        .threadMap = ladderThreadMap<maps::TensorCore>,

@@ -63,7 +63,7 @@ void registerFamily(Registry& registry) {
                            "to 256; BK = 64; the stages fit in 227 KiB of shared memory",
             .check = ladderCheck<maps::Persistent>(warpSpecialisedRules<maps::Persistent>),
             .types = {ElementType::F16, ElementType::BF16},
-            .hue = {"#b2182b", "#ff6b81"},
+            .hue = {"#8a034e", "#fd88cb"},
             .cudaArchitecture = {.minimum = 90,
                                  .only = true,
                                  .needs = "Hopper's wgmma, TMA and clusters"}},

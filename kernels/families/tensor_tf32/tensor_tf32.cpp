@@ -76,7 +76,7 @@ void registerFamily(Registry& registry) {
                     "rows of tf32); the stages fit in 227 KiB of shared memory",
                 .check = ladderCheck<maps::PersistentTf32>(ownRules),
                 .types = {ElementType::TF32},
-                .hue = {"#00607a", "#7fdbca"},
+                .hue = {"#584d70", "#b5b7f9"},
                 .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma"}},
        .threadMap = ladderThreadMap<maps::PersistentTf32>,
        .stepRecipe = stepRecipe});

@@ -32,7 +32,7 @@ void registerFamily(Registry& registry) {
                            "to 256; BK = 64; the stages fit in 227 KiB of shared memory",
             .check = ladderCheck<maps::Tma>(warpSpecialisedRules<maps::Tma>),
             .types = {ElementType::F16, ElementType::BF16},
-            .hue = {"#6a9fd8", "#70b0b0"},
+            .hue = {"#bb8883", "#dba89f"},
             .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma and TMA"}},
        .threadMap = ladderThreadMap<maps::Tma>,
        .stepRecipe = [](const Mapping& m) {

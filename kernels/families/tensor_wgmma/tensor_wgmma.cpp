@@ -42,7 +42,7 @@ void registerFamily(Registry& registry) {
                                kEvenCopiesRule,
                 .check = ladderCheck<maps::Wgmma>(ownRules),
                 .types = {ElementType::F16, ElementType::BF16},
-                .hue = {"#e69f00", "#ffa640"},
+                .hue = {"#b601ee", "#d202d1"},
                 .cudaArchitecture = {.minimum = 90, .only = true, .needs = "Hopper's wgmma"}},
        .threadMap = ladderThreadMap<maps::Wgmma>});
 }

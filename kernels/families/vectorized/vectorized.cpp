@@ -38,7 +38,7 @@ void registerFamily(Registry& registry) {
                 .constraints =
                     "threads = BM*BN/(TM*TN) in whole warps up to 1024; " + kEvenCopiesRule,
                 .check = ladderCheck<maps::Vectorized>(),
-                .hue = {"#e6007e", "#ff5fb8"}},
+                .hue = {"#fb479f", "#ef1b6d"}},
        .threadMap = ladderThreadMap<maps::Vectorized>,
        .runOnCpu = runOnCpu});
 }

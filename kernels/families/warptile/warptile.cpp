@@ -37,7 +37,7 @@ void registerFamily(Registry& registry) {
             .constraints =
                 "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + kEvenCopiesRule,
             .check = ladderCheck<maps::Warptile>(),
-            .hue = {"#5a8f00", "#a6d854"}},
+            .hue = {"#004b4a", "#afeac4"}},
        .threadMap = ladderThreadMap<maps::Warptile>,
        .runOnCpu = runOnCpu});
 }

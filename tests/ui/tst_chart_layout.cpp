@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The charts' layout, checked on what they really draw: every chart kind (and the kernels compared
+// at one size as bars), docked in the window and presented full screen, on screens of 853x480 (a
+// 1280x720 projector at 150 %), 1280x720, 1920x1080 and 3840x2160, with 1, 12 and 45 series. Each
+// chart is drawn through a paint device that records every piece of text the painter is given
+// (where, how large, turned how), whichever part of QCustomPlot or of the chart drew it, so no
+// label escapes the check: no two pieces of text overlap, none leaves the chart, none is smaller
+// than 12 px (20 px presenting on a 1280x720 screen or larger, where the title is 28 px or more),
+// the legend lists every entry, a chart with data draws tick labels on both axes, and an empty one
+// says why in words alone.
+#include <QtTest>
+
+#include <QApplication>
+#include <QPaintEngine>
+#include <QTextItem>
+#include <algorithm>
+#include <map>
+
+#include "chart_legend.hpp"
+#include "chart_panel.hpp"
+#include "chart_view.hpp"
+#include "main_window.hpp"
+#include "presenter.hpp"
+#include "test_results.hpp"
+#include "tilescope/catalogue.hpp"
+#include "ui_suite.hpp"
+
+using namespace tilescope;
+using namespace tilescope::desktop;
+using tilescope::ui::ChartPanel;
+using tilescope::ui::ChartView;
+
+namespace {
+
+// The text the painter was given: the string, its box on the chart and its size in pixels.
+struct DrawnText {
+  QString text;
+  QRectF box;
+  double pixels = 0;
+};
+
+// A paint engine that draws nothing and keeps every text item: its baseline box (ascent and
+// descent around the baseline, its advance wide) through the painter's transform.
+class TextRecorder : public QPaintEngine {
+ public:
+  TextRecorder() : QPaintEngine(QPaintEngine::AllFeatures) {}
+  bool begin(QPaintDevice*) override { return true; }
+  bool end() override { return true; }
+  Type type() const override { return QPaintEngine::User; }
+  void updateState(const QPaintEngineState& state) override {
+    if (state.state() & QPaintEngine::DirtyTransform) transform_ = state.transform();
+  }
+  void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override { ++pixmaps; }
+  void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {
+    ++pixmaps;
+  }
+  void drawTiledPixmap(const QRectF&, const QPixmap&, const QPointF&) override {}
+  void drawPath(const QPainterPath&) override {}
+  void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
+  void drawPolygon(const QPoint*, int, PolygonDrawMode) override {}
+  void drawRects(const QRectF*, int) override {}
+  void drawRects(const QRect*, int) override {}
+  void drawLines(const QLineF*, int) override {}
+  void drawLines(const QLine*, int) override {}
+  void drawEllipse(const QRectF&) override {}
+  void drawEllipse(const QRect&) override {}
+  void drawPoints(const QPointF*, int) override {}
+  void drawPoints(const QPoint*, int) override {}
+  void drawTextItem(const QPointF& at, const QTextItem& item) override {
+    const QString text = item.text().trimmed();
+    if (text.isEmpty()) return;
+    const QRectF box(at.x(), at.y() - item.ascent(), item.width(), item.ascent() + item.descent());
+    const QFont font = item.font();
+    const double size = font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96 / 72;
+    const double scale = std::sqrt(std::abs(transform_.determinant()));
+    texts.push_back({text, transform_.mapRect(box), size * scale});
+  }
+
+  std::vector<DrawnText> texts;
+  int pixmaps = 0;
+
+ private:
+  QTransform transform_;
+};
+
+class RecordingDevice : public QPaintDevice {
+ public:
+  explicit RecordingDevice(QSize size) : size_(size) {}
+  QPaintEngine* paintEngine() const override { return &engine_; }
+  TextRecorder& recorder() const { return engine_; }
+
+ protected:
+  int metric(PaintDeviceMetric metric) const override {
+    switch (metric) {
+      case PdmWidth:
+        return size_.width();
+      case PdmHeight:
+        return size_.height();
+      case PdmWidthMM:
+        return size_.width() * 254 / 960;
+      case PdmHeightMM:
+        return size_.height() * 254 / 960;
+      case PdmDpiX:
+      case PdmDpiY:
+      case PdmPhysicalDpiX:
+      case PdmPhysicalDpiY:
+        return 96;
+      case PdmDepth:
+        return 32;
+      case PdmNumColors:
+        return INT_MAX;
+      case PdmDevicePixelRatio:
+        return 1;
+      case PdmDevicePixelRatioScaled:
+        return int(QPaintDevice::devicePixelRatioFScale());
+    }
+    return 0;
+  }
+
+ private:
+  QSize size_;
+  mutable TextRecorder engine_;
+};
+
+// Every piece of text `view` draws at its own size, as on screen.
+std::vector<DrawnText> drawnTexts(ChartView* view, int* pixmaps) {
+  RecordingDevice device(view->size());
+  QCPPainter painter;
+  if (!painter.begin(&device)) return {};
+  painter.setMode(QCPPainter::pmNoCaching);  // text as text, not cached pictures of it
+  view->toPainter(&painter, view->width(), view->height());
+  painter.end();
+  *pixmaps = device.recorder().pixmaps;
+  return device.recorder().texts;
+}
+
+QString describe(const QRectF& r) {
+  return QStringLiteral("(%1,%2 %3x%4)")
+      .arg(r.x(), 0, 'f', 1)
+      .arg(r.y(), 0, 'f', 1)
+      .arg(r.width(), 0, 'f', 1)
+      .arg(r.height(), 0, 'f', 1);
+}
+
+// Overlap by more than rounding.
+bool overlaps(const QRectF& a, const QRectF& b) {
+  return a.adjusted(0.5, 0.5, -0.5, -0.5).intersects(b.adjusted(0.5, 0.5, -0.5, -0.5));
+}
+
+// What a chart shows: a chart kind with its data made for `count` series.
+struct Chart {
+  QString name;
+  ChartKind kind;
+  std::vector<RunResult> (*results)(int count);
+};
+
+// The configurations of the catalogue's kernels (the library aside), one kernel after the other
+// so that a few series already span many kernels: each kernel's parameters in turn, each at its
+// allowed values.
+std::vector<KernelConfig> configurations() {
+  std::vector<std::vector<KernelConfig>> perKernel;
+  for (const KernelInfo& info : catalogue()) {
+    if (info.id == kLibraryKernel) continue;
+    std::vector<KernelConfig> own{{info.id, {}}};
+    for (const ParamSpec& param : info.params) {
+      for (int value : param.allowed) {
+        if (value == param.defaultValue) continue;
+        own.push_back({info.id, {{param.name, value}}});
+        if (own.size() >= 6) break;
+      }
+    }
+    perKernel.push_back(own);
+  }
+  std::vector<KernelConfig> all;
+  for (std::size_t round = 0; all.size() < 200; ++round) {
+    bool any = false;
+    for (const auto& own : perKernel) {
+      if (round >= own.size()) continue;
+      all.push_back(own[round]);
+      any = true;
+    }
+    if (!any) break;
+  }
+  return all;
+}
+
+// A result of `config` at `size` on an H200, at a rate that differs from series to series.
+RunResult resultOf(const KernelConfig& config, std::int64_t size, int series) {
+  const double gflops =
+      40.0 * (1 + series % 17) * std::pow(1.6, series % 5) * std::min(1.0, double(size) / 2048);
+  const double ms = 2.0 * double(size) * double(size) * double(size) / (gflops * 1e6);
+  RunResult result = test::madeUpResult(config.kernel, config.params, size, ms);
+  result.backend = "cuda";
+  result.device = "NVIDIA H200";
+  return result;
+}
+
+std::vector<RunResult> againstSize(int count) {
+  std::vector<RunResult> results;
+  const std::vector<KernelConfig> configs = configurations();
+  for (int s = 0; s < count; ++s)
+    for (std::int64_t size : {256, 512, 1024, 2048, 4096})
+      results.push_back(resultOf(configs[std::size_t(s)], size, s));
+  return results;
+}
+
+std::vector<RunResult> againstLibrary(int count) {
+  std::vector<RunResult> results = againstSize(count);
+  for (std::int64_t size : {256, 512, 1024, 2048, 4096})
+    results.push_back(resultOf({kLibraryKernel, {}}, size, 3));
+  return results;
+}
+
+std::vector<RunResult> atOneSize(int count) {
+  std::vector<RunResult> results;
+  const std::vector<KernelConfig> configs = configurations();
+  for (int s = 0; s < count; ++s) results.push_back(resultOf(configs[std::size_t(s)], 2048, s));
+  return results;
+}
+
+std::vector<RunResult> tileSweeps(int count) {
+  std::vector<std::string> tiled;
+  for (const KernelInfo& info : catalogue())
+    if (info.param("tile")) tiled.push_back(info.id);
+  std::vector<RunResult> results;
+  for (int s = 0; s < count; ++s) {
+    const std::string& kernel = tiled[std::size_t(s) % tiled.size()];
+    const std::int64_t size = 128 * (1 + s / std::int64_t(tiled.size()));
+    for (int tile : {1, 2, 4, 8, 16, 32})
+      results.push_back(resultOf({kernel, {{"tile", tile}}}, size, s + tile));
+  }
+  return results;
+}
+
+std::vector<RunResult> phased(int count) {
+  std::vector<RunResult> results = atOneSize(count);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const double ms = results[i].stats.medianMs;
+    results[i].phases = Phases{0.3 + 0.01 * double(i), ms, 0.2};
+  }
+  return results;
+}
+
+std::vector<RunResult> autotuned(int count) {
+  // Every configuration of one kernel at one size, as Autotune leaves them.
+  std::vector<RunResult> results;
+  const KernelInfo& info = kernelInfo("blocktile-2d");
+  std::vector<Params> combos{{}};
+  for (const ParamSpec& param : info.params) {
+    std::vector<Params> longer;
+    for (const Params& combo : combos)
+      for (int value : param.allowed) {
+        Params more = combo;
+        more[param.name] = value;
+        longer.push_back(more);
+      }
+    combos = longer;
+    if (combos.size() >= 200) break;
+  }
+  for (int s = 0; s < count; ++s)
+    results.push_back(resultOf({info.id, combos[std::size_t(s) % combos.size()]}, 1024, s));
+  return results;
+}
+
+std::vector<RunResult> roofline(int count) {
+  // Each kernel in each of its types on two GPUs: a series each.
+  std::vector<RunResult> results;
+  for (const char* device : {"NVIDIA H200", "NVIDIA H100 80GB HBM3"}) {
+    for (const KernelInfo& info : catalogue()) {
+      for (ElementType element : info.types) {
+        if (int(results.size()) >= count) return results;
+        RunResult result = resultOf({info.id, {}}, 2048, int(results.size()));
+        result.device = device;
+        result.element = element;
+        results.push_back(result);
+      }
+    }
+  }
+  return results;
+}
+
+const Chart kCharts[] = {
+    {QStringLiteral("time"), ChartKind::Time, againstSize},
+    {QStringLiteral("gflops"), ChartKind::Rate, againstSize},
+    {QStringLiteral("gflops at one size"), ChartKind::Rate, atOneSize},
+    {QStringLiteral("tile"), ChartKind::TileSweep, tileSweeps},
+    {QStringLiteral("phases"), ChartKind::Phases, phased},
+    {QStringLiteral("library"), ChartKind::Library, againstLibrary},
+    {QStringLiteral("autotune"), ChartKind::Landscape, autotuned},
+    {QStringLiteral("roofline"), ChartKind::Roofline, roofline},
+};
+
+constexpr QSize kScreens[] = {{853, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}};
+
+// The H200's ceilings as measured (the shipped roofline session's figures, rounded).
+DeviceCeilings h200Ceilings() {
+  return {"cuda",
+          "NVIDIA H200",
+          {{kFp32Ceiling, kComputeUnit, 51100, 66900, "test"},
+           {kTf32Ceiling, kComputeUnit, 370000, 494700, "test"},
+           {kFp16Ceiling, kComputeUnit, 761700, 989400, "test"},
+           {kBf16Ceiling, kComputeUnit, 794900, 989400, "test"}},
+          {kBandwidthCeiling, kBandwidthUnit, 4210, 4800, "test"}};
+}
+
+}  // namespace
+
+class TestChartLayout : public QObject {
+  Q_OBJECT
+
+  // The chart panel's size in the window on each screen, docks as the window lays them out.
+  std::map<int, QSize> docked_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    for (const QSize screen : kScreens) {
+      ui::MainWindow window;
+      window.setRemembersSettings(false);
+      window.setWindowState(Qt::WindowNoState);
+      window.fitDocksTo(screen);
+      window.resize(screen);
+      window.show();
+      QCoreApplication::processEvents();
+      docked_[screen.width()] = window.charts()->size();
+      qInfo("%dx%d: the charts docked at %dx%d", screen.width(), screen.height(),
+            window.charts()->width(), window.charts()->height());
+    }
+  }
+
+  void everyChartFitsEverySizeAndCount();
+};
+
+void TestChartLayout::everyChartFitsEverySizeAndCount() {
+  QElapsedTimer timer;
+  timer.start();
+  QStringList problems;
+  int checked = 0;
+  std::size_t texts = 0;
+  double smallestPresenting = 1e9;
+  int legendsShortened = 0;
+  for (const Chart& chart : kCharts) {
+    for (int count : {1, 12, 45}) {
+      ResultsModel model;
+      model.setResults(chart.results(count));
+      if (chart.kind == ChartKind::Roofline) model.setCeilings({h200Ceilings()});
+      ChartPanel panel(&model);
+      panel.showChart(chart.kind);
+      for (bool presenting : {false, true}) {
+        if (presenting) panel.setPresentationMode(true);
+        for (const QSize screen : kScreens) {
+          QWidget* window = presenting ? panel.presentationWindow() : &panel;
+          window->setWindowState(Qt::WindowNoState);  // the offscreen screen is 1920x1080
+          window->resize(presenting ? screen : docked_[screen.width()]);
+          window->show();
+          QCoreApplication::processEvents();
+          panel.refresh();
+          ChartView* view = panel.chart(chart.kind);
+          int pixmaps = 0;
+          const std::vector<DrawnText> drawn = drawnTexts(view, &pixmaps);
+          ++checked;
+          texts += drawn.size();
+          const QString where =
+              QStringLiteral("%1, %2 series, %3 %4x%5 (chart %6x%7)")
+                  .arg(chart.name)
+                  .arg(count)
+                  .arg(presenting ? QStringLiteral("presenting on") : QStringLiteral("docked on"))
+                  .arg(screen.width())
+                  .arg(screen.height())
+                  .arg(view->width())
+                  .arg(view->height());
+          const auto problem = [&](const QString& what) { problems << where + ": " + what; };
+          if (pixmaps > 0)
+            problem(QStringLiteral("%1 pictures (text drawn as pixels?)").arg(pixmaps));
+          // Presenting on a projector or larger: 20 px text, a 28 px title.
+          const bool lectureHall = presenting && screen.height() >= 720;
+          const double smallest = lectureHall ? 20 : 12;
+          const QRectF inside =
+              QRectF(QPointF(0, 0), QSizeF(view->size())).adjusted(-0.5, -0.5, 0.5, 0.5);
+          double largest = 0;
+          for (std::size_t a = 0; a < drawn.size(); ++a) {
+            const DrawnText& text = drawn[a];
+            largest = std::max(largest, text.pixels);
+            if (presenting) smallestPresenting = std::min(smallestPresenting, text.pixels);
+            if (text.pixels < smallest - 0.01)
+              problem(QStringLiteral("'%1' is %2 px").arg(text.text).arg(text.pixels));
+            if (!inside.contains(text.box))
+              problem(
+                  QStringLiteral("'%1' %2 leaves the chart").arg(text.text, describe(text.box)));
+            for (std::size_t b = a + 1; b < drawn.size(); ++b) {
+              if (overlaps(text.box, drawn[b].box))
+                problem(
+                    QStringLiteral("'%1' %2 overlaps '%3' %4")
+                        .arg(text.text, describe(text.box), drawn[b].text, describe(drawn[b].box)));
+            }
+          }
+          if (lectureHall && largest < 28)
+            problem(QStringLiteral("the title is %1 px").arg(largest));
+          const auto shows = [&](const QString& text) {
+            return std::ranges::any_of(drawn, [&](const DrawnText& d) { return d.text == text; });
+          };
+          if (view->hasPlaceholder()) {
+            // Words alone: no ticks, no legend.
+            if (view->xAxis->visible() || view->yAxis->visible())
+              problem(QStringLiteral("an empty chart draws its axes"));
+            continue;
+          }
+          // Every legend entry, drawn as the legend shortened it; only a docked chart too small
+          // for them all ends in "+ n more" (hover lists them).
+          int entries = 0, more = 0;
+          for (int i = 0; i < view->legend->itemCount(); ++i) {
+            if (const auto* rest = dynamic_cast<const ui::MoreLegendItem*>(view->legend->item(i))) {
+              more = int(rest->leftOut().size());
+              if (!shows(rest->text())) problem(QStringLiteral("'+ n more' is not drawn"));
+            }
+            const auto* item = dynamic_cast<const ui::EntryLegendItem*>(view->legend->item(i));
+            if (!item) continue;
+            ++entries;
+            if (!shows(item->shownText()))
+              problem(QStringLiteral("the legend's '%1' is not drawn").arg(item->shownText()));
+          }
+          if (presenting && more > 0)
+            problem(QStringLiteral("presenting, the legend leaves out %1").arg(more));
+          if (view->legendWanted() && entries + more != int(view->legendEntries().size()))
+            problem(QStringLiteral("the legend lists %1 and %2 more of %3 entries")
+                        .arg(entries)
+                        .arg(more)
+                        .arg(view->legendEntries().size()));
+          if (!presenting) legendsShortened += more > 0;
+          // Both axes say where they are: at least two numbers or categories each.
+          for (QCPAxis* axis : {view->xAxis, view->yAxis}) {
+            QVector<double> ticks;
+            QVector<QString> labels;
+            axis->ticker()->generate(axis->range(), QLocale(), 'g', 6, ticks, nullptr, &labels);
+            const auto shown = std::ranges::count_if(labels, [&](const QString& label) {
+              return !label.isEmpty() && shows(label.section(QLatin1Char('\n'), 0, 0));
+            });
+            if (shown < (view->categories().size() == 1 && axis == view->xAxis ? 1 : 2))
+              problem(QStringLiteral("the %1 axis shows %2 labels")
+                          .arg(axis == view->xAxis ? QStringLiteral("x") : QStringLiteral("y"))
+                          .arg(shown));
+          }
+        }
+        if (presenting) panel.setPresentationMode(false);
+      }
+    }
+  }
+  qInfo(
+      "%d layouts checked in %lld ms, %zu texts; the smallest text presenting %.0f px; %d "
+      "docked legends end in '+ n more'",
+      checked, timer.elapsed(), texts, smallestPresenting, legendsShortened);
+  for (const QString& problem : problems.mid(0, 60)) qInfo("%s", qPrintable(problem));
+  QVERIFY2(
+      problems.isEmpty(),
+      qPrintable(QStringLiteral("%1 problems in %2 layouts").arg(problems.size()).arg(checked)));
+}
+
+TILESCOPE_UI_SUITE(TestChartLayout, Gui)
+#include "tst_chart_layout.moc"

@@ -2,11 +2,13 @@
 #include "diagram_host.hpp"
 
 #include <QLabel>
+#include <QTimer>
 #include <QToolButton>
 
 #include "control_panel.hpp"
 #include "help_panel.hpp"
 #include "results_model.hpp"
+#include "tilescope/exercise/check.hpp"
 #include "trace_controller.hpp"
 
 #ifdef TILESCOPE_HAVE_DIAGRAMS
@@ -70,6 +72,33 @@ bool DiagramHost::showTrace(const KernelTrace& trace, QString* error) {
   if (document->mapping()) return true;
   if (error) *error = document->unavailableReason();
   return false;
+}
+
+bool DiagramHost::showTraceAt(const KernelTrace& trace, const exercise::CheckPicture& picture,
+                              QString* error) {
+  if (!showTrace(trace, error)) return false;
+  DiagramDocument* document = panelOf(this)->document();
+  DiagramSelection selection = document->selection();
+  selection.block = picture.block;
+  selection.warp = picture.warp;
+  selection.step = picture.step;
+  // The bank strip shows the staged tile of the operand the selected access loads.
+  selection.access = picture.shared
+                         ? (picture.sharedOperand == Operand::B ? Access::LoadB : Access::LoadA)
+                         : picture.access;
+  selection.instr = picture.shared ? 0 : picture.instr;
+  selection.sharedWrite = picture.shared && picture.sharedWrite;
+  selection.innerK = picture.shared ? picture.innerK : 0;
+  selection.readSlot = picture.shared ? picture.slot : 0;
+  document->setSelection(selection);
+  DiagramPanel* panel = panelOf(this);
+  panel->setCurrentView(QStringLiteral("access"));
+  // On a short screen the controls above push the view out of sight: the view first, once the
+  // dock has its new size.
+  QTimer::singleShot(0, this, [this, panel] {
+    if (panel->currentView()) ensureWidgetVisible(panel->currentView(), 0, 0);
+  });
+  return true;
 }
 
 const KernelTrace* DiagramHost::drawnTrace() const {
@@ -142,6 +171,10 @@ DiagramHost::DiagramHost(const ControlPanel&, const desktop::ResultsModel&, QWid
 bool DiagramHost::showTrace(const KernelTrace&, QString* error) {
   if (error) *error = tr("the thread-mapping diagrams are not part of this build of TileScope");
   return false;
+}
+bool DiagramHost::showTraceAt(const KernelTrace& trace, const exercise::CheckPicture&,
+                              QString* error) {
+  return showTrace(trace, error);
 }
 const KernelTrace* DiagramHost::drawnTrace() const {
   return nullptr;

@@ -11,6 +11,10 @@
 
 class QToolButton;
 
+namespace tilescope::exercise {
+struct CheckPicture;
+}  // namespace tilescope::exercise
+
 namespace tilescope::desktop {
 class ResultsModel;
 class TraceController;
@@ -34,6 +38,10 @@ class DiagramHost : public QScrollArea {
 
   // The diagrams draw `trace`; false with why (no diagrams here, an inconsistent trace).
   bool showTrace(const KernelTrace& trace, QString* error);
+  // Draws `trace` in the memory-access view at what `picture` names (an exercise's failing
+  // check): its block, warp and k-step, and the global load or the shared-memory access there.
+  // False with why, as showTrace().
+  bool showTraceAt(const KernelTrace& trace, const exercise::CheckPicture& picture, QString* error);
   // The trace the diagrams draw now, or null; the block selected in them.
   const KernelTrace* drawnTrace() const;
   Dim2 selectedBlock() const;

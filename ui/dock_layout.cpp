@@ -17,7 +17,7 @@ namespace {
 const std::string kGeometryKey = "windowGeometry";
 const std::string kStateKey = "windowState";
 // Bump when the docks or toolbars change, so an old saved layout is not applied to a new one.
-constexpr int kWindowStateVersion = 2;
+constexpr int kWindowStateVersion = 3;
 
 // Window geometry and dock layout are kept base64-encoded in the settings file.
 QByteArray rememberedBytes(const std::string& key) {

@@ -326,8 +326,7 @@ KernelEditor::KernelEditor(QWidget* parent)
   bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   auto* newFromMenu = new QMenu(this);
   newFromMenu->addAction(tr("Blank kernel"), this, [this] {
-    path_.clear();
-    setKernel(QStringLiteral("my_kernel"), QString::fromLatin1(kBlankKernel));
+    startKernel(QStringLiteral("my_kernel"), QString::fromLatin1(kBlankKernel));
   });
   newFromMenu->addSeparator();
   for (const UserKernelTemplate& t : userKernelTemplates()) {
@@ -458,6 +457,7 @@ UserKernelSource KernelEditor::kernel() const {
 }
 
 void KernelEditor::setKernel(const QString& name, const QString& source) {
+  emit replacingKernel();
   name_->setText(name);
   editor_->setPlainText(source);
   editor_->setDiagnostics({});
@@ -466,12 +466,16 @@ void KernelEditor::setKernel(const QString& name, const QString& source) {
   last_.reset();
 }
 
+void KernelEditor::startKernel(const QString& name, const QString& source) {
+  path_.clear();
+  setKernel(name, source);
+}
+
 bool KernelEditor::newFrom(const QString& kernel) {
   const UserKernelTemplate* from = userKernelTemplate(kernel.toStdString());
   if (!from) return false;
-  path_.clear();
-  setKernel(QStringLiteral("my_") + QString(kernel).replace(QLatin1Char('-'), QLatin1Char('_')),
-            QString::fromStdString(from->source));
+  startKernel(QStringLiteral("my_") + QString(kernel).replace(QLatin1Char('-'), QLatin1Char('_')),
+              QString::fromStdString(from->source));
   return true;
 }
 

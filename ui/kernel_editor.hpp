@@ -94,6 +94,8 @@ class KernelEditor : public QWidget {
   // The kernel as it stands: its name and the editor's source.
   UserKernelSource kernel() const;
   void setKernel(const QString& name, const QString& source);
+  // The same for a kernel of no file (a blank one, an exercise's): Save asks for a name.
+  void startKernel(const QString& name, const QString& source);
   // The template of catalogue kernel `kernel` (userKernelTemplates()); false when it has none.
   bool newFrom(const QString& kernel);
   bool openFile(const QString& path, QString* error);
@@ -118,6 +120,9 @@ class KernelEditor : public QWidget {
   void runRequested(const tilescope::UserKernelSource& kernel);
   void autotuneRequested(const tilescope::UserKernelSource& kernel);
   void traceRequested(const tilescope::UserKernelSource& kernel);
+  // setKernel() is about to put another kernel (a template, a file, a session's, an exercise's)
+  // in place of the one the editor holds, still there.
+  void replacingKernel();
 
  protected:
   void changeEvent(QEvent* event) override;

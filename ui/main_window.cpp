@@ -18,6 +18,7 @@
 #include "control_panel.hpp"
 #include "diagram_host.hpp"
 #include "dock_layout.hpp"
+#include "exercise_panel.hpp"
 #include "file_menu.hpp"
 #include "kernel_editor.hpp"
 #include "lesson_bar.hpp"
@@ -143,6 +144,7 @@ void MainWindow::createDocks() {
   tabifyDockWidget(diagramsDock, editorDock);
   diagramsDock->raise();
   resizeDocks({resultsDock}, {260}, Qt::Vertical);
+  exercisePanel_ = addExerciseDock(*this, exercises_, *dockLayout_);
 }
 
 void MainWindow::createMenus() {
@@ -206,11 +208,7 @@ void MainWindow::createToolBar() {
 void MainWindow::connectControllers() {
   // The controllers say what happened in the status bar and what went wrong in the notice.
   using Session = desktop::SessionController;
-  report(&queue_);
-  report(&ceilings_);
-  report(&autotune_);
-  report(&traces_);
-  report(&sessions_);
+  report(&queue_, &ceilings_, &autotune_, &traces_, &sessions_, &exercises_, exercisePanel_);
   connect(&sessions_, &Session::fileError, this, &MainWindow::fileError);
   connect(&lessons_, &desktop::LessonController::problem, this, &MainWindow::showProblem);
   connect(fileMenu_, &FileMenu::status, this, &MainWindow::showStatus);
@@ -293,6 +291,7 @@ QMenu* MainWindow::sampleMenu() const {
 void MainWindow::setRemembersSettings(bool remember) {
   remembersSettings_ = remember;
   sessions_.setRemembersSettings(remember);
+  exercises_.setRemembersSettings(remember);
 }
 
 bool MainWindow::runChoices() {
@@ -375,6 +374,7 @@ void MainWindow::restoreSettings() {
   dockLayout_->restore();
   QStringList notices;
   controls_->setChoices(desktop::loadLastChoices(&notices));
+  notices << exercises_.loadProblems();
   // The window opens whatever the settings hold; what was put back is said once.
   if (!notices.isEmpty()) showProblem(notices.join(QStringLiteral("; ")));
   if (savedTheme() != currentTheme()) applyTheme(savedTheme());

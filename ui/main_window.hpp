@@ -10,6 +10,7 @@
 #include "autotune_controller.hpp"
 #include "ceilings_controller.hpp"
 #include "chart_kind.hpp"
+#include "exercise_controller.hpp"
 #include "lesson_controller.hpp"
 #include "queue_controller.hpp"
 #include "results_model.hpp"
@@ -28,6 +29,7 @@ class ContextHelp;
 class ControlPanel;
 class DiagramHost;
 class DockLayout;
+class ExercisePanel;
 class FileMenu;
 class KernelEditor;
 class LessonBar;
@@ -49,6 +51,7 @@ class MainWindow : public QMainWindow {
   desktop::QueueController* queue() { return &queue_; }
   desktop::AutotuneController* autotuner() { return &autotune_; }
   desktop::TraceController* traces() { return &traces_; }
+  desktop::ExerciseController* exercises() { return &exercises_; }
   ControlPanel* controls() const { return controls_; }
   ChartPanel* charts() const { return charts_; }
   ResultsView* table() const { return table_; }
@@ -56,6 +59,7 @@ class MainWindow : public QMainWindow {
   KernelEditor* kernelEditor() const { return kernelEditor_; }
   LessonBar* lessonBar() const { return lessonBar_; }
   DiagramHost* diagrams() const { return diagrams_; }
+  ExercisePanel* exercisePanel() const { return exercisePanel_; }
   ContextHelp* help() const { return help_; }
   ResultsUndo* undo() const { return undo_; }
   // File > Open Sample: one action per shipped sample.
@@ -101,11 +105,11 @@ class MainWindow : public QMainWindow {
   void editServers();
   // Shows the chart of the sweep and remembers the choices, as every start of runs does.
   void beginRuns(const desktop::Choices& choices);
-  // Shows a controller's status() in the status bar and its problem() in the notice.
-  template <typename Controller>
-  void report(Controller* controller) {
-    connect(controller, &Controller::status, this, &MainWindow::showStatus);
-    connect(controller, &Controller::problem, this, &MainWindow::showProblem);
+  // Shows each controller's status() in the status bar and its problem() in the notice.
+  template <typename... Controllers>
+  void report(Controllers*... controllers) {
+    (connect(controllers, &Controllers::status, this, &MainWindow::showStatus), ...);
+    (connect(controllers, &Controllers::problem, this, &MainWindow::showProblem), ...);
   }
   void showStatus(const QString& message, int timeoutMs);
   void showProblem(const QString& message);
@@ -121,6 +125,7 @@ class MainWindow : public QMainWindow {
   desktop::TraceController traces_{runs_};
   desktop::SessionController sessions_{model_, runs_};
   desktop::LessonController lessons_{sessions_, queue_, runs_};
+  desktop::ExerciseController exercises_{runs_};
 
   ControlPanel* controls_ = nullptr;
   ChartPanel* charts_ = nullptr;
@@ -128,6 +133,7 @@ class MainWindow : public QMainWindow {
   NoticeBar* notice_ = nullptr;
   DiagramHost* diagrams_ = nullptr;
   KernelEditor* kernelEditor_ = nullptr;
+  ExercisePanel* exercisePanel_ = nullptr;
   LessonBar* lessonBar_ = nullptr;
   ContextHelp* help_ = nullptr;
   FileMenu* fileMenu_ = nullptr;

@@ -96,7 +96,21 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   addFlag(app, "no-verify", cl.noVerify);
   addFlag(app, "allow-long-runs", cl.allowLongRuns);
   addFlag(app, "counters", cl.counters);
-  addOption(app, "device", cl.device);
+  auto* device = addOption(app, "device", cl.device);
+  auto* devices = addOption(app, "devices", cl.devices);
+  devices->excludes(device)->excludes(trace);
+  auto* grade = addOption(app, "grade", cl.grade);
+  auto* checkExercise = addOption(app, "check-exercise", cl.checkExercise);
+  addOption(app, "time-limit", cl.timeLimit);
+  addOption(app, "memory-limit", cl.memoryLimit);
+  addOption(app, "jobs", cl.jobs);
+  addOption(app, "scratch", cl.scratch);
+  grade->excludes(checkExercise);
+  app.add_option("submissions", cl.submissions,
+                 "--grade: the submissions, .cu files or folders of them")
+      ->type_name("SUBMISSION");
+  // The child --grade starts for each submission: not for people (no help, no man page).
+  app.add_option("--grade-child", cl.gradeChild)->group("");
   tile->excludes(params);
   size->excludes(m)->excludes(n)->excludes(k);
   for (CLI::Option* other :

@@ -11,19 +11,24 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <mutex>
+#include <new>
 #include <sstream>
 
 #include "command_line.hpp"
 #include "listing.hpp"
 #include "plan.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/exercise/grade.hpp"
+#include "tilescope/exercise/sandbox.hpp"
 #include "tilescope/io/file_io.hpp"
 #include "tilescope/io/interrupt.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/plan/autotune.hpp"
+#include "tilescope/plan/spread.hpp"
 #include "tilescope/plan/sweep.hpp"
 #include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/remote/remote_backend.hpp"
@@ -82,16 +87,6 @@ void printError(std::string message) {
   std::fprintf(stderr, "tilescope-bench: error: %s\n", message.c_str());
 }
 
-// ISO 8601, UTC, to the second.
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 std::string formatResults(const std::string& format, const Backend& backend,
                           const DeviceInfo& device, const std::vector<RunResult>& results,
                           const std::vector<DeviceCeilings>& ceilings = {}) {
@@ -100,7 +95,8 @@ std::string formatResults(const std::string& format, const Backend& backend,
     // The same document the app exports and opens as a session, so runs made on a GPU machine
     // without Qt open in the app on another machine.
     const report::ResultsDocument document{{{backend.id(), device}}, results, ceilings};
-    out << report::toJson(document, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump(2) << '\n';
+    out << report::toJson(document, io::utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump(2)
+        << '\n';
   } else if (format == "csv") {
     // One CSV holds one kind of row: the command line refuses runs and ceilings together.
     if (ceilings.empty())
@@ -193,7 +189,8 @@ int runTrace(CommandLine& cl, Backend& backend) {
   io::FileWriter file(*cl.trace, "--trace");
   const KernelTrace traced = backend.trace(request, {}, &interruptRequested);
   file.commit(
-      report::traceDocumentToJson(traced, utcNow(), "tilescope-bench " TILESCOPE_VERSION).dump() +
+      report::traceDocumentToJson(traced, io::utcNow(), "tilescope-bench " TILESCOPE_VERSION)
+          .dump() +
       "\n");
   std::size_t loads = 0, sharedWords = 0;
   for (const auto* list : {&traced.loadsA, &traced.loadsB})
@@ -233,28 +230,36 @@ struct Measured {
   bool interrupted = false;
 };
 
-// Runs in order until the user interrupts, and until one fails unless `keepGoing`. Progress goes
-// to stderr, and only when it is a terminal.
-Measured runAll(Backend& backend, const std::vector<RunRequest>& runs, bool keepGoing) {
+// The devices the runs go to: --device's one, or --devices' several, each with a backend of its
+// own.
+struct RunDevices {
+  std::vector<std::unique_ptr<Backend>> extra;  // the backends of the devices after the first
+  std::vector<Backend*> backends;
+  std::vector<int> devices;
+};
+
+// Runs in order until the user interrupts, and until one fails unless `keepGoing`, spread over
+// the devices. Progress goes to stderr, and only when it is a terminal.
+Measured runAll(const RunDevices& on, const std::vector<RunRequest>& runs, bool keepGoing) {
   const bool showProgress = ::isatty(STDERR_FILENO) == 1;
+  std::mutex printing;
+  const plan::SpreadProgress progress = [&](std::size_t i, int device, double,
+                                            const std::string& stage) {
+    if (!showProgress) return;
+    const std::lock_guard<std::mutex> lock(printing);
+    std::fprintf(stderr, "\r\033[K[%zu/%zu%s] %s: %s", i + 1, runs.size(),
+                 on.devices.size() > 1 ? (" on device " + std::to_string(device)).c_str() : "",
+                 plan::describe(runs[i]).c_str(), stage.c_str());
+  };
+  const std::vector<plan::RunOutcome> outcomes =
+      plan::runSpread(on.backends, on.devices, runs, keepGoing, progress, &interruptRequested);
   Measured measured;
-  for (std::size_t i = 0;
-       i < runs.size() && (keepGoing || measured.failures.empty()) && !measured.interrupted; ++i) {
-    const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(runs.size()) +
-                              "] " + plan::describe(runs[i]);
-    const ProgressFn progress = [&](double, const std::string& stage) {
-      if (showProgress) std::fprintf(stderr, "\r\033[K%s: %s", label.c_str(), stage.c_str());
-    };
-    try {
-      measured.results.push_back(backend.run(runs[i], progress, &interruptRequested));
-    } catch (const Error& e) {
-      if (e.kind() != ErrorKind::Cancelled)
-        measured.failures.push_back(plan::describe(runs[i]) + ": " + e.what());
-    } catch (const std::exception& e) {
-      measured.failures.push_back(plan::describe(runs[i]) + ": " + e.what());
-    }
-    measured.interrupted = interruptRequested.load();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (outcomes[i].result) measured.results.push_back(*outcomes[i].result);
+    if (outcomes[i].failure)
+      measured.failures.push_back(plan::describe(runs[i]) + ": " + *outcomes[i].failure);
   }
+  measured.interrupted = interruptRequested.load();
   if (showProgress) std::fprintf(stderr, "\r\033[K");
   return measured;
 }
@@ -345,7 +350,8 @@ void reportRemembered(const CommandLine& cl, const bench::Plan& plan, const Devi
 }
 
 // --autotune: every valid configuration, fastest first, the fastest verified one remembered.
-int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& device) {
+int runAutotune(const CommandLine& cl, const RunDevices& on, const DeviceInfo& device) {
+  Backend& backend = *on.backends.front();
   const Shape shape = bench::problemShape(cl.plan);
   const plan::AutotunePlan plan =
       plan::planAutotune(*cl.autotune, shape, cl.plan.base, backend.id(),
@@ -357,7 +363,7 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
   for (const std::string& warning : store.warnings()) printNote("warning: " + warning);
   for (const std::string& refused : plan.refused) printNote("skipped " + refused);
 
-  const Measured measured = runAll(backend, plan.runs, /*keepGoing=*/true);
+  const Measured measured = runAll(on, plan.runs, /*keepGoing=*/true);
   const std::vector<RunResult> landscape = plan::byThroughput(measured.results);
   if (!landscape.empty()) {
     const std::string text = formatResults(cl.format, backend, device, landscape);
@@ -396,6 +402,143 @@ int runAutotune(const CommandLine& cl, Backend& backend, const DeviceInfo& devic
       std::any_of(landscape.begin(), landscape.end(),
                   [](const RunResult& r) { return r.verification && !r.verification->passed; });
   return anyUnverified ? kExitUnverified : kExitOk;
+}
+
+// --grade, --check-exercise: only these options go with them.
+void refuseOtherOptions(const CLI::App& app, const std::string& mode) {
+  static const std::vector<std::string> allowed = {
+      "--grade",   "--check-exercise", "--backend", "--format",       "--output",
+      "--scratch", "--time-limit",     "--jobs",    "--memory-limit", "submissions"};
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0 &&
+        std::find(allowed.begin(), allowed.end(), option->get_name()) == allowed.end())
+      throw Error(ErrorKind::InvalidArgument,
+                  mode +
+                      " takes --backend, --format, -o, --time-limit, --memory-limit, --jobs "
+                      "and --scratch (got " +
+                      option->get_name() + ")");
+}
+
+exercise::GradeOptions gradeOptions(const CommandLine& cl) {
+  if (cl.backend != "cpu" && cl.backend != "cuda")
+    throw Error(ErrorKind::InvalidArgument,
+                "--backend " + cl.backend + ": grading runs cpu or cuda on this machine");
+  exercise::GradeOptions options;
+  options.backend = cl.backend;
+  if (cl.timeLimit)
+    options.timeLimitSeconds = plan::parsePositiveNumber(*cl.timeLimit, "--time-limit");
+  if (cl.memoryLimit)
+    options.memoryLimitBytes =
+        std::uint64_t(plan::parseIntegerIn(*cl.memoryLimit, "--memory-limit", 64, 1 << 24)) << 20;
+  if (cl.jobs) options.jobs = int(plan::parseIntegerIn(*cl.jobs, "--jobs", 1, 1024));
+  if (cl.scratch) options.scratch = *cl.scratch;
+  return options;
+}
+
+// Progress of a grading on stderr, when it is a terminal.
+exercise::GradeProgressFn gradeProgress() {
+  if (::isatty(STDERR_FILENO) != 1) return {};
+  return [](std::size_t done, std::size_t total, const exercise::GradeRow& row) {
+    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s", done, total, row.submission.c_str(),
+                 row.passed ? "passed" : row.reason.substr(0, 60).c_str());
+    if (done == total) std::fprintf(stderr, "\r\033[K");
+  };
+}
+
+// --grade EXERCISE SUBMISSION...: a row per submission.
+int runGrade(const CLI::App& app, const CommandLine& cl) {
+  refuseOtherOptions(app, "--grade");
+  if (cl.submissions.empty())
+    throw Error(ErrorKind::InvalidArgument,
+                "--grade " + *cl.grade +
+                    ": name the submissions after the options (.cu files "
+                    "or folders of them)");
+  const exercise::Exercise graded = exercise::findExercise(*cl.grade);
+  const exercise::GradeOptions options = gradeOptions(cl);
+  const std::vector<std::string> submissions = exercise::listSubmissions(cl.submissions);
+  std::optional<io::FileWriter> outputFile;
+  if (cl.output) outputFile.emplace(*cl.output, "--output");
+  if (!exercise::sandbox::addressSpaceLimitWorks() && options.backend == "cpu")
+    printNote(
+        "this is a sanitizer build: --memory-limit is not applied (the sanitizer's shadow "
+        "memory alone is larger)");
+  const std::vector<exercise::GradeRow> rows =
+      exercise::gradeSubmissions(exercise::exerciseArgument(graded, *cl.grade), submissions,
+                                 options, gradeProgress(), &interruptRequested);
+  const std::string text =
+      cl.format == "json" ? exercise::gradesJson(graded, rows, options, io::utcNow())
+                                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                "\n"
+      : cl.format == "csv" ? exercise::gradesCsv(graded, rows)
+                           : exercise::gradesTable(graded, rows);
+  if (outputFile)
+    outputFile->commit(text);
+  else
+    writeStdout(text);
+  if (interruptRequested.load()) {
+    printError("interrupted; the submissions not graded are marked cancelled");
+    return io::interruptedExitCode(io::interruptSignal());
+  }
+  return kExitOk;
+}
+
+// --check-exercise FOLDER_OR_ID: valid, its solution passes and its start fails.
+int runCheckExercise(const CLI::App& app, const CommandLine& cl) {
+  refuseOtherOptions(app, "--check-exercise");
+  if (!cl.submissions.empty())
+    throw Error(ErrorKind::InvalidArgument,
+                "--check-exercise takes no submissions (got " + cl.submissions.front() + ")");
+  const exercise::Exercise checked = exercise::findExercise(*cl.checkExercise);
+  exercise::GradeOptions options = gradeOptions(cl);
+  // Its two files, graded as a class's would be.
+  std::string folder = (std::filesystem::temp_directory_path() / "tilescope-check-XXXXXX").string();
+  if (!mkdtemp(folder.data()))
+    throw Error(ErrorKind::InvalidArgument, "cannot make a temporary folder");
+  struct Remove {
+    std::string path;
+    ~Remove() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } remove{folder};
+  io::writeFile(folder + "/solution.cu", checked.solution, "the solution");
+  io::writeFile(folder + "/start.cu", checked.start, "the start");
+  if (!options.scratch.empty()) options.scratch += "/" + checked.id;
+  const std::vector<exercise::GradeRow> rows = exercise::gradeSubmissions(
+      exercise::exerciseArgument(checked, *cl.checkExercise),
+      {folder + "/solution.cu", folder + "/start.cu"}, options, {}, &interruptRequested);
+  const auto line = [](const char* name, const exercise::GradeRow& row) {
+    std::string text = std::string(name) + ": " + (row.passed ? "passes" : "fails");
+    if (!row.reason.empty()) text += ": " + row.reason;
+    for (const exercise::CheckResult& check : row.checks)
+      text += std::string("\n  ") + exercise::toString(check.state) + "  " + check.spec.title() +
+              (check.detail.empty() ? "" : ": " + check.detail);
+    return text + "\n";
+  };
+  const bool right = rows[0].passed && !rows[1].passed;
+  writeStdout(checked.id + " (" + checked.origin + "): " + checked.title + "\n" +
+              line("solution.cu", rows[0]) + line("start.cu", rows[1]) +
+              (right ? "the exercise is sound: its solution passes and its start fails\n" : ""));
+  if (!right)
+    printError(checked.id + ": " +
+               (rows[0].passed ? "its start passes already" : "its solution does not pass"));
+  return right ? kExitOk : kExitUnverified;
+}
+
+// The child --grade starts: checks one submission, shut in, and writes the report on stdout.
+[[noreturn]] void outOfMemory() {
+  static const char message[] = "tilescope-bench: out of memory\n";
+  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+  ::_exit(exercise::kGradeChildOutOfMemory);
+}
+
+int runGradeChild(const CommandLine& cl) {
+  if (cl.submissions.size() != 1)
+    throw Error(ErrorKind::InvalidArgument, "--grade-child EXERCISE FILE --backend KIND");
+  std::set_new_handler(outOfMemory);
+  const std::unique_ptr<Backend> backend = makeBackend(cl.backend);
+  writeStdout(exercise::runGradeChild(*cl.gradeChild, cl.submissions.front(), *backend) + "\n");
+  return kExitOk;
 }
 
 // --backend KIND@SERVER: a run server the app keeps; --via COMMAND: the server COMMAND starts.
@@ -448,6 +591,18 @@ int runBench(int argc, char** argv) {
     return remote::serve(STDIN_FILENO, STDOUT_FILENO, "tilescope-bench " TILESCOPE_VERSION);
   }
 
+  if (cl.gradeChild) return runGradeChild(cl);
+  if (cl.grade) return runGrade(app, cl);
+  if (cl.checkExercise) return runCheckExercise(app, cl);
+  if (!cl.submissions.empty())
+    throw Error(ErrorKind::InvalidArgument,
+                "'" + cl.submissions.front() + "' is no option: submissions go with --grade");
+  for (const auto* given : {&cl.timeLimit, &cl.memoryLimit, &cl.jobs, &cl.scratch})
+    if (*given)
+      throw Error(ErrorKind::InvalidArgument,
+                  "--time-limit, --memory-limit, --jobs and --scratch go with --grade or "
+                  "--check-exercise");
+
   if (cl.list) {
     for (const CLI::Option* option : app.get_options()) {
       if (option != list && option->count() > 0)
@@ -470,8 +625,18 @@ int runBench(int argc, char** argv) {
     throw Error(ErrorKind::Unavailable, "the " + cl.backend + " backend reports no device");
   cl.plan.base = baseRequest(cl, devices.size());
   if (cl.kernelFile) loadKernelFile(cl);
+  RunDevices on;
+  on.backends.push_back(backend.get());
+  on.devices.push_back(cl.plan.base.device);
+  if (cl.devices) {
+    on.devices = plan::parseDevices(*cl.devices, devices.size());
+    cl.plan.base.device = on.devices.front();
+    // Each further device gets a backend of its own: its own CUDA state, or server.
+    for (std::size_t i = 1; i < on.devices.size(); ++i)
+      on.backends.push_back(on.extra.emplace_back(makeBackendFor(cl)).get());
+  }
   const DeviceInfo& device = devices[std::size_t(cl.plan.base.device)];
-  if (cl.autotune) return runAutotune(cl, *backend, device);
+  if (cl.autotune) return runAutotune(cl, on, device);
   if (cl.trace) return runTrace(cl, *backend);
   const bool runsKernels = cl.plan.kernel || !cl.plan.sweeps.empty();
   if (cl.ceilings && runsKernels && cl.format == "csv")
@@ -496,7 +661,7 @@ int runBench(int argc, char** argv) {
   std::optional<io::FileWriter> outputFile;
   if (cl.output) outputFile.emplace(*cl.output, "--output");
 
-  Measured measured = runAll(*backend, runs, /*keepGoing=*/false);
+  Measured measured = runAll(on, runs, /*keepGoing=*/false);
   std::vector<DeviceCeilings> ceilings;
   std::optional<std::string> ceilingsFailure;
   if (cl.ceilings && !measured.interrupted && measured.failures.empty()) {

@@ -11,11 +11,12 @@ namespace {
 // The estimate of the time left weighs each run by its work plus a fixed overhead (warm-up,
 // verification, allocation), so a size sweep's large runs count for more than its small ones.
 constexpr double kOverheadFlops = 2.0 * 128 * 128 * 128;
-// A ceilings measurement takes a few seconds, about as long as a 4096^3 run.
-constexpr double kCeilingsFlops = 2.0 * 4096 * 4096 * 4096;
+// A ceilings measurement or an exercise's check takes a few seconds, about as long as a 4096^3
+// run.
+constexpr double kSecondsLongFlops = 2.0 * 4096 * 4096 * 4096;
 
 double weightOf(const RunJob& job) {
-  if (job.kind == JobKind::Ceilings) return kCeilingsFlops;
+  if (job.kind == JobKind::Ceilings || job.kind == JobKind::Check) return kSecondsLongFlops;
   return job.request.shape.flops() + kOverheadFlops;
 }
 
@@ -38,6 +39,7 @@ RunController::RunController(QObject* parent, std::vector<remote::ServerAddress>
   connect(worker_, &RunWorker::finished, this, &RunController::onFinished);
   connect(worker_, &RunWorker::ceilingsMeasured, this, &RunController::onCeilingsMeasured);
   connect(worker_, &RunWorker::traced, this, &RunController::onTraced);
+  connect(worker_, &RunWorker::checked, this, &RunController::onChecked);
   connect(worker_, &RunWorker::failed, this, &RunController::onFailed);
   thread_.start();
   QMetaObject::invokeMethod(
@@ -157,6 +159,13 @@ void RunController::onTraced(quint64 ticket, const KernelTrace& trace) {
   if (shutDown_ || ticket != ticket_ || !current_) return;
   ++pass_.completed;
   emit traceReady(trace);
+  endCurrent();
+}
+
+void RunController::onChecked(quint64 ticket, const exercise::SubmissionReport& report) {
+  if (shutDown_ || ticket != ticket_ || !current_) return;
+  ++pass_.completed;
+  emit checkReady(report);
   endCurrent();
 }
 

@@ -64,6 +64,7 @@ class RunController : public QObject {
   void resultReady(const tilescope::RunResult& result);
   void ceilingsReady(const tilescope::DeviceCeilings& ceilings);
   void traceReady(const tilescope::KernelTrace& trace);
+  void checkReady(const tilescope::exercise::SubmissionReport& report);
   void runFailed(const tilescope::desktop::RunJob& job,
                  const tilescope::desktop::RunFailure& failure);
   void queueFinished(const tilescope::desktop::QueueSummary& summary);
@@ -74,6 +75,7 @@ class RunController : public QObject {
   void onFinished(quint64 ticket, const RunResult& result);
   void onCeilingsMeasured(quint64 ticket, const DeviceCeilings& ceilings);
   void onTraced(quint64 ticket, const KernelTrace& trace);
+  void onChecked(quint64 ticket, const exercise::SubmissionReport& report);
   void onFailed(quint64 ticket, const RunFailure& failure);
   void endCurrent();
   void startPass();

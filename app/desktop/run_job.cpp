@@ -7,7 +7,9 @@
 namespace tilescope::desktop {
 
 RunJob RunJob::ceilings(const std::string& backend, int device) {
-  RunJob job{backend, {}, JobKind::Ceilings};
+  RunJob job;
+  job.backend = backend;
+  job.kind = JobKind::Ceilings;
   job.request.device = device;
   return job;
 }
@@ -30,7 +32,23 @@ RunJob RunJob::trace(const std::string& backend, const TraceRequest& request) {
   return job;
 }
 
+RunJob RunJob::check(const std::string& backend, int device, const exercise::Exercise& exercise,
+                     const std::string& source) {
+  RunJob job;
+  job.backend = backend;
+  job.kind = JobKind::Check;
+  job.request.kernel = {userKernelId(exercise.id), exercise.params, source};
+  job.request.device = device;
+  job.exercise = exercise;
+  return job;
+}
+
 QString describe(const RunJob& job) {
+  if (job.kind == JobKind::Check) {
+    return QStringLiteral("checking %1 on %2")
+        .arg(QString::fromStdString(job.exercise ? job.exercise->id : job.request.kernel.kernel),
+             QString::fromStdString(job.backend));
+  }
   if (job.kind == JobKind::Trace) {
     return QStringLiteral("tracing %1 at %2 on %3")
         .arg(QString::fromStdString(job.request.kernel.kernel), formatShape(job.request.shape),
@@ -55,6 +73,7 @@ void registerMetaTypes() {
   qRegisterMetaType<tilescope::RunResult>();
   qRegisterMetaType<tilescope::DeviceCeilings>();
   qRegisterMetaType<tilescope::KernelTrace>();
+  qRegisterMetaType<tilescope::exercise::SubmissionReport>();
   qRegisterMetaType<RunJob>();
   qRegisterMetaType<RunFailure>();
   qRegisterMetaType<std::vector<BackendSummary>>();

@@ -11,6 +11,7 @@
 
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/exercise/check.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace tilescope::desktop {
@@ -19,6 +20,7 @@ enum class JobKind {
   Run,       // request: time and verify one kernel configuration
   Ceilings,  // measure the roofline ceilings of request.device (the rest of request is unused)
   Trace,     // a traced launch of request's user kernel, recording block traceBlock's loads
+  Check,     // request's user kernel checked as a submission of `exercise` (exercise/check.hpp)
 };
 
 // One queued job: which backend runs which request, or measures which device's ceilings.
@@ -27,9 +29,13 @@ struct RunJob {
   RunRequest request;
   JobKind kind = JobKind::Run;
   Dim2 traceBlock{0, 0};
+  std::optional<exercise::Exercise> exercise = std::nullopt;  // a Check's
 
   static RunJob ceilings(const std::string& backend, int device);
   static RunJob trace(const std::string& backend, const TraceRequest& request);
+  // Checks `source` (the kernel named by the exercise's id) on `device` of `backend`.
+  static RunJob check(const std::string& backend, int device, const exercise::Exercise& exercise,
+                      const std::string& source);
 };
 
 // What the worker learned about one backend when it created it.
@@ -56,7 +62,8 @@ struct RunFailure {
 // device 0": one line naming a job in progress and in notices.
 QString describe(const RunJob& job);
 
-// Registers the types above (and RunResult, DeviceCeilings) for queued connections; call once
+// Registers the types above (and RunResult, DeviceCeilings, KernelTrace, SubmissionReport) for
+// queued connections; call once
 // before threads.
 void registerMetaTypes();
 
@@ -65,6 +72,7 @@ void registerMetaTypes();
 Q_DECLARE_METATYPE(tilescope::RunResult)
 Q_DECLARE_METATYPE(tilescope::DeviceCeilings)
 Q_DECLARE_METATYPE(tilescope::KernelTrace)
+Q_DECLARE_METATYPE(tilescope::exercise::SubmissionReport)
 Q_DECLARE_METATYPE(tilescope::desktop::RunJob)
 Q_DECLARE_METATYPE(tilescope::desktop::RunFailure)
 Q_DECLARE_METATYPE(std::vector<tilescope::desktop::BackendSummary>)

@@ -130,6 +130,8 @@ void RunWorker::execute(quint64 ticket, const RunJob& job) {
       const TraceRequest request{job.request.kernel, job.request.shape, job.request.device,
                                  job.traceBlock, job.request.element};
       emit traced(ticket, backend.trace(request, progressFor(ticket), cancel_));
+    } else if (job.kind == JobKind::Check) {
+      emit checked(ticket, checkOn(backend, ticket, job));
     } else {
       emit finished(ticket, runOn(backend, ticket, job));
     }
@@ -167,6 +169,14 @@ RunResult RunWorker::runOn(Backend& backend, quint64 ticket, const RunJob& job) 
 
 DeviceCeilings RunWorker::measureOn(Backend& backend, quint64 ticket, const RunJob& job) {
   return backend.measureCeilings(job.request.device, progressFor(ticket), cancel_);
+}
+
+exercise::SubmissionReport RunWorker::checkOn(Backend& backend, quint64 ticket, const RunJob& job) {
+  exercise::CheckOptions options;
+  options.kernelName = job.exercise->id;
+  options.device = job.request.device;
+  return exercise::checkSubmission(*job.exercise, job.request.kernel.source.value_or(""), backend,
+                                   options, progressFor(ticket), cancel_);
 }
 
 }  // namespace tilescope::desktop

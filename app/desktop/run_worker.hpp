@@ -39,6 +39,7 @@ class RunWorker : public QObject {
   void finished(quint64 ticket, const tilescope::RunResult& result);
   void ceilingsMeasured(quint64 ticket, const tilescope::DeviceCeilings& ceilings);
   void traced(quint64 ticket, const tilescope::KernelTrace& trace);
+  void checked(quint64 ticket, const tilescope::exercise::SubmissionReport& report);
   void failed(quint64 ticket, const tilescope::desktop::RunFailure& failure);
 
  private:
@@ -49,6 +50,9 @@ class RunWorker : public QObject {
   Backend& userKernelBackendFor(const std::string& id);
   RunResult runOn(Backend& backend, quint64 ticket, const RunJob& job);
   DeviceCeilings measureOn(Backend& backend, quint64 ticket, const RunJob& job);
+  // A submission is checked where the user's kernels run: on the CPU and a local GPU in the
+  // child server, so a submission that crashes ends that check alone.
+  exercise::SubmissionReport checkOn(Backend& backend, quint64 ticket, const RunJob& job);
   // Forwards the backend's progress for `ticket`, a few times a second at most.
   ProgressFn progressFor(quint64 ticket);
   // With `connectServers` false, the run servers' backends read "connecting" instead of being

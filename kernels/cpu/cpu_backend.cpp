@@ -37,15 +37,19 @@ std::int64_t memInfoBytes(const std::string& field) {
   return -1;
 }
 
-std::string cpuModelName() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
-    const auto colon = line.find(':');
-    if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
-  }
-  return "CPU";
+// Read once: a grader's child asks before it shuts file access off.
+const std::string& cpuModelName() {
+  static const std::string name = [] {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+      if (line.rfind("model name", 0) != 0) continue;
+      const auto colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+    }
+    return std::string("CPU");
+  }();
+  return name;
 }
 
 std::string formatBytes(double bytes) {

@@ -26,8 +26,12 @@ struct Gemm {
   std::int64_t m = 0, n = 0, k = 0;
 };
 
+// The threads a launch spreads its blocks over: the cores this process may run on (its affinity,
+// which Slurm, a container's cpuset or a grader's child narrows), counted once.
+int workerThreads();
+
 // The CPU's block scheduler: runs `blockBody` once for every block of `grid` on a pool of
-// std::thread::hardware_concurrency() threads that take block indices from an atomic counter.
+// workerThreads() threads that take block indices from an atomic counter.
 // Blocks are independent, as on the GPU. `cancel` is checked before each block; once it is set the
 // launch stops early and throws Error(Cancelled).
 void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,

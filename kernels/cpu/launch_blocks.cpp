@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <sched.h>
+
 #include <algorithm>
 #include <exception>
 #include <mutex>
@@ -10,6 +12,17 @@
 #include "tilescope/error.hpp"
 
 namespace tilescope::cpu {
+
+int workerThreads() {
+  static const int threads = [] {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+      return CPU_COUNT(&allowed);
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  return threads;
+}
 
 void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,
                   const std::function<void(Dim2 block)>& blockBody) {
@@ -41,7 +54,7 @@ void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,
     }
   };
 
-  const auto hardwareThreads = std::int64_t(std::max(1u, std::thread::hardware_concurrency()));
+  const auto hardwareThreads = std::int64_t(workerThreads());
   const std::int64_t helpers = std::min(hardwareThreads, blockCount) - 1;
   std::vector<std::thread> pool;
   for (std::int64_t i = 0; i < helpers; ++i) {

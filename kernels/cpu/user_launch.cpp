@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "cpu_kernels.hpp"
 #include "fiber.hpp"
 #include "tilescope/error.hpp"
 #include "user/host_module.hpp"
@@ -411,8 +412,7 @@ SanitizerReport HostModule::launch(const float* a, const float* b, float* c, con
       state.stop = true;
     }
   };
-  const int workers =
-      int(std::min<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()), blocks));
+  const int workers = int(std::min<std::int64_t>(cpu::workerThreads(), blocks));
   std::vector<std::thread> pool;
   for (int w = 1; w < workers; ++w) pool.emplace_back(work);
   work();

@@ -8,8 +8,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <type_traits>
 
@@ -21,6 +23,7 @@
 #include "host_operand.hpp"
 #include "kernel_resources.hpp"
 #include "launch.hpp"
+#include "tilescope/device_lock.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "user_module.hpp"
@@ -45,9 +48,12 @@ std::string formatBytes(double bytes) {
   return text;
 }
 
-// 13000 -> "13.0": the encoding of cudaDriverGetVersion and cudaRuntimeGetVersion.
-std::string formatCudaVersion(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+// The loaded NVIDIA kernel module's release ("580.65.06"), or "" where Linux does not say.
+std::string installedDriverRelease() {
+  std::ifstream file("/proc/driver/nvidia/version");
+  std::string firstLine;
+  std::getline(file, firstLine);
+  return cuda::driverReleaseIn(firstLine);
 }
 
 int deviceAttribute(cudaDeviceAttr attribute, int device) {
@@ -81,8 +87,8 @@ DeviceInfo describeDevice(int device, int driverVersion, int runtimeVersion) {
       {"registers per SM", std::to_string(prop.regsPerMultiprocessor)},
       {"shared memory per SM", std::to_string(prop.sharedMemPerMultiprocessor / 1024) + " KiB"},
       {"max threads per SM", std::to_string(prop.maxThreadsPerMultiProcessor)},
-      {"driver supports CUDA", formatCudaVersion(driverVersion)},
-      {"CUDA runtime", formatCudaVersion(runtimeVersion)},
+      {"driver supports CUDA", cuda::formatCudaVersion(driverVersion)},
+      {"CUDA runtime", cuda::formatCudaVersion(runtimeVersion)},
       {"cuBLAS", std::to_string(cublasMajor) + "." + std::to_string(cublasMinor) + "." +
                      std::to_string(cublasPatch)},
   };
@@ -139,9 +145,9 @@ class CudaBackend final : public Backend {
     return architectureRefusal(info, 0);
   }
 
-  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): tensor-mma needs sm_80
-  // (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels exactly sm_90 (they are
-  // compiled for sm_90a alone).
+  // What the GPU lacks for a kernel (KernelInfo::cudaArchitecture): pipelined needs sm_80
+  // (cp.async), tensor-mma too (mma.sync on fp16, bf16 and tf32, cp.async), the wgmma kernels
+  // exactly sm_90 (they are compiled for sm_90a alone).
   std::optional<std::string> architectureRefusal(const KernelInfo& info, int device) const {
     if (device < 0 || device >= int(capabilities_.size())) return std::nullopt;
     const int capability = capabilities_[std::size_t(device)];
@@ -168,6 +174,7 @@ class CudaBackend final : public Backend {
     requireDevice(request.device);
     if (auto why = architectureRefusal(config.info(), request.device))
       throw Error(ErrorKind::Unsupported, *why);
+    makeContext(request.device, progress, cancel);
     return rememberingFaults([&] { return runOnDevice(request, config, progress, cancel); });
   }
 
@@ -175,8 +182,10 @@ class CudaBackend final : public Backend {
                                  const std::atomic<bool>* cancel) override {
     requireUsable();
     requireDevice(device);
+    makeContext(device, progress, cancel);
     return rememberingFaults([&] {
       TS_CUDA_CHECK(cudaSetDevice(device));
+      const DeviceLock lock = lockDevice(device, progress, cancel);
       return cuda::measureCeilings(devices_[std::size_t(device)].name, cublasFor(device), progress,
                                    cancel);
     });
@@ -189,6 +198,7 @@ class CudaBackend final : public Backend {
     validateShape(request.shape);
     if (auto why = traceRefusal(request)) throw Error(ErrorKind::Unsupported, *why);
     requireDevice(request.device);
+    makeContext(request.device, progress, nullptr);
     const KernelConfig config = resolve(request.kernel);
     return rememberingFaults([&] {
       const auto report = [&](double fraction, const std::string& stage) {
@@ -204,6 +214,7 @@ class CudaBackend final : public Backend {
       const Operands operands = makeOperands(shape, Fill::Random, 42, request.element);
       const cuda::HostOperand hostA(operands.a, request.element),
           hostB(operands.b, request.element);
+      const DeviceLock lock = lockDevice(request.device, progress, nullptr);
       cuda::DeviceBuffer<std::byte> a(std::int64_t(hostA.bytes())), b(std::int64_t(hostB.bytes()));
       cuda::DeviceBuffer<float> c(shape.elementsC());
       TS_CUDA_CHECK(cudaMemcpy(a.get(), hostA.data(), a.bytes(), cudaMemcpyHostToDevice));
@@ -231,6 +242,28 @@ class CudaBackend final : public Backend {
     if (unavailable_) throw Error(ErrorKind::Unavailable, *unavailable_);
   }
 
+  // Waits for the machine-wide lock of `device` (DeviceLock), saying so in the progress.
+  DeviceLock lockDevice(int device, const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    return DeviceLock(
+        lockKeys_[std::size_t(device)],
+        [&](int ahead) {
+          if (progress)
+            progress(0.0, "waiting for the GPU: " + std::to_string(ahead) +
+                              (ahead == 1 ? " run" : " runs") + " ahead");
+        },
+        cancel);
+  }
+
+  // Creates this process's context on `device` once, under the GPU's lock: making one works the
+  // GPU (20 processes starting at once slowed another's timed naive kernel by 12 %).
+  void makeContext(int device, const ProgressFn& progress, const std::atomic<bool>* cancel) {
+    if (contextMade_[std::size_t(device)]) return;
+    const DeviceLock lock = lockDevice(device, progress, cancel);
+    TS_CUDA_CHECK(cudaSetDevice(device));
+    TS_CUDA_CHECK(cudaFree(nullptr));
+    contextMade_[std::size_t(device)] = true;
+  }
+
   void requireDevice(int device) const {
     if (device < 0 || device >= int(devices_.size()))
       throw Error(ErrorKind::InvalidArgument, "no CUDA device " + std::to_string(device) +
@@ -251,8 +284,18 @@ class CudaBackend final : public Backend {
 
   void discoverDevices() {
     int count = 0;
-    // With no driver this fails (error 35) and leaves `count` unwritten: check() throws first.
-    cuda::check(cudaGetDeviceCount(&count), "looking for CUDA GPUs (cudaGetDeviceCount)");
+    // With no driver, or one older than the runtime, this fails (error 35) and leaves `count`
+    // unwritten; cudaDriverGetVersion then still says which CUDA the driver supports (0: none).
+    const cudaError_t found = cudaGetDeviceCount(&count);
+    if (found == cudaErrorInsufficientDriver) {
+      int driverVersion = 0;
+      cudaDriverGetVersion(&driverVersion);
+      cudaGetLastError();
+      throw Error(ErrorKind::Unavailable,
+                  cuda::insufficientDriverMessage(driverVersion, installedDriverRelease(),
+                                                  CUDART_VERSION, TILESCOPE_CUDA_MINIMUM_DRIVER));
+    }
+    cuda::check(found, "looking for CUDA GPUs (cudaGetDeviceCount)");
     if (count == 0) {
       unavailable_ = "the CUDA driver reports no GPU";
       return;
@@ -262,6 +305,14 @@ class CudaBackend final : public Backend {
     TS_CUDA_CHECK(cudaRuntimeGetVersion(&runtimeVersion));
     for (int device = 0; device < count; ++device) {
       devices_.push_back(describeDevice(device, driverVersion, runtimeVersion));
+      // Its PCI address names the GPU alike in every process, whatever CUDA_VISIBLE_DEVICES says.
+      char bus[32] = {};
+      TS_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, device));
+      std::string key = std::string("gpu-") + bus;
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return c == ':' ? '-' : char(std::tolower(c)); });
+      lockKeys_.push_back(key);
+      contextMade_.push_back(false);
       capabilities_.push_back(10 * deviceAttribute(cudaDevAttrComputeCapabilityMajor, device) +
                               deviceAttribute(cudaDevAttrComputeCapabilityMinor, device));
     }
@@ -306,7 +357,17 @@ class CudaBackend final : public Backend {
     const Operands operands = makeOperands(shape, request.fill, request.seed, request.element);
     const cuda::HostOperand hostA(operands.a, request.element), hostB(operands.b, request.element);
     cuda::CublasGemm* gemm = isLibrary || gpuReference ? &cublasFor(request.device) : nullptr;
+    const cuda::UserModule* user = nullptr;
+    cuda::UserLaunch userLaunch;
+    if (isUser) {
+      report(0.03, "compiling " + userKernelName(config.id()) + " with NVRTC");
+      user = &userModule(config, request.device, request.element);
+      userLaunch = user->launchFor(shape);
+    }
 
+    // From here on the GPU is this run's alone, verification included: another process's work
+    // would slow down the kernels timed here, as this run's would slow down theirs.
+    const DeviceLock lock = lockDevice(request.device, progress, cancel);
     cuda::DeviceBuffer<std::byte> a(std::int64_t(hostA.bytes())), b(std::int64_t(hostB.bytes()));
     cuda::DeviceBuffer<float> c(shape.elementsC());
     cuda::Event start, stop;
@@ -321,13 +382,6 @@ class CudaBackend final : public Backend {
 
     cuda::ProductArgs args{a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};
     args.element = request.element;
-    const cuda::UserModule* user = nullptr;
-    cuda::UserLaunch userLaunch;
-    if (isUser) {
-      report(0.07, "compiling " + userKernelName(config.id()) + " with NVRTC");
-      user = &userModule(config, request.device, request.element);
-      userLaunch = user->launchFor(shape);
-    }
     const auto launch = [&] {
       if (isLibrary)
         gemm->multiply(args);
@@ -463,7 +517,9 @@ class CudaBackend final : public Backend {
   // Set by the first sticky fault; the CUDA context stays broken until the process ends.
   std::optional<std::string> lost_;
   std::vector<DeviceInfo> devices_;
-  std::vector<int> capabilities_;  // 10 * major + minor, per device
+  std::vector<std::string> lockKeys_;  // per device, its DeviceLock's key
+  std::vector<bool> contextMade_;      // per device
+  std::vector<int> capabilities_;      // 10 * major + minor, per device
   // Created on first use, on the thread that runs (the worker owns all CUDA state).
   std::map<int, std::unique_ptr<cuda::CublasGemm>> cublas_;
   // User kernels loaded, by device, parameters, name and source (userModule()).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cuda_check.hpp"
 
+#include <regex>
+
 namespace tilescope::cuda {
 
 namespace {
@@ -53,6 +55,36 @@ std::string brokenLimit(Dim2 grid, Dim2 block) {
 }
 
 }  // namespace
+
+std::string formatCudaVersion(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string insufficientDriverMessage(int driverCudaVersion, const std::string& driverRelease,
+                                      int runtimeVersion, int minimumDriver) {
+  const std::string needed =
+      minimumDriver > 0
+          ? "the NVIDIA driver " + std::to_string(minimumDriver) + " or newer"
+          : "an NVIDIA driver that supports CUDA " + formatCudaVersion(runtimeVersion);
+  const std::string built = "this TileScope was built with CUDA " +
+                            formatCudaVersion(runtimeVersion) + ", which needs " + needed;
+  if (driverCudaVersion == 0)
+    return "no NVIDIA driver was found (libcuda.so.1 could not be loaded): " + built +
+           " (the cpu backend needs no driver)";
+  const std::string found =
+      driverRelease.empty()
+          ? "the NVIDIA driver supports CUDA " + formatCudaVersion(driverCudaVersion) + " only"
+          : "the NVIDIA driver is " + driverRelease + ", which supports CUDA " +
+                formatCudaVersion(driverCudaVersion) + " only";
+  return found + "; " + built + ": update the driver, or use a TileScope built with an older CUDA";
+}
+
+std::string driverReleaseIn(const std::string& procVersionText) {
+  static const std::regex release(R"((?:^|\s)(\d{3,}\.\d+(?:\.\d+)?)(?:\s|$))");
+  const std::string firstLine = procVersionText.substr(0, procVersionText.find('\n'));
+  std::smatch match;
+  return std::regex_search(firstLine, match, release) ? match[1].str() : std::string();
+}
 
 ErrorKind classify(cudaError_t status) {
   switch (status) {

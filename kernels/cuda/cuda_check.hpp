@@ -25,6 +25,21 @@ void check(cublasStatus_t status, const std::string& what);
 // configuration the CUDA limit the launch broke.
 void checkLaunch(cudaError_t status, const char* kernel, Dim2 grid, Dim2 block);
 
+// 13000 -> "13.0": the encoding of cudaDriverGetVersion, cudaRuntimeGetVersion and CUDART_VERSION.
+std::string formatCudaVersion(int version);
+
+// Why the runtime refused the driver (cudaErrorInsufficientDriver), in words a user can act on.
+// `driverCudaVersion` is cudaDriverGetVersion's (0: no driver could be loaded), `driverRelease`
+// the NVIDIA kernel module's version ("580.65.06"; "" when unknown), `runtimeVersion` the
+// runtime's (CUDART_VERSION) and `minimumDriver` the oldest driver release that runtime accepts
+// (580 for CUDA 13; 0 when unknown).
+std::string insufficientDriverMessage(int driverCudaVersion, const std::string& driverRelease,
+                                      int runtimeVersion, int minimumDriver);
+
+// The driver release in the text of /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX
+// x86_64 Kernel Module  580.65.06  Sun Jul 27 ..."), or "" when it names none.
+std::string driverReleaseIn(const std::string& procVersionText);
+
 // A driver API function from the driver the runtime has loaded, so nothing links libcuda; throws
 // Error(Unavailable) when the driver lacks it.
 template <typename Function>

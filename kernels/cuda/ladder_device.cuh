@@ -324,6 +324,7 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads()) stagedKernel(P
 template <typename Map, int kIndex>
 __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads())
     pipelinedKernel(ProductArgs args) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   constexpr Map kMap = kConfig<Map, kIndex>, map = kMap;
   constexpr int kStages = map.stages;
   extern __shared__ __align__(16) float dynamicShared[];
@@ -351,6 +352,9 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads())
     multiplyTiles<kMap>(stageOf(s), stageOf(s) + map.aLayout().words(), t, sum);
   }
   storeTile<kMap>(args, block, t, sum);
+#else
+  __trap();  // cp.async needs sm_80: ptxas refuses it for Turing, and the backend refuses Turing
+#endif
 }
 
 // ---- Host side: one table per family, the launch ----

@@ -57,6 +57,37 @@ TEST(CudaCheck, MessagesNameTheCallTheCauseAndTheRemedy) {
       << noDriver.what();
 }
 
+TEST(CudaCheck, SaysWhichDriverItFoundAndWhichItNeeds) {
+  EXPECT_EQ(insufficientDriverMessage(12040, "550.54.15", 13000, 580),
+            "the NVIDIA driver is 550.54.15, which supports CUDA 12.4 only; this TileScope was "
+            "built with CUDA 13.0, which needs the NVIDIA driver 580 or newer: update the driver, "
+            "or use a TileScope built with an older CUDA");
+  // No /proc/driver/nvidia/version (a container that sees only the library): the CUDA version.
+  EXPECT_EQ(insufficientDriverMessage(12080, "", 13010, 580),
+            "the NVIDIA driver supports CUDA 12.8 only; this TileScope was built with CUDA 13.1, "
+            "which needs the NVIDIA driver 580 or newer: update the driver, or use a TileScope "
+            "built with an older CUDA");
+  EXPECT_EQ(insufficientDriverMessage(0, "", 13000, 580),
+            "no NVIDIA driver was found (libcuda.so.1 could not be loaded): this TileScope was "
+            "built with CUDA 13.0, which needs the NVIDIA driver 580 or newer (the cpu backend "
+            "needs no driver)");
+  EXPECT_NE(insufficientDriverMessage(11080, "", 14000, 0)
+                .find("which needs an NVIDIA driver that supports CUDA 14.0"),
+            std::string::npos);
+}
+
+TEST(CudaCheck, ReadsTheDriverReleaseFromProc) {
+  EXPECT_EQ(driverReleaseIn("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  "
+                            "5 22:23:56 UTC 2024\nGCC version:  gcc version 12.2.0 (Debian)\n"),
+            "550.54.15");
+  EXPECT_EQ(driverReleaseIn("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+                            "580.65.06  Release Build  (dvs-builder@U16-I3-B03-4-3)  Tue Jul 22"),
+            "580.65.06");
+  EXPECT_EQ(driverReleaseIn("NVRM version: NVIDIA UNIX aarch64 Kernel Module  535.104"), "535.104");
+  EXPECT_EQ(driverReleaseIn(""), "");
+  EXPECT_EQ(driverReleaseIn("NVRM version: unknown\nGCC version:  gcc version 12.2.0\n"), "");
+}
+
 TEST(CudaCheck, MapsCublasStatuses) {
   EXPECT_EQ(thrownBy(CUBLAS_STATUS_ALLOC_FAILED, "sgemm").kind(), ErrorKind::OutOfMemory);
   EXPECT_EQ(thrownBy(CUBLAS_STATUS_INVALID_VALUE, "sgemm").kind(), ErrorKind::LaunchFailed);

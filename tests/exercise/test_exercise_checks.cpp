@@ -107,14 +107,20 @@ TEST_F(ExerciseChecks, ATransposedTileConflictsUntilItIsPadded) {
   EXPECT_DOUBLE_EQ(*clean.figure, 1);
 }
 
-TEST_F(ExerciseChecks, RegisterTilesFloat4sAndStagesAreCounted) {
+TEST_F(ExerciseChecks, ARegisterTileIsCounted) {
   const Mapping oneD =
       traced("blocktile-1d", {{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 8}}, {64, 64, 32});
   EXPECT_DOUBLE_EQ(figure(oneD, "outputs-per-thread"), 8);
   // Per inner index a thread reads one value of B and TM of A for TM multiply-adds.
   EXPECT_DOUBLE_EQ(figure(oneD, "shared-reads-per-fma"), 9.0 / 8);
+}
+
+TEST_F(ExerciseChecks, Float4LoadsAreCounted) {
   const Mapping vectorized = traced("vectorized", {}, {128, 128, 32});
   EXPECT_DOUBLE_EQ(figure(vectorized, "load-width"), 4);
+}
+
+TEST_F(ExerciseChecks, TwoStagesAreCounted) {
   const Mapping prefetched = traced("prefetched", {}, {128, 128, 32});
   EXPECT_DOUBLE_EQ(figure(prefetched, "shared-stages"), 2);
 }

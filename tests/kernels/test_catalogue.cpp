@@ -162,6 +162,20 @@ TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
   expectCatalogueMatchesTheMap<maps::PersistentTf32>("tensor-tf32");
 }
 
+// The server packages carry machine code for sm_75 (Turing) and up: cp.async exists from sm_80,
+// so the kernels built on it are refused on Turing (ptxas refuses to assemble them for sm_75,
+// where they are left as a trap); the rest of the SIMT ladder runs there.
+TEST(Catalogue, CpAsyncKernelsNeedAmpere) {
+  for (const char* id : {"pipelined", "tensor-mma"}) {
+    EXPECT_EQ(kernelInfo(id).cudaArchitecture.minimum, 80) << id;
+    EXPECT_FALSE(kernelInfo(id).cudaArchitecture.only) << id;
+  }
+  for (const char* id :
+       {"serial", "row-per-thread", "naive", "shared-a", "shared-tiled", "shared-tiled-padded",
+        "register-tiled", "blocktile-1d", "blocktile-2d", "vectorized", "warptile", "prefetched"})
+    EXPECT_EQ(kernelInfo(id).cudaArchitecture.minimum, 75) << id;
+}
+
 // tensor-persistent: a ladder rung of its own after tensor-tma, in the 16-bit types, on the GPU
 // only, with its launch parameters (cluster, group) as autotune axes beside the tile's.
 TEST(Catalogue, TensorPersistentIsTheRungAfterTensorTma) {

@@ -5,7 +5,11 @@
 // and nothing in a correct template. The GPU-only templates are refused with the reason.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -263,6 +267,96 @@ TEST_F(HostKernel, WarpShufflesAndPtxAreRefusedAtTheirLines) {
   EXPECT_EQ(build.result.diagnostics[1].line, 5);
   EXPECT_NE(build.result.diagnostics[1].message.find("asm needs an NVIDIA GPU"), std::string::npos)
       << said(build.result);
+}
+
+// A module of the same text that is still loaded is the one a compile returns: no compiler, no
+// cache folder, no dlopen (a grader's child compiles, then checks without file access).
+TEST_F(HostKernel, ALoadedModuleIsReturnedWithoutTheCompilerOrTheCacheFolder) {
+  namespace fs = std::filesystem;
+  const fs::path cache =
+      fs::temp_directory_path() / ("tilescope-live-modules-" + std::to_string(::getpid()));
+  const char* oldCache = std::getenv("XDG_CACHE_HOME");
+  const char* oldCxx = std::getenv("CXX");
+  const std::string keptCache = oldCache ? oldCache : "", keptCxx = oldCxx ? oldCxx : "";
+  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  const UserKernelTemplate& naive = *userKernelTemplate("naive");
+  // A text no other test compiles: its own parameter value.
+  const UserKernelSource source{"live", naive.source};
+  const Params params{{"TILE", 4}};
+  HostCompileResult plain = compiled(source, false, false, params);
+  const HostCompileResult sanitized = compiled(source, true, true, params);
+  ASSERT_TRUE(plain.result.ok) << said(plain.result);
+  ASSERT_TRUE(sanitized.result.ok) << said(sanitized.result);
+  EXPECT_NE(plain.module, sanitized.module);
+
+  fs::remove_all(cache);
+  ::setenv("CXX", "/nonexistent/c++", 1);
+  HostCompileResult again = compiled(source, false, false, params);
+  const HostCompileResult sanitizedAgain = compiled(source, true, true, params);
+  EXPECT_TRUE(again.result.ok) << said(again.result);
+  EXPECT_EQ(again.module, plain.module);
+  EXPECT_EQ(sanitizedAgain.module, sanitized.module);
+  EXPECT_EQ(again.result.values, plain.result.values);
+  EXPECT_FALSE(fs::exists(cache)) << "nothing was written";
+  Product product({33, 17, 9});
+  EXPECT_TRUE(product.run(*again.module).clean());
+  EXPECT_TRUE(product.verified());
+
+  // Once no one holds it, a compile needs the compiler again.
+  const HostModule* const was = plain.module.get();
+  plain.module.reset();
+  again.module.reset();
+  const HostCompileResult without = compiled(source, false, false, params);
+  EXPECT_FALSE(without.result.ok) << "CXX names a missing compiler";
+  EXPECT_NE(without.module.get(), was);
+  EXPECT_TRUE(compiled(source, true, true, params).result.ok) << "the sanitized one is held";
+
+  if (oldCxx)
+    ::setenv("CXX", keptCxx.c_str(), 1);
+  else
+    ::unsetenv("CXX");
+  if (oldCache)
+    ::setenv("XDG_CACHE_HOME", keptCache.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
+  fs::remove_all(cache);
+}
+
+// A build leaves the shared object in the cache folder without loading it: a global's
+// constructor (code that runs at load) has not run; the compile that follows loads it from there.
+TEST_F(HostKernel, ABuildDoesNotLoadTheKernelAndTheCompileAfterItDoes) {
+  const std::string source =
+      "extern \"C\" int setenv(const char*, const char*, int);\n"
+      "static int loaded = setenv(\"TILESCOPE_TEST_LOADED\", \"yes\", 1);\n"
+      "TS_LAUNCH(1, 1, 1, 1, 0)\n"
+      "TS_KERNEL { if (threadIdx.x == 0 && loaded == 0) ts::storeC(p, 0, 0, 0.0f); }\n";
+  ::unsetenv("TILESCOPE_TEST_LOADED");
+  const CompileResult built = buildUserKernelForHost({"loads", source}, {"host"});
+  ASSERT_TRUE(built.ok) << said(built);
+  EXPECT_EQ(std::getenv("TILESCOPE_TEST_LOADED"), nullptr);
+  const HostCompileResult loaded = compiled({"loads", source}, false, false);
+  ASSERT_TRUE(loaded.result.ok) << said(loaded.result);
+  ASSERT_NE(std::getenv("TILESCOPE_TEST_LOADED"), nullptr);
+  EXPECT_EQ(std::string(std::getenv("TILESCOPE_TEST_LOADED")), "yes");
+  const CompileResult broken = buildUserKernelForHost({"broken", "TS_KERNEL { x = 1; }\n"}, {});
+  EXPECT_FALSE(broken.ok);
+  ::unsetenv("TILESCOPE_TEST_LOADED");
+}
+
+// asm in any spelling is refused on the CPU: it would be x86 assembly, and .incbin reads files.
+TEST_F(HostKernel, AsmInEverySpellingIsRefused) {
+  for (const char* line :
+       {"  __asm__(\".incbin \\\"/etc/passwd\\\"\");\n", "  __asm__ __volatile__(\"nop\");\n",
+        "  __asm(\"nop\");\n", "  asm goto(\"nop\" ::: : out);\n"}) {
+    SCOPED_TRACE(line);
+    const std::string source =
+        "TS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {\n" + std::string(line) + "out:;\n}\n";
+    const HostCompileResult build = compiled({"asm", source}, false, false);
+    ASSERT_FALSE(build.result.ok);
+    ASSERT_EQ(build.result.diagnostics.size(), 1u) << said(build.result);
+    EXPECT_EQ(build.result.diagnostics[0].line, 3);
+    EXPECT_NE(build.result.diagnostics[0].message.find("needs an NVIDIA GPU"), std::string::npos);
+  }
 }
 
 TEST_F(HostKernel, CompileErrorsAreAtTheUsersLines) {

@@ -221,6 +221,76 @@ TEST(UserKernelTemplates, AreTheirFilesAndTheApiHoldsEveryPart) {
   EXPECT_GT(parts, 0u);
 }
 
+// The refusals prepareCompile makes of a source's preprocessing that reads a file: (line,
+// column) and the start of each message.
+std::vector<std::pair<int, std::string>> fileReadRefusals(const std::string& source) {
+  std::vector<std::pair<int, std::string>> found;
+  const CompileOptions options{"sm_90", {}, declaredTypes(source).front()};
+  for (const CompileDiagnostic& d : prepareCompile({"mine", source}, options).diagnostics)
+    found.emplace_back(d.line, d.message.substr(0, d.message.find(' ')));
+  return found;
+}
+
+using Refusals = std::vector<std::pair<int, std::string>>;
+
+TEST(UserKernelFileReads, EveryDirectiveThatReadsAFileIsRefusedAtItsLine) {
+  EXPECT_EQ(fileReadRefusals("#include \"/etc/passwd\"\n"), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("int x;\n  #  include <cstdio>\n"), (Refusals{{2, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("#include_next <x>\n#import \"y\"\n#embed \"z\"\n"),
+            (Refusals{{1, "#include_next"}, {2, "#import"}, {3, "#embed"}}));
+  // Spelled with a digraph, a comment, line splices (with and without spaces after the
+  // backslash), and CR line ends.
+  EXPECT_EQ(fileReadRefusals("%:include \"a\"\n"), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("/* x */ # /* y\n */ include \"a\"\n"), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("int a;\n#\\\ninclude \"a\"\n"), (Refusals{{2, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("#inc\\\nlude \"a\"\n"), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("#\\  \ninclude \"a\"\n"), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("int a; // \\  \n#include \"a\"\n"), (Refusals{{2, "#include"}}))
+      << "a compiler that does not splice at a backslash and spaces sees a directive";
+  EXPECT_EQ(fileReadRefusals("int a;\r#include \"a\"\r\n"), (Refusals{{1, "#include"}}));
+  // A NUL or a byte-order mark before the '#', which compilers skip as a space.
+  EXPECT_EQ(fileReadRefusals(std::string("\0#include \"a\"\n", 14)), (Refusals{{1, "#include"}}));
+  EXPECT_EQ(fileReadRefusals("\xEF\xBB\xBF#include \"a\"\n"), (Refusals{{1, "#include"}}));
+  // Asked about in an #if, run from _Pragma, named by a pragma or a #line.
+  EXPECT_EQ(fileReadRefusals("#if __has_include(\"/etc/passwd\")\n#endif\n"),
+            (Refusals{{1, "__has_include"}}));
+  EXPECT_EQ(fileReadRefusals("#if defined(__has_include_next)\n#endif\n"),
+            (Refusals{{1, "__has_include_next"}}));
+  EXPECT_EQ(fileReadRefusals("_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\")\n"),
+            (Refusals{{1, "_Pragma"}}));
+  EXPECT_EQ(fileReadRefusals("#pragma GCC dependency \"/etc/passwd\"\n"),
+            (Refusals{{1, "#pragma"}}));
+  EXPECT_EQ(fileReadRefusals("#pragma clang module import x\n"), (Refusals{{1, "#pragma"}}));
+  EXPECT_EQ(fileReadRefusals("#line 1 \"/etc/passwd\"\n# 7 \"/etc/shadow\"\n"),
+            (Refusals{{1, "#line"}, {2, "#line"}}));
+  // Token pasting could spell any of them.
+  EXPECT_EQ(fileReadRefusals("#define CAT(a, b) a ## b\n#define P(a, b) a %:%: b\n"),
+            (Refusals{{1, "##"}, {2, "##"}}));
+  // The column is the '#'.
+  const CompileResult at = prepareCompile({"mine", "int a;\n   #include <x>\n"}, {});
+  ASSERT_EQ(at.diagnostics.size(), 1u);
+  EXPECT_EQ(at.diagnostics[0].column, 4);
+  EXPECT_TRUE(at.diagnostics[0].error);
+}
+
+TEST(UserKernelFileReads, CommentsLiteralsAndOtherDirectivesAreLeftAlone) {
+  EXPECT_EQ(fileReadRefusals("// #include <x>\n/* #include <y>\n#include <z> */\n"), Refusals{});
+  EXPECT_EQ(fileReadRefusals("const char* s = \"#include <x> __has_include _Pragma ##\";\n"),
+            Refusals{});
+  EXPECT_EQ(fileReadRefusals("auto r = R\"x(\n#include <x>\n)\" )x\";\nchar c = '#';\n"),
+            Refusals{});
+  EXPECT_EQ(fileReadRefusals("int n = 1'000'000; int x = n # 2;\nint include;\n"), Refusals{});
+  EXPECT_EQ(fileReadRefusals("#define TWICE(x) (2 * (x))\n#if TILE > 8\n#pragma unroll\n"
+                             "#pragma unroll 4\n#pragma GCC unroll 8\n#pragma once\n#else\n"
+                             "#undef TWICE\n#endif\n#error stop\n"),
+            Refusals{});
+  // An unterminated literal ends at its quote: what follows on its line is read.
+  EXPECT_EQ(fileReadRefusals("#if 0 ' __has_include(<x>)\n#endif\n"),
+            (Refusals{{1, "__has_include"}}));
+  for (const UserKernelTemplate& t : userKernelTemplates())
+    EXPECT_EQ(fileReadRefusals(t.source), Refusals{}) << t.kernel;
+}
+
 TEST(UserKernelParams, WithoutNvrtcACompileSaysWhy) {
   const auto why = userKernelCompilerUnavailable();
   if (!why) GTEST_SKIP() << "NVRTC is here: UserKernelCompile covers compiling";

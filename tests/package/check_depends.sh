@@ -4,15 +4,19 @@
 #  1. every shared library a packaged binary needs directly, where it comes from a package here,
 #     comes from a package the Depends line names (so the CUDA runtime and cuBLAS names are
 #     checked on a machine that has them from NVIDIA's repository);
-#  2. every Depends clause names at least one package that dpkg or apt-cache knows, except a
-#     CUDA clause on a machine whose CUDA libraries come from no package (a runfile install),
-#     and any clause not installed where apt has no package lists: those are reported as
-#     unchecked, as is a library not installed here.
-# Usage: check_depends.sh PACKAGE.deb PATH/IN/PACKAGE/OF/BINARY
+#  2. Depends names NVIDIA's CUDA packages only where the binary needs the CUDA runtime or
+#     cuBLAS, so that a CPU-only package installs where no NVIDIA software is;
+#  3. every Depends clause names at least one package that dpkg or apt-cache knows, or one of the
+#     SIBLING packages built with it, except a CUDA clause on a machine whose CUDA libraries come
+#     from no package (a runfile install), and any clause not installed where apt has no package
+#     lists: those are reported as unchecked, as is a library not installed here.
+# Usage: check_depends.sh PACKAGE.deb PATH/IN/PACKAGE/OF/BINARY [SIBLING...]
 # Exits 1 on a mismatch; prints what it checked and what it could not.
 set -eu
 package=$1
 binary_in_package=$2
+shift 2
+siblings=$*
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 command -v dpkg-query >/dev/null || {
@@ -31,7 +35,6 @@ echo "Depends: $depends"
 # The package names the Depends line offers, one a line, without versions or architectures.
 names=$(echo "$depends" | tr ',|' '\n\n' | sed 's/(.*)//; s/:.*//; s/[[:space:]]//g' | grep .)
 
-failed=0
 owner_of() {
   for path in "$1" "$(realpath "$1")"; do
     for candidate in "$path" "${path#/usr}" "/usr${path#/usr}"; do
@@ -43,8 +46,21 @@ owner_of() {
   return 1
 }
 
+failed=0
+needed=$(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+cuda_depends=$(echo "$names" | grep -E '^(cuda-|libcublas|libcudart|nvidia-)' | tr '\n' ' ')
+if echo "$needed" | grep -qE '^lib(cudart|cublas)'; then
+  [ -n "$cuda_depends" ] ||
+    echo "unchecked: $binary_in_package needs the CUDA runtime and Depends names no CUDA package (built for a runfile install?)"
+elif [ -n "$cuda_depends" ]; then
+  echo "FAIL: Depends names $cuda_depends but $binary_in_package needs no CUDA library"
+  failed=1
+else
+  echo "ok: no CUDA library needed and no CUDA package named"
+fi
+
 cuda_from_packages=no
-for library in $(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+for library in $needed; do
   case $library in
     libasan.* | libubsan.* | libtsan.* | liblsan.*)
       echo "unchecked: $library is a sanitizer's runtime (a test build, not one to ship)"
@@ -77,6 +93,13 @@ fi
 echo "$depends" | tr ',' '\n' | while read -r clause; do
   [ -n "$clause" ] || continue
   known=no
+  for name in $(echo "$clause" | tr '|' '\n' | sed 's/(.*)//; s/:.*//; s/[[:space:]]//g'); do
+    for sibling in $siblings; do [ "$name" = "$sibling" ] && known=yes; done
+  done
+  if [ $known = yes ]; then
+    echo "ok: '$clause' is built with it"
+    continue
+  fi
   for name in $(echo "$clause" | tr '|' '\n' | sed 's/(.*)//; s/:.*//; s/[[:space:]]//g'); do
     if dpkg-query -W "$name" >/dev/null 2>&1 ||
       { [ $apt_lists = yes ] && [ -n "$(apt-cache show "$name" 2>/dev/null)" ]; }; then

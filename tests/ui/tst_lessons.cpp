@@ -234,6 +234,10 @@ class TestLessons : public QObject {
     window.charts()->removeOverlay(QStringLiteral("H200 sample"));
     window.charts()->refresh();
     QVERIFY(!legendSays(roofline, QStringLiteral("roofs as measured")));
+    roofLabels = labelsOf(roofline);
+    // The sample's measured roofs go with it.
+    QVERIFY2(!roofLabels.join('|').contains(QStringLiteral("51.1")),
+             qPrintable(roofLabels.join('|')));
   }
 
   void anotherSessionAsOverlayNamesItsFileAndDevice() {

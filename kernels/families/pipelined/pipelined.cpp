@@ -41,7 +41,8 @@ void registerFamily(Registry& registry) {
                 .constraints =
                     "(BM/WM)*(BN/WN) = 4..8 warps; 4TM x 8TN divides WM x WN; " + kEvenCopiesRule,
                 .check = ladderCheck<maps::Pipelined>(),
-                .hue = {"#0321cc", "#2d64ff"}},
+                .hue = {"#0321cc", "#2d64ff"},
+                .cudaArchitecture = {.minimum = 80, .needs = "cp.async"}},
        .threadMap = ladderThreadMap<maps::Pipelined>,
        .runOnCpu = runOnCpu});
 }

@@ -65,10 +65,20 @@ struct HostCompileResult {
 
 // Compiles `kernel` for the CPU (fp32 only) on the calling thread, or takes the shared object a
 // compile of the same text made before from the cache ($XDG_CACHE_HOME/tilescope/kernels). Refuses
-// with a diagnostic at its line what needs an NVIDIA GPU (tensor cores, cp.async, TMA, clusters).
+// with a diagnostic at its line what needs an NVIDIA GPU (tensor cores, cp.async, TMA, clusters),
+// and asm. While a module of the same text (and `sanitize`) is loaded in this process, that one
+// is returned without any file or process being touched: a grader's child compiles, holds the
+// modules and shuts file access off before checking.
 // `sanitize`: the build checks __shared__ indices, races and unwritten words (TS_SANITIZE).
 HostCompileResult compileUserKernelForHost(const UserKernelSource& kernel,
                                            const CompileOptions& options, bool sanitize = false);
+
+// compileUserKernelForHost up to the shared object in the cache folder, without loading it: no
+// code of the kernel runs (a global's constructor would, at load). ok where it is there, and the
+// compileUserKernelForHost that follows takes it from there. A grader's child builds, shuts
+// itself in, and only then loads.
+CompileResult buildUserKernelForHost(const UserKernelSource& kernel, const CompileOptions& options,
+                                     bool sanitize = false);
 
 // The source with each __shared__ declaration rewritten into the block's storage (ts_host_prelude
 // .hpp), every line where it was; a diagnostic for each declaration it cannot read.

@@ -22,6 +22,9 @@ const std::vector<OptionSpec> kOptions = {
    "Run on the server this command starts, e.g. \"ssh HOST tilescope-bench --serve\" "
    "(docs/remote.md); --backend names the server's backend.", kBench},
   {"device", "", "INDEX", "", "Device index on the backend (default 0).", kBoth},
+  {"devices", "", "LIST", "",
+   "Spread the runs (a sweep, an autotune) over these devices: all, or indices such as 0,1. Each "
+   "device runs one run at a time; the results come in the order asked.", kBench},
   // What to multiply.
   {"kernel", "", "ID", "", "Kernel id (see tilescope-bench --list).", kBoth},
   {"kernel-file", "", "FILE.cu", "",
@@ -74,6 +77,26 @@ const std::vector<OptionSpec> kOptions = {
    "Trace the --kernel-file kernel once on --backend at the chosen size, as the Kernel Editor's "
    "Trace does: the diagrams draw it and, on the cpu backend, the editor marks what the "
    "sanitizer found (then the exit status is 1).", kApp},
+  // Grading a class.
+  {"grade", "", "EXERCISE", "",
+   "Grade the SUBMISSION.cu files and folders of them named after the options against EXERCISE "
+   "(a built-in exercise's id, e.g. 03-stage-a-and-b or stage-a-and-b, or an exercise folder), "
+   "each in a sandboxed child process of its own (see Grading).", kBench},
+  {"check-exercise", "", "FOLDER_OR_ID", "",
+   "Validate an exercise and check that its solution passes and its start fails, each in a "
+   "sandboxed child as --grade runs them; exit status 1 otherwise.", kBench},
+  {"time-limit", "", "SECONDS", "seconds",
+   "--grade: the wall-clock time each submission may take, its compile included (default 60).",
+   kBench},
+  {"memory-limit", "", "MB", "mebibytes",
+   "--grade: the address space each submission's child may use, in MiB (default 2048; none in a "
+   "sanitizer build, nor on the cuda backend).", kBench},
+  {"jobs", "", "N", "",
+   "--grade: submissions checked at once (default: one per core on the cpu backend, one on "
+   "cuda).", kBench},
+  {"scratch", "", "DIR", "",
+   "--grade: the folder the children work in, one folder each, kept afterwards (default: a "
+   "fresh temporary folder, removed afterwards).", kBench},
   // What to write.
   {"format", "", "FORMAT", "", "table, csv or json (default table).", kBench},
   {"output", "o", "FILE", "", "Write the results to FILE, not stdout.", kBench},
@@ -109,7 +132,9 @@ const std::string_view kExitStatusBench =
     "sanitizer found a fault of the kernel (listed on stderr; the trace is still written); 2 bad input or an error (one line on stderr; "
     "results measured before the error are still written); 128 + the signal's number when "
     "interrupted (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): the first signal stops after the current "
-    "run and the runs measured are still written; a second one within 30 s changes nothing.";
+    "run and the runs measured are still written; a second one within 30 s changes nothing. "
+    "--grade: 0 once the grades are written, whatever they are; --check-exercise: 1 where the "
+    "solution fails or the start passes.";
 
 const std::string_view kRunServers =
     "A run server is `tilescope-bench --serve` started by a command: over ssh, through Slurm's "
@@ -121,7 +146,9 @@ const std::string_view kRunServers =
 const ProgramSpec kBenchSpec = {
   "tilescope-bench",
   "run, time and verify TileScope's matrix-multiplication kernels",
-  {"tilescope-bench [OPTIONS]", "tilescope-bench --list", "tilescope-bench --serve"},
+  {"tilescope-bench [OPTIONS]", "tilescope-bench --list", "tilescope-bench --serve",
+   "tilescope-bench --grade EXERCISE [OPTIONS] SUBMISSION...",
+   "tilescope-bench --check-exercise FOLDER_OR_ID"},
   "One run, or a sweep over kernels, tile sizes and problem sizes, on the CPU, a CUDA GPU or a "
   "run server. Every input is validated before the first run; errors are one line on stderr.",
   {{"Sweeps",
@@ -148,6 +175,20 @@ const ProgramSpec kBenchSpec = {
     "recording who stores each element of C and what each thread of one block loads "
     "(--trace-block X,Y, default 0,0), and writes that trace; the app opens it (File > Open) and "
     "draws the kernel from it. C may have at most 1024 x 1024 elements."},
+   {"Grading",
+    "--grade EXERCISE SUBMISSION... checks every submission (a .cu file, or a folder whose .cu "
+    "files are taken in name order) against the exercise and writes a row each: compiled, "
+    "verified, every check's figure and pass or fail, passed, the seconds it took and the reason "
+    "it failed (--format table, csv or json; -o FILE). Each submission runs in a child process "
+    "of its own in a scratch folder, with --time-limit, --memory-limit, a CPU-time and a "
+    "file-size limit; on the cpu backend the child compiles, then shuts file access off "
+    "(Landlock) and every system call but memory, threads and time (seccomp) before any code of "
+    "the submission runs. An endless loop, a crash, a huge allocation, a compile that never ends "
+    "or an #include fails that row alone with the reason (\"timed out after 60 s while "
+    "checking\", \"crashed while checking: segmentation fault\", \"ran out of memory\"). The "
+    "exit status is 0 once the grades are written, whatever they are. --check-exercise "
+    "FOLDER_OR_ID is for writing exercises: the folder is validated, and its solution must pass "
+    "and its start fail."},
    {"Run servers",
     "--serve answers run requests as JSON lines on stdin and stdout (docs/remote.md); --via "
     "COMMAND runs any job on the server COMMAND starts, e.g. over ssh or through Slurm's srun; "
@@ -174,7 +215,11 @@ const ProgramSpec kBenchSpec = {
     "--kernel warptile --size 4096",
     "One run on a server started over ssh and Slurm."},
    {"tilescope-bench --backend cuda --kernel-file mine.cu --size 256 --trace mine-trace.json",
-    "Traces your own kernel for the app's diagrams."}},
+    "Traces your own kernel for the app's diagrams."},
+   {"tilescope-bench --grade 03-stage-a-and-b submissions/ --format csv -o grades.csv",
+    "Grades a class's submissions to an exercise, each shut in a child of its own."},
+   {"tilescope-bench --check-exercise my-exercises/07-transpose",
+    "Checks a new exercise: its solution passes, its start does not."}},
   {"tilescope(1)", "ssh(1)", "srun(1)"},
 };
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 
 #include "tilescope/error.hpp"
 #include "tilescope/io/json_fields.hpp"
@@ -20,15 +19,6 @@ constexpr std::int64_t kHandInVersion = 1;
 
 bool onCpu(const Backend& backend) {
   return backend.id() == "cpu";
-}
-
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 std::string shapeText(const Shape& shape) {
@@ -99,6 +89,7 @@ std::optional<KernelResources> resourcesOf(const Exercise& exercise, const std::
                                            const CheckOptions& options,
                                            const std::optional<KernelResources>& fromRun) {
   if (fromRun) return fromRun;
+  if (options.knownResources) return *options.knownResources;
   if (userKernelCompilerUnavailable()) return std::nullopt;
   CompileOptions compile;
   compile.params = exercise.params;
@@ -161,7 +152,7 @@ SubmissionReport checkSubmission(const Exercise& exercise, const std::string& so
   out.exercise = exercise.id;
   out.source = source;
   out.backend = backend.id();
-  out.checkedAt = utcNow();
+  out.checkedAt = io::utcNow();
   if (const auto devices = backend.devices(); std::size_t(options.device) < devices.size())
     out.device = devices[std::size_t(options.device)].name;
   const KernelConfig kernel{userKernelId(options.kernelName), exercise.params, source};

@@ -80,6 +80,10 @@ struct CheckOptions {
   std::string kernelName = "submission";  // the user kernel's name: user:<name>
   int device = 0;
   int raceRounds = 3;  // the time check alternates the submission and the rung this many times
+  // Registers and occupancy from an NVRTC compile the caller made already (nullopt inside where
+  // it gave none): a grader's child compiles before it shuts file access off, and NVRTC reads
+  // files. Unset, checkSubmission compiles with NVRTC itself where it is installed.
+  std::optional<std::optional<KernelResources>> knownResources;
 };
 
 // Checks `source` as a submission of `exercise` on `backend`. Never throws for what the source

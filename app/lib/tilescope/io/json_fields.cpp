@@ -2,11 +2,21 @@
 #include "tilescope/io/json_fields.hpp"
 
 #include <cmath>
+#include <ctime>
 
 #include "tilescope/error.hpp"
 #include "tilescope/quote.hpp"
 
 namespace tilescope::io {
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
 
 std::string memberPath(const std::string& path, const std::string& name) {
   return path.empty() ? name : path + "." + name;

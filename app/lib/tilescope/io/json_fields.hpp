@@ -14,6 +14,9 @@
 
 namespace tilescope::io {
 
+// Now, as documents record when they were written: ISO 8601, UTC, to the second.
+std::string utcNow();
+
 // "results[3]" + "m" = "results[3].m"; "" + "m" = "m".
 std::string memberPath(const std::string& path, const std::string& name);
 // "results" + 3 = "results[3]".

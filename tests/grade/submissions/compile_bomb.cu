@@ -1,0 +1,42 @@
+// A compile-time bomb.
+TS_PARAM(TILE, 8, 4, 8, 16)
+// A compile that does not end: 4096 constant evaluations of a million steps each, every one
+// under the compiler's own limit on a single evaluation.
+constexpr long long spin(int n) {
+  long long s = 0;
+  for (int i = 0; i < 1000; ++i)
+    for (int j = 0; j < 1000; ++j) s += i ^ j ^ n;
+  return s;
+}
+template <int Lo, int Hi>
+struct Bomb {
+  static constexpr long long value =
+      Bomb<Lo, (Lo + Hi) / 2>::value + Bomb<(Lo + Hi) / 2, Hi>::value;
+};
+template <int Lo>
+struct Bomb<Lo, Lo + 1> {
+  static constexpr long long value = spin(Lo);
+};
+constexpr long long bomb = Bomb<0, 4096>::value;
+TS_LAUNCH(TILE, TILE, ts::ceilDiv(N, TILE), ts::ceilDiv(M, TILE), 0)
+TS_KSTEP(TILE)
+
+TS_KERNEL {
+  __shared__ float a[TILE][TILE];
+  __shared__ float b[TILE][TILE];
+  const int ty = threadIdx.y, tx = threadIdx.x;
+  const int i = blockIdx.y * TILE + ty;
+  const int j = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int k0 = 0; k0 < p.K; k0 += TILE) {
+    ts::writeShared(p, ts::TileA, a[ty][tx],
+                    i < p.M && k0 + tx < p.K ? ts::loadA(p, i, k0 + tx) : 0.0f);
+    ts::writeShared(p, ts::TileB, b[ty][tx],
+                    k0 + ty < p.K && j < p.N ? ts::loadB(p, k0 + ty, j) : 0.0f);
+    __syncthreads();
+    for (int kk = 0; kk < TILE; ++kk)
+      sum += ts::readShared(p, ts::TileA, a[ty][kk]) * ts::readShared(p, ts::TileB, b[kk][tx]);
+    __syncthreads();
+  }
+  if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);
+}

@@ -91,8 +91,7 @@ TEST_F(DeviceLockTest, WaitersGoInTurnAndKnowTheirPlace) {
   // The first waiter has the lock next; the second moves up to one ahead, and has the lock only
   // once the first is done.
   std::string order;
-  for (char byte; order.find('b') == std::string::npos && (byte = next(2000)) != 0;)
-    order += byte;
+  for (char byte; order.find('b') == std::string::npos && (byte = next(2000)) != 0;) order += byte;
   EXPECT_TRUE(order == "a1b" || order == "1ab") << order;
   EXPECT_EQ(exitStatus(first), 0);
   EXPECT_EQ(exitStatus(second), 0);

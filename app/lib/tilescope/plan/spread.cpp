@@ -65,12 +65,11 @@ std::vector<int> parseDevices(const std::string& text, std::size_t count) {
   while (at <= text.size()) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
     const std::string part = text.substr(at, comma - at);
-    const auto device =
-        int(parseIntegerIn(part, "--devices", 0, std::numeric_limits<int>::max()));
+    const auto device = int(parseIntegerIn(part, "--devices", 0, std::numeric_limits<int>::max()));
     if (std::size_t(device) >= count)
-      throw Error(ErrorKind::InvalidArgument, "--devices " + text + ": there is no device " +
-                                                  part + " (the backend has " +
-                                                  std::to_string(count) + ", numbered from 0)");
+      throw Error(ErrorKind::InvalidArgument, "--devices " + text + ": there is no device " + part +
+                                                  " (the backend has " + std::to_string(count) +
+                                                  ", numbered from 0)");
     if (std::find(devices.begin(), devices.end(), device) != devices.end())
       throw Error(ErrorKind::InvalidArgument,
                   "--devices " + text + ": device " + part + " is named twice");

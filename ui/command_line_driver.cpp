@@ -169,8 +169,15 @@ void CommandLineDriver::runWhenBackendsKnown() {
   if (finished_) return;
   desktop::RunController* controller = window_->controller();
   const desktop::BackendSummary* backend = controller->backend(line_.choices.backend);
-  // A run server answers after the local backends, and one added by useServer after those.
-  if ((!backend && line_.server) || (backend && backend->connecting)) {
+  // A run server answers after the local backends, and one added by useServer after those; a
+  // dormant one is started now.
+  if (backend && backend->connecting) sawConnecting_ = true;
+  if (backend && backend->dormant && !sawConnecting_ && !serverStarted_) {
+    serverStarted_ = true;
+    controller->connectServer(backend->id);
+  }
+  if ((!backend && line_.server) ||
+      (backend && (backend->connecting || (backend->dormant && !sawConnecting_)))) {
     connect(controller, &desktop::RunController::backendsChanged, this,
             &CommandLineDriver::runWhenBackendsKnown, Qt::SingleShotConnection);
     return;

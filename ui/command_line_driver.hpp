@@ -44,6 +44,8 @@ class CommandLineDriver : public QObject {
   int exitCode_ = 0;
   int interruptSignal_ = 0;
   bool finished_ = false;
+  bool serverStarted_ = false;  // the chosen run server was asked to start
+  bool sawConnecting_ = false;  // and was seen starting: its next summary says how it went
 };
 
 }  // namespace tilescope::ui

@@ -191,6 +191,17 @@ void MainWindow::editServers() {
   statusBar()->showMessage(tr("Connecting to the servers\u2026"));
 }
 
+void MainWindow::startChosenServer() {
+  // A run server starts when its backend is chosen; once per choice, so a server that cannot
+  // start is not started again and again as its summary comes back.
+  const std::string chosen = controls_->choices().backend;
+  if (chosen == serverAsked_) return;
+  const desktop::BackendSummary* summary = runs_.backend(chosen);
+  if (!summary) return;
+  serverAsked_ = chosen;
+  if (summary->dormant) runs_.connectServer(chosen);
+}
+
 void MainWindow::createToolBar() {
   QToolBar* tools = addToolBar(tr("Main"));
   tools->setObjectName(QStringLiteral("mainToolBar"));
@@ -214,13 +225,18 @@ void MainWindow::connectControllers() {
   connect(fileMenu_, &FileMenu::status, this, &MainWindow::showStatus);
   connect(fileMenu_, &FileMenu::fileError, this, &MainWindow::fileError);
 
-  connect(&runs_, &desktop::RunController::backendsChanged, this,
-          [this] { controls_->setBackends(runs_.backends()); });
+  connect(&runs_, &desktop::RunController::backendsChanged, this, [this] {
+    controls_->setBackends(runs_.backends());
+    startChosenServer();
+  });
   connect(&runs_, &desktop::RunController::busyChanged, runActions_, &RunActions::setBusy);
   connect(&queue_, &desktop::QueueController::progressShown, runActions_,
           &RunActions::showProgress);
-  connect(controls_, &ControlPanel::choicesChanged, this,
-          [this] { runActions_->updateFor(*controls_); });
+  connect(&queue_, &desktop::QueueController::problemSolved, notice_, &NoticeBar::resolve);
+  connect(controls_, &ControlPanel::choicesChanged, this, [this] {
+    runActions_->updateFor(*controls_);
+    startChosenServer();
+  });
 
   connect(&sessions_, &Session::modifiedChanged, this, &QWidget::setWindowModified);
   const auto showTitle = [this] {

@@ -114,6 +114,8 @@ class MainWindow : public QMainWindow {
   void showStatus(const QString& message, int timeoutMs);
   void showProblem(const QString& message);
   void fileError(const QString& message);
+  // Starts the run server of the chosen backend (RunController::connectServer).
+  void startChosenServer();
 
   desktop::ResultsModel model_;
   // Declared after the model: destroyed first, so its thread stops before the model goes.
@@ -141,6 +143,7 @@ class MainWindow : public QMainWindow {
   RunActions* runActions_ = nullptr;
   DockLayout* dockLayout_ = nullptr;
   bool remembersSettings_ = true;
+  std::string serverAsked_;  // the backend startChosenServer last saw chosen
 
   QAction* resetViewAction_ = nullptr;
   QAction* presentationAction_ = nullptr;

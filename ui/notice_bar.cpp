@@ -40,6 +40,10 @@ void NoticeBar::showProblem(const QString& message) {
   show();
 }
 
+void NoticeBar::resolve(const QString& message) {
+  if (latest_ == message) dismiss();
+}
+
 void NoticeBar::dismiss() {
   count_ = 0;
   latest_.clear();

@@ -16,6 +16,8 @@ class NoticeBar : public QFrame {
 
   // Shows `message`; while the bar is open, later problems replace it and are counted.
   void showProblem(const QString& message);
+  // Dismisses the notice when `message` is still the one it shows (the problem is over).
+  void resolve(const QString& message);
   void dismiss();
   QString message() const;
 

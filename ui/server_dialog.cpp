@@ -13,6 +13,7 @@
 #include <QListWidget>
 #include <QPointer>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 #include <thread>
 
@@ -116,6 +117,23 @@ ServerDialog::ServerDialog(const desktop::ServerSettings& settings, QWidget* par
   connect(isolate_, &QCheckBox::toggled, this,
           [this](bool checked) { settings_.isolateCuda = checked; });
   layout->addWidget(isolate_);
+
+  auto* idleRow = new QHBoxLayout;
+  idleRow->addWidget(new QLabel(tr("Close a server idle for"), this));
+  idleMinutes_ = new QSpinBox(this);
+  idleMinutes_->setObjectName(QStringLiteral("idleMinutes"));
+  idleMinutes_->setRange(0, 24 * 60);
+  idleMinutes_->setSuffix(tr(" min"));
+  idleMinutes_->setSpecialValueText(tr("never"));
+  idleMinutes_->setValue(settings_.idleMinutes);
+  idleMinutes_->setToolTip(
+      tr("A server starts when its backend is chosen or a run needs it, and is closed after "
+         "this long without a run, which releases a Slurm job. 0: never."));
+  connect(idleMinutes_, &QSpinBox::valueChanged, this,
+          [this](int minutes) { settings_.idleMinutes = minutes; });
+  idleRow->addWidget(idleMinutes_);
+  idleRow->addStretch();
+  layout->addLayout(idleRow);
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

@@ -10,6 +10,7 @@
 #include "servers.hpp"
 
 class QCheckBox;
+class QSpinBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -51,6 +52,7 @@ class ServerDialog : public QDialog {
   quint64 lastTest_ = 0;  // only the latest test's answer is shown
   QPushButton* remove_ = nullptr;
   QCheckBox* isolate_ = nullptr;
+  QSpinBox* idleMinutes_ = nullptr;
 };
 
 }  // namespace tilescope::ui

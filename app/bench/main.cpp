@@ -31,6 +31,7 @@
 #include "tilescope/plan/spread.hpp"
 #include "tilescope/plan/sweep.hpp"
 #include "tilescope/plan/tuned_store.hpp"
+#include "tilescope/remote/reconnect.hpp"
 #include "tilescope/remote/remote_backend.hpp"
 #include "tilescope/remote/server.hpp"
 #include "tilescope/remote/server_list.hpp"
@@ -49,6 +50,15 @@ constexpr int kExitError = 2;       // bad input, or a run failed
 // Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
 // between repetitions.
 std::atomic<bool> interruptRequested{false};
+
+// How long a sweep waits for a run server whose connection was lost before it gives up.
+constexpr std::chrono::minutes kServerComebackLimit{10};
+
+// One line on stderr that is not an error: what the bench decided for the user.
+void printNote(const std::string& message) {
+  std::fprintf(stderr, "tilescope-bench: %s\n", message.c_str());
+}
+
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
 // Results on standard output, every write checked: a full disk (> /dev/full) or a closed stdout
@@ -251,8 +261,14 @@ Measured runAll(const RunDevices& on, const std::vector<RunRequest>& runs, bool 
                  on.devices.size() > 1 ? (" on device " + std::to_string(device)).c_str() : "",
                  plan::describe(runs[i]).c_str(), stage.c_str());
   };
-  const std::vector<plan::RunOutcome> outcomes =
-      plan::runSpread(on.backends, on.devices, runs, keepGoing, progress, &interruptRequested);
+  const auto waiting = [&](const std::string& why, int attempt, std::chrono::seconds pause) {
+    const std::lock_guard<std::mutex> lock(printing);
+    printNote(why + "; connecting again in " + std::to_string(pause.count()) + " s (try " +
+              std::to_string(attempt) + "; Ctrl+C stops, keeping what was measured)");
+  };
+  const std::vector<plan::RunOutcome> outcomes = plan::runSpread(
+      on.backends, on.devices, runs, keepGoing, progress, &interruptRequested,
+      remote::recoverLostServers(kServerComebackLimit, &interruptRequested, waiting));
   Measured measured;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (outcomes[i].result) measured.results.push_back(*outcomes[i].result);
@@ -278,11 +294,6 @@ DeviceCeilings measureCeilings(Backend& backend, int device) {
     }
   } clearLine{showProgress};
   return backend.measureCeilings(device, progress, &interruptRequested);
-}
-
-// One line on stderr that is not an error: what the bench decided for the user.
-void printNote(const std::string& message) {
-  std::fprintf(stderr, "tilescope-bench: %s\n", message.c_str());
 }
 
 std::string shapeText(const Shape& shape) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "formatting.hpp"
 
+#include <QCoreApplication>
+
 namespace tilescope::desktop {
 
 QString formatMs(double ms) {
@@ -64,6 +66,11 @@ QString formatCount(double count) {
   if (count >= 1e9) return QStringLiteral("%1 billion").arg(count / 1e9, 0, 'f', 1);
   if (count >= 1e6) return QStringLiteral("%1 million").arg(count / 1e6, 0, 'f', 1);
   return QString::number(count, 'f', 0);
+}
+
+QString countedRuns(int count) {
+  return count == 1 ? QCoreApplication::translate("formatting", "1 run")
+                    : QCoreApplication::translate("formatting", "%1 runs").arg(count);
 }
 
 QString deviceFactsTable(const DeviceInfo& device) {

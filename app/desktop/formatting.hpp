@@ -14,6 +14,8 @@ QString formatRate(double gflops);
 QString formatBytes(double bytes);
 // "32768", "1.1 billion".
 QString formatCount(double count);
+// "1 run", "3 runs".
+QString countedRuns(int count);
 // A device's facts ("SMs: 132"), one row each, as an HTML table.
 QString deviceFactsTable(const DeviceInfo& device);
 // "512³" for a cube, "512×256×128" otherwise.

@@ -16,6 +16,8 @@ QueueController::QueueController(RunController& runs, ResultsModel& model, QObje
   connect(&runs_, &RunController::resultReady, this, &QueueController::onResult);
   connect(&runs_, &RunController::runFailed, this, &QueueController::onRunFailed);
   connect(&runs_, &RunController::queueFinished, this, &QueueController::onQueueFinished);
+  connect(&runs_, &RunController::serverLost, this, &QueueController::onServerLost);
+  connect(&runs_, &RunController::serverBack, this, &QueueController::onServerBack);
 }
 
 QString QueueController::formatDuration(double seconds) {
@@ -45,7 +47,9 @@ bool QueueController::runUserKernel(const Choices& choices, const UserKernelSour
 void QueueController::cancel() {
   if (!runs_.busy()) return;
   runs_.cancel();
-  emit status(tr("Cancelling: the run in progress stops when its launch ends"), 0);
+  // Runs that only waited for a lost server end at once.
+  if (runs_.busy())
+    emit status(tr("Cancelling: the run in progress stops when its launch ends"), 0);
 }
 
 void QueueController::onBackendsChanged() {
@@ -59,8 +63,13 @@ void QueueController::onBackendsChanged() {
 void QueueController::onProgress(const QueueProgress& progress) {
   if (!runs_.busy()) return;
   QString text =
-      tr("Run %1 of %2: %3").arg(progress.position).arg(progress.total).arg(progress.current);
+      progress.current.isEmpty()
+          ? tr("Waiting")
+          : tr("Run %1 of %2: %3").arg(progress.position).arg(progress.total).arg(progress.current);
   if (!progress.stage.isEmpty()) text += QStringLiteral(" \u2014 ") + progress.stage;
+  if (progress.alsoRunning > 0)
+    text += tr(" (+%1 at once on other backends)").arg(progress.alsoRunning);
+  for (const QString& waiting : progress.waiting) text += QStringLiteral(" \u00b7 ") + waiting;
   emit progressShown(text, int(progress.fraction * 1000),
                      progress.secondsLeft < 0
                          ? tr("estimating\u2026")
@@ -107,6 +116,18 @@ void QueueController::onQueueFinished(const QueueSummary& summary) {
   text += tr(" in %1.").arg(formatDuration(summary.seconds));
   if (!countersNote_.isEmpty()) text += QLatin1Char(' ') + std::exchange(countersNote_, {});
   emit status(text, 0);
+}
+
+void QueueController::onServerLost(const QString& server, const QString& why, int waiting) {
+  const QString notice = tr("Server %1: %2. Holding %3 until it is back (Cancel drops them).")
+                             .arg(server, why, countedRuns(waiting));
+  lostNotices_[server] = notice;
+  emit problem(notice);
+}
+
+void QueueController::onServerBack(const QString& server, int waiting) {
+  if (lostNotices_.contains(server)) emit problemSolved(lostNotices_.take(server));
+  emit status(tr("Server %1 is back: going on with %2.").arg(server, countedRuns(waiting)), 10000);
 }
 
 }  // namespace tilescope::desktop

@@ -3,6 +3,7 @@
 // The run queue as the window tells it: what it queues and cancels, the results it records in
 // the model (with the facts of their devices), and the texts for its progress, its failures and
 // its end. The window shows those texts; the RunController does the running.
+#include <QMap>
 #include <QObject>
 #include <vector>
 
@@ -34,6 +35,8 @@ class QueueController : public QObject {
   void progressShown(const QString& text, int permille, const QString& timeLeft);
   void status(const QString& message, int timeoutMs);
   void problem(const QString& message);
+  // A problem told before is over (a lost server is back): its notice can go.
+  void problemSolved(const QString& message);
 
  private:
   void onBackendsChanged();
@@ -41,11 +44,15 @@ class QueueController : public QObject {
   void onResult(const RunResult& result);
   void onRunFailed(const RunJob& job, const RunFailure& failure);
   void onQueueFinished(const QueueSummary& summary);
+  void onServerLost(const QString& server, const QString& why, int waiting);
+  void onServerBack(const QString& server, int waiting);
 
   RunController& runs_;
   ResultsModel& model_;
   // The last run's counters against the model (or why it has none), said when the queue ends.
   QString countersNote_;
+  // Per lost server, the notice that said so.
+  QMap<QString, QString> lostNotices_;
 };
 
 }  // namespace tilescope::desktop

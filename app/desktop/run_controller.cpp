@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "formatting.hpp"
 #include "run_worker.hpp"
+#include "tilescope/remote/reconnect.hpp"
 
 namespace tilescope::desktop {
 namespace {
@@ -23,38 +25,178 @@ double weightOf(const RunJob& job) {
 // Below this much elapsed time the rate is mostly noise.
 constexpr double kMinSecondsForEstimate = 0.25;
 
+QString text(const std::string& value) {
+  return QString::fromStdString(value);
+}
+
 }  // namespace
+
+struct RunController::Lane {
+  std::optional<remote::ServerAddress> server;  // nullopt: the local backends' lane
+  std::string serverId;                         // the server's backend id ("cuda@gpu1")
+  QThread thread;
+  RunWorker* worker = nullptr;  // lives on `thread`; deleted there when it finishes
+  QObject receiver;             // the context of the worker's signals: none arrive once it goes
+  std::atomic<bool> cancel{false};
+  std::vector<BackendSummary> summaries;
+  bool probed = false;
+
+  std::optional<RunJob> current;
+  quint64 ticket = 0;
+  double fraction = 0;
+  QString stage;
+  int retries = 0;       // how often the current job was made again after a lost connection
+  int frontRetries = 0;  // the same for the lane's first waiting job
+
+  bool waiting = false;  // for its lost server
+  int attempt = 0;       // tries to connect again since the loss
+  QTimer retryTimer;
+  bool retiring = false;  // removed by setServers; goes when its job ends
+
+  QString name() const { return text(server ? server->name : std::string("local")); }
+  // Whether `job` is for this lane's server (the local lane takes every other job).
+  bool serves(const RunJob& job) const { return server && job.backend == serverId; }
+};
 
 RunController::RunController(QObject* parent, std::vector<remote::ServerAddress> servers)
     : QObject(parent) {
   registerMetaTypes();
   qRegisterMetaType<QueueProgress>();
   qRegisterMetaType<QueueSummary>();
-  worker_ = new RunWorker(&cancel_);
-  worker_->moveToThread(&thread_);
-  thread_.setObjectName(QStringLiteral("tilescope-worker"));
-  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-  connect(worker_, &RunWorker::backendsProbed, this, &RunController::onBackendsProbed);
-  connect(worker_, &RunWorker::progress, this, &RunController::onProgress);
-  connect(worker_, &RunWorker::finished, this, &RunController::onFinished);
-  connect(worker_, &RunWorker::ceilingsMeasured, this, &RunController::onCeilingsMeasured);
-  connect(worker_, &RunWorker::traced, this, &RunController::onTraced);
-  connect(worker_, &RunWorker::checked, this, &RunController::onChecked);
-  connect(worker_, &RunWorker::failed, this, &RunController::onFailed);
-  thread_.start();
-  QMetaObject::invokeMethod(
-      worker_, [worker = worker_, servers = std::move(servers)] { worker->probe(servers); },
-      Qt::QueuedConnection);
-}
-
-void RunController::setServers(const std::vector<remote::ServerAddress>& servers) {
-  if (shutDown_) return;
-  QMetaObject::invokeMethod(
-      worker_, [worker = worker_, servers] { worker->setServers(servers); }, Qt::QueuedConnection);
+  std::vector<remote::ServerAddress> named;
+  for (const remote::ServerAddress& server : servers)
+    (server.name.empty() ? isolating_ : named).push_back(server);
+  addLane(std::nullopt);
+  for (const remote::ServerAddress& server : named) addLane(server);
 }
 
 RunController::~RunController() {
   shutdown();
+}
+
+RunController::Lane& RunController::addLane(const std::optional<remote::ServerAddress>& server) {
+  Lane& lane = *lanes_.emplace_back(std::make_unique<Lane>());
+  lane.server = server;
+  if (server) lane.serverId = remote::backendIdOf(*server);
+  lane.worker = new RunWorker(&lane.cancel);
+  lane.worker->moveToThread(&lane.thread);
+  lane.thread.setObjectName(QStringLiteral("tilescope-%1").arg(lane.name()));
+  connect(&lane.thread, &QThread::finished, lane.worker, &QObject::deleteLater);
+  Lane* at = &lane;
+  QObject* context = &lane.receiver;
+  connect(lane.worker, &RunWorker::backendsProbed, context,
+          [this, at](const std::vector<BackendSummary>& b) { onBackendsProbed(*at, b); });
+  connect(lane.worker, &RunWorker::progress, context,
+          [this, at](quint64 t, double f, const QString& s) { onProgress(*at, t, f, s); });
+  connect(lane.worker, &RunWorker::finished, context, [this, at](quint64 t, const RunResult& r) {
+    onEnded(*at, t, [&] { emit resultReady(r); });
+  });
+  connect(lane.worker, &RunWorker::ceilingsMeasured, context,
+          [this, at](quint64 t, const DeviceCeilings& c) {
+            onEnded(*at, t, [&] { emit ceilingsReady(c); });
+          });
+  connect(lane.worker, &RunWorker::traced, context, [this, at](quint64 t, const KernelTrace& k) {
+    onEnded(*at, t, [&] { emit traceReady(k); });
+  });
+  connect(lane.worker, &RunWorker::checked, context,
+          [this, at](quint64 t, const exercise::SubmissionReport& r) {
+            onEnded(*at, t, [&] { emit checkReady(r); });
+          });
+  connect(lane.worker, &RunWorker::failed, context,
+          [this, at](quint64 t, const RunFailure& f) { onFailed(*at, t, f); });
+  connect(lane.worker, &RunWorker::reconnectTried, context,
+          [this, at](bool back, const QString& why) { onReconnectTried(*at, back, why); });
+  lane.retryTimer.setSingleShot(true);
+  connect(&lane.retryTimer, &QTimer::timeout, context, [at] {
+    QMetaObject::invokeMethod(at->worker, &RunWorker::reconnect, Qt::QueuedConnection);
+  });
+  lane.thread.start();
+  if (server) {
+    QMetaObject::invokeMethod(
+        lane.worker, [worker = lane.worker, address = *server] { worker->serve(address); },
+        Qt::QueuedConnection);
+  } else {
+    QMetaObject::invokeMethod(
+        lane.worker, [worker = lane.worker, isolating = isolating_] { worker->probe(isolating); },
+        Qt::QueuedConnection);
+  }
+  return lane;
+}
+
+void RunController::removeLaterLane(Lane& lane) {
+  // Not from within the lane's own signal: its receiver goes with it.
+  QMetaObject::invokeMethod(
+      this, [this, at = &lane] { removeLane(*at); }, Qt::QueuedConnection);
+}
+
+void RunController::removeLane(Lane& lane) {
+  lane.cancel = true;  // a server still starting stops waiting for its hello
+  lane.thread.quit();
+  lane.thread.wait();
+  const auto found = std::find_if(lanes_.begin(), lanes_.end(),
+                                  [&](const std::unique_ptr<Lane>& l) { return l.get() == &lane; });
+  lanes_.erase(found);
+}
+
+RunController::Lane& RunController::laneFor(const RunJob& job) {
+  for (const std::unique_ptr<Lane>& lane : lanes_)
+    if (!lane->retiring && lane->serves(job)) return *lane;
+  return *lanes_.front();
+}
+
+RunController::Lane* RunController::laneOf(const std::string& serverId) {
+  for (const std::unique_ptr<Lane>& lane : lanes_)
+    if (!lane->retiring && lane->server && lane->serverId == serverId) return lane.get();
+  return nullptr;
+}
+
+void RunController::setServers(const std::vector<remote::ServerAddress>& servers) {
+  if (shutDown_) return;
+  std::vector<remote::ServerAddress> isolating, named;
+  for (const remote::ServerAddress& server : servers)
+    (server.name.empty() ? isolating : named).push_back(server);
+  if (isolating != isolating_) {
+    // The local lane's child servers (the CUDA backend isolated from the window).
+    isolating_ = isolating;
+    QMetaObject::invokeMethod(
+        lanes_.front()->worker,
+        [worker = lanes_.front()->worker, isolating] { worker->setServers(isolating); },
+        Qt::QueuedConnection);
+  }
+  // A server whose address changed, or that is gone, leaves its lane.
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    if (!lane->server || lane->retiring ||
+        std::find(named.begin(), named.end(), *lane->server) != named.end())
+      continue;
+    lane->retiring = true;
+    lane->waiting = false;
+    lane->retryTimer.stop();
+    if (lane->current) lane->cancel = true;  // it goes when that job ends
+  }
+  for (const remote::ServerAddress& server : named)
+    if (!laneOf(remote::backendIdOf(server))) addLane(server);
+  // Runs for a server no lane takes any more fail; a changed server's go to its new lane.
+  for (const std::unique_ptr<Lane>& lane : lanes_)
+    if (lane->retiring && !laneOf(lane->serverId))
+      failWaiting(*lane, tr("not run: server %1 was removed").arg(lane->name()));
+  for (auto lane = lanes_.begin(); lane != lanes_.end();) {
+    if ((*lane)->retiring && !(*lane)->current) {
+      (*lane)->cancel = true;
+      (*lane)->thread.quit();
+      (*lane)->thread.wait();
+      lane = lanes_.erase(lane);
+    } else {
+      ++lane;
+    }
+  }
+  onBackendsProbed(*lanes_.front(), lanes_.front()->summaries);
+  dispatch();
+}
+
+void RunController::connectServer(const std::string& id) {
+  Lane* lane = laneOf(id);
+  if (!lane || lane->current || lane->waiting) return;
+  QMetaObject::invokeMethod(lane->worker, &RunWorker::connectServer, Qt::QueuedConnection);
 }
 
 const BackendSummary* RunController::backend(const std::string& id) const {
@@ -64,143 +206,245 @@ const BackendSummary* RunController::backend(const std::string& id) const {
   return nullptr;
 }
 
+bool RunController::busy() const {
+  return passOpen_;
+}
+
+bool RunController::workerRunning() const {
+  return !lanes_.empty() && lanes_.front()->thread.isRunning();
+}
+
 void RunController::enqueue(const std::vector<RunJob>& jobs) {
   if (shutDown_ || jobs.empty()) return;
   pending_.insert(pending_.end(), jobs.begin(), jobs.end());
-  if (!busy()) {
+  if (!passOpen_) {
     startPass();
     emit busyChanged(true);
   } else {
-    emit progressChanged(progressOf(0, QString()));
+    dispatch();
   }
 }
 
 void RunController::cancel() {
   pending_.clear();
-  if (busy()) cancel_ = true;
+  if (!passOpen_) return;
+  pass_.cancelled = true;
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    lane->waiting = false;
+    lane->retryTimer.stop();
+    lane->frontRetries = 0;
+    if (lane->current) lane->cancel = true;
+  }
+  dispatch();
 }
 
 void RunController::shutdown() {
   if (shutDown_) return;
-  shutDown_ = true;
   cancel();
-  thread_.quit();
-  thread_.wait();
+  shutDown_ = true;
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    lane->cancel = true;  // also a server still starting
+    lane->thread.quit();
+  }
+  for (const std::unique_ptr<Lane>& lane : lanes_) lane->thread.wait();
 }
 
-void RunController::onBackendsProbed(const std::vector<BackendSummary>& backends) {
-  backends_ = backends;
-  backendsKnown_ = true;
-  emit backendsChanged();
+void RunController::onBackendsProbed(Lane& lane, const std::vector<BackendSummary>& backends) {
+  if (shutDown_) return;
+  lane.summaries = backends;
+  if (!lane.server && !backends.empty()) lane.probed = true;
+  backends_.clear();
+  for (const std::unique_ptr<Lane>& each : lanes_)
+    if (!each->retiring)
+      backends_.insert(backends_.end(), each->summaries.begin(), each->summaries.end());
+  backendsKnown_ = lanes_.front()->probed;
+  if (backendsKnown_) emit backendsChanged();
 }
 
 void RunController::startPass() {
+  passOpen_ = true;
   pass_ = {};
   doneWeight_ = 0;
   passClock_.start();
-  dispatchNext();
+  dispatch();
 }
 
-void RunController::dispatchNext() {
-  cancel_ = false;
-  current_ = pending_.front();
-  pending_.pop_front();
-  ++ticket_;
-  emit progressChanged(progressOf(0, QStringLiteral("queued")));
-  const quint64 ticket = ticket_;
-  const RunJob job = *current_;
-  QMetaObject::invokeMethod(
-      worker_, [worker = worker_, ticket, job] { worker->execute(ticket, job); },
-      Qt::QueuedConnection);
-}
-
-QueueProgress RunController::progressOf(double currentFraction, const QString& stage) const {
-  QueueProgress progress;
-  const int ended = pass_.completed + pass_.failed;
-  progress.total = ended + int(pending_.size()) + (current_ ? 1 : 0);
-  progress.position = ended + (current_ ? 1 : 0);
-  progress.stage = stage;
-  double currentWeight = 0, pendingWeight = 0;
-  if (current_) {
-    progress.current = describe(*current_);
-    currentWeight = weightOf(*current_);
+void RunController::dispatch() {
+  if (!passOpen_ || shutDown_) return;
+  if (!pass_.cancelled) {
+    for (const std::unique_ptr<Lane>& lane : lanes_) {
+      if (lane->current || lane->waiting || lane->retiring) continue;
+      const auto next = std::find_if(pending_.begin(), pending_.end(), [&](const RunJob& job) {
+        return &laneFor(job) == lane.get();
+      });
+      if (next == pending_.end()) continue;
+      lane->cancel = false;
+      lane->current = *next;
+      pending_.erase(next);
+      lane->ticket = ++nextTicket_;
+      lane->retries = std::exchange(lane->frontRetries, 0);
+      lane->fraction = 0;
+      lane->stage = tr("queued");
+      QMetaObject::invokeMethod(
+          lane->worker,
+          [worker = lane->worker, ticket = lane->ticket, job = *lane->current] {
+            worker->execute(ticket, job);
+          },
+          Qt::QueuedConnection);
+    }
   }
-  for (const RunJob& job : pending_) pendingWeight += weightOf(job);
-  const double doneWeight = doneWeight_ + currentWeight * currentFraction;
-  const double totalWeight = doneWeight_ + currentWeight + pendingWeight;
-  progress.fraction = totalWeight > 0 ? doneWeight / totalWeight : 0;
-  const double elapsed = passClock_.isValid() ? passClock_.elapsed() / 1000.0 : 0;
-  if (doneWeight > 0 && elapsed >= kMinSecondsForEstimate) {
-    progress.secondsLeft = elapsed * (totalWeight - doneWeight) / doneWeight;
-  }
-  return progress;
-}
-
-void RunController::onProgress(quint64 ticket, double fraction, const QString& stage) {
-  if (shutDown_ || ticket != ticket_ || !current_) return;
-  emit progressChanged(progressOf(std::clamp(fraction, 0.0, 1.0), stage));
-}
-
-void RunController::onFinished(quint64 ticket, const RunResult& result) {
-  if (shutDown_ || ticket != ticket_ || !current_) return;
-  ++pass_.completed;
-  emit resultReady(result);
-  endCurrent();
-}
-
-void RunController::onCeilingsMeasured(quint64 ticket, const DeviceCeilings& ceilings) {
-  if (shutDown_ || ticket != ticket_ || !current_) return;
-  ++pass_.completed;
-  emit ceilingsReady(ceilings);
-  endCurrent();
-}
-
-void RunController::onTraced(quint64 ticket, const KernelTrace& trace) {
-  if (shutDown_ || ticket != ticket_ || !current_) return;
-  ++pass_.completed;
-  emit traceReady(trace);
-  endCurrent();
-}
-
-void RunController::onChecked(quint64 ticket, const exercise::SubmissionReport& report) {
-  if (shutDown_ || ticket != ticket_ || !current_) return;
-  ++pass_.completed;
-  emit checkReady(report);
-  endCurrent();
-}
-
-void RunController::onFailed(quint64 ticket, const RunFailure& failure) {
-  if (shutDown_ || ticket != ticket_ || !current_) return;
-  if (failure.cancelled()) {
-    pass_.cancelled = true;
-  } else {
-    ++pass_.failed;
-    emit runFailed(*current_, failure);
-  }
-  endCurrent();
-}
-
-void RunController::endCurrent() {
-  doneWeight_ += weightOf(*current_);
-  current_.reset();
-  // A cancel that came after the last launch of a run still ends the pass.
-  pass_.cancelled = pass_.cancelled || cancel_;
-  if (!pending_.empty() && !pass_.cancelled) {
-    dispatchNext();
+  const bool running = std::any_of(lanes_.begin(), lanes_.end(),
+                                   [](const std::unique_ptr<Lane>& lane) { return lane->current; });
+  // Runs that wait for a lost server keep the pass open.
+  if (running || (!pass_.cancelled && !pending_.empty())) {
+    emit progressChanged(progressOf());
     return;
   }
+  endPass();
+}
+
+void RunController::endPass() {
   pass_.seconds = passClock_.elapsed() / 1000.0;
   const QueueSummary summary = pass_;
-  cancel_ = false;
+  passOpen_ = false;
   if (!pending_.empty()) {
     // Runs queued after a cancel start a pass of their own.
     emit queueFinished(summary);
     startPass();
     return;
   }
-  emit progressChanged(progressOf(0, QString()));
+  emit progressChanged(progressOf());
   emit busyChanged(false);
   emit queueFinished(summary);
+}
+
+QueueProgress RunController::progressOf() const {
+  QueueProgress progress;
+  const int ended = pass_.completed + pass_.failed;
+  double doneWeight = doneWeight_, totalWeight = doneWeight_;
+  const Lane* first = nullptr;
+  int running = 0;
+  for (const std::unique_ptr<Lane>& lane : lanes_) {
+    if (lane->waiting) {
+      const int left =
+          lane->retryTimer.isActive() ? (lane->retryTimer.remainingTime() + 999) / 1000 : -1;
+      const QString held = countedRuns(waitingOn(*lane));
+      progress.waiting << (left < 0
+                               ? tr("%1: holding %2 until the server is back (connecting\u2026)")
+                                     .arg(lane->name(), held)
+                               : tr("%1: holding %2 until the server is back (connecting again "
+                                    "in %3 s)")
+                                     .arg(lane->name(), held)
+                                     .arg(left));
+    }
+    if (!lane->current) continue;
+    ++running;
+    if (!first) first = lane.get();
+    doneWeight += weightOf(*lane->current) * lane->fraction;
+    totalWeight += weightOf(*lane->current);
+  }
+  for (const RunJob& job : pending_) totalWeight += weightOf(job);
+  progress.total = ended + int(pending_.size()) + running;
+  progress.position = ended + (running > 0 ? 1 : 0);
+  progress.alsoRunning = std::max(0, running - 1);
+  if (first) {
+    progress.current = describe(*first->current);
+    progress.stage = first->stage;
+  }
+  progress.fraction = totalWeight > 0 ? doneWeight / totalWeight : 0;
+  const double elapsed = passClock_.isValid() ? passClock_.elapsed() / 1000.0 : 0;
+  if (doneWeight > 0 && elapsed >= kMinSecondsForEstimate)
+    progress.secondsLeft = elapsed * (totalWeight - doneWeight) / doneWeight;
+  return progress;
+}
+
+void RunController::onProgress(Lane& lane, quint64 ticket, double fraction, const QString& stage) {
+  if (shutDown_ || ticket != lane.ticket || !lane.current) return;
+  lane.fraction = std::clamp(fraction, 0.0, 1.0);
+  lane.stage = stage;
+  emit progressChanged(progressOf());
+}
+
+void RunController::onEnded(Lane& lane, quint64 ticket, const std::function<void()>& deliver) {
+  if (shutDown_ || ticket != lane.ticket || !lane.current) return;
+  ++pass_.completed;
+  deliver();
+  doneWeight_ += weightOf(*lane.current);
+  lane.current.reset();
+  // A cancel that came after the last launch of a run still ends the pass.
+  if (lane.cancel) pass_.cancelled = true;
+  if (lane.retiring) removeLaterLane(lane);
+  dispatch();
+}
+
+void RunController::onFailed(Lane& lane, quint64 ticket, const RunFailure& failure) {
+  if (shutDown_ || ticket != lane.ticket || !lane.current) return;
+  const RunJob job = *std::exchange(lane.current, std::nullopt);
+  const bool lost =
+      failure.server == ServerTrouble::Lost && lane.server && !lane.retiring && !pass_.cancelled;
+  if (failure.cancelled()) {
+    pass_.cancelled = true;
+  } else if (lost && lane.retries < remote::kRunRetriesAfterLoss) {
+    // The run the loss interrupted is made again once the server is back.
+    pending_.push_front(job);
+    lane.frontRetries = lane.retries + 1;
+  } else {
+    ++pass_.failed;
+    doneWeight_ += weightOf(job);
+    RunFailure told = failure;
+    if (lost)
+      told.message += tr(" (the connection was lost again when the run was made once more)");
+    emit runFailed(job, told);
+    if (failure.server == ServerTrouble::Unreachable && lane.server)
+      failWaiting(lane, tr("not run: %1").arg(failure.message));
+  }
+  if (lost) waitForServer(lane, failure.message);
+  if (lane.retiring) removeLaterLane(lane);
+  dispatch();
+}
+
+void RunController::waitForServer(Lane& lane, const QString& why) {
+  lane.waiting = true;
+  lane.attempt = 0;
+  emit serverLost(lane.name(), why, waitingOn(lane));
+  tryAgainLater(lane);
+}
+
+void RunController::tryAgainLater(Lane& lane) {
+  ++lane.attempt;
+  lane.retryTimer.start(std::chrono::milliseconds(remote::reconnectDelay(lane.attempt)));
+}
+
+void RunController::onReconnectTried(Lane& lane, bool back, const QString&) {
+  if (shutDown_ || !lane.waiting) return;  // cancelled meanwhile
+  if (!back) {
+    tryAgainLater(lane);
+    emit progressChanged(progressOf());
+    return;
+  }
+  lane.waiting = false;
+  emit serverBack(lane.name(), waitingOn(lane));
+  dispatch();
+}
+
+void RunController::failWaiting(Lane& lane, const QString& why) {
+  for (auto job = pending_.begin(); job != pending_.end();) {
+    if (!lane.serves(*job)) {
+      ++job;
+      continue;
+    }
+    const RunJob failedJob = *job;
+    job = pending_.erase(job);
+    ++pass_.failed;
+    doneWeight_ += weightOf(failedJob);
+    emit runFailed(failedJob, RunFailure{ErrorKind::Unavailable, why, ServerTrouble::Unreachable});
+  }
+  lane.frontRetries = 0;
+}
+
+int RunController::waitingOn(const Lane& lane) const {
+  return int(std::count_if(pending_.begin(), pending_.end(),
+                           [&](const RunJob& job) { return lane.serves(job); }));
 }
 
 }  // namespace tilescope::desktop

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The run queue on the window's side: it owns the worker thread, hands the worker one job at a
-// time, tracks progress and the time left, and turns a cancel into "stop after this launch".
+// The run queue on the window's side. It owns the workers, one per lane: the local backends
+// share one lane (so their timings never overlap), each run server has a lane of its own. Jobs
+// keep their order within a lane; a lane takes its next job when it is free, so a server that is
+// slow to start or lost delays no local run. The controller tracks progress and the time left,
+// turns a cancel into "stop after this launch", and holds a lost server's runs until it is back.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QThread>
+#include <QTimer>
 #include <atomic>
 #include <deque>
+#include <memory>
 #include <optional>
 
 #include "run_job.hpp"
@@ -17,12 +22,15 @@ namespace tilescope::desktop {
 class RunWorker;
 
 struct QueueProgress {
-  int position = 0;         // 1-based number of the run in progress
+  int position = 0;         // 1-based number of the (first) run in progress
   int total = 0;            // runs in this pass of the queue: finished, current and waiting
   double fraction = 0;      // of the whole pass, in [0, 1]
   QString current;          // describe() of the run in progress
   QString stage;            // what the backend says it is doing
   double secondsLeft = -1;  // negative while there is nothing to estimate from
+  int alsoRunning = 0;      // runs in progress on other lanes at the same time
+  // "gpu1: 28 runs wait for the server (connecting again in 8 s)", one line per lost server.
+  QStringList waiting;
 };
 
 struct QueueSummary {
@@ -35,7 +43,8 @@ class RunController : public QObject {
   Q_OBJECT
 
  public:
-  // `servers`: the run servers whose backends join the local ones (desktop::remoteBackends).
+  // `servers`: the run servers whose backends join the local ones (desktop::remoteBackends). A
+  // named server starts when connectServer() asks for it or a run needs it.
   explicit RunController(QObject* parent = nullptr,
                          std::vector<remote::ServerAddress> servers = {});
   // Shuts down: a run in progress is cancelled and waited for.
@@ -43,16 +52,21 @@ class RunController : public QObject {
 
   // Appends to the queue and starts it when idle.
   void enqueue(const std::vector<RunJob>& jobs);
-  // Replaces the run servers' backends (after the run in progress); backendsChanged follows.
+  // Replaces the run servers: a server whose address is unchanged keeps its lane and its
+  // connection; a removed one's waiting runs fail and its run in progress is cancelled.
+  // backendsChanged follows.
   void setServers(const std::vector<remote::ServerAddress>& servers);
-  // Drops the waiting runs; the one in progress stops when its current launch ends.
+  // Starts the run server of backend `id` (a dormant one; others are left as they are).
+  void connectServer(const std::string& id);
+  // Drops the waiting runs (also those waiting for a lost server); the ones in progress stop when
+  // their current launch ends.
   void cancel();
-  // Cancels, stops the worker thread and waits for it. Idempotent; nothing runs afterwards.
+  // Cancels, stops the worker threads and waits for them. Idempotent; nothing runs afterwards.
   void shutdown();
 
-  bool busy() const { return current_.has_value(); }
-  // False once shutdown() has stopped the worker thread.
-  bool workerRunning() const { return thread_.isRunning(); }
+  bool busy() const;
+  // False once shutdown() has stopped the worker threads.
+  bool workerRunning() const;
   bool backendsKnown() const { return backendsKnown_; }
   const std::vector<BackendSummary>& backends() const { return backends_; }
   const BackendSummary* backend(const std::string& id) const;
@@ -67,31 +81,46 @@ class RunController : public QObject {
   void checkReady(const tilescope::exercise::SubmissionReport& report);
   void runFailed(const tilescope::desktop::RunJob& job,
                  const tilescope::desktop::RunFailure& failure);
+  // A run server's connection was lost: `waiting` runs wait for it (the one it interrupted
+  // included); serverBack follows when it answers again, unless the runs are cancelled.
+  void serverLost(const QString& server, const QString& why, int waiting);
+  void serverBack(const QString& server, int waiting);
   void queueFinished(const tilescope::desktop::QueueSummary& summary);
 
  private:
-  void onBackendsProbed(const std::vector<BackendSummary>& backends);
-  void onProgress(quint64 ticket, double fraction, const QString& stage);
-  void onFinished(quint64 ticket, const RunResult& result);
-  void onCeilingsMeasured(quint64 ticket, const DeviceCeilings& ceilings);
-  void onTraced(quint64 ticket, const KernelTrace& trace);
-  void onChecked(quint64 ticket, const exercise::SubmissionReport& report);
-  void onFailed(quint64 ticket, const RunFailure& failure);
-  void endCurrent();
-  void startPass();
-  void dispatchNext();
-  QueueProgress progressOf(double currentFraction, const QString& stage) const;
+  struct Lane;
 
-  QThread thread_;
-  RunWorker* worker_ = nullptr;  // lives on thread_; deleted there when it finishes
-  std::atomic<bool> cancel_{false};
+  Lane& addLane(const std::optional<remote::ServerAddress>& server);
+  void removeLane(Lane& lane);
+  void removeLaterLane(Lane& lane);
+  Lane& laneFor(const RunJob& job);
+  Lane* laneOf(const std::string& serverId);
+  void onBackendsProbed(Lane& lane, const std::vector<BackendSummary>& backends);
+  void onProgress(Lane& lane, quint64 ticket, double fraction, const QString& stage);
+  // Ends `lane`'s job `ticket`: the result is emitted by `deliver` (nothing for a failure).
+  void onEnded(Lane& lane, quint64 ticket, const std::function<void()>& deliver);
+  void onFailed(Lane& lane, quint64 ticket, const RunFailure& failure);
+  void onReconnectTried(Lane& lane, bool back, const QString& why);
+  void waitForServer(Lane& lane, const QString& why);
+  void tryAgainLater(Lane& lane);
+  // Fails every waiting job of `lane` with `why`.
+  void failWaiting(Lane& lane, const QString& why);
+  int waitingOn(const Lane& lane) const;
+  void startPass();
+  // Gives every free lane its next job; ends the pass when nothing is left.
+  void dispatch();
+  void endPass();
+  QueueProgress progressOf() const;
+
+  std::vector<std::unique_ptr<Lane>> lanes_;      // the local lane first, then the servers'
+  std::vector<remote::ServerAddress> isolating_;  // unnamed: the local lane's child servers
   bool shutDown_ = false;
   bool backendsKnown_ = false;
+  bool passOpen_ = false;
   std::vector<BackendSummary> backends_;
 
   std::deque<RunJob> pending_;
-  std::optional<RunJob> current_;
-  quint64 ticket_ = 0;
+  quint64 nextTicket_ = 0;
   QueueSummary pass_;        // counts of the current pass of the queue
   double doneWeight_ = 0;    // estimated cost of the runs already ended in this pass
   QElapsedTimer passClock_;  // since this pass began

@@ -46,15 +46,23 @@ struct BackendSummary {
   // The backend's own reason for each element type it multiplies with no kernel at all (the CPU
   // backend: every type but fp32), so the window can say why before it queues such a run.
   std::map<ElementType, std::string> elementRefusals;
-  bool connecting = false;  // a run server not yet asked: another summary follows
+  bool connecting = false;  // a run server being started: another summary follows
+  // A run server not started yet: it starts when chosen (RunController::connectServer) or when
+  // a run needs it, and goes back to this after being idle for its address's idleClose.
+  bool dormant = false;
   bool available() const { return !unavailableReason.has_value(); }
   std::optional<std::string> elementRefusal(ElementType element) const;
 };
+
+// How a failed run's run server stands: fine (the run's own failure), its connection lost while
+// it ran (the runs left wait for it), or it could not be reached at all.
+enum class ServerTrouble { None, Lost, Unreachable };
 
 // Why a run did not produce a result. `kind` is empty for an unexpected exception.
 struct RunFailure {
   std::optional<ErrorKind> kind;
   QString message;
+  ServerTrouble server = ServerTrouble::None;
   bool cancelled() const { return kind == ErrorKind::Cancelled; }
 };
 

@@ -57,13 +57,89 @@ void RunWorker::setServers(const std::vector<remote::ServerAddress>& servers) {
   emit backendsProbed(summaries());
 }
 
+void RunWorker::serve(const remote::ServerAddress& server) {
+  const std::string id = remote::backendIdOf(server);
+  auto backend = std::make_unique<remote::RemoteBackend>(server, cancel_);
+  served_ = backend.get();
+  backends_[id] = std::move(backend);
+  serverIds_ = {id};
+  order_ = {id};
+  if (server.idleClose.count() > 0) {
+    idleClose_ = new QTimer(this);
+    idleClose_->setSingleShot(true);
+    idleClose_->setInterval(int(server.idleClose.count()));
+    connect(idleClose_, &QTimer::timeout, this, [this] {
+      served_->close();
+      emit backendsProbed(summaries());
+    });
+  }
+  emit backendsProbed(summaries());
+}
+
+bool RunWorker::connectServed() {
+  if (served_->isConnected()) return true;
+  BackendSummary connecting;
+  connecting.id = served_->id();
+  connecting.unavailableReason = "connecting to the server\u2026";
+  connecting.connecting = true;
+  emit backendsProbed({connecting});
+  const std::optional<std::string> reason = served_->unavailableReason();  // connects
+  if (served_->isConnected()) {
+    connectFailure_.reset();
+    if (idleClose_) idleClose_->start();
+  } else if (cancel_->load()) {
+    connectFailure_.reset();  // stopped: dormant again
+  } else {
+    connectFailure_ = reason;
+  }
+  emit backendsProbed(summaries());
+  return served_->isConnected();
+}
+
+void RunWorker::connectServer() {
+  if (served_) connectServed();
+}
+
+void RunWorker::reconnect() {
+  if (!served_) return;
+  const bool back = connectServed();
+  emit reconnectTried(back,
+                      back ? QString() : QString::fromStdString(connectFailure_.value_or("")));
+}
+
+BackendSummary RunWorker::notRunning(const std::string& id) const {
+  BackendSummary summary;
+  summary.id = id;
+  if (const auto& lost = served_->lostConnection()) {
+    summary.unavailableReason = *lost;
+  } else if (connectFailure_) {
+    summary.unavailableReason = "could not connect: " + *connectFailure_ +
+                                " (choose the backend again, or run, to try again)";
+    summary.dormant = true;
+  } else {
+    summary.unavailableReason =
+        "not connected: the server starts when chosen or when a run needs it";
+    summary.dormant = true;
+  }
+  return summary;
+}
+
+ServerTrouble RunWorker::troubleAfter(const Error& error) const {
+  if (!served_ || error.kind() != ErrorKind::Unavailable) return ServerTrouble::None;
+  if (served_->lostConnection()) return ServerTrouble::Lost;
+  return served_->isConnected() ? ServerTrouble::None : ServerTrouble::Unreachable;
+}
+
 std::vector<BackendSummary> RunWorker::summaries(bool connectServers) const {
   std::vector<BackendSummary> list;
   for (const std::string& id : order_) {
-    BackendSummary summary{id, std::nullopt, {}};
+    BackendSummary summary;
+    summary.id = id;
     const bool server = std::find(serverIds_.begin(), serverIds_.end(), id) != serverIds_.end();
     if (const auto lost = lostReasons_.find(id); lost != lostReasons_.end()) {
       summary.unavailableReason = lost->second;
+    } else if (served_ && !served_->isConnected()) {
+      summary = notRunning(id);
     } else if (server && !connectServers) {
       summary.unavailableReason = "connecting to the server\u2026";
       summary.connecting = true;
@@ -121,7 +197,14 @@ Backend& RunWorker::userKernelBackendFor(const std::string& id) {
 }
 
 void RunWorker::execute(quint64 ticket, const RunJob& job) {
+  if (idleClose_) idleClose_->stop();
   try {
+    if (served_ && !connectServed() && cancel_->load())
+      throw Error(ErrorKind::Cancelled, "stopped while connecting to the server");
+    if (served_ && !served_->isConnected())
+      throw Error(ErrorKind::Unavailable,
+                  "server " + served_->address().name +
+                      " could not be reached: " + connectFailure_.value_or("no reason given"));
     Backend& backend =
         job.request.kernel.source ? userKernelBackendFor(job.backend) : backendFor(job.backend);
     if (job.kind == JobKind::Ceilings) {
@@ -143,13 +226,17 @@ void RunWorker::execute(quint64 ticket, const RunJob& job) {
       backends_.erase(job.backend);
       emit backendsProbed(summaries());
     }
-    emit failed(ticket, RunFailure{error.kind(), QString::fromStdString(error.what())});
+    const ServerTrouble trouble = troubleAfter(error);
+    // A lost server reads as such in the picker until it is back.
+    if (trouble == ServerTrouble::Lost) emit backendsProbed(summaries());
+    emit failed(ticket, RunFailure{error.kind(), QString::fromStdString(error.what()), trouble});
   } catch (const std::bad_alloc&) {
     emit failed(ticket, RunFailure{ErrorKind::OutOfMemory,
                                    QStringLiteral("host memory would not hold this problem")});
   } catch (const std::exception& error) {
     emit failed(ticket, RunFailure{std::nullopt, QString::fromUtf8(error.what())});
   }
+  if (idleClose_ && served_->isConnected()) idleClose_->start();
 }
 
 ProgressFn RunWorker::progressFor(quint64 ticket) {

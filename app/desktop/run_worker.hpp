@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The worker object that lives on the one long-lived worker thread. It creates and owns every
-// backend, so all device state (a CUDA context, buffers, handles, the run servers' processes)
-// stays on that thread; it is deleted there too, when the thread finishes.
+// A worker object lives on a long-lived thread of its own: one for the local backends, one per
+// run server (RunController's lanes), so a server that is slow to answer or lost delays no local
+// run. It creates and owns its backends, so all device state (a CUDA context, buffers, handles, a
+// run server's process) stays on its thread; it is deleted there too, when the thread finishes.
 #include <QElapsedTimer>
 #include <QObject>
+#include <QTimer>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -31,6 +33,13 @@ class RunWorker : public QObject {
   void probe(const std::vector<tilescope::remote::ServerAddress>& servers);
   // Replaces the run servers' backends with these and reports again.
   void setServers(const std::vector<tilescope::remote::ServerAddress>& servers);
+  // Makes this the worker of one named run server, not started yet (dormant): it starts when
+  // connectServer() is asked or a run needs it, and is closed after its idleClose without a job.
+  void serve(const tilescope::remote::ServerAddress& server);
+  // Starts and greets the server unless it runs, reporting "connecting" and then what it offers.
+  void connectServer();
+  // After a lost connection: tries to connect once; reconnectTried says how it went.
+  void reconnect();
   void execute(quint64 ticket, const tilescope::desktop::RunJob& job);
 
  signals:
@@ -41,6 +50,7 @@ class RunWorker : public QObject {
   void traced(quint64 ticket, const tilescope::KernelTrace& trace);
   void checked(quint64 ticket, const tilescope::exercise::SubmissionReport& report);
   void failed(quint64 ticket, const tilescope::desktop::RunFailure& failure);
+  void reconnectTried(bool back, const QString& why);
 
  private:
   Backend& backendFor(const std::string& id);
@@ -56,8 +66,15 @@ class RunWorker : public QObject {
   // Forwards the backend's progress for `ticket`, a few times a second at most.
   ProgressFn progressFor(quint64 ticket);
   // With `connectServers` false, the run servers' backends read "connecting" instead of being
-  // asked (which starts their servers).
+  // asked (which starts their servers). A served server (serve()) is never started here.
   std::vector<BackendSummary> summaries(bool connectServers = true) const;
+  // The served server's summary while it does not run: dormant, or why it is not.
+  BackendSummary notRunning(const std::string& id) const;
+  // Connects the served server, reporting "connecting" first; false, with the reason kept for
+  // its summary, when it cannot.
+  bool connectServed();
+  // How the served server stands after a failed job.
+  ServerTrouble troubleAfter(const Error& error) const;
 
   const std::atomic<bool>* cancel_;
   std::map<std::string, std::unique_ptr<Backend>> backends_;
@@ -68,6 +85,10 @@ class RunWorker : public QObject {
   // Per local backend ("cpu", "cuda"), the child process user kernels run in.
   std::map<std::string, std::unique_ptr<remote::RemoteBackend>> userKernelServers_;
   QElapsedTimer sinceProgress_;
+  // Set by serve(): the one run server this worker drives, and its idle timer.
+  remote::RemoteBackend* served_ = nullptr;
+  std::optional<std::string> connectFailure_;  // why the last start of it failed
+  QTimer* idleClose_ = nullptr;
 };
 
 }  // namespace tilescope::desktop

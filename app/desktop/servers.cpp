@@ -12,6 +12,7 @@ namespace {
 
 const std::string kServersKey = "servers";
 const std::string kIsolateKey = "isolateCuda";
+const std::string kIdleKey = "serverIdleMinutes";
 
 QString text(const std::string& value) {
   return QString::fromStdString(value);
@@ -32,6 +33,10 @@ ServerSettings loadServerSettings() {
   }
   const nlohmann::json isolate = rememberedSetting(kIsolateKey);
   loaded.isolateCuda = isolate.is_boolean() && isolate.get<bool>();
+  const nlohmann::json idle = rememberedSetting(kIdleKey);
+  if (idle.is_number_integer() && idle.get<std::int64_t>() >= 0 &&
+      idle.get<std::int64_t>() <= 24 * 60)
+    loaded.idleMinutes = idle.get<int>();
   return loaded;
 }
 
@@ -42,10 +47,13 @@ void saveServerSettings(const ServerSettings& saved) {
         {{"name", server.name}, {"command", server.command}, {"backend", server.backend}});
   rememberSetting(kServersKey, std::move(servers));
   rememberSetting(kIsolateKey, saved.isolateCuda);
+  rememberSetting(kIdleKey, saved.idleMinutes);
 }
 
 std::vector<remote::ServerAddress> remoteBackends(const ServerSettings& settings) {
   std::vector<remote::ServerAddress> backends = settings.servers;
+  for (remote::ServerAddress& server : backends)
+    server.idleClose = std::chrono::minutes(settings.idleMinutes);
   if (settings.isolateCuda) backends.push_back({"", localServerCommand().toStdString(), "cuda"});
   return backends;
 }

@@ -17,13 +17,15 @@ struct ServerSettings {
   // Run the local CUDA backend in a `tilescope-bench --serve` child, so a kernel that faults or
   // hangs takes down the child (restarted for the next run), never the window.
   bool isolateCuda = false;
+  // A server without a run for this long is closed (its Slurm job released); 0: never.
+  int idleMinutes = 10;
 };
 
 ServerSettings loadServerSettings();
 void saveServerSettings(const ServerSettings& settings);
 
-// The backends the worker creates for these settings: every named server, and with isolateCuda
-// an unnamed local child standing in for "cuda".
+// The backends the worker creates for these settings: every named server (closed when idle as
+// set), and with isolateCuda an unnamed local child standing in for "cuda".
 std::vector<remote::ServerAddress> remoteBackends(const ServerSettings& settings);
 
 // The two presets of the dialog.

@@ -364,6 +364,35 @@ class TestCommandLine : public QObject {
     QVERIFY(rows[0].verified());
   }
 
+  // A configured server that never answers costs a local headless run nothing (it is never
+  // started); one that cannot start is named with its own reason, at once.
+  void binaryIsNotHeldUpByServersAndSaysWhyOneFails() {
+    const QString config = dir_.filePath(QStringLiteral("broken-servers"));
+    QVERIFY(QDir().mkpath(config + QStringLiteral("/TileScope")));
+    const nlohmann::json settings = {
+        {"servers",
+         {{{"name", "silent"}, {"command", "sleep 600"}, {"backend", "cpu"}},
+          {{"name", "down"},
+           {"command", "echo 'ssh: connect to host gpu9 port 22: No route to host' >&2; exit 3"},
+           {"backend", "cpu"}}}}};
+    writeText(config + QStringLiteral("/TileScope/TileScope.json"), settings.dump().c_str());
+    QElapsedTimer clock;
+    clock.start();
+    const Finished local = runBinary({"-platform", "offscreen", "--backend", "cpu", "--kernel",
+                                      "naive", "--size", "16", "--reps", "2", "--run", "--quit"},
+                                     config);
+    QVERIFY2(local.exitCode == 0, qPrintable(local.err));
+    QVERIFY2(clock.elapsed() < 30000, qPrintable(QString::number(clock.elapsed())));
+
+    const Finished down = runBinary({"-platform", "offscreen", "--backend", "cpu@down", "--kernel",
+                                     "naive", "--size", "16", "--run", "--quit"},
+                                    config);
+    QCOMPARE(down.exitCode, int(kBadArgumentsExitCode));
+    QVERIFY2(down.err.contains(QStringLiteral("status 3")), qPrintable(down.err));
+    QVERIFY2(down.err.contains(QStringLiteral("No route to host")), qPrintable(down.err));
+    QVERIFY2(!down.err.contains(QStringLiteral("connecting to the server")), qPrintable(down.err));
+  }
+
   void binaryRunsExportsAndQuits() {
     const Finished run = runBinary({"-platform",    "offscreen",
                                     "--backend",    "cpu",

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The app's remote backend: the run queue driving a `tilescope-bench --serve` child on the CPU
-// backend (a sweep, Cancel mid-sweep, the server killed mid-run and the next run reconnecting, a
-// slow server whose progress keeps coming while the window's event loop runs), and fake servers
-// (small shell commands) that print garbage, exit at once, speak another protocol version or are
-// not found, each with a clear message.
+// backend (a sweep, Cancel mid-sweep, a slow server whose progress keeps coming while the window's
+// event loop runs), and fake servers (small shell commands) that print garbage, exit at once,
+// speak another protocol version or are not found, each with a clear message. A server lost
+// mid-sweep, one that never answers, and starting and closing servers: tst_server_lanes.
 #include <QtTest>
-#include <csignal>
 
 #include "run_controller.hpp"
 #include "servers.hpp"
@@ -39,29 +38,14 @@ RunJob job(const std::string& kernel, Params params, std::int64_t size, int reps
   return made;
 }
 
-// A server that first writes its pid (the shell's, which exec makes the server's) to `pidFile`.
-std::vector<remote::ServerAddress> serverWritingItsPid(const QString& pidFile) {
-  return server(QStringLiteral("echo $$ > '%1'; exec %2 --serve").arg(pidFile, bench()));
-}
-
-// The pid that server wrote; 0 when it wrote none.
-pid_t pidWrittenTo(const QString& pidFile) {
-  QFile file(pidFile);
-  if (!file.open(QIODevice::ReadOnly)) return 0;
-  return pid_t(file.readAll().trimmed().toLongLong());
-}
-
-// A short run, then one of 100,000 repetitions that lasts until the test stops its server.
-std::vector<RunJob> shortThenEndless() {
-  return {job("shared-tiled", {{"tile", 8}}, 32, 2), job("naive", {{"tile", 8}}, 256, 100000)};
-}
-
-// The server's backend once the worker has tried to connect.
+// The server's backend once it was asked to start and the worker has tried.
 const BackendSummary* connected(RunController& controller) {
+  controller.connectServer(kId);
   const auto tried = [&] {
     const BackendSummary* summary = controller.backend(kId);
-    return summary && (summary->available() ||
-                       summary->unavailableReason->find("connecting") == std::string::npos);
+    return summary && !summary->connecting &&
+           (summary->available() ||
+            summary->unavailableReason->find("not connected") == std::string::npos);
   };
   if (!QTest::qWaitFor(tried, kWaitMs)) return nullptr;
   return controller.backend(kId);
@@ -131,79 +115,6 @@ class TestRemoteBackend : public QObject {
     controller.enqueue({job("naive", {{"tile", 4}}, 16, 2)});
     QVERIFY(finished.wait(kWaitMs));
     QCOMPARE(results.size(), 2);
-  }
-
-  void aServerKilledMidRunFailsThatRunKeepsTheResultsAndTheNextRunReconnects() {
-    QTemporaryDir dir;
-    const QString pidFile = dir.filePath(QStringLiteral("pid"));
-    RunController controller(nullptr, serverWritingItsPid(pidFile));
-    QVERIFY(connected(controller));
-    QSignalSpy results(&controller, &RunController::resultReady);
-    QSignalSpy failures(&controller, &RunController::runFailed);
-    QSignalSpy finished(&controller, &RunController::queueFinished);
-    controller.enqueue(shortThenEndless());
-    QVERIFY(results.wait(kWaitMs));
-    QSignalSpy progress(&controller, &RunController::progressChanged);
-    QVERIFY(progress.wait(kWaitMs));
-    const pid_t pid = pidWrittenTo(pidFile);
-    QVERIFY(pid > 0);
-    QCOMPARE(::kill(pid, SIGKILL), 0);
-    QVERIFY(finished.wait(kWaitMs));
-    QCOMPARE(results.size(), 1);
-    QCOMPARE(failures.size(), 1);
-    const QString message = failures.front().at(1).value<RunFailure>().message;
-    QVERIFY2(message.contains(QStringLiteral("connection was lost")), qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("killed by signal 9")), qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("next run reconnects")), qPrintable(message));
-
-    controller.enqueue({job("shared-tiled", {{"tile", 4}}, 32, 2)});
-    QVERIFY(finished.wait(kWaitMs));
-    QCOMPARE(results.size(), 2);
-    QVERIFY(results.back().front().value<RunResult>().verified());
-  }
-
-  // A server that stops answering (here: stopped by SIGSTOP mid-run) fails the run after the
-  // reply timeout; progress lines kept resetting it before; the results stay and the next run
-  // starts a new server.
-  void aSilentServerFailsTheRunAfterTheReplyTimeoutAndTheNextRunReconnects() {
-    QTemporaryDir dir;
-    const QString pidFile = dir.filePath(QStringLiteral("pid"));
-    std::vector<remote::ServerAddress> silent = serverWritingItsPid(pidFile);
-    silent.front().replyTimeout = std::chrono::milliseconds(1000);
-    RunController controller(nullptr, silent);
-    QVERIFY(connected(controller));
-    QSignalSpy results(&controller, &RunController::resultReady);
-    QSignalSpy failures(&controller, &RunController::runFailed);
-    QSignalSpy finished(&controller, &RunController::queueFinished);
-    controller.enqueue(shortThenEndless());
-    QVERIFY(results.wait(kWaitMs));
-    QSignalSpy progress(&controller, &RunController::progressChanged);
-    QVERIFY(progress.wait(kWaitMs));
-    // Twice the timeout of steady progress: the run goes on.
-    QTest::qWait(2000);
-    QVERIFY(failures.isEmpty());
-    QVERIFY(progress.size() >= 5);
-
-    const pid_t pid = pidWrittenTo(pidFile);
-    QVERIFY(pid > 0);
-    QElapsedTimer silence;
-    silence.start();
-    QCOMPARE(::kill(pid, SIGSTOP), 0);
-    QVERIFY(finished.wait(kWaitMs));
-    QVERIFY2(silence.elapsed() >= 900, qPrintable(QString::number(silence.elapsed())));
-    QCOMPARE(results.size(), 1);
-    QCOMPARE(failures.size(), 1);
-    const QString message = failures.front().at(1).value<RunFailure>().message;
-    QVERIFY2(message.contains(QStringLiteral("server test sent nothing for 1 s")),
-             qPrintable(message));
-    QVERIFY2(message.contains(QStringLiteral("next run starts a new server")), qPrintable(message));
-    // The stopped server was killed, not left behind.
-    QVERIFY(QTest::qWaitFor([&] { return ::kill(pid, 0) != 0; }, kWaitMs));
-
-    controller.enqueue({job("shared-tiled", {{"tile", 4}}, 32, 2)});
-    QVERIFY(finished.wait(kWaitMs));
-    QCOMPARE(results.size(), 2);
-    QVERIFY(results.back().front().value<RunResult>().verified());
   }
 
   void aSlowServerKeepsSendingProgressWhileTheWindowRuns() {
@@ -282,12 +193,20 @@ class TestRemoteBackend : public QObject {
     QVERIFY(failures.front().at(1).value<RunFailure>().message.contains(QStringLiteral("gpu1")));
   }
 
+  // Through ssh (here a fake one: a script named ssh), its status 255 is read with its message.
   void aServerThatExitsAtOnceIsReportedWithItsStderr() {
-    RunController controller(
-        nullptr, server(QStringLiteral("echo 'Permission denied (publickey).' >&2; exit 255")));
+    QTemporaryDir dir;
+    const QString ssh = dir.filePath(QStringLiteral("ssh"));
+    QFile script(ssh);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\necho 'user@gpu1: Permission denied (publickey).' >&2\nexit 255\n");
+    script.close();
+    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    RunController controller(nullptr,
+                             server(ssh + QStringLiteral(" gpu1 tilescope-bench --serve")));
     const QString reason = reasonOf(controller);
     QVERIFY2(reason.contains(QStringLiteral("status 255")), qPrintable(reason));
-    QVERIFY2(reason.contains(QStringLiteral("ssh failed")), qPrintable(reason));
+    QVERIFY2(reason.contains(QStringLiteral("ssh could not log in")), qPrintable(reason));
     QVERIFY2(reason.contains(QStringLiteral("Permission denied (publickey).")), qPrintable(reason));
   }
 
@@ -316,8 +235,12 @@ class TestRemoteBackend : public QObject {
     settings.servers = {{"gpu1", sshCommand(QStringLiteral("gpu1")).toStdString(), "cuda"},
                         {"cluster", slurmCommand(QStringLiteral("login1")).toStdString(), "cuda"}};
     settings.isolateCuda = true;
+    settings.idleMinutes = 25;
     saveServerSettings(settings);
     const ServerSettings loaded = loadServerSettings();
+    // Each named server is closed after the idle time set.
+    QCOMPARE(loaded.idleMinutes, 25);
+    QCOMPARE(remoteBackends(loaded).front().idleClose, std::chrono::milliseconds(25 * 60000));
     QCOMPARE(loaded.servers.size(), std::size_t(2));
     QCOMPARE(loaded.servers[1].command,
              std::string("ssh login1 srun --gres=gpu:1 tilescope-bench --serve"));

@@ -14,7 +14,8 @@ namespace tilescope::plan {
 std::vector<RunOutcome> runSpread(const std::vector<Backend*>& backends,
                                   const std::vector<int>& devices,
                                   const std::vector<RunRequest>& runs, bool keepGoing,
-                                  const SpreadProgress& progress, const std::atomic<bool>* cancel) {
+                                  const SpreadProgress& progress, const std::atomic<bool>* cancel,
+                                  const RecoverFn& recover) {
   if (backends.empty() || backends.size() != devices.size())
     throw Error(ErrorKind::InvalidArgument, "runSpread needs one backend per device");
   std::vector<RunOutcome> outcomes(runs.size());
@@ -34,13 +35,18 @@ std::vector<RunOutcome> runSpread(const std::vector<Backend*>& backends,
       const ProgressFn report = [&](double fraction, const std::string& stage) {
         if (progress) progress(index, device, fraction, stage);
       };
-      try {
-        outcome.result = backend.run(request, report, cancel);
-      } catch (const Error& error) {
-        if (error.kind() == ErrorKind::Cancelled) return;
-        outcome.failure = error.what();
-      } catch (const std::exception& error) {
-        outcome.failure = error.what();
+      for (int retries = 0;; ++retries) {
+        try {
+          outcome.result = backend.run(request, report, cancel);
+        } catch (const Error& error) {
+          if (error.kind() == ErrorKind::Cancelled) return;
+          const Recovery recovery = recover ? recover(backend, error, retries) : Recovery{};
+          if (recovery.retry) continue;
+          outcome.failure = error.what() + recovery.note;
+        } catch (const std::exception& error) {
+          outcome.failure = error.what();
+        }
+        break;
       }
       if (outcome.failure && !keepGoing) stop = true;
     }

@@ -46,16 +46,11 @@ struct RemoteBackend::Connection {
   std::map<std::string, std::string> elementRefusals;
 };
 
-RemoteBackend::RemoteBackend(ServerAddress address) : address_(std::move(address)) {}
+RemoteBackend::RemoteBackend(ServerAddress address, const std::atomic<bool>* stopConnecting)
+    : address_(std::move(address)), stopConnecting_(stopConnecting) {}
 
 RemoteBackend::~RemoteBackend() {
-  if (connection_) {
-    try {
-      connection_->process->send({{"verb", "bye"}, {"id", nullptr}});
-    } catch (const Error&) {
-      // Gone already; the process is reaped below.
-    }
-  }
+  close();
 }
 
 std::string RemoteBackend::id() const {
@@ -68,6 +63,22 @@ void RemoteBackend::disconnect(const std::string& why) const {
   unavailable(why);
 }
 
+void RemoteBackend::loseConnection(const std::string& why) const {
+  lost_ = why;
+  disconnect(why);
+}
+
+void RemoteBackend::close() {
+  lost_.reset();
+  if (!connection_) return;
+  try {
+    connection_->process->send({{"verb", "bye"}, {"id", nullptr}});
+  } catch (const Error&) {
+    // Gone already; the process is reaped as the connection goes.
+  }
+  connection_.reset();
+}
+
 RemoteBackend::Connection& RemoteBackend::connected() const {
   if (connection_) return *connection_;
   const std::string where =
@@ -76,12 +87,16 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
   try {
     connection->process = std::make_unique<ServerProcess>(address_.command);
     connection->process->send({{"verb", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}});
-    const std::optional<json> hello = connection->process->receive(kHelloTimeoutMs);
+    const std::optional<json> hello =
+        connection->process->receive(kHelloTimeoutMs, stopConnecting_);
+    if (!hello && stopConnecting_ && stopConnecting_->load())
+      throw Error(ErrorKind::Cancelled, where + ": stopped while connecting");
     if (!hello)
       unavailable(where + " did not answer within " + std::to_string(kHelloTimeoutMs / 1000) +
                   " s: " + connection->process->stderrTail());
     if (hello->value("reply", "") != "hello")
       unavailable(where + " answered hello with: " + hello->dump().substr(0, 200));
+    connection->process->markGreeted();
     connection->program = hello->value("program", "an unknown program");
     const json protocol = hello->value("protocol", json());
     if (protocol != kProtocolVersion)
@@ -109,11 +124,13 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
     for (const auto& [element, why] : refusals.items())
       connection->elementRefusals[element] = why.is_string() ? why.get<std::string>() : why.dump();
   } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Cancelled) throw;
     lastFailure_ =
         e.kind() == ErrorKind::Unavailable ? std::string(e.what()) : where + ": " + e.what();
     throw Error(ErrorKind::Unavailable, *lastFailure_);
   }
   lastFailure_.reset();
+  lost_.reset();
   connection_ = std::move(connection);
   return *connection_;
 }
@@ -177,10 +194,9 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
         lastLine = now;
       } else if (!cancelSent && now - lastLine > address_.replyTimeout) {
         const std::string errors = connection.process->stderrTail();
-        disconnect(where + " sent nothing for " + durationText(address_.replyTimeout) +
-                   " (no progress, no result): it or its connection hangs, so it was stopped" +
-                   (errors.empty() ? "" : " (its stderr: " + errors + ")") +
-                   "; the next run starts a new server");
+        loseConnection(where + " sent nothing for " + durationText(address_.replyTimeout) +
+                       " (no progress, no result): it or its connection hangs, so it was stopped" +
+                       (errors.empty() ? "" : " (its stderr: " + errors + ")"));
       }
       if (!reply || reply->value("id", json()) != json(id)) continue;  // others: cancel's answer
       const std::string kind = reply->value("reply", "");
@@ -208,7 +224,7 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Unavailable || !connection_) throw;
     // The pipe broke or the server wrote something else than the protocol.
-    disconnect(where + ": the connection was lost: " + e.what() + "; the next run reconnects");
+    loseConnection(where + ": the connection was lost: " + e.what());
   }
 }
 

@@ -27,6 +27,10 @@ struct ServerAddress {
   // connection or a stuck server, which is then stopped. Longer than any one repetition the
   // kernels' work bounds allow; tests make it short.
   std::chrono::milliseconds replyTimeout = std::chrono::minutes(5);
+  // The app closes a server idle this long (so a Slurm job is released); zero: never.
+  std::chrono::milliseconds idleClose = std::chrono::minutes(10);
+
+  bool operator==(const ServerAddress&) const = default;
 };
 
 // "cuda@gpu1", or "cuda" without a name.
@@ -34,7 +38,8 @@ std::string backendIdOf(const ServerAddress& address);
 
 class RemoteBackend : public Backend {
  public:
-  explicit RemoteBackend(ServerAddress address);
+  // `stopConnecting`, when given, ends a wait for the server's hello (Error(Cancelled)).
+  explicit RemoteBackend(ServerAddress address, const std::atomic<bool>* stopConnecting = nullptr);
   ~RemoteBackend() override;
 
   std::string id() const override;
@@ -44,11 +49,12 @@ class RemoteBackend : public Backend {
   // The server's devices; each fact list ends with "server" (name and command), so sessions
   // record where they ran.
   std::vector<DeviceInfo> devices() const override;
-  // A dropped connection fails the run with Error(Unavailable) and the server's stderr; the next
-  // call reconnects. A sticky fault on the server fails it the same way and restarts the server.
-  // A cancel is sent to the server, which stops between repetitions; one that does not answer
-  // within a few seconds is killed, and so is one silent for the address's replyTimeout (the run
-  // fails with Error(Unavailable); the next call reconnects).
+  // A dropped connection fails the run with Error(Unavailable), the reason in words
+  // (explainExit) and the server's stderr, and sets lostConnection(); the next call reconnects.
+  // A sticky fault on the server fails it the same way and restarts the server. A cancel is sent
+  // to the server, which stops between repetitions; one that does not answer within a few
+  // seconds is killed, and so is one silent for the address's replyTimeout (a lost connection
+  // too).
   RunResult run(const RunRequest& request, const ProgressFn& progress,
                 const std::atomic<bool>* cancel) override;
   DeviceCeilings measureCeilings(int device, const ProgressFn& progress,
@@ -59,6 +65,14 @@ class RemoteBackend : public Backend {
                     const std::atomic<bool>* cancel) override;
 
   const ServerAddress& address() const { return address_; }
+  // Whether a server is running and greeted (unavailableReason() and every request connect).
+  bool isConnected() const { return connection_ != nullptr; }
+  // Why the last connection ended against the client's will (dropped, killed, silent), until the
+  // next connection is made; nullopt after a connection that could not be made at all, a
+  // restart after a sticky fault or close().
+  const std::optional<std::string>& lostConnection() const { return lost_; }
+  // Says goodbye and ends the server (an idle one, so a Slurm job is released).
+  void close();
 
  protected:
   std::optional<std::string> capabilityRefusal(const KernelConfig& kernel, const Shape& shape,
@@ -73,10 +87,13 @@ class RemoteBackend : public Backend {
   nlohmann::json exchange(nlohmann::json message, const ProgressFn& progress,
                           const std::atomic<bool>* cancel);
   [[noreturn]] void disconnect(const std::string& why) const;
+  [[noreturn]] void loseConnection(const std::string& why) const;
 
   ServerAddress address_;
   mutable std::unique_ptr<Connection> connection_;
   mutable std::optional<std::string> lastFailure_;
+  mutable std::optional<std::string> lost_;
+  const std::atomic<bool>* stopConnecting_ = nullptr;
   mutable std::uint64_t nextId_ = 1;
 };
 

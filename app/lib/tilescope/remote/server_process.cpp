@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "tilescope/error.hpp"
+#include "tilescope/remote/exit_status.hpp"
 #include "tilescope/remote/protocol.hpp"
 
 extern char** environ;
@@ -44,7 +45,8 @@ std::string excerpt(std::string text) {
 
 }  // namespace
 
-ServerProcess::ServerProcess(const std::string& command) : lines_(-1, kMaxReplyBytes) {
+ServerProcess::ServerProcess(const std::string& command)
+    : throughSsh_(startsSsh(command)), lines_(-1, kMaxReplyBytes) {
   // A server that dies while a request is written to it must fail the request, not kill the
   // client with SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
@@ -171,32 +173,12 @@ std::string ServerProcess::stderrTail() const {
 }
 
 std::string ServerProcess::dropped() {
-  std::string message;
-  if (const std::optional<int> status = reap(1000)) {
-    if (WIFEXITED(*status)) {
-      const int code = WEXITSTATUS(*status);
-      message = "the server exited with status " + std::to_string(code);
-      // What the shell and ssh mean by their statuses.
-      if (code == 127)
-        message +=
-            " (a command was not found: is tilescope-bench installed and on the PATH of "
-            "non-interactive shells on the server?)";
-      else if (code > 128 && code <= 128 + 64)  // a shell's report of a child's signal
-        message += " (killed by signal " + std::to_string(code - 128) + ", " +
-                   ::strsignal(code - 128) + ")";
-      else if (code == 255)
-        message +=
-            " (ssh failed: run the command in a terminal to check the host name, the key "
-            "and the host key)";
-    } else if (WIFSIGNALED(*status))
-      message = "the server was killed by signal " + std::to_string(WTERMSIG(*status)) + " (" +
-                ::strsignal(WTERMSIG(*status)) + ")";
-  } else {
-    message = "the server closed the connection";
-  }
+  const std::optional<int> status = reap(1000);
   // Give the stderr reader a moment to collect the last words.
   ::usleep(50000);
   const std::string errors = stderrTail();
+  std::string message = status ? explainExit(*status, errors, {throughSsh_, greeted_})
+                               : "the server closed the connection";
   if (!errors.empty()) message += ": " + errors;
   return message;
 }

@@ -41,8 +41,11 @@ class ServerProcess {
   // The last few kilobytes the server wrote to stderr (ssh's and the shell's messages too),
   // without the final line break.
   std::string stderrTail() const;
-  // "the server exited with status 127: <stderr>", for a connection that ended.
+  // "the server exited with status 127 (...): <stderr>", for a connection that ended
+  // (explainExit).
   std::string dropped();
+  // The server answered hello: a connection that ends now was lost, not refused.
+  void markGreeted() { greeted_ = true; }
 
  private:
   // Waits up to `waitMs` for the child to exit; its status once known.
@@ -56,6 +59,8 @@ class ServerProcess {
   pid_t pid_ = -1;
   int toServer_ = -1, fromServer_ = -1, errorsFromServer_ = -1;
   std::optional<int> status_;  // as waitpid reports it
+  bool throughSsh_ = false;
+  bool greeted_ = false;
   LineReader lines_;
   std::thread stderrReader_;
   std::atomic<bool> closing_{false};

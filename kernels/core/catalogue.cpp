@@ -123,11 +123,12 @@ const KernelInfo& kernelInfo(const KernelConfig& config) {
   static std::mutex mutex;
   static std::map<std::pair<std::string, std::string>, std::unique_ptr<const KernelInfo>> made;
   const std::lock_guard lock(mutex);
-  auto& entry = made[{config.kernel, *config.source}];
-  if (!entry)
-    entry = std::make_unique<const KernelInfo>(
-        userKernelInfo(userKernelName(config.kernel), *config.source));
-  return *entry;
+  const std::pair<std::string, std::string> key{config.kernel, *config.source};
+  if (const auto found = made.find(key); found != made.end()) return *found->second;
+  // Kept only once made: a refused source (a server may be sent many) leaves nothing behind.
+  auto info = std::make_unique<const KernelInfo>(
+      userKernelInfo(userKernelName(config.kernel), *config.source));
+  return *made.emplace(key, std::move(info)).first->second;
 }
 
 std::optional<std::string> refusal(const KernelConfig& config) {

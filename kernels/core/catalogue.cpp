@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -87,9 +88,13 @@ std::optional<std::string> userKernelNameProblem(const std::string& name) {
 
 KernelInfo userKernelInfo(const std::string& name, const std::string& source) {
   if (auto why = userKernelNameProblem(name)) throw Error(ErrorKind::InvalidArgument, *why);
-  std::vector<CompileDiagnostic> problems;
-  std::vector<ParamSpec> params = declaredParams(source, &problems);
-  std::vector<ElementType> types = declaredTypes(source, &problems);
+  std::vector<CompileDiagnostic> problems = overlongLines(source);
+  std::vector<ParamSpec> params;
+  std::vector<ElementType> types;
+  if (problems.empty()) {
+    params = declaredParams(source, &problems);
+    types = declaredTypes(source, &problems);
+  }
   if (!problems.empty())
     throw Error(ErrorKind::InvalidArgument, name + ".cu line " +
                                                 std::to_string(problems.front().line) + ": " +
@@ -118,11 +123,12 @@ const KernelInfo& kernelInfo(const KernelConfig& config) {
   static std::mutex mutex;
   static std::map<std::pair<std::string, std::string>, std::unique_ptr<const KernelInfo>> made;
   const std::lock_guard lock(mutex);
-  auto& entry = made[{config.kernel, *config.source}];
-  if (!entry)
-    entry = std::make_unique<const KernelInfo>(
-        userKernelInfo(userKernelName(config.kernel), *config.source));
-  return *entry;
+  const std::pair<std::string, std::string> key{config.kernel, *config.source};
+  if (const auto found = made.find(key); found != made.end()) return *found->second;
+  // Kept only once made: a refused source (a server may be sent many) leaves nothing behind.
+  auto info = std::make_unique<const KernelInfo>(
+      userKernelInfo(userKernelName(config.kernel), *config.source));
+  return *made.emplace(key, std::move(info)).first->second;
 }
 
 std::optional<std::string> refusal(const KernelConfig& config) {
@@ -209,20 +215,29 @@ ResolvedKernel resolve(const KernelConfig& config) {
 std::vector<KernelConfig> validConfigurations(const KernelInfo& info,
                                               const std::optional<std::string>& source) {
   std::vector<KernelConfig> configs;
+  for (const ParamSpec& spec : info.params)
+    if (spec.allowed.empty()) return configs;
+  // An odometer over the parameters in catalogue order: the last one turns fastest.
+  std::vector<std::size_t> at(info.params.size(), 0);
   KernelConfig config{info.id, {}, source};
-  // Depth first over the parameters in catalogue order: the last one varies fastest.
-  std::function<void(std::size_t)> expand = [&](std::size_t p) {
-    if (p == info.params.size()) {
-      if (!refusal(config)) configs.push_back(config);
-      return;
-    }
-    for (int value : info.params[p].allowed) {
-      config.params[info.params[p].name] = value;
-      expand(p + 1);
-    }
-  };
-  expand(0);
-  return configs;
+  while (true) {
+    for (std::size_t p = 0; p < at.size(); ++p)
+      config.params[info.params[p].name] = info.params[p].allowed[at[p]];
+    if (!refusal(config)) configs.push_back(config);
+    std::size_t p = at.size();
+    while (p > 0 && ++at[p - 1] == info.params[p - 1].allowed.size()) at[--p] = 0;
+    if (p == 0) return configs;
+  }
+}
+
+std::uint64_t configurationCount(const KernelInfo& info) {
+  constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t count = 1;
+  for (const ParamSpec& spec : info.params) {
+    const std::uint64_t values = spec.allowed.size();
+    count = values != 0 && count > kSaturated / values ? kSaturated : count * values;
+  }
+  return count;
 }
 
 Params parseParams(const std::string& text) {

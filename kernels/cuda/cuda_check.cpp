@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cuda_check.hpp"
 
-#include <regex>
+#include <algorithm>
+#include <sstream>
 
 namespace tilescope::cuda {
 
@@ -80,10 +81,22 @@ std::string insufficientDriverMessage(int driverCudaVersion, const std::string& 
 }
 
 std::string driverReleaseIn(const std::string& procVersionText) {
-  static const std::regex release(R"((?:^|\s)(\d{3,}\.\d+(?:\.\d+)?)(?:\s|$))");
+  // The first word of the first line that reads DDD.D or DDD.D.D (three or more digits first).
   const std::string firstLine = procVersionText.substr(0, procVersionText.find('\n'));
-  std::smatch match;
-  return std::regex_search(firstLine, match, release) ? match[1].str() : std::string();
+  std::istringstream words(firstLine);
+  for (std::string word; words >> word;) {
+    std::size_t groups = 0, at = 0;
+    bool digitsOnly = true;
+    for (std::size_t dot = 0; at <= word.size(); at = dot + 1, ++groups) {
+      dot = std::min(word.find('.', at), word.size());
+      digitsOnly = digitsOnly && dot > at &&
+                   std::all_of(word.begin() + long(at), word.begin() + long(dot),
+                               [](char c) { return c >= '0' && c <= '9'; });
+      if (groups == 0) digitsOnly = digitsOnly && dot - at >= 3;
+    }
+    if (digitsOnly && (groups == 2 || groups == 3)) return word;
+  }
+  return {};
 }
 
 ErrorKind classify(cudaError_t status) {

@@ -13,13 +13,14 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "tilescope/embedded_files.hpp"
 #include "tilescope/error.hpp"
+#include "user/compiler_logs.hpp"
 #include "user/host_module.hpp"
+#include "user/source_text.hpp"
 
 namespace tilescope {
 
@@ -105,16 +106,98 @@ std::string_view codeOf(std::string_view line) {
   return line.substr(0, line.find("//"));
 }
 
+using source_text::isSpace;
+using source_text::isWordChar;
+
+// The word of \w characters at `at`.
+std::string_view wordAt(std::string_view text, std::size_t at) {
+  return source_text::run(text, at, isWordChar);
+}
+
+// `at` past the spaces there.
+std::size_t pastSpaces(std::string_view text, std::size_t at) {
+  while (at < text.size() && isSpace(text[at])) ++at;
+  return at;
+}
+
+// `at` past `word` and at least one space after it, or npos.
+std::size_t pastWordAndSpace(std::string_view text, std::size_t at, std::string_view word) {
+  if (text.substr(at, word.size()) != word) return std::string_view::npos;
+  at += word.size();
+  return at < text.size() && isSpace(text[at]) ? pastSpaces(text, at) : std::string_view::npos;
+}
+
 // The functions and types a GPU-only part of the API declares: what a source may not name here.
+// A function is the word before the first '(' after "__device__ __forceinline__" (with no ';' or
+// '{' between), a type the word after "struct" (and its alignas(N)).
 std::set<std::string> gpuOnlyNames(std::string_view part) {
-  static const std::regex declared(
-      R"((?:__device__\s+__forceinline__\s+[^(;{]*?\b(\w+)\s*\()|(?:^|\s)struct\s+(?:alignas\(\d+\)\s+)?(\w+))");
   std::set<std::string> names;
-  const std::string text(part);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), declared);
-       it != std::sregex_iterator(); ++it)
-    names.insert((*it)[1].matched ? (*it)[1].str() : (*it)[2].str());
+  for (std::size_t at = 0; at < part.size(); ++at) {
+    if (std::size_t body = pastWordAndSpace(part, at, "__device__");
+        body != std::string_view::npos &&
+        (body = pastWordAndSpace(part, body, "__forceinline__")) != std::string_view::npos) {
+      const std::size_t open = part.find_first_of("(;{", body);
+      if (open != std::string_view::npos && part[open] == '(') {
+        std::size_t end = open;
+        while (end > body && isSpace(part[end - 1])) --end;
+        std::size_t begin = end;
+        while (begin > body && isWordChar(part[begin - 1])) --begin;
+        if (begin < end) {
+          names.emplace(part.substr(begin, end - begin));
+          at = open;
+          continue;
+        }
+      }
+    }
+    if (at == 0 || isSpace(part[at - 1])) {
+      std::size_t name = pastWordAndSpace(part, at, "struct");
+      if (name == std::string_view::npos) continue;
+      if (part.substr(name, 8) == "alignas(") {
+        const std::string_view digits = source_text::run(part, name + 8, source_text::isDigit);
+        const std::size_t close = name + 8 + digits.size();
+        if (!digits.empty() && part.substr(close, 1) == ")" &&
+            pastSpaces(part, close + 1) > close + 1)
+          name = pastSpaces(part, close + 1);
+      }
+      if (const std::string_view word = wordAt(part, name); !word.empty()) {
+        names.emplace(word);
+        at = name + word.size() - 1;
+      }
+    }
+  }
   return names;
+}
+
+// The first thing on a line of code that only a warp's lanes in lock step, or PTX, can do, and
+// where: a warp-level intrinsic called, or asm in any spelling (on the host it would be x86
+// assembly, which can read files with .incbin).
+std::optional<std::pair<std::string_view, std::size_t>> warpLevelUse(std::string_view code) {
+  static const std::set<std::string_view> calls = {
+      "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+      "__any_sync",  "__all_sync",     "__syncwarp",       "__activemask"};
+  const auto isIdentifierChar = [](char c) { return isWordChar(c) || c == '$'; };
+  for (std::size_t at = 0; at < code.size();) {
+    if (!isIdentifierChar(code[at])) {
+      ++at;
+      continue;
+    }
+    const std::string_view word = source_text::run(code, at, isIdentifierChar);
+    if (word == "asm" || word == "__asm__" || word == "__asm") return std::pair{word, at};
+    const bool match = word.size() > 13 && word.substr(0, 8) == "__match_" &&
+                       word.substr(word.size() - 5) == "_sync";
+    if ((calls.count(word) || match) && code.substr(pastSpaces(code, at + word.size()), 1) == "(")
+      return std::pair{word, at};
+    at += word.size();
+  }
+  return std::nullopt;
+}
+
+// The TS_ declaration a line of code starts with that only a GPU runs, or empty.
+std::string_view gpuOnlyDeclaration(std::string_view code) {
+  const std::size_t at = pastSpaces(code, 0);
+  const std::string_view word = wordAt(code, at);
+  if (word != "TS_TENSOR_MAPS" && word != "TS_CLUSTER" && word != "TS_PERSISTENT") return {};
+  return code.substr(pastSpaces(code, at + word.size()), 1) == "(" ? word : std::string_view();
 }
 
 // A diagnostic at each line that names a GPU-only part of the API or declares what only a GPU
@@ -126,66 +209,42 @@ void refuseGpuOnly(const std::string& source, std::vector<CompileDiagnostic>& di
       named.emplace_back(std::string(part), gpuOnlyNames(userApiPart(part)));
     return named;
   }();
-  static const std::regex use(R"(\bts::(?:detail::)?(\w+))");
-  static const std::regex declaration(R"(^\s*(TS_TENSOR_MAPS|TS_CLUSTER|TS_PERSISTENT)\s*\()");
-  // A warp's lanes in lock step, or PTX: what fibers run one at a time cannot do.
-  // asm in any spelling: on the host it would be x86 assembly, which can read files (.incbin).
-  static const std::regex warpLevel(
-      R"(\b(__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__match_\w+_sync|__syncwarp|__activemask)\s*\(|(?:^|[^\w$])(asm|__asm__|__asm)\b)");
-  std::set<std::string> refused;  // each name at its first use
-  std::istringstream lines(source);
+  std::set<std::string, std::less<>> refused;  // each name at its first use
   int number = 0;
-  for (std::string line; std::getline(lines, line);) {
+  for (const std::string_view line : source_text::lines(source)) {
     ++number;
-    const std::string code(codeOf(line));
-    std::smatch match;
-    if (std::regex_search(code, match, declaration) && refused.insert(match[1]).second) {
+    const std::string_view code = codeOf(line);
+    if (const std::string_view declared = gpuOnlyDeclaration(code);
+        !declared.empty() && refused.emplace(declared).second) {
       diagnostics.push_back({number, 0, true,
-                             match[1].str() + " needs an NVIDIA GPU: the CPU runs no " +
-                                 (match[1] == "TS_PERSISTENT" ? "persistent grids"
-                                  : match[1] == "TS_CLUSTER"  ? "thread-block clusters"
+                             std::string(declared) + " needs an NVIDIA GPU: the CPU runs no " +
+                                 (declared == "TS_PERSISTENT" ? "persistent grids"
+                                  : declared == "TS_CLUSTER"  ? "thread-block clusters"
                                                               : "TMA copies")});
       continue;
     }
-    if (std::regex_search(code, match, warpLevel)) {
-      const int group = match[1].matched ? 1 : 2;
-      if (refused.insert(match[group]).second)
-        diagnostics.push_back({number, int(match.position(group)) + 1, true,
-                               match[group].str() +
-                                   " needs an NVIDIA GPU: the CPU runs a block's threads one at a "
-                                   "time, not a warp's lanes in lock step, and no PTX"});
-    }
-    for (auto it = std::sregex_iterator(code.begin(), code.end(), use);
-         it != std::sregex_iterator(); ++it)
+    if (const auto use = warpLevelUse(code); use && refused.emplace(use->first).second)
+      diagnostics.push_back({number, int(use->second) + 1, true,
+                             std::string(use->first) +
+                                 " needs an NVIDIA GPU: the CPU runs a block's threads one at a "
+                                 "time, not a warp's lanes in lock step, and no PTX"});
+    // Each ts::NAME (or ts::detail::NAME) where "ts" starts a word.
+    for (std::size_t at = code.find("ts::"); at != std::string_view::npos;
+         at = code.find("ts::", at + 1)) {
+      if (at > 0 && isWordChar(code[at - 1])) continue;
+      std::string_view name = wordAt(code, at + 4);
+      if (name == "detail" && code.substr(at + 10, 2) == "::" && !wordAt(code, at + 12).empty())
+        name = wordAt(code, at + 12);
+      if (name.empty()) continue;
       for (const auto& [part, names] : parts)
-        if (names.count((*it)[1].str()) && refused.insert((*it)[1].str()).second) {
-          diagnostics.push_back({number, int(it->position(0)) + 1, true,
-                                 "ts::" + (*it)[1].str() + " (" + part +
+        if (names.count(std::string(name)) && refused.emplace(name).second) {
+          diagnostics.push_back({number, int(at) + 1, true,
+                                 "ts::" + std::string(name) + " (" + part +
                                      ") needs an NVIDIA GPU: the CPU runs the SIMT part of the "
                                      "API, not cp.async, tensor cores, TMA or clusters"});
           break;
         }
-  }
-}
-
-// GCC's and Clang's messages: "file:line:column: error: ...".
-void readHostDiagnostics(const std::string& log, const std::string& file, CompileResult& result) {
-  static const std::regex message(R"(^(.*?):(\d+):(\d+): (fatal error|error|warning): (.*)$)");
-  std::istringstream in(log);
-  for (std::string line; std::getline(in, line);) {
-    std::smatch match;
-    if (!std::regex_match(line, match, message)) continue;
-    CompileDiagnostic d;
-    d.error = match[4] != "warning";
-    d.message = match[5];
-    if (match[1] == file) {
-      d.line = std::stoi(match[2]);
-      d.column = std::stoi(match[3]);
-    } else {
-      // In the API or the prelude: TileScope's part, named with its line.
-      d.message = match[1].str() + ":" + match[2].str() + ": " + d.message;
     }
-    result.diagnostics.push_back(std::move(d));
   }
 }
 
@@ -232,46 +291,126 @@ std::optional<std::string> hostCompilerUnavailable() {
   return hostCompiler().missing;
 }
 
+namespace {
+
+// A __shared__ declaration of one variable on one line, in its parts:
+//   INDENT [extern] __shared__ [ALIGN] TYPE WORDS [ALIGN] NAME [EXTENTS] ; REST
+// where ALIGN is __align__(N) or alignas(N), each part as written.
+struct SharedDeclaration {
+  std::string_view indent, type, name, extents, rest;
+  bool isExtern = false;
+  std::optional<std::string_view> alignment;  // N
+};
+
+// `at` past "__align__(N)" or "alignas(N)" and the spaces after it (at least one), its N; else
+// nullopt.
+std::optional<std::pair<std::size_t, std::string_view>> alignmentAt(std::string_view line,
+                                                                    std::size_t at) {
+  const std::string_view word = wordAt(line, at);
+  if (word != "__align__" && word != "alignas") return std::nullopt;
+  std::size_t i = pastSpaces(line, at + word.size());
+  if (line.substr(i, 1) != "(") return std::nullopt;
+  i = pastSpaces(line, i + 1);
+  const std::string_view digits = source_text::run(line, i, source_text::isDigit);
+  i = pastSpaces(line, i + digits.size());
+  if (digits.empty() || line.substr(i, 1) != ")") return std::nullopt;
+  const std::size_t after = pastSpaces(line, i + 1);
+  if (after == i + 1) return std::nullopt;
+  return std::pair{after, digits};
+}
+
+std::optional<SharedDeclaration> sharedDeclaration(std::string_view line) {
+  SharedDeclaration d;
+  std::size_t at = pastSpaces(line, 0);
+  d.indent = line.substr(0, at);
+  if (const std::size_t past = pastWordAndSpace(line, at, "extern");
+      past != std::string_view::npos) {
+    d.isExtern = true;
+    at = past;
+  }
+  at = pastWordAndSpace(line, at, "__shared__");
+  if (at == std::string_view::npos) return std::nullopt;
+  if (const auto aligned = alignmentAt(line, at)) std::tie(at, d.alignment) = *aligned;
+  // The words, each after spaces: the type's, then the name's (an alignment may stand between).
+  const auto isWordStart = [](char c) { return isWordChar(c) && !source_text::isDigit(c); };
+  const auto isTypeChar = [](char c) { return isWordChar(c) || c == ':'; };
+  std::vector<std::pair<std::size_t, std::size_t>> words;  // begin, end
+  while (at < line.size() && isWordStart(line[at])) {
+    const std::size_t end = at + source_text::run(line, at, isTypeChar).size();
+    words.emplace_back(at, end);
+    at = pastSpaces(line, end);
+    if (at == end) break;
+  }
+  std::size_t typeWords = words.size() - (words.empty() ? 0 : 1);
+  at = words.empty() ? at : words.back().second;
+  if (const auto aligned =
+          words.size() >= 2 ? alignmentAt(line, words.back().first) : std::nullopt) {
+    // "TYPE __align__(N) NAME": the name is the word after the alignment.
+    if (!d.alignment) d.alignment = aligned->second;
+    typeWords = words.size() - 1;
+    const std::size_t name = aligned->first;
+    words.back() = {name, name + wordAt(line, name).size()};
+    at = words.back().second;
+  }
+  if (typeWords == 0) return std::nullopt;
+  d.type = line.substr(words.front().first, words[typeWords - 1].second - words.front().first);
+  d.name = line.substr(words.back().first, words.back().second - words.back().first);
+  if (d.name.empty() || !isWordStart(d.name.front()) || d.name.find(':') != std::string_view::npos)
+    return std::nullopt;
+  at = pastSpaces(line, at);
+  const std::size_t extentsBegin = at;
+  while (line.substr(at, 1) == "[") {
+    const std::size_t close = line.find(']', at);
+    if (close == std::string_view::npos) return std::nullopt;
+    at = pastSpaces(line, close + 1);
+  }
+  d.extents = line.substr(extentsBegin, at - extentsBegin);
+  if (line.substr(at, 1) != ";") return std::nullopt;
+  d.rest = line.substr(at + 1);
+  return d;
+}
+
+}  // namespace
+
 std::string withHostSharedMemory(const std::string& source,
                                  std::vector<CompileDiagnostic>* problems) {
-  static const std::string align = R"((?:(?:__align__|alignas)\s*\(\s*(\d+)\s*\)\s+)?)";
-  static const std::regex declaration("^(\\s*)(extern\\s+)?__shared__\\s+" + align +
-                                      R"(([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*?)\s+)" + align +
-                                      R"(([A-Za-z_]\w*)\s*((?:\[[^\]]*\]\s*)*);(.*)$)");
   std::string out;
-  std::istringstream lines(source);
   int number = 0, site = 0;
-  for (std::string line; std::getline(lines, line); out += line + '\n') {
+  for (const std::string_view line : source_text::lines(source)) {
     ++number;
     const std::string_view code = codeOf(line);
     if (code.find("__shared__") == std::string_view::npos ||
-        code.find_first_not_of(" \t") == code.find('#'))
+        code.find_first_not_of(" \t") == code.find('#')) {
+      out.append(line).push_back('\n');
       continue;
-    std::smatch m;
-    if (!std::regex_match(line, m, declaration)) {
+    }
+    const std::optional<SharedDeclaration> d = sharedDeclaration(line);
+    if (!d) {
       if (problems)
         problems->push_back({number, 0, true,
                              "the CPU backend reads a __shared__ declaration as one variable "
                              "on one line, e.g. `__shared__ __align__(16) float a[16][17];`"});
+      out.append(line).push_back('\n');
       continue;
     }
-    const std::string indent = m[1], type = m[4], name = m[6], extents = m[7], rest = m[8];
-    const std::string alignment = m[3].matched   ? m[3].str()
-                                  : m[5].matched ? m[5].str()
-                                                 : "alignof(ts_shared_" + name + ")";
-    if (m[2].matched) {
+    const std::string indent(d->indent), type(d->type), name(d->name), extents(d->extents),
+        rest(d->rest);
+    const std::string alignment =
+        d->alignment ? std::string(*d->alignment) : "alignof(ts_shared_" + name + ")";
+    if (d->isExtern) {
       if (extents.find_first_not_of("[] \t") != std::string::npos || extents.empty()) {
         if (problems)
           problems->push_back({number, 0, true, "extern __shared__ declares an array of no size"});
+        out.append(line).push_back('\n');
         continue;
       }
-      line = indent + "using ts_shared_" + name + " = " + type + "; decltype(auto) " + name +
+      out += indent + "using ts_shared_" + name + " = " + type + "; decltype(auto) " + name +
              " = ts::host::dynamicShared<" + type + ", " + alignment + ">(\"" + name + "\");" +
-             rest;
+             rest + '\n';
     } else {
-      line = indent + "using ts_shared_" + name + " = " + type + extents + "; decltype(auto) " +
+      out += indent + "using ts_shared_" + name + " = " + type + extents + "; decltype(auto) " +
              name + " = ts::host::shared<ts_shared_" + name + ", " + alignment + ">(" +
-             std::to_string(site++) + ", \"" + name + "\");" + rest;
+             std::to_string(site++) + ", \"" + name + "\");" + rest + '\n';
     }
   }
   return out;
@@ -287,6 +426,7 @@ HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOp
   CompileResult& result = compiled.result;
   result = prepareCompile(kernel, options);
   result.arch = "host";
+  if (!overlongLines(kernel.source).empty()) return compiled;  // all prepareCompile said
   if (options.element != ElementType::F32 && result.diagnostics.empty())
     result.diagnostics.push_back({0, 0, true,
                                   std::string("the CPU multiplies fp32 only: ") +
@@ -350,7 +490,8 @@ HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOp
                    result.log);
     fs::remove(input, ignored);
     if (status != 0) {
-      readHostDiagnostics(result.log, file, result);
+      for (CompileDiagnostic& d : hostCompilerDiagnostics(result.log, file))
+        result.diagnostics.push_back(std::move(d));
       fs::remove(output, ignored);
       if (std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                        [](const CompileDiagnostic& d) { return d.error; }))
@@ -361,7 +502,8 @@ HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOp
     std::ofstream(log) << result.log;
     fs::rename(output, library, ignored);  // whole, or not there: a compile at once may race
   }
-  readHostDiagnostics(result.log, file, result);
+  for (CompileDiagnostic& d : hostCompilerDiagnostics(result.log, file))
+    result.diagnostics.push_back(std::move(d));
   if (!load) {
     result.ok = std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                              [](const CompileDiagnostic& d) { return d.error; });

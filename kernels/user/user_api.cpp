@@ -5,7 +5,6 @@
 // follows its catalogue kernel's Mapping: the same launch, the same owner of every element of C,
 // the same staged tiles.
 #include <algorithm>
-#include <regex>
 #include <sstream>
 
 #include "tilescope/embedded_files.hpp"
@@ -21,12 +20,22 @@ const std::vector<EmbeddedFile>& kernelTemplateFiles();
 
 namespace {
 
+// The file a line `#include "name"` (with spaces after it, nothing else) names, else empty.
+std::string_view includedName(std::string_view line) {
+  constexpr std::string_view kInclude = "#include \"";
+  const std::size_t end = line.find_last_not_of(" \t\r\f\v");
+  if (line.substr(0, kInclude.size()) != kInclude || end == std::string_view::npos ||
+      end <= kInclude.size() || line[end] != '"')
+    return {};
+  const std::string_view name = line.substr(kInclude.size(), end - kInclude.size());
+  return name.find('"') == std::string_view::npos ? name : std::string_view();
+}
+
 // `file` with each `#include "part"` of another file among `files` replaced by the part, as the
 // preprocessor would, but those `leftOut` names (left out altogether); #line directives keep every
 // line at its own file and number, so that the compiler's messages name the real file.
 std::string withPartsInPlace(const std::vector<EmbeddedFile>& files, const EmbeddedFile& file,
                              const std::vector<std::string_view>& leftOut = {}) {
-  static const std::regex include(R"re(#include "([^"]+)"\s*)re");
   // "#line <number> <lineOf>" puts the next line at <number> of this file.
   const std::string lineOf = std::string(" \"").append(file.path).append("\"\n");
   std::string text = "#line 1" + lineOf;
@@ -35,9 +44,8 @@ std::string withPartsInPlace(const std::vector<EmbeddedFile>& files, const Embed
   int number = 0;
   for (std::string line; std::getline(in, line);) {
     ++number;
-    std::smatch match;
-    if (std::regex_match(line, match, include))
-      if (const EmbeddedFile* part = findEmbeddedFile(files, match[1].str())) {
+    if (const std::string_view named = includedName(line); !named.empty())
+      if (const EmbeddedFile* part = findEmbeddedFile(files, named)) {
         if (std::find(leftOut.begin(), leftOut.end(), part->path) == leftOut.end())
           text += withPartsInPlace(files, *part, leftOut);
         afterPart = true;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
@@ -139,6 +140,36 @@ TEST(ReportJson, AUserKernelsResultKeepsItsSource) {
   // A catalogue kernel's result has no source member at all.
   EXPECT_FALSE(report::toJson(minimalResult()).contains("source"));
   EXPECT_FALSE(report::resultFromJson(report::toJson(minimalResult())).kernel.source);
+}
+
+// A result (from a server, a session or a file) whose source holds a TS_PARAM line 61,440
+// characters long (issue #37): read whole, shown with its parameters, refused to run with the
+// line's length, never a crash.
+TEST(ReportJson, AResultWhoseSourceHoldsALineTensOfKilobytesLongIsReadAndRefusedToRun) {
+  std::string line = "TS_PARAM(TILE, 16";
+  for (int i = 0; i < 20000; ++i) line += ", 8";
+  line += ")";
+  line.resize(61440, ' ');
+  RunResult mine = minimalResult();
+  mine.kernel = {"user:mine", {{"TILE", 16}}, "// mine\n" + line + "\nTS_KERNEL {}\n"};
+  const RunResult back = report::resultFromJson(nlohmann::json::parse(report::toJson(mine).dump()));
+  EXPECT_EQ(back.kernel, mine.kernel);
+  EXPECT_EQ(tilescope::formatParams(back.kernel), "TILE=16");
+  const std::string why =
+      "mine.cu line 2: the line is 61,440 characters long; the limit is 4,096: split it into "
+      "shorter lines";
+  EXPECT_EQ(tilescope::refusal(back.kernel), why);
+  // A session's results, and a request a server reads.
+  std::vector<std::string> warnings;
+  const auto results =
+      report::resultsFromJson(nlohmann::json::array({report::toJson(mine)}), "results", &warnings);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].kernel.source, mine.kernel.source);
+  tilescope::RunRequest request;
+  request.kernel = mine.kernel;
+  request.shape = {64, 64, 64};
+  const tilescope::RunRequest read = report::requestFromJson(report::toJson(request));
+  EXPECT_EQ(tilescope::refusal(read.kernel), why);
 }
 
 TEST(ReportJson, WritesTheDocumentedFields) {

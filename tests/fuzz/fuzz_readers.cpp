@@ -12,12 +12,16 @@
 #include <string_view>
 
 #include "choices.hpp"
+#include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
+#include "tilescope/host_kernel.hpp"
 #include "tilescope/io/file_io.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/remote/protocol.hpp"
 #include "tilescope/report/report.hpp"
+#include "tilescope/user_kernel.hpp"
+#include "user/compiler_logs.hpp"
 
 namespace {
 
@@ -70,14 +74,32 @@ void readTrace(std::string_view text) {
   (void)traced.instructionsPerStep(Access::LoadA);
 }
 
+// A user kernel's source (--kernel-file, the Kernel Editor, a session or a request), read as a
+// compile reads it before the compiler runs; and the same text as a compiler's log.
+void readKernelSource(std::string_view text) {
+  const std::string source(text);
+  std::vector<CompileDiagnostic> problems = overlongLines(source);
+  declaredParams(source, &problems);
+  const std::vector<ElementType> types = declaredTypes(source, &problems);
+  const CompileResult prepared = prepareCompile({"fuzz", source}, {"sm_90", {}, types.front()});
+  (void)declaredBlock(source, prepared.values);
+  (void)withHostSharedMemory(source, &problems);
+  (void)nvrtcDiagnostics(source, "fuzz.cu");
+  (void)ptxasResources(source);
+  (void)hostCompilerDiagnostics(source, "fuzz.cu");
+  userKernelInfo("fuzz", source);  // a refusal is an Error
+}
+
 struct Reader {
   const char* name;
   void (*read)(std::string_view);
 };
 
 const Reader kReaders[] = {
-    {"results", readResults}, {"session", readSession},    {"tuned", readTuned},
-    {"csv", readCsv},         {"serve", readServeRequest}, {"trace", readTrace},
+    {"results", readResults},     {"session", readSession},
+    {"tuned", readTuned},         {"csv", readCsv},
+    {"serve", readServeRequest},  {"trace", readTrace},
+    {"kernel", readKernelSource},
 };
 
 }  // namespace

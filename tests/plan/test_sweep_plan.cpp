@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -324,6 +325,41 @@ TEST(SweepPlan, AUserKernelAutotunesOverEveryDeclaredValue) {
   for (const RunRequest& run : plan.runs) EXPECT_EQ(run.kernel.source, kUserSource);
   EXPECT_EQ(plan.runs.back().kernel.params, (Params{{"TILE", 32}, {"PAD", 1}}));
   EXPECT_TRUE(plan.refused.empty());
+}
+
+// 40 two-valued TS_PARAMs are 2^40 configurations: refused with the count before any is made
+// (enumerating them took 24 GB). The limit is a sweep's.
+std::string twoValuedParams(int count) {
+  std::string source;
+  for (int p = 0; p < count; ++p) source += "TS_PARAM(P" + std::to_string(p) + ", 0, 0, 1)\n";
+  return source + "TS_LAUNCH(32, 1, 1, 1, 0)\nTS_KERNEL {}\n";
+}
+
+TEST(SweepPlan, AnAutotuneOfMoreConfigurationsThanAPlanHoldsIsRefusedWithItsCount) {
+  RunRequest base;
+  base.kernel = {"user:m", {}, twoValuedParams(40)};
+  EXPECT_EQ(configurationCount(kernelInfo(base.kernel)), std::uint64_t(1) << 40);
+  const std::string refused = refusalOf([&] {
+    planAutotune("user:m", {64, 64, 64}, base, "cpu", catalogueRefusal("cpu"));
+  });
+  EXPECT_TRUE(contains(refused, "--autotune user:m: the kernel has 1099511627776 configurations"))
+      << refused;
+  EXPECT_TRUE(contains(refused, "more than the 100000 one autotune may run")) << refused;
+  // 200 of them saturate the count.
+  base.kernel.source = twoValuedParams(200);
+  EXPECT_EQ(configurationCount(kernelInfo(base.kernel)), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_TRUE(contains(refusalOf([&] {
+                         planAutotune("user:m", {64, 64, 64}, base, "cpu", catalogueRefusal("cpu"));
+                       }),
+                       "has more than 18446744073709551615 configurations"));
+  // 2^12 = 4,096 stay within the limit and are made, the last parameter turning fastest.
+  base.kernel.source = twoValuedParams(12);
+  const AutotunePlan plan =
+      planAutotune("user:m", {64, 64, 64}, base, "cpu", catalogueRefusal("cpu"));
+  ASSERT_EQ(plan.runs.size(), 4096u);
+  EXPECT_EQ(plan.runs[1].kernel.params.at("P11"), 1);
+  EXPECT_EQ(plan.runs[1].kernel.params.at("P10"), 0);
+  EXPECT_EQ(plan.runs.back().kernel.params.at("P0"), 1);
 }
 
 TEST(SweepPlan, AxesBuiltInCodeAreCheckedLikeParsedOnes) {

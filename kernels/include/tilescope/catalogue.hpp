@@ -136,6 +136,11 @@ ResolvedKernel resolve(const KernelConfig& config);
 std::vector<KernelConfig> validConfigurations(const KernelInfo& info,
                                               const std::optional<std::string>& source = {});
 
+// How many configurations validConfigurations looks at: the product of the parameters' counts of
+// allowed values (2^40 for a user kernel's 40 two-valued TS_PARAMs), saturating at the largest
+// uint64. What enumerates them asks this first.
+std::uint64_t configurationCount(const KernelInfo& info);
+
 // The thread map of a ladder family from a resolved configuration's parameters.
 template <typename Map>
 Map ladderMap(const Params& params) {

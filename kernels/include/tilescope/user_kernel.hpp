@@ -17,6 +17,8 @@ namespace tilescope {
 // The largest source a user kernel may have (thousands of lines): even with every character
 // escaped six-fold it fits one line of the run server's protocol (1 MiB).
 inline constexpr std::size_t kMaxUserSourceBytes = std::size_t(128) << 10;
+// The longest line it may have: a longer one is refused at its line before anything reads it.
+inline constexpr std::size_t kMaxUserSourceLineLength = 4096;
 
 struct UserKernelSource {
   std::string name;    // the user's name for it; the file name in messages is name + ".cu"
@@ -189,6 +191,10 @@ CompileResult prepareCompile(const UserKernelSource& kernel, const CompileOption
 // the source or options do wrong: that is a CompileResult with its diagnostics.
 CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options);
 
+// A diagnostic at each line of `source` longer than kMaxUserSourceLineLength, naming its length.
+// prepareCompile and userKernelInfo refuse such a source before reading anything else of it.
+std::vector<CompileDiagnostic> overlongLines(const std::string& source);
+
 // The named parameters a source declares with TS_PARAM(NAME, default, allowed...), in order.
 // A malformed declaration is a diagnostic at its line.
 std::vector<ParamSpec> declaredParams(const std::string& source,
@@ -200,8 +206,8 @@ std::vector<ElementType> declaredTypes(const std::string& source,
                                        std::vector<CompileDiagnostic>* problems = nullptr);
 
 // The block TS_LAUNCH declares, where its first two arguments are integer arithmetic on numbers
-// and `values` (e.g. TILE, BM * BN / TM); nullopt where they need M, N or K, or anything else
-// known only on the GPU.
+// and `values` (e.g. TILE, BM * BN / TM); nullopt where they need M, N or K, anything else
+// known only on the GPU, or parentheses nested deeper than 64.
 std::optional<Dim2> declaredBlock(const std::string& source, const Params& values);
 
 // The API put in front of every user kernel: the problem, the accessors the tracer sees, the

@@ -2,6 +2,7 @@
 #include "tilescope/plan/autotune.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "tilescope/error.hpp"
 #include "tilescope/plan/sweep.hpp"
@@ -21,6 +22,17 @@ AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const R
                           const std::string& backendId, const RefusalFn& refusal) {
   const std::optional<std::string>& source = base.kernel.source;
   const KernelInfo& info = kernelInfo(KernelConfig{kernel, {}, source});
+  // Counted before anything is enumerated: 40 two-valued parameters are 2^40 configurations.
+  if (const std::uint64_t count = configurationCount(info); count > kMaxRuns)
+    throw Error(ErrorKind::InvalidArgument,
+                "--autotune " + kernel + ": the kernel has " +
+                    (count == std::numeric_limits<std::uint64_t>::max()
+                         ? "more than " + std::to_string(count)
+                         : std::to_string(count)) +
+                    " configurations (the product of its parameters' allowed values), more than "
+                    "the " +
+                    std::to_string(kMaxRuns) +
+                    " one autotune may run; allow fewer values, or sweep some parameters");
   AutotunePlan plan;
   for (const KernelConfig& config : validConfigurations(info, source)) {
     RunRequest run = base;

@@ -24,7 +24,8 @@ RefusalFn catalogueRefusal(const std::string& backendId);
 
 // The runs for `kernel` on `shape`: `base` with each valid configuration in catalogue order (a
 // user kernel's source is base.kernel.source). Throws Error(InvalidArgument) for an unknown kernel
-// and Error(Unsupported) when the backend can run none of its configurations.
+// or one of more configurations than a plan may hold (kMaxRuns, counted before any is made), and
+// Error(Unsupported) when the backend can run none of its configurations.
 AutotunePlan planAutotune(const std::string& kernel, const Shape& shape, const RunRequest& base,
                           const std::string& backendId, const RefusalFn& refusal);
 

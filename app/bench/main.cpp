@@ -586,9 +586,11 @@ int runBench(int argc, char** argv) {
         throw Error(ErrorKind::InvalidArgument,
                     "--serve takes no other options (got " + option->get_name() + ")");
     }
-    // A client that goes away mid-reply must not kill the server with SIGPIPE.
+    // A client that goes away mid-reply must not kill the server with SIGPIPE; a signal ends it.
     ::signal(SIGPIPE, SIG_IGN);
-    return remote::serve(STDIN_FILENO, STDOUT_FILENO, "tilescope-bench " TILESCOPE_VERSION);
+    const int status = remote::serve(STDIN_FILENO, STDOUT_FILENO,
+                                     "tilescope-bench " TILESCOPE_VERSION, &interruptRequested);
+    return io::interruptSignal() ? io::interruptedExitCode(io::interruptSignal()) : status;
   }
 
   if (cl.gradeChild) return runGradeChild(cl);

@@ -5,6 +5,7 @@
 
 #include "tilescope/error.hpp"
 #include "tilescope/remote/protocol.hpp"
+#include "tilescope/remote/replies.hpp"
 #include "tilescope/remote/server_process.hpp"
 #include "tilescope/report/report.hpp"
 
@@ -74,40 +75,23 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
       "server " + (address_.name.empty() ? "'" + address_.command + "'" : address_.name);
   auto connection = std::make_unique<Connection>();
   try {
-    connection->process = std::make_unique<ServerProcess>(address_.command);
+    connection->process = std::make_unique<ServerProcess>(
+        address_.command, std::min<std::chrono::milliseconds>(address_.replyTimeout,
+                                                              ServerProcess::kDefaultWriteTimeout));
     connection->process->send({{"verb", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}});
     const std::optional<json> hello = connection->process->receive(kHelloTimeoutMs);
     if (!hello)
       unavailable(where + " did not answer within " + std::to_string(kHelloTimeoutMs / 1000) +
                   " s: " + connection->process->stderrTail());
-    if (hello->value("reply", "") != "hello")
-      unavailable(where + " answered hello with: " + hello->dump().substr(0, 200));
-    connection->program = hello->value("program", "an unknown program");
-    const json protocol = hello->value("protocol", json());
-    if (protocol != kProtocolVersion)
-      unavailable(where + " runs " + connection->program + ", which speaks protocol version " +
-                  protocol.dump() + "; this TileScope speaks version " +
-                  std::to_string(kProtocolVersion) + ": install the same version on both sides");
-    const json backends = hello->value("backends", json::array());
-    const auto entry = std::find_if(backends.begin(), backends.end(), [&](const json& b) {
-      return b.is_object() && b.value("id", "") == address_.backend;
-    });
-    if (entry == backends.end())
-      unavailable(where + " (" + connection->program + ") has no " + address_.backend + " backend");
-    if (!entry->value("available", false)) {
-      const json reason = entry->value("reason", json());
-      connection->backendReason =
-          where + ": " + (reason.is_string() ? reason.get<std::string>() : "unavailable");
-    }
-    for (const json& device : entry->value("devices", json::array())) {
-      DeviceInfo info = report::deviceFromJson(device);
+    Hello read = readHello(*hello, address_.backend, where);
+    connection->program = std::move(read.program);
+    connection->backendReason = std::move(read.backendReason);
+    for (DeviceInfo& info : read.devices) {
       info.facts.emplace_back(
           "server", (address_.name.empty() ? "" : address_.name + ": ") + address_.command);
       connection->devices.push_back(std::move(info));
     }
-    const json refusals = entry->value("element_refusals", json::object());
-    for (const auto& [element, why] : refusals.items())
-      connection->elementRefusals[element] = why.is_string() ? why.get<std::string>() : why.dump();
+    connection->elementRefusals = std::move(read.elementRefusals);
   } catch (const Error& e) {
     lastFailure_ =
         e.kind() == ErrorKind::Unavailable ? std::string(e.what()) : where + ": " + e.what();
@@ -183,27 +167,19 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
                    "; the next run starts a new server");
       }
       if (!reply || reply->value("id", json()) != json(id)) continue;  // others: cancel's answer
-      const std::string kind = reply->value("reply", "");
+      const std::string kind = replyKind(*reply);
       if (kind == "progress") {
-        const json fraction = reply->value("fraction", json(0));
-        if (progress && fraction.is_number())
-          progress(fraction.get<double>(), reply->value("stage", json("")).is_string()
-                                               ? reply->value("stage", std::string())
-                                               : std::string());
+        const Progress step = readProgress(*reply);
+        if (progress) progress(step.fraction, step.stage);
         continue;
       }
       if (kind != "error") return *reply;
-      const std::string text = reply->value("message", json("")).is_string()
-                                   ? reply->value("message", std::string())
-                                   : std::string("no message");
-      const std::optional<ErrorKind> errorKind = kindFromName(
-          reply->value("kind", json("")).is_string() ? reply->value("kind", std::string())
-                                                     : std::string());
-      if (reply->value("restart", false)) {
+      const ErrorReply failed = readErrorReply(*reply);
+      if (failed.restart) {
         // A sticky fault: only a new server process brings the device back.
-        disconnect(where + ": " + text + "; the server is restarted for the next run");
+        disconnect(where + ": " + failed.message + "; the server is restarted for the next run");
       }
-      throw Error(errorKind.value_or(ErrorKind::LaunchFailed), text);
+      throw Error(failed.kind, failed.message);
     }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Unavailable || !connection_) throw;

@@ -548,9 +548,11 @@ std::unique_ptr<Backend> makeBackendFor(const CommandLine& cl) {
     throw Error(ErrorKind::InvalidArgument,
                 "--via and --backend " + cl.backend + " both name a server: give one of them");
   if (named) {
-    const std::vector<remote::ServerAddress> configured =
+    const remote::ConfiguredServers configured =
         remote::readConfiguredServers(remote::appSettingsPath());
-    return std::make_unique<remote::RemoteBackend>(*remote::serverBackend(cl.backend, configured));
+    for (const std::string& problem : configured.problems) printNote("warning: " + problem);
+    return std::make_unique<remote::RemoteBackend>(
+        *remote::serverBackend(cl.backend, configured.servers));
   }
   if (cl.via)
     return std::make_unique<remote::RemoteBackend>(remote::ServerAddress{"", *cl.via, cl.backend});

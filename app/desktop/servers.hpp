@@ -5,6 +5,7 @@
 // the server's backend to use; and whether the local CUDA backend runs in a child server of its
 // own.
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct ServerSettings {
   // Run the local CUDA backend in a `tilescope-bench --serve` child, so a kernel that faults or
   // hangs takes down the child (restarted for the next run), never the window.
   bool isolateCuda = false;
+  // What loading left out, one line each, naming the settings file, the entry and why (a number
+  // where a string belongs, a name the dialog would refuse); for the window to show.
+  QStringList problems;
 };
 
 ServerSettings loadServerSettings();

@@ -204,6 +204,16 @@ INSTANTIATE_TEST_SUITE_P(Signals, ServeSignal, ::testing::Values(SIGTERM, SIGINT
                            return std::string(sigabbrev_np(info.param));
                          });
 
+// A file of requests piped in: the input has ended, and the runs read still go on until a signal.
+TEST(ServeEnd, ASignalEndsARunWhoseInputHasEnded) {
+  ServerChild server;
+  server.send(longRun());
+  server.closeInput();
+  ASSERT_EQ(server.receive().value("reply", ""), "progress");
+  ASSERT_EQ(::kill(server.pid(), SIGTERM), 0);
+  expectExitFor(server, SIGTERM);
+}
+
 // The compiler a user kernel's run starts on the CPU ends with the server.
 TEST(ServeEnd, ASignalDuringACompileEndsTheCompilerToo) {
   const std::filesystem::path cache = std::filesystem::temp_directory_path() /

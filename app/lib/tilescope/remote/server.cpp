@@ -194,9 +194,10 @@ class Server {
   void readLoop() {
     LineReader lines(input_, kMaxLineBytes);
     while (!stopped_) {
+      if (interrupted()) return endNow();
       const std::optional<LineReader::Line> line = lines.next(&stopped_, kWatchMs);
       if (!line && lines.timedOut()) {
-        if ((interrupt_ && interrupt_->load()) || output_.readerGone()) return endNow();
+        if (output_.readerGone()) return endNow();
         continue;
       }
       if (!line) break;
@@ -219,12 +220,21 @@ class Server {
     if (stopped_) return;
     // The end of the requests: those read still run (a script may pipe a file in); a client
     // that went away is noticed when its pipe breaks.
-    std::lock_guard lock(mutex_);
-    Incoming end;
-    end.endOfInput = true;
-    waiting_.push_back(std::move(end));
-    ready_.notify_one();
+    {
+      std::lock_guard lock(mutex_);
+      Incoming end;
+      end.endOfInput = true;
+      waiting_.push_back(std::move(end));
+      ready_.notify_one();
+    }
+    // A signal still ends them.
+    while (!stopped_) {
+      if (interrupted()) return endNow();
+      std::this_thread::sleep_for(std::chrono::milliseconds(kWatchMs));
+    }
   }
+
+  bool interrupted() const { return interrupt_ && interrupt_->load(); }
 
   // A signal, or a client that stopped reading: the run in flight stops after its current launch
   // (the backends' cancel flag), what waits is dropped, and the children go at once.

@@ -397,11 +397,11 @@ std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json, const st
 
 void checkHeader(const nlohmann::json& json, const std::string& format) {
   const auto tag = json.is_object() ? json.find("format") : json.end();
-  if (!json.is_object() || tag == json.end()) {
+  if (!json.is_object() || tag == json.end() || (tag->is_string() && *tag != format)) {
     throw Error(ErrorKind::InvalidArgument,
                 "this is not a TileScope file (no \"format\": \"" + format + "\")");
   }
-  if (*tag != format) {
+  if (*tag != format) {  // a number, null, a list, an object or a boolean
     throw Error(ErrorKind::InvalidArgument, "this is not a TileScope file (\"format\" is " +
                                                 io::shownValue(*tag) + ", not \"" + format + "\")");
   }

@@ -20,7 +20,8 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-const json kDevice = {{"format_version", 1}, {"index", 0}, {"name", "Fake GPU"}, {"facts", json::array()}};
+const json kDevice = {
+    {"format_version", 1}, {"index", 0}, {"name", "Fake GPU"}, {"facts", json::array()}};
 
 json goodHello() {
   return {{"reply", "hello"},
@@ -141,7 +142,8 @@ TEST(RemoteClient, AReplyWithAFieldOfTheWrongTypeFailsTheRunNamingTheField) {
       {{{"reply", "error"}, {"id", 1}, {"kind", 5}, {"message", "m"}}, "'kind' is 5"},
       {{{"reply", "error"}, {"id", 1}, {"kind", "unsupported"}, {"message", 5}}, "'message' is 5"},
       {{{"reply", "error"}, {"id", 1}, {"message", "m"}, {"restart", "yes"}}, "'restart' is 'yes'"},
-      {{{"reply", "result"}, {"id", 1}, {"result", 5}}, "result"},
+      {{{"reply", "result"}, {"id", 1}, {"result", 5}}, "result: 5 is not a JSON object"},
+      {{{"reply", "trace"}, {"id", 1}, {"trace", 5}}, "result is missing"},
       {{{"reply", "result"}, {"id", 1}, {"result", {{"format_version", "1"}}}},
        "result.format_version"},
   };

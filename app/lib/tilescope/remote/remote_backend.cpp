@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "tilescope/error.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/remote/protocol.hpp"
 #include "tilescope/remote/replies.hpp"
 #include "tilescope/remote/server_process.hpp"
@@ -199,7 +200,7 @@ RunResult RemoteBackend::run(const RunRequest& request, const ProgressFn& progre
       progress, cancel);
   RunResult result;
   try {
-    result = report::resultFromJson(reply.at("result"));
+    result = report::resultFromJson(io::requiredField(reply, "result", ""));
   } catch (const std::exception& e) {
     disconnect("server " + address_.name +
                " sent a result this TileScope cannot read: " + e.what());
@@ -214,7 +215,7 @@ DeviceCeilings RemoteBackend::measureCeilings(int device, const ProgressFn& prog
       {{"verb", "ceilings"}, {"backend", address_.backend}, {"device", device}}, progress, cancel);
   std::vector<DeviceCeilings> ceilings;
   try {
-    ceilings = report::ceilingsFromJson(json::array({reply.at("ceilings")}));
+    ceilings = report::ceilingsFromJson(json::array({io::requiredField(reply, "ceilings", "")}));
   } catch (const std::exception& e) {
     disconnect("server " + address_.name +
                " sent ceilings this TileScope cannot read: " + e.what());
@@ -236,7 +237,7 @@ KernelTrace RemoteBackend::trace(const TraceRequest& request, const ProgressFn& 
                                {"block", json::array({request.block.x, request.block.y})}},
                               progress, cancel);
   try {
-    return report::traceFromJson(reply.at("trace"));
+    return report::traceFromJson(io::requiredField(reply, "trace", ""));
   } catch (const std::exception& e) {
     disconnect("server " + address_.name + " sent a trace this TileScope cannot read: " + e.what());
   }

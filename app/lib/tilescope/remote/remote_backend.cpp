@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tilescope/remote/remote_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "tilescope/error.hpp"

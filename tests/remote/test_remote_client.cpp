@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "tilescope/error.hpp"
 #include "tilescope/remote/remote_backend.hpp"
@@ -174,6 +176,26 @@ TEST(RemoteClient, ARequestToAServerThatStoppedReadingFailsWithinTheWriteTimeout
     EXPECT_NE(std::string(error.what()).find("the server stopped reading"), std::string::npos)
         << error.what();
   }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+}
+
+// tilescope-bench --via: SIGTERM sets the cancel flag while the request is still being written.
+TEST(RemoteClient, ACancelEndsAWriteToAServerThatStoppedReading) {
+  ServerProcess server("sleep 600", 60s);
+  const json request = {{"verb", "hello"}, {"id", 1}, {"padding", std::string(256 << 10, 'x')}};
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(500ms);
+    cancel = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    server.send(request, &cancel);
+    ADD_FAILURE() << "the request was written to a server that reads nothing";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
+  }
+  canceller.join();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
 }
 

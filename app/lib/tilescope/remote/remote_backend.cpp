@@ -145,7 +145,13 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
   std::optional<std::chrono::steady_clock::time_point> cancelSent;
   auto lastLine = std::chrono::steady_clock::now();
   try {
-    connection.process->send(message);
+    try {
+      connection.process->send(message, cancel);
+    } catch (const Error& e) {
+      // A request cancelled half written leaves the stream unusable: the next run starts afresh.
+      if (e.kind() == ErrorKind::Cancelled) connection_.reset();
+      throw;
+    }
     for (;;) {
       if (cancel && cancel->load() && !cancelSent) {
         connection.process->send({{"verb", "cancel"}, {"id", nullptr}});

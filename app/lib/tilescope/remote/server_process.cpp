@@ -205,12 +205,12 @@ std::string ServerProcess::dropped() {
   return message;
 }
 
-void ServerProcess::send(const nlohmann::json& message) {
+void ServerProcess::send(const nlohmann::json& message, const std::atomic<bool>* stop) {
   const std::string line = formatMessage(message);
-  sendLine(line.substr(0, line.size() - 1));
+  sendLine(line.substr(0, line.size() - 1), stop);
 }
 
-void ServerProcess::sendLine(const std::string& text) {
+void ServerProcess::sendLine(const std::string& text, const std::atomic<bool>* stop) {
   const std::string line = text + '\n';
   const char* data = line.data();
   std::size_t left = line.size();
@@ -220,6 +220,8 @@ void ServerProcess::sendLine(const std::string& text) {
     if (written < 0 && errno == EINTR) continue;
     if (written < 0 && errno == EAGAIN) {
       // The pipe is full: wait for the server to read, as long as the time limit allows.
+      if (stop && stop->load())
+        throw Error(ErrorKind::Cancelled, "cancelled while the server was not reading the request");
       if (std::chrono::steady_clock::now() - lastProgress >= writeTimeout_) {
         const std::string errors = stderrTail();
         unavailable("the server stopped reading: it took no byte of a " +

@@ -35,10 +35,11 @@ class ServerProcess {
   static constexpr std::chrono::milliseconds kDefaultWriteTimeout = std::chrono::seconds(30);
 
   // Throws tilescope::Error(Unavailable) with dropped()'s message when the pipe is closed, and
-  // "the server stopped reading" when the pipe stays full for the write timeout.
-  void send(const nlohmann::json& message);
+  // "the server stopped reading" when the pipe stays full for the write timeout; Error(Cancelled)
+  // when `stop` is set while it waits for room.
+  void send(const nlohmann::json& message, const std::atomic<bool>* stop = nullptr);
   // Writes `line` and a newline as they are (a test's malformed requests).
-  void sendLine(const std::string& line);
+  void sendLine(const std::string& line, const std::atomic<bool>* stop = nullptr);
   // The next message, or nullopt when `timeoutMs` passes first or `stop` is set. Throws
   // tilescope::Error(Unavailable) when the server has exited or closed its output (dropped()),
   // or when it writes a line that is not a protocol message.

@@ -390,7 +390,10 @@ void MainWindow::restoreSettings() {
   dockLayout_->restore();
   QStringList notices;
   controls_->setChoices(desktop::loadLastChoices(&notices));
-  notices << exercises_.loadProblems();
+  if (const std::optional<QString> setAside = desktop::takeSetAsideNotice();
+      setAside && !notices.contains(*setAside))
+    notices << *setAside;
+  notices << desktop::loadServerSettings().problems << exercises_.loadProblems();
   // The window opens whatever the settings hold; what was put back is said once.
   if (!notices.isEmpty()) showProblem(notices.join(QStringLiteral("; ")));
   if (savedTheme() != currentTheme()) applyTheme(savedTheme());

@@ -559,9 +559,11 @@ std::unique_ptr<Backend> makeBackendFor(const CommandLine& cl) {
     throw Error(ErrorKind::InvalidArgument,
                 "--via and --backend " + cl.backend + " both name a server: give one of them");
   if (named) {
-    const std::vector<remote::ServerAddress> configured =
+    const remote::ConfiguredServers configured =
         remote::readConfiguredServers(remote::appSettingsPath());
-    return std::make_unique<remote::RemoteBackend>(*remote::serverBackend(cl.backend, configured));
+    for (const std::string& problem : configured.problems) printNote("warning: " + problem);
+    return std::make_unique<remote::RemoteBackend>(
+        *remote::serverBackend(cl.backend, configured.servers));
   }
   if (cl.via)
     return std::make_unique<remote::RemoteBackend>(remote::ServerAddress{"", *cl.via, cl.backend});
@@ -597,9 +599,11 @@ int runBench(int argc, char** argv) {
         throw Error(ErrorKind::InvalidArgument,
                     "--serve takes no other options (got " + option->get_name() + ")");
     }
-    // A client that goes away mid-reply must not kill the server with SIGPIPE.
+    // A client that goes away mid-reply must not kill the server with SIGPIPE; a signal ends it.
     ::signal(SIGPIPE, SIG_IGN);
-    return remote::serve(STDIN_FILENO, STDOUT_FILENO, "tilescope-bench " TILESCOPE_VERSION);
+    const int status = remote::serve(STDIN_FILENO, STDOUT_FILENO,
+                                     "tilescope-bench " TILESCOPE_VERSION, &interruptRequested);
+    return io::interruptSignal() ? io::interruptedExitCode(io::interruptSignal()) : status;
   }
 
   if (cl.gradeChild) return runGradeChild(cl);

@@ -78,10 +78,12 @@ int main(int argc, char* argv[]) {
   using namespace tilescope;
   QStringList notices;
   const desktop::Choices remembered = desktop::loadLastChoices(&notices);
+  const desktop::ServerSettings servers = desktop::loadServerSettings();
+  notices << servers.problems;
   for (const QString& notice : notices)
     std::fputs(qPrintable(QStringLiteral("tilescope: notice: %1\n").arg(notice)), stderr);
   const desktop::ParseOutcome outcome = desktop::parseCommandLine(
-      QApplication::arguments(), remembered, kDiagramsBuilt, desktop::loadServerSettings().servers);
+      QApplication::arguments(), remembered, kDiagramsBuilt, servers.servers);
   for (const QString& note : outcome.notes)
     std::fputs(qPrintable(QStringLiteral("tilescope: %1\n").arg(note)), stderr);
   if (!outcome.commandLine) {

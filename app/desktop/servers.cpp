@@ -2,10 +2,13 @@
 #include "servers.hpp"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QRegularExpression>
 #include <QStandardPaths>
 
 #include "settings.hpp"
+#include "tilescope/io/json_fields.hpp"
+#include "tilescope/remote/server_list.hpp"
 
 namespace tilescope::desktop {
 namespace {
@@ -22,16 +25,25 @@ QString text(const std::string& value) {
 
 ServerSettings loadServerSettings() {
   ServerSettings loaded;
-  const nlohmann::json servers = rememberedSetting(kServersKey);
-  for (const nlohmann::json& entry : servers.is_array() ? servers : nlohmann::json::array()) {
-    if (!entry.is_object()) continue;
-    const remote::ServerAddress server{entry.value("name", std::string()),
-                                       entry.value("command", std::string()),
-                                       entry.value("backend", std::string("cuda"))};
+  const QString file =
+      QStringLiteral("the settings file %1, ").arg(QDir::toNativeSeparators(settingsPath()));
+  remote::ConfiguredServers configured =
+      remote::serversFromSettings(rememberedSetting(kServersKey));
+  for (const std::string& problem : configured.problems)
+    loaded.problems << file + QString::fromStdString(problem);
+  for (std::size_t i = 0; i < configured.servers.size(); ++i) {
     // A hand-edited entry that the dialog would refuse is left out rather than half-used.
-    if (!serverProblem(server, loaded.servers)) loaded.servers.push_back(server);
+    if (const auto why = serverProblem(configured.servers[i], loaded.servers))
+      loaded.problems << file + QStringLiteral("server '%1': %2; that server is left out")
+                                    .arg(text(configured.servers[i].name), *why);
+    else
+      loaded.servers.push_back(std::move(configured.servers[i]));
   }
   const nlohmann::json isolate = rememberedSetting(kIsolateKey);
+  if (!isolate.is_null() && !isolate.is_boolean())
+    loaded.problems << file + QStringLiteral("%1: %2 is not true or false; using false")
+                                  .arg(QString::fromStdString(kIsolateKey),
+                                       QString::fromStdString(io::shownValue(isolate)));
   loaded.isolateCuda = isolate.is_boolean() && isolate.get<bool>();
   const nlohmann::json idle = rememberedSetting(kIdleKey);
   if (idle.is_number_integer() && idle.get<std::int64_t>() >= 0 &&

@@ -5,6 +5,7 @@
 // the server's backend to use; and whether the local CUDA backend runs in a child server of its
 // own.
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct ServerSettings {
   bool isolateCuda = false;
   // A server without a run for this long is closed (its Slurm job released); 0: never.
   int idleMinutes = 10;
+  // What loading left out, one line each, naming the settings file, the entry and why (a number
+  // where a string belongs, a name the dialog would refuse); for the window to show.
+  QStringList problems;
 };
 
 ServerSettings loadServerSettings();

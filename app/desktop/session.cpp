@@ -43,7 +43,8 @@ nlohmann::json toJson(const Session& session) {
 }
 
 Session sessionFromJson(const nlohmann::json& json) {
-  if (json.is_object() && json.value("format", "") == kResultsFormat) {
+  // Compared as JSON: a "format" of another type (a number, null, a list) is not this format.
+  if (json.is_object() && json.contains("format") && json["format"] == kResultsFormat) {
     report::ResultsDocument document = report::resultsDocumentFromJson(json);
     Session session;
     session.devices = std::move(document.devices);

@@ -2,12 +2,20 @@
 #include "settings.hpp"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <utility>
 
 #include "tilescope/error.hpp"
 #include "tilescope/io/file_io.hpp"
+#include "tilescope/io/json_fields.hpp"
 
 namespace tilescope::desktop {
 namespace {
@@ -23,25 +31,65 @@ std::string folderKey(Folder kind) {
 struct StoredSettings {
   nlohmann::json object = nlohmann::json::object();
   std::optional<QString> problem;  // why the file could not be read
+  bool writable = true;            // false: writing would replace a file that was not set aside
 };
 
+// Where an unreadable settings file was moved, until a window takes it (takeSetAsideNotice).
+std::mutex setAsideMutex;
+std::optional<QString> setAsideNotice;
+
+// `path` renamed to PATH.unreadable-YYYYMMDD-HHMMSS (with a number added when that is taken);
+// the new name, or nullopt with errno's reason in `why`.
+std::optional<QString> setAside(const QString& path, QString* why) {
+  const QString stem = path + QStringLiteral(".unreadable-") +
+                       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+  QString kept = stem;
+  for (int n = 2; QFileInfo::exists(kept) || QFileInfo(kept).isSymLink(); ++n)
+    kept = stem + QStringLiteral("-%1").arg(n);
+  if (std::rename(QFile::encodeName(path).constData(), QFile::encodeName(kept).constData()) != 0) {
+    *why = QString::fromLocal8Bit(std::strerror(errno));
+    return std::nullopt;
+  }
+  return kept;
+}
+
 StoredSettings readSettings() {
-  const std::string path = settingsPath().toStdString();
-  const std::string what = "the settings file";
+  const QString path = settingsPath();
+  const QString shownPath = QDir::toNativeSeparators(path);
   try {
-    const std::optional<std::string> text =
-        io::readFile(path, kMaxSettingsBytes, what, /*missingIsEmpty=*/true);
+    const std::optional<std::string> text = io::readFile(
+        path.toStdString(), kMaxSettingsBytes, "the settings file", /*missingIsEmpty=*/true);
     if (!text) return {};
     nlohmann::json document = io::parseJson(*text, "it");
-    if (!document.is_object()) throw Error(ErrorKind::InvalidArgument, "it is not a JSON object");
+    if (!document.is_object())
+      throw Error(ErrorKind::InvalidArgument,
+                  "it is " + io::shownValue(document).substr(0, 40) + ", not a JSON object");
     return {std::move(document), std::nullopt};
   } catch (const Error& error) {
     QString reason = QString::fromStdString(error.what());
     // io's messages name the file already; a parse failure names only "it".
-    if (!reason.contains(QDir::toNativeSeparators(settingsPath())))
-      reason = QStringLiteral("the settings file %1: %2")
-                   .arg(QDir::toNativeSeparators(settingsPath()), reason);
-    return {nlohmann::json::object(), reason + QStringLiteral("; starting from the defaults")};
+    if (!reason.contains(shownPath))
+      reason = QStringLiteral("the settings file %1: %2").arg(shownPath, reason);
+    // A FIFO or a device is left alone (the writer never replaces one); a regular file that cannot
+    // be read (not JSON, too large, unreadable) is kept under another name before a new one is
+    // written, so nothing the user configured is lost.
+    if (!QFileInfo(path).isFile())
+      return {nlohmann::json::object(), reason + QStringLiteral("; starting from the defaults")};
+    QString why;
+    if (const std::optional<QString> kept = setAside(path, &why)) {
+      const QString notice =
+          reason + QStringLiteral("; it was kept as %1 and the app starts from the defaults")
+                       .arg(QDir::toNativeSeparators(*kept));
+      qWarning("tilescope: %s", qPrintable(notice));
+      const std::lock_guard lock(setAsideMutex);
+      setAsideNotice = notice;
+      return {nlohmann::json::object(), notice};
+    }
+    return {nlohmann::json::object(),
+            reason + QStringLiteral("; it cannot be set aside (%1), so no setting is saved until "
+                                    "it is repaired or removed; starting from the defaults")
+                         .arg(why),
+            /*writable=*/false};
   }
 }
 
@@ -72,9 +120,14 @@ nlohmann::json rememberedSetting(const std::string& key) {
 }
 
 std::optional<QString> rememberSetting(const std::string& key, nlohmann::json value) {
-  // Read afresh, so a second window's keys are kept; a file that cannot be read is replaced
-  // (its problem was reported when the app started).
-  nlohmann::json settings = readSettings().object;
+  // Read afresh, so a second window's keys, and keys this version does not know, are kept; a
+  // file that cannot be read has been set aside (readSettings) before this writes a new one.
+  StoredSettings stored = readSettings();
+  if (!stored.writable) {
+    qWarning("tilescope: %s", qPrintable(*stored.problem));
+    return stored.problem;
+  }
+  nlohmann::json settings = std::move(stored.object);
   if (value.is_null())
     settings.erase(key);
   else
@@ -106,6 +159,11 @@ Choices loadLastChoices(QStringList* notices) {
     }
   }
   return choices;
+}
+
+std::optional<QString> takeSetAsideNotice() {
+  const std::lock_guard lock(setAsideMutex);
+  return std::exchange(setAsideNotice, std::nullopt);
 }
 
 void saveLastChoices(const Choices& choices) {

@@ -22,7 +22,10 @@ inline constexpr int kMaxRecentFiles = 8;
 QString settingsPath();
 
 // The value remembered under `key`, null when there is none or the file cannot be read (then
-// loadLastChoices names the problem and the app starts from its defaults).
+// loadLastChoices names the problem and the app starts from its defaults). A regular file that
+// cannot be read (not JSON, over 1 MiB, not an object, unreadable) is first renamed aside to
+// PATH.unreadable-YYYYMMDD-HHMMSS, so no write replaces it; when it cannot be renamed, nothing
+// is written until it is repaired or removed.
 nlohmann::json rememberedSetting(const std::string& key);
 // Remembers `value` under `key` (null forgets it) and keeps every other key. When the file cannot
 // be written, the returned problem names it, the reason and what to do; it is also printed as a
@@ -33,6 +36,9 @@ std::optional<QString> rememberSetting(const std::string& key, nlohmann::json va
 // gets one line per replaced choice naming the settings file and the key, and one for a settings
 // file that cannot be read.
 Choices loadLastChoices(QStringList* notices = nullptr);
+// Where this process set an unreadable settings file aside, once: the first window to ask shows
+// it (the read that moved it may have happened before any window existed).
+std::optional<QString> takeSetAsideNotice();
 void saveLastChoices(const Choices& choices);
 
 // Most recent first, without duplicates, at most kMaxRecentFiles.

@@ -178,14 +178,29 @@ TEST(ServerBackend, ReadsTheServersTheAppKeeps) {
   std::ofstream(path) << R"({"lastChoices": {}, "servers": [
       {"name": "gpu1", "command": "ssh gpu1 tilescope-bench --serve", "backend": "cuda"},
       {"name": "", "command": "left out: no name"},
+      {"name": 5, "command": "left out: a number for a name"},
+      {"name": "odd", "command": ["ssh"]},
+      7,
       {"name": "box", "command": "ssh box tilescope-bench --serve"}]})";
-  const std::vector<remote::ServerAddress> servers = remote::readConfiguredServers(path);
+  const remote::ConfiguredServers configured = remote::readConfiguredServers(path);
   std::filesystem::remove(path);
+  const std::vector<remote::ServerAddress>& servers = configured.servers;
   ASSERT_EQ(servers.size(), 2u);
   EXPECT_EQ(servers[0].name, "gpu1");
   EXPECT_EQ(servers[1].name, "box");
   EXPECT_EQ(servers[1].backend, "cuda") << "the app's default";
-  EXPECT_TRUE(remote::readConfiguredServers(path).empty()) << "no file, no servers";
+  // Each entry left out is said, with the file, the entry and why.
+  const std::vector<std::string> expected = {
+      "servers[1]: the server has no name", "servers[2].name: 5 is not a string",
+      "servers[3].command: [\"ssh\"] is not a string", "servers[4]: 7 is not a JSON object"};
+  ASSERT_EQ(configured.problems.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_NE(configured.problems[i].find(path), std::string::npos) << configured.problems[i];
+    EXPECT_NE(configured.problems[i].find(expected[i] + "; that server is left out"),
+              std::string::npos)
+        << configured.problems[i];
+  }
+  EXPECT_TRUE(remote::readConfiguredServers(path).servers.empty()) << "no file, no servers";
 }
 
 void expectManPageListsEveryOption(Program program) {

@@ -12,13 +12,16 @@
 #include <string_view>
 
 #include "choices.hpp"
+#include "session.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/host_kernel.hpp"
 #include "tilescope/io/file_io.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/remote/protocol.hpp"
+#include "tilescope/remote/replies.hpp"
 #include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "user/compiler_logs.hpp"
@@ -32,18 +35,9 @@ void readResults(std::string_view text) {
   report::resultsDocumentFromJson(io::parseJson(text, "the file"));
 }
 
-// A session's choices, results, devices and ceilings, read as the app reads them.
+// A session, read as the app opens one (a results document opens as a session too).
 void readSession(std::string_view text) {
-  const nlohmann::json json = io::parseJson(text, "the file");
-  report::checkHeader(json, "tilescope-session");
-  std::vector<std::string> warnings;
-  if (json.contains("devices")) report::devicesFromJson(json["devices"], "devices", &warnings);
-  if (json.contains("choices")) {
-    desktop::Choices choices = desktop::choicesFromJson(json["choices"]);
-    desktop::repairChoices(choices);
-  }
-  report::resultsFromJson(json.value("results", nlohmann::json()), "results", &warnings);
-  if (json.contains("ceilings")) report::ceilingsFromJson(json["ceilings"], "ceilings", &warnings);
+  desktop::sessionFromJson(io::parseJson(text, "the file"));
 }
 
 // tuned.json, through the file the store reads.
@@ -90,16 +84,36 @@ void readKernelSource(std::string_view text) {
   userKernelInfo("fuzz", source);  // a refusal is an Error
 }
 
+// A run server's hello, as a client checks it before it runs anything there.
+void readHello(std::string_view text) {
+  remote::readHello(remote::parseMessage(std::string(text)), "cuda", "server fuzz");
+}
+
+// A run server's reply to a request, field by field as the client reads it.
+void readReply(std::string_view text) {
+  const nlohmann::json reply = remote::parseMessage(std::string(text));
+  const std::string kind = remote::replyKind(reply);
+  if (kind == "progress")
+    remote::readProgress(reply);
+  else if (kind == "error")
+    remote::readErrorReply(reply);
+  else if (kind == "result")
+    report::resultFromJson(io::requiredField(reply, "result", ""));
+  else if (kind == "ceilings")
+    report::ceilingsFromJson(nlohmann::json::array({io::requiredField(reply, "ceilings", "")}));
+  else if (kind == "trace")
+    report::traceFromJson(io::requiredField(reply, "trace", ""));
+}
+
 struct Reader {
   const char* name;
   void (*read)(std::string_view);
 };
 
 const Reader kReaders[] = {
-    {"results", readResults},     {"session", readSession},
-    {"tuned", readTuned},         {"csv", readCsv},
-    {"serve", readServeRequest},  {"trace", readTrace},
-    {"kernel", readKernelSource},
+    {"results", readResults},    {"session", readSession}, {"tuned", readTuned},
+    {"csv", readCsv},            {"serve", readServeRequest}, {"trace", readTrace},
+    {"kernel", readKernelSource}, {"hello", readHello},     {"reply", readReply},
 };
 
 }  // namespace

@@ -395,6 +395,22 @@ TEST_F(Serve, EveryMalformedLineGetsOneErrorAndTheServerStaysUp) {
   EXPECT_EQ(request({{"verb", "bye"}, {"id", "end"}}).at("reply"), "bye");
 }
 
+// The parser would keep the last of two equal keys: {"verb":"hello","verb":"bye"} would say bye.
+TEST_F(Serve, ARequestWithAKeyGivenTwiceIsRefusedNamingTheKey) {
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"verb":"hello","verb":"bye"})", "'verb'"},
+      {R"({"verb":"run","id":1,"backend":"cpu","request":{"m":8,"n":8,"m":9}})", "'m'"},
+  };
+  for (const auto& [line, key] : cases) {
+    server.sendLine(line);
+    const json reply = receive();
+    ASSERT_EQ(reply.at("reply"), "error") << reply.dump();
+    const std::string message = reply.at("message").get<std::string>();
+    EXPECT_NE(message.find(key + " twice"), std::string::npos) << message;
+  }
+  expectAlive();
+}
+
 // User kernels run in the server, never in the client: a kernel that faults ends its run with
 // the fault and the server is restarted; one that never ends is stopped by a cancel or by the
 // client's time limit, the server killed; either way the next run starts a new server and

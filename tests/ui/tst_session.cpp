@@ -152,6 +152,21 @@ class TestSession : public QObject {
                "{\"format\": \"tilescope-session\", \"version\": 1, "
                "\"results\": [{\"backend\": \"cpu\"}]}")
         << "results[0].format_version is missing (and no result can be read)";
+    // Issue #37: a "format" of another type aborted the app (a JSON library exception).
+    const QByteArray rest = ", \"version\": 1, \"results\": []}";
+    QTest::newRow("format a number") << "{\"format\": 5" + rest << "\"format\" is 5, not";
+    QTest::newRow("format null") << "{\"format\": null" + rest << "\"format\" is null, not";
+    QTest::newRow("format a list") << "{\"format\": [1]" + rest << "\"format\" is [1], not";
+    QTest::newRow("format an object") << "{\"format\": {}" + rest << "\"format\" is {}, not";
+    QTest::newRow("format a boolean") << "{\"format\": true" + rest << "\"format\" is true, not";
+    QTest::newRow("results an object")
+        << QByteArray("{\"format\": \"tilescope-session\", \"version\": 1, \"results\": {}}")
+        << "results: {} is not a list";
+    QTest::newRow("devices a string")
+        << QByteArray(
+               "{\"format\": \"tilescope-session\", \"version\": 1, \"results\": [], "
+               "\"devices\": \"cpu\"}")
+        << "devices: 'cpu' is not a list";
   }
 
   void badSessionFilesAreRefusedWithAMessage() {
@@ -224,6 +239,27 @@ class TestSession : public QObject {
     QVERIFY2(withoutKernel->warnings[0].find("kernel_editor.source") != std::string::npos &&
                  withoutKernel->warnings[0].ends_with("the editor's kernel is left out"),
              withoutKernel->warnings[0].c_str());
+  }
+
+  // Issue #37: a tile of -5 or 0 opened without a word and exported as tile=-5.
+  void aParameterValueTheKernelCannotTakeSkipsThatResultNamingIt() {
+    nlohmann::json json = toJson(sampleSession());
+    json["results"][0]["params"]["tile"] = -5;
+    json["results"][2]["params"]["tile"] = 0;
+    const QString path = dir_.filePath(QStringLiteral("tiles.json"));
+    writeText(path, QByteArray::fromStdString(json.dump()));
+    QString error;
+    const std::optional<Session> session = loadSession(path, &error);
+    QVERIFY2(session, qPrintable(error));
+    QCOMPARE(session->results.size(), std::size_t(1));
+    QCOMPARE(session->results.front().kernel.kernel, std::string("library"));
+    QCOMPARE(session->warnings.size(), std::size_t(2));
+    QVERIFY2(session->warnings[0].starts_with("results[0].params: naive: tile = -5 is refused") &&
+                 session->warnings[0].ends_with("that result is skipped"),
+             session->warnings[0].c_str());
+    QVERIFY2(session->warnings[1].starts_with("results[2].params: shared-tiled: tile = 0 is "
+                                              "refused"),
+             session->warnings[1].c_str());
   }
 
   void versionsMustBeKnownIntegers() {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <set>
+#include <vector>
 
 namespace tilescope::remote {
 
@@ -20,6 +22,9 @@ constexpr std::array kKinds = {
 };
 
 struct TooDeep {};
+struct DuplicateKey {
+  std::string key;
+};
 
 // The members each verb takes.
 struct VerbMembers {
@@ -43,20 +48,30 @@ const VerbMembers kVerbs[] = {
 
 nlohmann::json parseMessage(const std::string& line) {
   nlohmann::json message;
+  // The keys of each object open at the moment, to refuse one given twice (the parser would keep
+  // the last: {"verb":"hello","verb":"bye"} would say bye).
+  std::vector<std::set<std::string>> openObjects;
   try {
     // The callback sees every array and object as it opens, so a deep line stops at the limit
     // instead of building the whole tree.
     message = nlohmann::json::parse(
-        line, [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
-          if ((event == nlohmann::json::parse_event_t::object_start ||
-               event == nlohmann::json::parse_event_t::array_start) &&
-              depth >= kMaxDepth)
+        line,
+        [&openObjects](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          using Event = nlohmann::json::parse_event_t;
+          if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxDepth)
             throw TooDeep{};
+          if (event == Event::object_start) openObjects.emplace_back();
+          if (event == Event::object_end) openObjects.pop_back();
+          if (event == Event::key && !openObjects.back().insert(parsed.get<std::string>()).second)
+            throw DuplicateKey{parsed.get<std::string>()};
           return true;
         });
   } catch (const TooDeep&) {
     throw Error(ErrorKind::InvalidArgument,
                 "the line nests deeper than " + std::to_string(kMaxDepth) + " levels");
+  } catch (const DuplicateKey& duplicate) {
+    throw Error(ErrorKind::InvalidArgument,
+                "the line gives the key '" + duplicate.key + "' twice in one object");
   } catch (const nlohmann::json::exception& e) {
     throw Error(ErrorKind::InvalidArgument, std::string("the line is not JSON: ") + e.what());
   }

@@ -24,7 +24,8 @@ inline constexpr std::size_t kMaxReplyBytes = std::size_t(64) << 20;
 inline constexpr int kMaxDepth = 16;
 
 // Parses one line into a JSON object. Throws tilescope::Error(InvalidArgument) saying what is
-// wrong: not JSON (with the parser's reason), too deeply nested, not an object.
+// wrong: not JSON (with the parser's reason), too deeply nested, a key given twice in one
+// object (naming it), not an object.
 nlohmann::json parseMessage(const std::string& line);
 
 // The id a message carries, echoed in every reply to it: a number, a string or null (null too

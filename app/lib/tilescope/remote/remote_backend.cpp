@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tilescope/remote/remote_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "tilescope/error.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/remote/protocol.hpp"
+#include "tilescope/remote/replies.hpp"
 #include "tilescope/remote/server_process.hpp"
 #include "tilescope/report/report.hpp"
 
@@ -85,7 +88,9 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
       "server " + (address_.name.empty() ? "'" + address_.command + "'" : address_.name);
   auto connection = std::make_unique<Connection>();
   try {
-    connection->process = std::make_unique<ServerProcess>(address_.command);
+    connection->process = std::make_unique<ServerProcess>(
+        address_.command, std::min<std::chrono::milliseconds>(address_.replyTimeout,
+                                                              ServerProcess::kDefaultWriteTimeout));
     connection->process->send({{"verb", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}});
     const std::optional<json> hello =
         connection->process->receive(kHelloTimeoutMs, stopConnecting_);
@@ -94,35 +99,16 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
     if (!hello)
       unavailable(where + " did not answer within " + std::to_string(kHelloTimeoutMs / 1000) +
                   " s: " + connection->process->stderrTail());
-    if (hello->value("reply", "") != "hello")
-      unavailable(where + " answered hello with: " + hello->dump().substr(0, 200));
     connection->process->markGreeted();
-    connection->program = hello->value("program", "an unknown program");
-    const json protocol = hello->value("protocol", json());
-    if (protocol != kProtocolVersion)
-      unavailable(where + " runs " + connection->program + ", which speaks protocol version " +
-                  protocol.dump() + "; this TileScope speaks version " +
-                  std::to_string(kProtocolVersion) + ": install the same version on both sides");
-    const json backends = hello->value("backends", json::array());
-    const auto entry = std::find_if(backends.begin(), backends.end(), [&](const json& b) {
-      return b.is_object() && b.value("id", "") == address_.backend;
-    });
-    if (entry == backends.end())
-      unavailable(where + " (" + connection->program + ") has no " + address_.backend + " backend");
-    if (!entry->value("available", false)) {
-      const json reason = entry->value("reason", json());
-      connection->backendReason =
-          where + ": " + (reason.is_string() ? reason.get<std::string>() : "unavailable");
-    }
-    for (const json& device : entry->value("devices", json::array())) {
-      DeviceInfo info = report::deviceFromJson(device);
+    Hello read = readHello(*hello, address_.backend, where);
+    connection->program = std::move(read.program);
+    connection->backendReason = std::move(read.backendReason);
+    for (DeviceInfo& info : read.devices) {
       info.facts.emplace_back(
           "server", (address_.name.empty() ? "" : address_.name + ": ") + address_.command);
       connection->devices.push_back(std::move(info));
     }
-    const json refusals = entry->value("element_refusals", json::object());
-    for (const auto& [element, why] : refusals.items())
-      connection->elementRefusals[element] = why.is_string() ? why.get<std::string>() : why.dump();
+    connection->elementRefusals = std::move(read.elementRefusals);
   } catch (const Error& e) {
     if (e.kind() == ErrorKind::Cancelled) throw;
     lastFailure_ =
@@ -176,7 +162,13 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
   std::optional<std::chrono::steady_clock::time_point> cancelSent;
   auto lastLine = std::chrono::steady_clock::now();
   try {
-    connection.process->send(message);
+    try {
+      connection.process->send(message, cancel);
+    } catch (const Error& e) {
+      // A request cancelled half written leaves the stream unusable: the next run starts afresh.
+      if (e.kind() == ErrorKind::Cancelled) connection_.reset();
+      throw;
+    }
     for (;;) {
       if (cancel && cancel->load() && !cancelSent) {
         connection.process->send({{"verb", "cancel"}, {"id", nullptr}});
@@ -199,31 +191,24 @@ json RemoteBackend::exchange(json message, const ProgressFn& progress,
                        (errors.empty() ? "" : " (its stderr: " + errors + ")"));
       }
       if (!reply || reply->value("id", json()) != json(id)) continue;  // others: cancel's answer
-      const std::string kind = reply->value("reply", "");
+      const std::string kind = replyKind(*reply);
       if (kind == "progress") {
-        const json fraction = reply->value("fraction", json(0));
-        if (progress && fraction.is_number())
-          progress(fraction.get<double>(), reply->value("stage", json("")).is_string()
-                                               ? reply->value("stage", std::string())
-                                               : std::string());
+        const Progress step = readProgress(*reply);
+        if (progress) progress(step.fraction, step.stage);
         continue;
       }
       if (kind != "error") return *reply;
-      const std::string text = reply->value("message", json("")).is_string()
-                                   ? reply->value("message", std::string())
-                                   : std::string("no message");
-      const std::optional<ErrorKind> errorKind = kindFromName(
-          reply->value("kind", json("")).is_string() ? reply->value("kind", std::string())
-                                                     : std::string());
-      if (reply->value("restart", false)) {
+      const ErrorReply failed = readErrorReply(*reply);
+      if (failed.restart) {
         // A sticky fault: only a new server process brings the device back.
-        disconnect(where + ": " + text + "; the server is restarted for the next run");
+        disconnect(where + ": " + failed.message + "; the server is restarted for the next run");
       }
-      throw Error(errorKind.value_or(ErrorKind::LaunchFailed), text);
+      throw Error(failed.kind, failed.message);
     }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::Unavailable || !connection_) throw;
-    // The pipe broke or the server wrote something else than the protocol.
+    // A server that wrote something else than the protocol is stopped; the run fails.
+    if (!connection.process->ended()) disconnect(where + ": " + e.what());
     loseConnection(where + ": the connection was lost: " + e.what());
   }
 }
@@ -239,7 +224,7 @@ RunResult RemoteBackend::run(const RunRequest& request, const ProgressFn& progre
       progress, cancel);
   RunResult result;
   try {
-    result = report::resultFromJson(reply.at("result"));
+    result = report::resultFromJson(io::requiredField(reply, "result", ""));
   } catch (const std::exception& e) {
     disconnect("server " + address_.name +
                " sent a result this TileScope cannot read: " + e.what());
@@ -254,7 +239,7 @@ DeviceCeilings RemoteBackend::measureCeilings(int device, const ProgressFn& prog
       {{"verb", "ceilings"}, {"backend", address_.backend}, {"device", device}}, progress, cancel);
   std::vector<DeviceCeilings> ceilings;
   try {
-    ceilings = report::ceilingsFromJson(json::array({reply.at("ceilings")}));
+    ceilings = report::ceilingsFromJson(json::array({io::requiredField(reply, "ceilings", "")}));
   } catch (const std::exception& e) {
     disconnect("server " + address_.name +
                " sent ceilings this TileScope cannot read: " + e.what());
@@ -276,7 +261,7 @@ KernelTrace RemoteBackend::trace(const TraceRequest& request, const ProgressFn& 
                                {"block", json::array({request.block.x, request.block.y})}},
                               progress, cancel);
   try {
-    return report::traceFromJson(reply.at("trace"));
+    return report::traceFromJson(io::requiredField(reply, "trace", ""));
   } catch (const std::exception& e) {
     disconnect("server " + address_.name + " sent a trace this TileScope cannot read: " + e.what());
   }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tilescope/remote/server.hpp"
 
+#include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,11 +12,15 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 #include "tilescope/backend.hpp"
 #include "tilescope/plan/autotune.hpp"
@@ -36,6 +42,8 @@ constexpr const char* kLibraryKernelId = "library";
 constexpr std::size_t kMaxWaiting = 1000;
 // The backend reports every repetition; a few progress lines a second are enough for a client.
 constexpr auto kProgressInterval = std::chrono::milliseconds(50);
+// How often the reader looks for a signal or a client that went away while no line comes.
+constexpr int kWatchMs = 100;
 
 [[noreturn]] void refuse(const std::string& message) {
   throw Error(ErrorKind::InvalidArgument, message);
@@ -48,6 +56,13 @@ class Output {
   Output(int fd, std::atomic<bool>* brokenFlag) : fd_(fd), brokenFlag_(brokenFlag) {}
 
   bool broken() const { return broken_; }
+
+  // Whether nobody reads the output any more (a pipe whose reader closed it), seen without
+  // writing: an idle server whose client went away ends by itself.
+  bool readerGone() const {
+    pollfd output{fd_, 0, 0};
+    return ::poll(&output, 1, 0) > 0 && (output.revents & (POLLERR | POLLHUP)) != 0;
+  }
 
   void send(const json& message) {
     const std::string line = formatMessage(message);
@@ -104,14 +119,56 @@ json catalogueJson() {
   return list;
 }
 
+// The parent and the process group of process `pid` from /proc/PID/stat, or nullopt once it is
+// gone.
+std::optional<std::pair<pid_t, pid_t>> parentAndGroup(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  // The command name in parentheses may hold anything; the fields after its last ')' do not.
+  const std::size_t nameEnd = text.rfind(')');
+  if (nameEnd == std::string::npos) return std::nullopt;
+  std::istringstream fields(text.substr(nameEnd + 1));
+  std::string state;
+  pid_t parent = 0, group = 0;
+  if (!(fields >> state >> parent >> group)) return std::nullopt;
+  return std::pair{parent, group};
+}
+
+// Ends what this process started in its process group (the compiler the CPU backend runs for a
+// user kernel, and that compiler's own children), so nothing of the server outlives it.
+void endChildProcesses() {
+  const pid_t group = ::getpgrp();
+  std::map<pid_t, std::vector<pid_t>> children;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = pid_t(std::stol(name));
+    if (const auto parent = parentAndGroup(pid); parent && parent->second == group)
+      children[parent->first].push_back(pid);
+  }
+  std::vector<pid_t> pending = {::getpid()};
+  while (!pending.empty()) {
+    const pid_t parent = pending.back();
+    pending.pop_back();
+    for (const pid_t child : children[parent]) {
+      ::kill(child, SIGTERM);
+      pending.push_back(child);
+    }
+  }
+}
+
 class Server {
  public:
-  Server(int inputFd, int outputFd, std::string program)
-      : input_(inputFd), output_(outputFd, &cancel_), program_(std::move(program)) {}
+  Server(int inputFd, int outputFd, std::string program, const std::atomic<bool>* interrupt)
+      : input_(inputFd),
+        output_(outputFd, &cancel_),
+        program_(std::move(program)),
+        interrupt_(interrupt) {}
 
   int run() {
     std::thread reader([this] { readLoop(); });
-    const int status = 0;
     for (;;) {
       const Incoming item = next();
       if (item.endOfInput) break;
@@ -128,7 +185,8 @@ class Server {
     }
     stopped_ = true;
     reader.join();
-    return status;
+    if (ending_ || output_.broken()) endChildProcesses();
+    return 0;
   }
 
  private:
@@ -136,7 +194,12 @@ class Server {
   void readLoop() {
     LineReader lines(input_, kMaxLineBytes);
     while (!stopped_) {
-      const std::optional<LineReader::Line> line = lines.next(&stopped_);
+      if (interrupted()) return endNow();
+      const std::optional<LineReader::Line> line = lines.next(&stopped_, kWatchMs);
+      if (!line && lines.timedOut()) {
+        if (output_.readerGone()) return endNow();
+        continue;
+      }
       if (!line) break;
       Incoming item;
       if (line->tooLong) {
@@ -157,11 +220,32 @@ class Server {
     if (stopped_) return;
     // The end of the requests: those read still run (a script may pipe a file in); a client
     // that went away is noticed when its pipe breaks.
-    std::lock_guard lock(mutex_);
-    Incoming end;
-    end.endOfInput = true;
-    waiting_.push_back(std::move(end));
-    ready_.notify_one();
+    {
+      std::lock_guard lock(mutex_);
+      Incoming end;
+      end.endOfInput = true;
+      waiting_.push_back(std::move(end));
+      ready_.notify_one();
+    }
+    // A signal still ends them.
+    while (!stopped_) {
+      if (interrupted()) return endNow();
+      std::this_thread::sleep_for(std::chrono::milliseconds(kWatchMs));
+    }
+  }
+
+  bool interrupted() const { return interrupt_ && interrupt_->load(); }
+
+  // A signal, or a client that stopped reading: the run in flight stops after its current launch
+  // (the backends' cancel flag), what waits is dropped, and the children go at once.
+  void endNow() {
+    {
+      std::lock_guard lock(mutex_);
+      ending_ = true;
+      cancel_ = true;
+      ready_.notify_one();
+    }
+    endChildProcesses();
   }
 
   void enqueue(Incoming item) {
@@ -190,7 +274,12 @@ class Server {
 
   Incoming next() {
     std::unique_lock lock(mutex_);
-    ready_.wait(lock, [this] { return !waiting_.empty(); });
+    ready_.wait(lock, [this] { return ending_ || !waiting_.empty(); });
+    if (ending_) {
+      Incoming end;
+      end.endOfInput = true;
+      return end;
+    }
     Incoming item = std::move(waiting_.front());
     waiting_.pop_front();
     running_ = true;
@@ -414,6 +503,7 @@ class Server {
   int input_;
   Output output_;
   std::string program_;
+  const std::atomic<bool>* interrupt_;  // set by a signal (io/interrupt.hpp); may be null
   std::map<std::string, std::unique_ptr<Backend>> backends_;
   std::map<std::string, std::string> lost_;
 
@@ -423,14 +513,16 @@ class Server {
   std::uint64_t sequence_ = 0;       // of the last request queued
   std::uint64_t cancelThrough_ = 0;  // requests up to this one are cancelled
   bool running_ = false;
+  bool ending_ = false;  // a signal came or the client went: no request runs any more
   std::atomic<bool> cancel_{false};
   std::atomic<bool> stopped_{false};
 };
 
 }  // namespace
 
-int serve(int inputFd, int outputFd, const std::string& program) {
-  Server server(inputFd, outputFd, program);
+int serve(int inputFd, int outputFd, const std::string& program,
+          const std::atomic<bool>* interrupt) {
+  Server server(inputFd, outputFd, program, interrupt);
   return server.run();
 }
 

@@ -5,6 +5,7 @@
 
 #include "tilescope/error.hpp"
 #include "tilescope/io/file_io.hpp"
+#include "tilescope/io/json_fields.hpp"
 #include "tilescope/quote.hpp"
 
 namespace tilescope::remote {
@@ -15,9 +16,24 @@ std::string environment(const char* name) {
   return value ? value : "";
 }
 
-std::string stringMember(const nlohmann::json& entry, const char* name) {
+// The string member `name` of a server entry; "" when missing or null.
+std::string stringMember(const nlohmann::json& entry, const char* name, const std::string& path) {
   const auto found = entry.find(name);
-  return found != entry.end() && found->is_string() ? found->get<std::string>() : std::string();
+  if (found == entry.end() || found->is_null()) return {};
+  if (!found->is_string())
+    io::refuseAt(io::memberPath(path, name), io::shownValue(*found) + " is not a string");
+  return found->get<std::string>();
+}
+
+ServerAddress serverFromEntry(const nlohmann::json& entry, const std::string& path) {
+  io::objectAt(entry, path);
+  ServerAddress server{stringMember(entry, "name", path), stringMember(entry, "command", path),
+                       stringMember(entry, "backend", path)};
+  if (server.backend.empty()) server.backend = "cuda";
+  if (server.name.empty()) io::refuseAt(path, "the server has no name");
+  if (server.command.empty())
+    io::refuseAt(path, "server " + quoteValue(server.name) + " has no command");
+  return server;
 }
 
 }  // namespace
@@ -31,24 +47,35 @@ std::string appSettingsPath() {
   return "";
 }
 
-std::vector<ServerAddress> readConfiguredServers(const std::string& path) {
-  std::vector<ServerAddress> servers;
-  if (path.empty()) return servers;
+ConfiguredServers serversFromSettings(const nlohmann::json& servers) {
+  ConfiguredServers read;
+  if (servers.is_null()) return read;
+  if (!servers.is_array()) {
+    read.problems.push_back("servers: " + io::shownValue(servers) +
+                            " is not a list; no server is read from it");
+    return read;
+  }
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    try {
+      read.servers.push_back(serverFromEntry(servers[i], io::elementPath("servers", i)));
+    } catch (const Error& error) {
+      read.problems.push_back(std::string(error.what()) + "; that server is left out");
+    }
+  }
+  return read;
+}
+
+ConfiguredServers readConfiguredServers(const std::string& path) {
+  if (path.empty()) return {};
   const std::string what = "the app's settings";
   const std::optional<std::string> text =
       io::readFile(path, io::kMaxSessionBytes, what, /*missingIsEmpty=*/true);
-  if (!text) return servers;
+  if (!text) return {};
   const nlohmann::json settings = io::parseJson(*text, what + " '" + path + "'");
   const auto list = settings.is_object() ? settings.find("servers") : settings.end();
-  if (list == settings.end() || !list->is_array()) return servers;
-  for (const nlohmann::json& entry : *list) {
-    if (!entry.is_object()) continue;
-    ServerAddress server{stringMember(entry, "name"), stringMember(entry, "command"),
-                         stringMember(entry, "backend")};
-    if (server.backend.empty()) server.backend = "cuda";
-    if (!server.name.empty() && !server.command.empty()) servers.push_back(std::move(server));
-  }
-  return servers;
+  ConfiguredServers read = serversFromSettings(list == settings.end() ? nlohmann::json() : *list);
+  for (std::string& problem : read.problems) problem = what + " '" + path + "', " + problem;
+  return read;
 }
 
 std::optional<ServerAddress> serverBackend(const std::string& backendId,

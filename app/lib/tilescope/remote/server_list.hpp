@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "tilescope/remote/remote_backend.hpp"
 
 namespace tilescope::remote {
@@ -15,10 +17,22 @@ namespace tilescope::remote {
 // ~/.config/TileScope/TileScope.json without it; empty when neither variable is set.
 std::string appSettingsPath();
 
-// The servers in the settings file at `path` ("servers": [{"name", "command", "backend"}]); none
-// when the file does not exist. An entry without a name or a command is left out. Throws
-// tilescope::Error(InvalidArgument) when the file cannot be read or is not JSON.
-std::vector<ServerAddress> readConfiguredServers(const std::string& path);
+struct ConfiguredServers {
+  std::vector<ServerAddress> servers;
+  // One line per entry left out, naming it and why: "servers[1].name: 5 is not a string; that
+  // server is left out".
+  std::vector<std::string> problems;
+};
+
+// The settings' "servers" list ([{"name", "command", "backend"}], the backend "cuda" when not
+// given; null: none). An entry that is not an object, has a member of the wrong type, or has no
+// name or no command is left out and described in `problems`.
+ConfiguredServers serversFromSettings(const nlohmann::json& servers);
+
+// The servers in the settings file at `path`, as serversFromSettings reads them, each problem
+// naming the file; none when the file does not exist. Throws tilescope::Error(InvalidArgument)
+// when the file cannot be read or is not JSON.
+ConfiguredServers readConfiguredServers(const std::string& path);
 
 // For "KIND@SERVER" (e.g. "cuda@gpu1"): the configured server SERVER, running its KIND backend
 // (cpu or cuda, whichever the server was configured with). nullopt for a backend id without '@'.

@@ -45,8 +45,8 @@ std::string excerpt(std::string text) {
 
 }  // namespace
 
-ServerProcess::ServerProcess(const std::string& command)
-    : throughSsh_(startsSsh(command)), lines_(-1, kMaxReplyBytes) {
+ServerProcess::ServerProcess(const std::string& command, std::chrono::milliseconds writeTimeout)
+    : writeTimeout_(writeTimeout), throughSsh_(startsSsh(command)), lines_(-1, kMaxReplyBytes) {
   // A server that dies while a request is written to it must fail the request, not kill the
   // client with SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);
@@ -79,6 +79,9 @@ ServerProcess::ServerProcess(const std::string& command)
   ::close(err[1]);
   toServer_ = in[1];
   fromServer_ = out[0];
+  // Written with poll and a time limit (sendLine): a server that stopped reading must not hold the
+  // client in write() for ever.
+  ::fcntl(toServer_, F_SETFL, ::fcntl(toServer_, F_GETFL) | O_NONBLOCK);
   errorsFromServer_ = err[0];
   if (failed != 0) {
     ::close(toServer_);
@@ -183,21 +186,40 @@ std::string ServerProcess::dropped() {
   return message;
 }
 
-void ServerProcess::send(const nlohmann::json& message) {
+void ServerProcess::send(const nlohmann::json& message, const std::atomic<bool>* stop) {
   const std::string line = formatMessage(message);
-  sendLine(line.substr(0, line.size() - 1));
+  sendLine(line.substr(0, line.size() - 1), stop);
 }
 
-void ServerProcess::sendLine(const std::string& text) {
+void ServerProcess::sendLine(const std::string& text, const std::atomic<bool>* stop) {
   const std::string line = text + '\n';
   const char* data = line.data();
   std::size_t left = line.size();
+  auto lastProgress = std::chrono::steady_clock::now();
   while (left > 0) {
     const ssize_t written = ::write(toServer_, data, left);
     if (written < 0 && errno == EINTR) continue;
+    if (written < 0 && errno == EAGAIN) {
+      // The pipe is full: wait for the server to read, as long as the time limit allows.
+      if (stop && stop->load())
+        throw Error(ErrorKind::Cancelled, "cancelled while the server was not reading the request");
+      if (std::chrono::steady_clock::now() - lastProgress >= writeTimeout_) {
+        const std::string errors = stderrTail();
+        unavailable("the server stopped reading: it took no byte of a " +
+                    std::to_string(line.size()) + "-byte request for " +
+                    (writeTimeout_.count() % 1000 == 0
+                         ? std::to_string(writeTimeout_.count() / 1000) + " s"
+                         : std::to_string(writeTimeout_.count()) + " ms") +
+                    (errors.empty() ? "" : " (its stderr: " + errors + ")"));
+      }
+      pollfd writable{toServer_, POLLOUT, 0};
+      ::poll(&writable, 1, 100);
+      continue;
+    }
     if (written <= 0) unavailable(dropped());
     data += written;
     left -= std::size_t(written);
+    lastProgress = std::chrono::steady_clock::now();
   }
 }
 

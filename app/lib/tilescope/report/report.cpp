@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/io/json_fields.hpp"
 #include "tilescope/quote.hpp"
@@ -257,6 +258,11 @@ RunResult resultFromJson(const nlohmann::json& json, const std::string& path) {
   if (io::optionalField(json, "counters_unavailable"))
     r.countersUnavailable = io::stringField(json, "counters_unavailable", path);
   if (io::optionalField(json, "source")) r.kernel.source = io::stringField(json, "source", path);
+  // A catalogue kernel's parameters are values it runs with: a hand-edited tile of -5 or 0 would
+  // otherwise be drawn and exported as if measured. (A kernel this build does not know keeps its
+  // numbers; a user kernel's are its own source's.)
+  if (!r.kernel.source && findKernel(r.kernel.kernel))
+    if (const std::optional<std::string> why = refusal(r.kernel)) io::refuseAt(paramsPath, *why);
   return r;
 }
 
@@ -391,9 +397,13 @@ std::vector<MeasuredDevice> devicesFromJson(const nlohmann::json& json, const st
 
 void checkHeader(const nlohmann::json& json, const std::string& format) {
   const auto tag = json.is_object() ? json.find("format") : json.end();
-  if (!json.is_object() || tag == json.end() || *tag != format) {
+  if (!json.is_object() || tag == json.end() || (tag->is_string() && *tag != format)) {
     throw Error(ErrorKind::InvalidArgument,
                 "this is not a TileScope file (no \"format\": \"" + format + "\")");
+  }
+  if (*tag != format) {  // a number, null, a list, an object or a boolean
+    throw Error(ErrorKind::InvalidArgument, "this is not a TileScope file (\"format\" is " +
+                                                io::shownValue(*tag) + ", not \"" + format + "\")");
   }
   io::versionField(json, "version", "", kFormatVersion);
 }

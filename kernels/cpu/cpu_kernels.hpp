@@ -30,8 +30,15 @@ struct Gemm {
 // which Slurm, a container's cpuset or a grader's child narrows), counted once.
 int workerThreads();
 
-// The CPU's block scheduler: runs `blockBody` once for every block of `grid` on a pool of
-// workerThreads() threads that take block indices from an atomic counter.
+// Runs `work` on `participants` threads at once (at most workerThreads()), the calling thread
+// among them, and returns when every call has returned; the first exception a call throws is
+// rethrown. The other threads come from a pool kept for the life of the process. A launch made
+// while another holds the pool (from another thread, or from inside `work`) runs on its caller
+// alone.
+void runOnWorkers(int participants, const std::function<void()>& work);
+
+// The CPU's block scheduler: runs `blockBody` once for every block of `grid` on workerThreads()
+// threads of the pool that take block indices from an atomic counter.
 // Blocks are independent, as on the GPU. `cancel` is checked before each block; once it is set the
 // launch stops early and throws Error(Cancelled).
 void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,

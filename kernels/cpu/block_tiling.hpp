@@ -44,11 +44,10 @@ void runLadder(const Gemm& g, const Map& map, const std::atomic<bool>* cancel) {
   const TileStaging aStaging(std::move(aCopies)), bStaging(std::move(bCopies));
 
   const auto outputsRows = int(map.rowsPerThread()), outputsCols = int(map.colsPerThread());
-  const std::vector<std::vector<OutputRect>> warps =
-      warpRects(threads, [&](int t, const auto& add) {
-        for (int r = 0; r < outputsRows; ++r)
-          for (int c = 0; c < outputsCols; ++c) add(map.rowInBlock(t, r), map.colInBlock(t, c));
-      });
+  const std::vector<OutputRect> warps = warpRects(threads, [&](int t, const auto& add) {
+    for (int r = 0; r < outputsRows; ++r)
+      for (int c = 0; c < outputsCols; ++c) add(map.rowInBlock(t, r), map.colInBlock(t, c));
+  });
   // The words a warp reads: A element (i, kk) and B element (kk, j) of the stage's tiles.
   const TileReads aReads = tileReads(bm, depth, [&](int i, int kk) { return map.aWord(i, kk); });
   const TileReads bReads = tileReads(bn, depth, [&](int j, int kk) { return map.bWord(kk, j); });
@@ -76,14 +75,12 @@ void runLadder(const Gemm& g, const Map& map, const std::atomic<bool>* cancel) {
       // __syncthreads(): tile s is complete before any warp reads it.
       const float* aTile = aTileOf(s);
       const float* bTile = aTile + aWords;
-      for (const std::vector<OutputRect>& warp : warps) {
-        for (const OutputRect& whole : warp) {
-          const OutputRect rect = clipped(whole, rowsInC, colsInC);
-          if (rect.rows <= 0 || rect.cols <= 0) continue;
-          multiplyAdd(accumulators + rect.row * bn + rect.col, bn, rect.rows, rect.cols,
-                      aReads.panel(aTile, rect.row), bReads.panel(bTile, rect.col).data,
-                      bReads.kStride, depth);
-        }
+      for (const OutputRect& whole : warps) {
+        const OutputRect rect = clipped(whole, rowsInC, colsInC);
+        if (rect.rows <= 0 || rect.cols <= 0) continue;
+        multiplyAdd(accumulators + rect.row * bn + rect.col, bn, rect.rows, rect.cols,
+                    aReads.panel(aTile, rect.row), bReads.panel(bTile, rect.col).data,
+                    bReads.kStride, depth);
       }
     }
 

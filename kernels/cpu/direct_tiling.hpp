@@ -19,28 +19,24 @@ void runFromMemory(const Gemm& g, const Map& map, int rowsPerThread, int colsPer
   const Dim2 shape = map.block(), first{0, 0};
   const std::int64_t firstRow = map.row(first, first, 0), firstCol = map.col(first, first, 0);
   // Each warp's outputs relative to its block's first, the same in every block.
-  const std::vector<std::vector<OutputRect>> warps =
-      warpRects(shape.x * shape.y, [&](int t, const auto& add) {
-        const Dim2 thread{t % shape.x, t / shape.x};
-        for (int r = 0; r < rowsPerThread; ++r)
-          for (int c = 0; c < colsPerThread; ++c)
-            add(int(map.row(first, thread, r) - firstRow),
-                int(map.col(first, thread, c) - firstCol));
-      });
+  const std::vector<OutputRect> warps = warpRects(shape.x * shape.y, [&](int t, const auto& add) {
+    const Dim2 thread{t % shape.x, t / shape.x};
+    for (int r = 0; r < rowsPerThread; ++r)
+      for (int c = 0; c < colsPerThread; ++c)
+        add(int(map.row(first, thread, r) - firstRow), int(map.col(first, thread, c) - firstCol));
+  });
 
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
     const std::int64_t row0 = map.row(block, first, 0), col0 = map.col(block, first, 0);
-    for (const std::vector<OutputRect>& warp : warps) {
-      for (const OutputRect& whole : warp) {
-        // Threads past C's edges skip their product, as the kernels' bounds checks do.
-        const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
-        if (rect.rows <= 0 || rect.cols <= 0) continue;
-        // The lanes' accumulators start at zero; C holds them, each output owned by one lane.
-        float* out = g.c + (row0 + rect.row) * g.n + col0 + rect.col;
-        for (int i = 0; i < rect.rows; ++i) std::fill_n(out + i * g.n, rect.cols, 0.0f);
-        multiplyAdd(out, g.n, rect.rows, rect.cols, Panel{g.a + (row0 + rect.row) * g.k, g.k, 1},
-                    g.b + col0 + rect.col, g.n, g.k);
-      }
+    for (const OutputRect& whole : warps) {
+      // Threads past C's edges skip their product, as the kernels' bounds checks do.
+      const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
+      if (rect.rows <= 0 || rect.cols <= 0) continue;
+      // The lanes' accumulators start at zero; C holds them, each output owned by one lane.
+      float* out = g.c + (row0 + rect.row) * g.n + col0 + rect.col;
+      for (int i = 0; i < rect.rows; ++i) std::fill_n(out + i * g.n, rect.cols, 0.0f);
+      multiplyAdd(out, g.n, rect.rows, rect.cols, Panel{g.a + (row0 + rect.row) * g.k, g.k, 1},
+                  g.b + col0 + rect.col, g.n, g.k);
     }
   });
 }

@@ -10,10 +10,10 @@
 
 namespace tilescope::cpu {
 
-std::vector<std::vector<OutputRect>> warpRects(
+std::vector<OutputRect> warpRects(
     int threads,
     const std::function<void(int thread, const std::function<void(int, int)>& add)>& outputsOf) {
-  std::vector<std::vector<OutputRect>> warps;
+  std::vector<OutputRect> warps;
   for (int first = 0; first < threads; first += 32) {
     std::vector<std::pair<int, int>> outputs;
     for (int t = first; t < std::min(first + 32, threads); ++t)
@@ -35,8 +35,7 @@ std::vector<std::vector<OutputRect>> warpRects(
       else
         rects.push_back(run);
     }
-    std::vector<OutputRect>& warp = warps.emplace_back();
-    for (auto& [columns, rects] : byColumns) warp.insert(warp.end(), rects.begin(), rects.end());
+    for (auto& [columns, rects] : byColumns) warps.insert(warps.end(), rects.begin(), rects.end());
   }
   return warps;
 }
@@ -46,26 +45,46 @@ namespace {
 // Eight floats: one AVX register, or two SSE registers on the baseline.
 typedef float Vec8 __attribute__((vector_size(32)));
 
-// A Rows x (8 * Vectors) block of outputs, kept in registers for all `depth` inner indices.
+// Eight floats from memory, any alignment.
+#define TS_LOAD8(target, from)      \
+  do {                              \
+    Vec8 loaded;                    \
+    std::memcpy(&loaded, from, 32); \
+    target = loaded;                \
+  } while (false)
+
+// A Rows x (8 * Vectors) block of outputs, kept in registers for all `depth` inner indices (the
+// loops over rows and vectors unrolled, so that the accumulators never touch memory).
 template <int Rows, int Vectors>
 [[gnu::always_inline]] inline void registerBlock(float* acc, std::ptrdiff_t accStride, Panel a,
                                                  const float* b, std::ptrdiff_t bKStride,
                                                  std::int64_t depth) {
   Vec8 sum[Rows][Vectors];
+#pragma GCC unroll 4
   for (int r = 0; r < Rows; ++r)
-    for (int v = 0; v < Vectors; ++v) std::memcpy(&sum[r][v], acc + r * accStride + 8 * v, 32);
+#pragma GCC unroll 2
+    for (int v = 0; v < Vectors; ++v) TS_LOAD8(sum[r][v], acc + r * accStride + 8 * v);
   for (std::int64_t kk = 0; kk < depth; ++kk) {
     Vec8 bRow[Vectors];
-    for (int v = 0; v < Vectors; ++v) std::memcpy(&bRow[v], b + kk * bKStride + 8 * v, 32);
+#pragma GCC unroll 2
+    for (int v = 0; v < Vectors; ++v) TS_LOAD8(bRow[v], b + kk * bKStride + 8 * v);
+#pragma GCC unroll 4
     for (int r = 0; r < Rows; ++r) {
       const float x = a.data[r * a.rowStride + kk * a.kStride];
       const Vec8 broadcast = {x, x, x, x, x, x, x, x};
+#pragma GCC unroll 2
       for (int v = 0; v < Vectors; ++v) sum[r][v] += broadcast * bRow[v];
     }
   }
+#pragma GCC unroll 4
   for (int r = 0; r < Rows; ++r)
-    for (int v = 0; v < Vectors; ++v) std::memcpy(acc + r * accStride + 8 * v, &sum[r][v], 32);
+#pragma GCC unroll 2
+    for (int v = 0; v < Vectors; ++v) {
+      const Vec8 result = sum[r][v];
+      std::memcpy(acc + r * accStride + 8 * v, &result, 32);
+    }
 }
+#undef TS_LOAD8
 
 // Rows x cols outputs past the last whole vector, one column at a time.
 template <int Rows>
@@ -74,11 +93,14 @@ template <int Rows>
                                                std::int64_t depth) {
   for (int j = 0; j < cols; ++j) {
     float sum[Rows];
+#pragma GCC unroll 4
     for (int r = 0; r < Rows; ++r) sum[r] = acc[r * accStride + j];
     for (std::int64_t kk = 0; kk < depth; ++kk) {
       const float bValue = b[kk * bKStride + j];
+#pragma GCC unroll 4
       for (int r = 0; r < Rows; ++r) sum[r] += a.data[r * a.rowStride + kk * a.kStride] * bValue;
     }
+#pragma GCC unroll 4
     for (int r = 0; r < Rows; ++r) acc[r * accStride + j] = sum[r];
   }
 }
@@ -164,6 +186,9 @@ const MultiplyAdd kMultiplyAdd =
 
 void multiplyAdd(float* acc, std::ptrdiff_t accStride, int rows, int cols, Panel a, const float* b,
                  std::ptrdiff_t bKStride, std::int64_t depth) {
+  // Fewer columns than a vector (the lanes of a tiny block, or row-per-thread's warp down one
+  // column): nothing to vectorise across, and no chunking pays for so little work.
+  if (cols < 8) return columnStrip<0>(acc, accStride, rows, cols, a, b, bKStride, depth);
 #if defined(__x86_64__) && defined(__GNUC__)
   kMultiplyAdd(acc, accStride, rows, cols, a, b, bKStride, depth);
 #else
@@ -207,7 +232,7 @@ void TileStaging::stage(float* tile, const float* matrix, std::int64_t rows, std
                                      : 0;
     const float* from = present > 0 ? matrix + row * cols + col : nullptr;
     if (present == run.length && run.wordStride == 1) {
-      std::copy_n(from, run.length, to);
+      for (int e = 0; e < run.length; ++e) to[e] = from[e];  // short: no call to memmove
       continue;
     }
     for (int e = 0; e < present; ++e) to[e * run.wordStride] = from[e];

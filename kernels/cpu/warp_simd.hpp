@@ -25,10 +25,11 @@ struct OutputRect {
   int row = 0, rows = 0, col = 0, cols = 0;
 };
 
-// The outputs of each warp of a block as rectangles: `outputsOf(thread, add)` calls add(row, col)
-// for every output of that thread (coordinates inside the block's tile). Warps are 32 consecutive
-// threads. A warp whose lanes cover a rectangle (the usual case) gets one; others get a few.
-std::vector<std::vector<OutputRect>> warpRects(
+// The outputs of a block's warps as rectangles, warp after warp: `outputsOf(thread, add)` calls
+// add(row, col) for every output of that thread (coordinates inside the block's tile). Warps are 32
+// consecutive threads. A warp whose lanes cover a rectangle (the usual case) gets one; others get
+// a few.
+std::vector<OutputRect> warpRects(
     int threads,
     const std::function<void(int thread, const std::function<void(int, int)>& add)>& outputsOf);
 

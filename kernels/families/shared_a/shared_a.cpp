@@ -30,7 +30,7 @@ void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* canc
         const Cell at = map.aTileRead(t, kk);
         return aLayout.word(int(at.row), int(at.col));
       });
-  const std::vector<std::vector<OutputRect>> warps = warpsOf(map);
+  const std::vector<OutputRect> warps = warpsOf(map);
 
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
     float* const aTile = blockScratch(std::size_t(aLayout.words()) + std::size_t(tile) * tile);
@@ -43,14 +43,12 @@ void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* canc
       // so the last step stops at K rather than running into the padding, and threads past C's
       // edges read nothing.
       const std::int64_t kBegin = s * depth, kCount = std::min<std::int64_t>(depth, g.k - kBegin);
-      for (const std::vector<OutputRect>& warp : warps) {
-        for (const OutputRect& whole : warp) {
-          const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
-          if (rect.rows <= 0 || rect.cols <= 0) continue;
-          multiplyAdd(accumulators + rect.row * tile + rect.col, tile, rect.rows, rect.cols,
-                      aReads.panel(aTile, rect.row), g.b + kBegin * g.n + col0 + rect.col, g.n,
-                      kCount);
-        }
+      for (const OutputRect& whole : warps) {
+        const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
+        if (rect.rows <= 0 || rect.cols <= 0) continue;
+        multiplyAdd(accumulators + rect.row * tile + rect.col, tile, rect.rows, rect.cols,
+                    aReads.panel(aTile, rect.row), g.b + kBegin * g.n + col0 + rect.col, g.n,
+                    kCount);
       }
     }
     storeOutputs(g, map, block, accumulators);

@@ -52,7 +52,7 @@ cpu::TileReads readsOf(Dim2 shape, int depth, Coordinate coordinate, WordOf word
 
 // The T x T outputs of a block, one per thread at (row, col), as each warp's rectangles.
 template <typename Map>
-std::vector<std::vector<cpu::OutputRect>> warpsOf(const Map& map) {
+std::vector<cpu::OutputRect> warpsOf(const Map& map) {
   const Dim2 shape = map.block(), first{0, 0};
   return cpu::warpRects(shape.x * shape.y, [&](int t, const auto& add) {
     add(int(map.row(first, threadOf(shape, t), 0)), int(map.col(first, threadOf(shape, t), 0)));
@@ -99,7 +99,7 @@ void runSharedTiles(const cpu::Gemm& g, const Map& map, const std::atomic<bool>*
         return bLayout.word(int(at.row), int(at.col));
       });
   bReads.requireUnitRowStride();
-  const std::vector<std::vector<OutputRect>> warps = warpsOf(map);
+  const std::vector<OutputRect> warps = warpsOf(map);
 
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
     float* const aTile =
@@ -113,14 +113,12 @@ void runSharedTiles(const cpu::Gemm& g, const Map& map, const std::atomic<bool>*
       bStaging.stage(bTile, g.b, g.k, g.n, s * depth, col0);
       // __syncthreads(): both tiles are complete before any warp reads them. Outputs past C's
       // edges are never stored, so their multiply-adds are left out.
-      for (const std::vector<OutputRect>& warp : warps) {
-        for (const OutputRect& whole : warp) {
-          const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
-          if (rect.rows <= 0 || rect.cols <= 0) continue;
-          multiplyAdd(accumulators + rect.row * tile + rect.col, tile, rect.rows, rect.cols,
-                      aReads.panel(aTile, rect.row), bReads.panel(bTile, rect.col).data,
-                      bReads.kStride, depth);
-        }
+      for (const OutputRect& whole : warps) {
+        const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
+        if (rect.rows <= 0 || rect.cols <= 0) continue;
+        multiplyAdd(accumulators + rect.row * tile + rect.col, tile, rect.rows, rect.cols,
+                    aReads.panel(aTile, rect.row), bReads.panel(bTile, rect.col).data,
+                    bReads.kStride, depth);
       }
     }
     storeOutputs(g, map, block, accumulators);

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -338,6 +340,40 @@ TEST(BlockScheduler, StopsTakingBlocksOnceCancelled) {
       Error);
   // Each worker may finish the block it holds, but none starts another.
   EXPECT_LT(started.load(), 10 + int(std::thread::hardware_concurrency()) + 1);
+}
+
+TEST(BlockScheduler, KeepsItsThreadsFromLaunchToLaunch) {
+  // A pool, not threads per launch: many launches see no more threads than one launch may use.
+  std::mutex seenMutex;
+  std::set<std::thread::id> seen;
+  for (int launch = 0; launch < 50; ++launch) {
+    cpu::launchBlocks({64, 1}, nullptr, [&](Dim2) {
+      const std::lock_guard lock(seenMutex);
+      seen.insert(std::this_thread::get_id());
+    });
+  }
+  EXPECT_LE(int(seen.size()), cpu::workerThreads());
+  EXPECT_TRUE(seen.count(std::this_thread::get_id()));  // the caller works too
+}
+
+TEST(BlockScheduler, ALaunchInsideABlockRunsOnItsCaller) {
+  // The outer launch holds the pool; the inner one must neither wait for it nor skip blocks.
+  std::atomic<int> inner{0};
+  cpu::launchBlocks({4, 1}, nullptr, [&](Dim2) {
+    cpu::launchBlocks({3, 2}, nullptr, [&](Dim2) { ++inner; });
+  });
+  EXPECT_EQ(inner.load(), 4 * 6);
+}
+
+TEST(BlockScheduler, LaunchesFromTwoThreadsAtOnceBothFinish) {
+  std::atomic<int> blocks{0};
+  const auto launch = [&] {
+    for (int i = 0; i < 20; ++i) cpu::launchBlocks({50, 2}, nullptr, [&](Dim2) { ++blocks; });
+  };
+  std::thread other(launch);
+  launch();
+  other.join();
+  EXPECT_EQ(blocks.load(), 2 * 20 * 100);
 }
 
 TEST(BlockScheduler, HandsABlockFailureToTheCaller) {

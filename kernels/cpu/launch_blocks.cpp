@@ -42,8 +42,8 @@ class WorkerPool {
       work_ = &work;
       failure_ = nullptr;
       openSlots_ = std::min(participants - 1, int(helpers_));
+      wake_.notify_all();
     }
-    wake_.notify_all();
     try {
       work();
     } catch (...) {

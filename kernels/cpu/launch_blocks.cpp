@@ -22,10 +22,26 @@ namespace {
 // microseconds each, which a sweep of small sizes pays thousands of times).
 class WorkerPool {
  public:
-  // Never destroyed: a helper may still be asleep in it while the process exits.
   static WorkerPool& instance() {
-    static WorkerPool* const pool = new WorkerPool;
-    return *pool;
+    static WorkerPool pool;
+    return pool;
+  }
+
+  // At exit the helpers finish and are joined, so that no thread of ours outlives the process's
+  // static objects (LeakSanitizer's check at exit crashes on live threads).
+  ~WorkerPool() {
+    if (getpid() != owner_) {
+      // A forked child has none of the helpers to join; their handles are left alone (destroying a
+      // joinable std::thread would terminate the child).
+      new std::vector<std::thread>(std::move(helpers_));
+      return;
+    }
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+      wake_.notify_all();
+    }
+    for (std::thread& helper : helpers_) helper.join();
   }
 
   void run(int participants, const std::function<void()>& work) {
@@ -41,7 +57,7 @@ class WorkerPool {
       const std::lock_guard lock(mutex_);
       work_ = &work;
       failure_ = nullptr;
-      openSlots_ = std::min(participants - 1, int(helpers_));
+      openSlots_ = std::min(participants - 1, int(helpers_.size()));
       wake_.notify_all();
     }
     try {
@@ -68,9 +84,9 @@ class WorkerPool {
     started_ = true;
     for (int i = 1; i < workerThreads(); ++i) {
       try {
-        std::thread(&WorkerPool::helperLoop, this).detach();
+        std::thread helper(&WorkerPool::helperLoop, this);
         const std::lock_guard lock(mutex_);
-        ++helpers_;
+        helpers_.push_back(std::move(helper));
       } catch (const std::system_error&) {
         break;
       }
@@ -80,7 +96,8 @@ class WorkerPool {
   void helperLoop() {
     std::unique_lock lock(mutex_);
     for (;;) {
-      wake_.wait(lock, [&] { return openSlots_ > 0; });
+      wake_.wait(lock, [&] { return openSlots_ > 0 || stopping_; });
+      if (stopping_) return;
       --openSlots_;
       ++running_;
       const std::function<void()>& work = *work_;
@@ -103,7 +120,8 @@ class WorkerPool {
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable wake_, done_;
-  int helpers_ = 0;
+  std::vector<std::thread> helpers_;
+  bool stopping_ = false;
   const std::function<void()>* work_ = nullptr;
   int openSlots_ = 0;  // helpers still to join the current launch
   int running_ = 0;    // helpers inside work_

@@ -178,8 +178,15 @@ void multiplyAddBaseline(float* acc, std::ptrdiff_t accStride, int rows, int col
 
 using MultiplyAdd = void (*)(float*, std::ptrdiff_t, int, int, Panel, const float*, std::ptrdiff_t,
                              std::int64_t);
-const MultiplyAdd kMultiplyAdd =
-    __builtin_cpu_supports("avx2") ? multiplyAddAvx2 : multiplyAddBaseline;
+// Chosen once, at the first launch; __builtin_cpu_supports reports the OS's support of the AVX
+// registers too.
+MultiplyAdd multiplyAddForThisCpu() {
+  static const MultiplyAdd chosen = [] {
+    __builtin_cpu_init();  // may run before libgcc's own initialiser has
+    return __builtin_cpu_supports("avx2") ? multiplyAddAvx2 : multiplyAddBaseline;
+  }();
+  return chosen;
+}
 #endif
 
 }  // namespace
@@ -190,7 +197,7 @@ void multiplyAdd(float* acc, std::ptrdiff_t accStride, int rows, int cols, Panel
   // column): nothing to vectorise across, and no chunking pays for so little work.
   if (cols < 8) return columnStrip<0>(acc, accStride, rows, cols, a, b, bKStride, depth);
 #if defined(__x86_64__) && defined(__GNUC__)
-  kMultiplyAdd(acc, accStride, rows, cols, a, b, bKStride, depth);
+  multiplyAddForThisCpu()(acc, accStride, rows, cols, a, b, bKStride, depth);
 #else
   multiplyAddBaseline(acc, accStride, rows, cols, a, b, bKStride, depth);
 #endif

@@ -45,9 +45,10 @@ class WorkerPool {
   }
 
   void run(int participants, const std::function<void()>& work) {
-    // A child forked from this process has none of the helpers, and a launch that another thread
-    // (or a block of this launch) already runs holds them: such a launch runs on its caller alone.
-    if (participants <= 1 || getpid() != owner_) return work();
+    // A child forked from this process has none of the helpers, and a launch made inside a
+    // launch's work, or while another thread's launch holds them, does not get them: such a launch
+    // runs on its caller alone. (The flag keeps a thread from try_lock on a mutex it holds.)
+    if (participants <= 1 || getpid() != owner_ || insideWork_) return work();
     std::unique_lock launch(launchMutex_, std::try_to_lock);
     if (!launch.owns_lock()) return work();
     startHelpers();
@@ -61,6 +62,7 @@ class WorkerPool {
       wake_.notify_all();
     }
     try {
+      const InsideWork inside;
       work();
     } catch (...) {
       failure = std::current_exception();
@@ -104,6 +106,7 @@ class WorkerPool {
       lock.unlock();
       std::exception_ptr failure;
       try {
+        const InsideWork inside;
         work();
       } catch (...) {
         failure = std::current_exception();
@@ -113,6 +116,15 @@ class WorkerPool {
       if (--running_ == 0) done_.notify_all();
     }
   }
+
+  // Whether the calling thread is running a launch's work (a block body).
+  static thread_local bool insideWork_;
+  struct InsideWork {
+    InsideWork() { insideWork_ = true; }
+    ~InsideWork() { insideWork_ = false; }
+    InsideWork(const InsideWork&) = delete;
+    InsideWork& operator=(const InsideWork&) = delete;
+  };
 
   const pid_t owner_;
   std::mutex launchMutex_;  // held by the launch that uses the helpers
@@ -127,6 +139,8 @@ class WorkerPool {
   int running_ = 0;    // helpers inside work_
   std::exception_ptr failure_;
 };
+
+thread_local bool WorkerPool::insideWork_ = false;
 
 }  // namespace
 

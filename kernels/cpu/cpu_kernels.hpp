@@ -2,13 +2,15 @@
 #pragma once
 // What the families' CPU schedules share (each family's own is in
 // kernels/families/<name>/<name>.cpp). A schedule runs its family's GPU schedule: the blocks of the
-// grid (spread over CPU threads), the threads of each block in linear order, and every index taken
-// from the family's thread map. A block's shared tile is a local buffer its "threads" fill before
-// they use it; a GPU thread's registers are local variables.
+// grid (spread over a pool of CPU threads), within a block the k-steps with their staging and
+// barrier, and every index taken from the family's thread map. A block's shared tile is a local
+// buffer its threads' copies fill before any warp reads it.
 //
-// A CPU core runs one GPU thread's loop to completion before starting the next, so the memory
-// pattern of each kernel reaches the CPU caches unchanged: the naive kernel walks a column of B
-// with a stride of N floats, the tiled kernels read small buffers that stay in L1.
+// A warp runs as SIMD (cpu/warp_simd.hpp): for each inner index its lanes' multiply-adds are
+// vector operations over its outputs, as the GPU issues one instruction for 32 lanes, so a warp
+// reads memory where its lanes do: the naive kernel's warp one row of B per k, row-per-thread's
+// 32 rows of A, the tiled kernels small tiles that stay in L1. Each output still adds its
+// products one at a time in ascending k: every kernel gives the bits of the serial loop.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -30,8 +32,15 @@ struct Gemm {
 // which Slurm, a container's cpuset or a grader's child narrows), counted once.
 int workerThreads();
 
-// The CPU's block scheduler: runs `blockBody` once for every block of `grid` on a pool of
-// workerThreads() threads that take block indices from an atomic counter.
+// Runs `work` on `participants` threads at once (at most workerThreads()), the calling thread
+// among them, and returns when every call has returned; the first exception a call throws is
+// rethrown. The other threads come from a pool kept for the life of the process. A launch made
+// while another holds the pool (from another thread, or from inside `work`) runs on its caller
+// alone.
+void runOnWorkers(int participants, const std::function<void()>& work);
+
+// The CPU's block scheduler: runs `blockBody` once for every block of `grid` on workerThreads()
+// threads of the pool that take block indices from an atomic counter.
 // Blocks are independent, as on the GPU. `cancel` is checked before each block; once it is set the
 // launch stops early and throws Error(Cancelled).
 void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,
@@ -44,19 +53,13 @@ void forEachThread(Dim2 blockShape, Fn&& fn) {
     for (int x = 0; x < blockShape.x; ++x) fn(Dim2{x, y}, x + y * blockShape.x);
 }
 
-// One GPU thread's inner product: sum of a[k * aStride] * b[k * bStride] for k ascending,
+// The serial kernel's inner product: sum of a[k * aStride] * b[k * bStride] for k ascending,
 // accumulated in float as the GPU kernels do.
 inline float dot(const float* a, std::int64_t aStride, const float* b, std::int64_t bStride,
                  std::int64_t count) {
   float sum = 0.0f;
   for (std::int64_t k = 0; k < count; ++k) sum += a[k * aStride] * b[k * bStride];
   return sum;
-}
-
-// What a thread stages into a shared tile: the element at `cell` of a rows x cols matrix, or zero
-// in the padding past its edges.
-inline float elementOrZero(const float* matrix, std::int64_t rows, std::int64_t cols, Cell cell) {
-  return cell.row < rows && cell.col < cols ? matrix[cell.row * cols + cell.col] : 0.0f;
 }
 
 // Every kernel takes the same arguments: `params` are the configuration's resolved parameters

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -12,6 +14,135 @@
 #include "tilescope/error.hpp"
 
 namespace tilescope::cpu {
+
+namespace {
+
+// The helper threads every launch shares, started at the first launch and kept for the life of
+// the process: a launch costs a wake-up, not a thread start and join per helper (tens of
+// microseconds each, which a sweep of small sizes pays thousands of times).
+class WorkerPool {
+ public:
+  static WorkerPool& instance() {
+    static WorkerPool pool;
+    return pool;
+  }
+
+  // At exit the helpers finish and are joined, so that no thread of ours outlives the process's
+  // static objects (LeakSanitizer's check at exit crashes on live threads).
+  ~WorkerPool() {
+    if (getpid() != owner_) {
+      // A forked child has none of the helpers to join; their handles are left alone (destroying a
+      // joinable std::thread would terminate the child).
+      new std::vector<std::thread>(std::move(helpers_));
+      return;
+    }
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+      wake_.notify_all();
+    }
+    for (std::thread& helper : helpers_) helper.join();
+  }
+
+  void run(int participants, const std::function<void()>& work) {
+    // A child forked from this process has none of the helpers, and a launch made inside a
+    // launch's work, or while another thread's launch holds them, does not get them: such a launch
+    // runs on its caller alone. (The flag keeps a thread from try_lock on a mutex it holds.)
+    if (participants <= 1 || getpid() != owner_ || insideWork_) return work();
+    std::unique_lock launch(launchMutex_, std::try_to_lock);
+    if (!launch.owns_lock()) return work();
+    startHelpers();
+
+    std::exception_ptr failure;
+    {
+      const std::lock_guard lock(mutex_);
+      work_ = &work;
+      failure_ = nullptr;
+      openSlots_ = std::min(participants - 1, int(helpers_.size()));
+      wake_.notify_all();
+    }
+    try {
+      const InsideWork inside;
+      work();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    std::unique_lock lock(mutex_);
+    openSlots_ = 0;  // helpers that have not woken yet are not needed: the work is done
+    done_.wait(lock, [&] { return running_ == 0; });
+    work_ = nullptr;
+    if (!failure) failure = failure_;
+    lock.unlock();
+    if (failure) std::rethrow_exception(failure);
+  }
+
+ private:
+  WorkerPool() : owner_(getpid()) {}
+
+  // Called with launchMutex_ held. A thread that cannot start only slows launches down: the
+  // caller works too.
+  void startHelpers() {
+    if (started_) return;
+    started_ = true;
+    for (int i = 1; i < workerThreads(); ++i) {
+      try {
+        std::thread helper(&WorkerPool::helperLoop, this);
+        const std::lock_guard lock(mutex_);
+        helpers_.push_back(std::move(helper));
+      } catch (const std::system_error&) {
+        break;
+      }
+    }
+  }
+
+  void helperLoop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return openSlots_ > 0 || stopping_; });
+      if (stopping_) return;
+      --openSlots_;
+      ++running_;
+      const std::function<void()>& work = *work_;
+      lock.unlock();
+      std::exception_ptr failure;
+      try {
+        const InsideWork inside;
+        work();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      lock.lock();
+      if (failure && !failure_) failure_ = failure;
+      if (--running_ == 0) done_.notify_all();
+    }
+  }
+
+  // Whether the calling thread is running a launch's work (a block body).
+  static thread_local bool insideWork_;
+  struct InsideWork {
+    InsideWork() { insideWork_ = true; }
+    ~InsideWork() { insideWork_ = false; }
+    InsideWork(const InsideWork&) = delete;
+    InsideWork& operator=(const InsideWork&) = delete;
+  };
+
+  const pid_t owner_;
+  std::mutex launchMutex_;  // held by the launch that uses the helpers
+  bool started_ = false;    // guarded by launchMutex_
+
+  std::mutex mutex_;  // guards everything below
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> helpers_;
+  bool stopping_ = false;
+  const std::function<void()>* work_ = nullptr;
+  int openSlots_ = 0;  // helpers still to join the current launch
+  int running_ = 0;    // helpers inside work_
+  std::exception_ptr failure_;
+};
+
+thread_local bool WorkerPool::insideWork_ = false;
+
+}  // namespace
 
 int workerThreads() {
   static const int threads = [] {
@@ -24,20 +155,20 @@ int workerThreads() {
   return threads;
 }
 
+void runOnWorkers(int participants, const std::function<void()>& work) {
+  WorkerPool::instance().run(participants, work);
+}
+
 void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,
                   const std::function<void(Dim2 block)>& blockBody) {
   const std::int64_t blockCount = std::int64_t(grid.x) * grid.y;
   std::atomic<std::int64_t> nextBlock{0};
-  std::atomic<bool> stop{false};
-  bool cancelled = false;
-  std::exception_ptr failure;
-  std::mutex failureMutex;
+  std::atomic<bool> stop{false}, cancelled{false};
 
-  auto worker = [&] {
+  const auto worker = [&] {
     try {
       while (!stop.load(std::memory_order_relaxed)) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
-          const std::lock_guard lock(failureMutex);
           cancelled = true;
           stop = true;
           return;
@@ -47,27 +178,11 @@ void launchBlocks(Dim2 grid, const std::atomic<bool>* cancel,
         blockBody({int(index % grid.x), int(index / grid.x)});
       }
     } catch (...) {
-      // An exception must not escape a std::thread (that terminates); hand it to the caller.
-      const std::lock_guard lock(failureMutex);
-      if (!failure) failure = std::current_exception();
-      stop = true;
+      stop = true;  // the other workers take no further block; the pool hands the failure on
+      throw;
     }
   };
-
-  const auto hardwareThreads = std::int64_t(workerThreads());
-  const std::int64_t helpers = std::min(hardwareThreads, blockCount) - 1;
-  std::vector<std::thread> pool;
-  for (std::int64_t i = 0; i < helpers; ++i) {
-    try {
-      pool.emplace_back(worker);
-    } catch (const std::system_error&) {
-      break;  // fewer helpers only slows the launch: the calling thread works too
-    }
-  }
-  worker();
-  for (std::thread& thread : pool) thread.join();
-
-  if (failure) std::rethrow_exception(failure);
+  runOnWorkers(int(std::min<std::int64_t>(workerThreads(), blockCount)), worker);
   if (cancelled) throw Error(ErrorKind::Cancelled, "cancelled by the user");
 }
 

@@ -9,7 +9,6 @@
 #include <exception>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "cpu_kernels.hpp"
 #include "fiber.hpp"
@@ -412,11 +411,7 @@ SanitizerReport HostModule::launch(const float* a, const float* b, float* c, con
       state.stop = true;
     }
   };
-  const int workers = int(std::min<std::int64_t>(cpu::workerThreads(), blocks));
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (std::thread& worker : pool) worker.join();
+  cpu::runOnWorkers(int(std::min<std::int64_t>(cpu::workerThreads(), blocks)), work);
   if (failure) std::rethrow_exception(failure);
   if (cancel && *cancel && state.report.clean())
     throw Error(ErrorKind::Cancelled, "the run was cancelled");

@@ -2,8 +2,11 @@
 // The CPU backend's runner: refusals, memory checks, cancellation, progress and the result it
 // reports; and the block scheduler the kernels share.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -338,6 +341,40 @@ TEST(BlockScheduler, StopsTakingBlocksOnceCancelled) {
       Error);
   // Each worker may finish the block it holds, but none starts another.
   EXPECT_LT(started.load(), 10 + int(std::thread::hardware_concurrency()) + 1);
+}
+
+TEST(BlockScheduler, KeepsItsThreadsFromLaunchToLaunch) {
+  // A pool, not threads per launch: many launches see no more threads than one launch may use.
+  // Kernel thread ids, which Linux does not hand out again soon (pthread ids it does).
+  std::mutex seenMutex;
+  std::set<pid_t> seen;
+  for (int launch = 0; launch < 50; ++launch) {
+    cpu::launchBlocks({64, 1}, nullptr, [&](Dim2) {
+      const std::lock_guard lock(seenMutex);
+      seen.insert(gettid());
+    });
+  }
+  EXPECT_LE(int(seen.size()), cpu::workerThreads());
+}
+
+TEST(BlockScheduler, ALaunchInsideABlockRunsOnItsCaller) {
+  // The outer launch holds the pool; the inner one must neither wait for it nor skip blocks.
+  std::atomic<int> inner{0};
+  cpu::launchBlocks({4, 1}, nullptr, [&](Dim2) {
+    cpu::launchBlocks({3, 2}, nullptr, [&](Dim2) { ++inner; });
+  });
+  EXPECT_EQ(inner.load(), 4 * 6);
+}
+
+TEST(BlockScheduler, LaunchesFromTwoThreadsAtOnceBothFinish) {
+  std::atomic<int> blocks{0};
+  const auto launch = [&] {
+    for (int i = 0; i < 20; ++i) cpu::launchBlocks({50, 2}, nullptr, [&](Dim2) { ++blocks; });
+  };
+  std::thread other(launch);
+  launch();
+  other.join();
+  EXPECT_EQ(blocks.load(), 2 * 20 * 100);
 }
 
 TEST(BlockScheduler, HandsABlockFailureToTheCaller) {

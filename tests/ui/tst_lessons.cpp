@@ -101,6 +101,8 @@ class TestLessons : public QObject {
     for (const auto& [kernel, measured] : sizes)
       QCOMPARE(measured, (std::set<std::int64_t>{128, 256, 512, 1024}));
     QCOMPARE(jobs.size(), expected.size() * 4);
+    // Its many runs are timed for 0.1 s each, so that a lecture waits seconds, not minutes.
+    for (const RunJob& job : jobs) QCOMPARE(job.request.sampling.budgetMs, 100.0);
   }
 
   // Every lesson runs the kernels and tiles its title names.

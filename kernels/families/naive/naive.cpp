@@ -2,6 +2,7 @@
 // naive: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/naive/naive.hpp"
+#include "cpu/direct_tiling.hpp"
 #include "families/registration.hpp"
 
 namespace tilescope::families::naive {
@@ -12,14 +13,7 @@ using namespace cpu;
 
 // One thread per element of C, reading A and B straight from memory (seeds 001a, 003a, 004-1).
 void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
-  const int tile = tileParam(params);
-  const maps::Naive map{tile};
-  launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
-    forEachThread(map.block(), [&](Dim2 thread, int) {
-      const std::int64_t i = map.row(block, thread, 0), j = map.col(block, thread, 0);
-      if (i < g.m && j < g.n) g.c[i * g.n + j] = dot(g.a + i * g.k, 1, g.b + j, g.n, g.k);
-    });
-  });
+  runFromMemory(g, maps::Naive{tileParam(params)}, 1, 1, cancel);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // row-per-thread: its catalogue entry, its thread map and its schedule on the CPU, registered once.
 
 #include "families/row_per_thread/row_per_thread.hpp"
+#include "cpu/direct_tiling.hpp"
 #include "families/registration.hpp"
 
 namespace tilescope::families::row_per_thread {
@@ -12,19 +13,8 @@ using namespace cpu;
 
 // Each thread owns one row of C and strides over its columns (seed 000a).
 void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
-  const int tile = tileParam(params);
-  const maps::RowPerThread map{tile};
-  const std::int64_t colsPerThread = map.colsPerThread(g.n);
-  launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
-    forEachThread(map.block(), [&](Dim2 thread, int) {
-      const std::int64_t i = map.row(block, thread, 0);
-      if (i >= g.m) return;  // a thread of the padding rows
-      for (std::int64_t c = 0; c < colsPerThread; ++c) {
-        const std::int64_t j = map.col(block, thread, c);
-        if (j < g.n) g.c[i * g.n + j] = dot(g.a + i * g.k, 1, g.b + j, g.n, g.k);
-      }
-    });
-  });
+  const maps::RowPerThread map{tileParam(params)};
+  runFromMemory(g, map, 1, int(map.colsPerThread(g.n)), cancel);
 }
 
 }  // namespace

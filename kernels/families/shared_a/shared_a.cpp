@@ -5,6 +5,7 @@
 
 #include "families/registration.hpp"
 #include "families/shared_a/shared_a.hpp"
+#include "families/shared_tiled/shared_tiles_cpu.hpp"
 
 namespace tilescope::families::shared_a {
 
@@ -15,40 +16,42 @@ using namespace cpu;
 // The naive mapping with A staged per k-step in a T x T tile; B still comes from memory
 // (seed 001b).
 void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
-  const int tile = tileParam(params);
-  const maps::SharedA map{{tile}};
+  const maps::SharedA map{{tileParam(params)}};
   const maps::SharedTile aLayout = map.aTile();
-  const Dim2 threads = map.block();
-  const std::int64_t depth = map.kDepth(), steps = ceilDiv(g.k, depth);
+  const Dim2 shape = map.block(), first{0, 0};
+  const int tile = map.tile, depth = map.kDepth();
+  const std::int64_t steps = ceilDiv(g.k, depth);
+  const TileStaging aStaging = stagingOf(
+      shape, [&](Dim2 t) { return map.aLoad(first, t, 0); },
+      [&](Dim2 t) { return aLayout.word(int(map.aTileStore(t).row), int(map.aTileStore(t).col)); });
+  const TileReads aReads = readsOf(
+      shape, depth, [&](Dim2 t) { return int(map.row(first, t, 0)); },
+      [&](Dim2 t, int kk) {
+        const Cell at = map.aTileRead(t, kk);
+        return aLayout.word(int(at.row), int(at.col));
+      });
+  const std::vector<OutputRect> warps = warpsOf(map);
 
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {
-    std::vector<float> aTile(std::size_t(aLayout.words()));
-    std::vector<float> accumulator(std::size_t(threads.x * threads.y), 0.0f);  // one per thread
+    float* const aTile = blockScratch(std::size_t(aLayout.words()) + std::size_t(tile) * tile);
+    float* const accumulators = aTile + aLayout.words();  // one per thread
+    std::fill_n(accumulators, std::size_t(tile) * tile, 0.0f);
+    const std::int64_t row0 = map.row(block, first, 0), col0 = map.col(block, first, 0);
     for (std::int64_t s = 0; s < steps; ++s) {
-      forEachThread(threads, [&](Dim2 thread, int) {
-        const Cell slot = map.aTileStore(thread);
-        aTile[aLayout.word(int(slot.row), int(slot.col))] =
-            elementOrZero(g.a, g.m, g.k, map.aLoad(block, thread, s));
-      });
-      // __syncthreads(): the tile is complete before any thread reads it.
-      // B is read from memory, so the last step stops at K rather than running into the padding.
-      const std::int64_t kBegin = s * depth, kCount = std::min(depth, g.k - kBegin);
-      forEachThread(threads, [&](Dim2 thread, int linear) {
-        const std::int64_t i = map.row(block, thread, 0), j = map.col(block, thread, 0);
-        if (i >= g.m || j >= g.n) return;
-        const float* bColumn = g.b + kBegin * g.n + j;
-        float sum = accumulator[std::size_t(linear)];
-        for (int kk = 0; kk < int(kCount); ++kk) {
-          const Cell at = map.aTileRead(thread, kk);
-          sum += aTile[aLayout.word(int(at.row), int(at.col))] * bColumn[kk * g.n];
-        }
-        accumulator[std::size_t(linear)] = sum;
-      });
+      aStaging.stage(aTile, g.a, g.m, g.k, row0, s * depth);
+      // __syncthreads(): the tile is complete before any warp reads it. B is read from memory,
+      // so the last step stops at K rather than running into the padding, and threads past C's
+      // edges read nothing.
+      const std::int64_t kBegin = s * depth, kCount = std::min<std::int64_t>(depth, g.k - kBegin);
+      for (const OutputRect& whole : warps) {
+        const OutputRect rect = clipped(whole, g.m - row0, g.n - col0);
+        if (rect.rows <= 0 || rect.cols <= 0) continue;
+        multiplyAdd(accumulators + rect.row * tile + rect.col, tile, rect.rows, rect.cols,
+                    aReads.panel(aTile, rect.row), g.b + kBegin * g.n + col0 + rect.col, g.n,
+                    kCount);
+      }
     }
-    forEachThread(threads, [&](Dim2 thread, int linear) {
-      const std::int64_t i = map.row(block, thread, 0), j = map.col(block, thread, 0);
-      if (i < g.m && j < g.n) g.c[i * g.n + j] = accumulator[std::size_t(linear)];
-    });
+    storeOutputs(g, map, block, accumulators);
   });
 }
 

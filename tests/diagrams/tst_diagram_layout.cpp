@@ -216,6 +216,7 @@ class TestDiagramLayout : public QObject {
   void kstepKeepsItsLabelsOnAProjector();
   void accessViewKeepsMemoryAndBanksOnAProjector();
   void blockAndKStepNameTheSameKRange();
+  void theBlockViewNamesBothOperands();
 };
 
 void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
@@ -324,6 +325,35 @@ void TestDiagramLayout::blockAndKStepNameTheSameKRange() {
                                  }),
              qPrintable(diagramKindName(kind)));
   }
+}
+
+void TestDiagramLayout::theBlockViewNamesBothOperands() {
+  // register-tiled's one-wide k-step left a strip too thin for its "B" (issue #35).
+  const Setting present = projector();
+  QStringList missing;
+  for (const KernelConfig& config : oneKernelPerFamily()) {
+    DiagramDocument document;
+    document.setConfiguration(config, {256, 256, 256});
+    if (!document.mapping()) continue;
+    const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::Block, &document));
+    for (const auto& [size, scale] :
+         {std::pair{QSize(460, 420), 1.0}, std::pair{QSize(1200, 800), 1.0},
+          std::pair{present.view, present.fontScale}}) {
+      document.setFontScale(scale);
+      renderAt(*view, size);
+      for (const QString& operand : {QStringLiteral("A"), QStringLiteral("B")}) {
+        const auto& labels = view->lastLayout().labels();
+        if (std::ranges::none_of(labels,
+                                 [&](const PlacedLabel& label) { return label.text == operand; }))
+          missing << QStringLiteral("%1 at %2x%3: no %4")
+                         .arg(QString::fromStdString(config.kernel))
+                         .arg(size.width())
+                         .arg(size.height())
+                         .arg(operand);
+      }
+    }
+  }
+  QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
 }
 
 QTEST_MAIN(TestDiagramLayout)

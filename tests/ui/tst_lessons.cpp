@@ -98,9 +98,16 @@ class TestLessons : public QObject {
     QCOMPARE(kernelsOf(jobs), expected);
     std::map<std::string, std::set<std::int64_t>> sizes;
     for (const RunJob& job : jobs) sizes[job.request.kernel.kernel].insert(job.request.shape.m);
+    // On the CPU at sizes it runs in seconds; on a GPU at 128..1024.
     for (const auto& [kernel, measured] : sizes)
-      QCOMPARE(measured, (std::set<std::int64_t>{128, 256, 512, 1024}));
-    QCOMPARE(jobs.size(), expected.size() * 4);
+      QCOMPARE(measured, (std::set<std::int64_t>{64, 128, 256}));
+    QCOMPARE(jobs.size(), expected.size() * 3);
+    Choices onGpu = current;
+    onGpu.backend = "cuda";
+    std::set<std::int64_t> gpuSizes;
+    for (const RunJob& job : lessonJobs(everyKernel, lessonChoices(everyKernel, onGpu)))
+      gpuSizes.insert(job.request.shape.m);
+    QCOMPARE(gpuSizes, (std::set<std::int64_t>{128, 256, 512, 1024}));
   }
 
   // Every lesson runs the kernels and tiles its title names.

@@ -12,8 +12,9 @@ namespace tilescope::desktop {
 namespace {
 
 const QString kLessonFile = QStringLiteral(":/lessons/seed-lessons.json");
-// A run's warm-up, verification and start on top of its timing budget, measured on a 2-core
-// laptop at the lessons' CPU sizes (see docs/guide/lessons-and-presenting.md).
+// A run's warm-up, verification and start on top of its timing budget. A rough upper figure: the
+// seven runs of the register-tile lesson at 256³ took 14 s on a 2-core machine, where the
+// estimate says 18 s (runs that turn steady end before their budget).
 constexpr double kLessonRunOverheadSeconds = 0.5;
 
 QString textField(const nlohmann::json& json, const char* key) {

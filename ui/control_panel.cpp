@@ -11,20 +11,18 @@
 #include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QStackedWidget>
-#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "autotune_run.hpp"
 #include "formatting.hpp"
+#include "sweep_box.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/error.hpp"
 
@@ -32,10 +30,10 @@ namespace tilescope::ui {
 namespace {
 
 constexpr int kPresetSizes[] = {256, 512, 1024, 2048, 4096, 8192};
-// The tiles seed 004 measured each method at.
-constexpr int kSeed004Tiles[] = {1, 2, 4, 8, 16, 32, 64};
 // What "Exactly" offers until the user picks a count: the sampling policy's minimum.
 constexpr int kDefaultFixedReps = 10;
+// The kernel picker shows this many letters of a name and elides the rest (its list shows all).
+constexpr int kKernelNameLetters = 22;
 // Larger parameter values are never valid; the bound only keeps typing sane.
 constexpr int kLargestTypedParam = 1 << 16;
 
@@ -68,7 +66,9 @@ ControlPanel::ControlPanel(QWidget* parent) : QWidget(parent) {
   choicesLayout->addWidget(buildKernelGroup());
   choicesLayout->addWidget(buildSizeGroup());
   choicesLayout->addWidget(buildMeasureGroup());
-  choicesLayout->addWidget(buildSweepGroup());
+  sweepBox_ = new SweepBox;
+  connect(sweepBox_, &SweepBox::changed, this, &ControlPanel::onChanged);
+  choicesLayout->addWidget(sweepBox_);
   choicesLayout->addStretch(1);
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(choicesArea);
@@ -140,6 +140,9 @@ QWidget* ControlPanel::buildKernelGroup() {
     kernel_->setItemData(kernel_->count() - 1, text(info.teaching), Qt::ToolTipRole);
   }
   kernel_->setObjectName(QStringLiteral("kernel"));
+  // As wide as the panel, not as its longest name: the window fits a 1280 px projector.
+  kernel_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  kernel_->setMinimumContentsLength(kKernelNameLetters);
   kernel_->setStatusTip(tr("The catalogue kernel to run"));
   kernelText_ = new QLabel(box);
   kernelText_->setWordWrap(true);
@@ -168,7 +171,9 @@ QWidget* ControlPanel::buildKernelGroup() {
 }
 
 QWidget* ControlPanel::buildSizeGroup() {
-  QGroupBox* box = groupBox(tr("Problem size: C (M\u00d7N) = A (M\u00d7K) \u00b7 B (K\u00d7N)"));
+  // Two columns and a short title: the panel fits a projector's three-column window.
+  QGroupBox* box = groupBox(tr("Problem size"));
+  box->setToolTip(tr("C (M\u00d7N) = A (M\u00d7K) \u00b7 B (K\u00d7N)"));
   auto* grid = new QGridLayout(box);
   square_ = new QCheckBox(tr("&Square (M = N = K)"), box);
   square_->setStatusTip(tr("Keep M, N and K equal"));
@@ -176,8 +181,8 @@ QWidget* ControlPanel::buildSizeGroup() {
   presets->addItem(tr("Preset\u2026"));
   for (int size : kPresetSizes) presets->addItem(QString::number(size), size);
   presets->setStatusTip(tr("Set M = N = K to a common size"));
-  grid->addWidget(square_, 0, 0, 1, 2);
-  grid->addWidget(presets, 0, 2);
+  grid->addWidget(square_, 0, 0);
+  grid->addWidget(presets, 0, 1);
   const char* names[] = {"M", "N", "K"};
   QSpinBox** spins[] = {&m_, &n_, &k_};
   for (int i = 0; i < 3; ++i) {
@@ -191,7 +196,7 @@ QWidget* ControlPanel::buildSizeGroup() {
     auto* cell = new QHBoxLayout;
     cell->addWidget(label);
     cell->addWidget(spin, 1);
-    grid->addLayout(cell, 1, i);
+    grid->addLayout(cell, 1 + i / 2, i % 2);
     *spins[i] = spin;
     connect(spin, &QSpinBox::valueChanged, this, [this, spin](int value) {
       if (square_->isChecked() && spin == m_) {
@@ -212,9 +217,10 @@ QWidget* ControlPanel::buildSizeGroup() {
   auto* typeCell = new QHBoxLayout;
   typeCell->addWidget(typeLabel);
   typeCell->addWidget(type_, 1);
-  grid->addLayout(typeCell, 2, 0);
+  grid->addLayout(typeCell, 2, 1);
+  grid->addWidget(hintLabel(tr("C (M\u00d7N) = A (M\u00d7K) \u00b7 B (K\u00d7N)")), 3, 0, 1, 2);
   sizeNote_ = hintLabel(QString());
-  grid->addWidget(sizeNote_, 3, 0, 1, 3);
+  grid->addWidget(sizeNote_, 4, 0, 1, 2);
   // A kernel's best tiles differ between types: start from what autotuning remembered for this one.
   connect(type_, &QComboBox::currentIndexChanged, this, [this] {
     applyTuned();
@@ -250,7 +256,7 @@ QWidget* ControlPanel::buildMeasureGroup() {
   fixed_->setStatusTip(tr("A fixed number of timed repetitions after the warm-up"));
   reps_ = new QSpinBox(box);
   reps_->setRange(1, 10000);
-  reps_->setSuffix(tr(" repetitions"));
+  reps_->setSuffix(tr(" times"));
   verify_ = new QCheckBox(tr("&Verify against the reference"), box);
   verify_->setStatusTip(
       tr("Compare C with a double-precision reference; unwritten outputs (NaN) never pass"));
@@ -277,70 +283,6 @@ QWidget* ControlPanel::buildMeasureGroup() {
   connect(verify_, &QCheckBox::toggled, this, &ControlPanel::onChanged);
   connect(counters_, &QCheckBox::toggled, this, &ControlPanel::onChanged);
   return box;
-}
-
-QWidget* ControlPanel::buildSweepGroup() {
-  QGroupBox* box = groupBox(tr("Sweep"));
-  auto* layout = new QVBoxLayout(box);
-  sweep_ = new QComboBox(box);
-  sweep_->setObjectName(QStringLiteral("sweep"));
-  sweep_->addItem(tr("Single run"), int(desktop::SweepKind::Single));
-  sweep_->addItem(tr("Tile sweep"), int(desktop::SweepKind::Tile));
-  sweep_->addItem(tr("Size sweep"), int(desktop::SweepKind::Size));
-  sweep_->addItem(tr("Kernel comparison"), int(desktop::SweepKind::Kernel));
-  sweep_->setStatusTip(tr("Run one configuration, or a series of them"));
-  sweepPages_ = new QStackedWidget(box);
-
-  sweepPages_->addWidget(hintLabel(tr("One run of the configuration above.")));
-
-  auto* tilePage = new QWidget(box);
-  auto* tileLayout = new QGridLayout(tilePage);
-  tileLayout->setContentsMargins(0, 0, 0, 0);
-  tiles_ = new QLineEdit(tilePage);
-  tiles_->setPlaceholderText(tr("every valid tile"));
-  tiles_->setStatusTip(tr("Tiles to run, comma-separated; empty runs every valid tile"));
-  auto* seedTiles = new QToolButton(tilePage);
-  seedTiles->setText(tr("Seed 004"));
-  seedTiles->setToolTip(tr("The tiles seed 004's tables use: 1, 2, 4, ... 64 (where valid)"));
-  tileLayout->addWidget(tiles_, 0, 0);
-  tileLayout->addWidget(seedTiles, 0, 1);
-  tileLayout->addWidget(hintLabel(tr("Each tile of the kernel above at the size above.")), 1, 0, 1,
-                        2);
-  sweepPages_->addWidget(tilePage);
-
-  auto* sizePage = new QWidget(box);
-  auto* sizeLayout = new QVBoxLayout(sizePage);
-  sizeLayout->setContentsMargins(0, 0, 0, 0);
-  sizes_ = new QLineEdit(sizePage);
-  sizes_->setStatusTip(tr("Sizes to run: S for M = N = K, or MxNxK, comma-separated"));
-  sizeLayout->addWidget(sizes_);
-  sizeLayout->addWidget(hintLabel(tr("The kernel above at each size: S or MxNxK.")));
-  sweepPages_->addWidget(sizePage);
-
-  kernels_ = new QListWidget(box);
-  kernels_->setStatusTip(tr("The kernels to compare at the size above"));
-  fillKernelList();
-  kernels_->setMaximumHeight(kernels_->sizeHintForRow(0) * (kernels_->count() + 1));
-  sweepPages_->addWidget(kernels_);
-
-  layout->addWidget(sweep_);
-  layout->addWidget(sweepPages_);
-  connect(sweep_, &QComboBox::currentIndexChanged, this, &ControlPanel::onChanged);
-  connect(tiles_, &QLineEdit::textChanged, this, &ControlPanel::onChanged);
-  connect(sizes_, &QLineEdit::textChanged, this, &ControlPanel::onChanged);
-  connect(kernels_, &QListWidget::itemChanged, this, &ControlPanel::onChanged);
-  connect(seedTiles, &QToolButton::clicked, this, &ControlPanel::fillSeed004Tiles);
-  return box;
-}
-
-void ControlPanel::fillKernelList() {
-  for (const KernelInfo& info : catalogue()) {
-    auto* item = new QListWidgetItem(text(info.displayName), kernels_);
-    item->setData(Qt::UserRole, text(info.id));
-    item->setToolTip(text(info.teaching));
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Unchecked);
-  }
 }
 
 void ControlPanel::setRunActions(QAction* run, QAction* autotune, QAction* cancel) {
@@ -383,6 +325,10 @@ void ControlPanel::setBackends(const std::vector<desktop::BackendSummary>& backe
   desktop::Choices current = choices();
   // Before the devices were known the device list was empty: keep the device asked for.
   if (!backendsKnown_) current.device = wantedDevice_;
+  // The chosen backend had no answer yet (the start, a run server connecting): this one decides.
+  const auto before = std::find_if(backends_.begin(), backends_.end(),
+                                   [&](const auto& s) { return s.id == current.backend; });
+  const bool undecided = !backendsKnown_ || before == backends_.end() || before->connecting;
   backends_ = backends;
   backendsKnown_ = true;
   {
@@ -397,6 +343,17 @@ void ControlPanel::setBackends(const std::vector<desktop::BackendSummary>& backe
     }
   }
   setChoices(current);
+  if (undecided) makeReady();
+}
+
+QStringList ControlPanel::makeReady() {
+  if (!backendsKnown_) return {};
+  desktop::Choices current = choices();
+  const QStringList changes = desktop::readyChoices(current, backends_);
+  if (changes.isEmpty()) return changes;
+  setChoices(current);
+  emit readied(changes.join(QStringLiteral("; ")));
+  return changes;
 }
 
 void ControlPanel::fillDevices() {
@@ -479,19 +436,6 @@ void ControlPanel::applyPreset(int size) {
   onChanged();
 }
 
-void ControlPanel::fillSeed004Tiles() {
-  const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
-  const ParamSpec* tile = info ? info->param("tile") : nullptr;
-  if (!tile) return;
-  QStringList values;
-  for (int value : kSeed004Tiles) {
-    if (std::find(tile->allowed.begin(), tile->allowed.end(), value) != tile->allowed.end()) {
-      values << QString::number(value);
-    }
-  }
-  tiles_->setText(values.join(QLatin1Char(',')));
-}
-
 desktop::Choices ControlPanel::choices() const {
   desktop::Choices choices;
   choices.backend = backend_->currentData().toString().toStdString();
@@ -508,16 +452,7 @@ desktop::Choices ControlPanel::choices() const {
   choices.budgetSeconds = budget_->value();
   choices.verify = verify_->isChecked();
   choices.counters = counters_->isChecked();
-  choices.sweep = desktop::SweepKind(sweep_->currentData().toInt());
-  choices.tiles = tiles_->text().remove(QLatin1Char(' ')).toStdString();
-  choices.sizes = sizes_->text().remove(QLatin1Char(' ')).toStdString();
-  choices.kernels.clear();
-  for (int row = 0; row < kernels_->count(); ++row) {
-    const QListWidgetItem* item = kernels_->item(row);
-    if (item->checkState() == Qt::Checked) {
-      choices.kernels.push_back(item->data(Qt::UserRole).toString().toStdString());
-    }
-  }
+  sweepBox_->readInto(choices);
   return choices;
 }
 
@@ -556,25 +491,24 @@ void ControlPanel::setChoices(const desktop::Choices& choices) {
   budget_->setValue(choices.budgetSeconds);
   verify_->setChecked(choices.verify);
   counters_->setChecked(choices.counters);
-  sweep_->setCurrentIndex(std::max(sweep_->findData(int(choices.sweep)), 0));
-  tiles_->setText(text(choices.tiles));
-  sizes_->setText(text(choices.sizes));
-  for (int row = 0; row < kernels_->count(); ++row) {
-    QListWidgetItem* item = kernels_->item(row);
-    const std::string id = item->data(Qt::UserRole).toString().toStdString();
-    const bool checked =
-        std::find(choices.kernels.begin(), choices.kernels.end(), id) != choices.kernels.end();
-    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
-  }
+  sweepBox_->show(choices);
   updating_ = false;
   onChanged();
 }
 
 std::vector<desktop::RunJob> ControlPanel::plannedJobs(QString* problem) const {
-  const desktop::Choices current = choices();
+  return plannedJobs(choices(), problem);
+}
+
+std::vector<desktop::RunJob> ControlPanel::plannedJobs(const desktop::Choices& current,
+                                                       QString* problem) const {
   std::vector<desktop::RunJob> jobs;
   try {
-    jobs = desktop::planJobs(current, desktop::sweepAxes(current));
+    jobs = desktop::planJobs(
+        current, desktop::sweepAxes(current), {},
+        current.sweep == desktop::SweepKind::Kernel
+            ? desktop::tunedForComparison(current, deviceName(), plan::TunedStore::defaultPath())
+            : std::map<std::string, Params>{});
   } catch (const Error& error) {
     if (problem) *problem = QString::fromStdString(error.what());
     return {};
@@ -596,23 +530,8 @@ void ControlPanel::setProblemText(QLabel* label, const QString& content, bool pr
   label->setPalette(colors);
 }
 
-void ControlPanel::offerTileSweep() {
-  const KernelInfo* info = findKernel(kernel_->currentData().toString().toStdString());
-  const bool hasTile = info && info->param("tile");
-  auto* items = qobject_cast<QStandardItemModel*>(sweep_->model());
-  QStandardItem* tileSweep = items->item(sweep_->findData(int(desktop::SweepKind::Tile)));
-  tileSweep->setEnabled(hasTile);
-  tileSweep->setToolTip(hasTile || !info
-                            ? QString()
-                            : tr("%1 has no tile parameter to sweep").arg(text(info->displayName)));
-  if (!hasTile && sweep_->currentData().toInt() == int(desktop::SweepKind::Tile)) {
-    const QSignalBlocker blocker(sweep_);
-    sweep_->setCurrentIndex(sweep_->findData(int(desktop::SweepKind::Single)));
-  }
-}
-
 void ControlPanel::updateNotes() {
-  offerTileSweep();
+  sweepBox_->setKernel(findKernel(kernel_->currentData().toString().toStdString()));
   const desktop::Choices current = choices();
   n_->setEnabled(!current.square);
   k_->setEnabled(!current.square);
@@ -620,7 +539,6 @@ void ControlPanel::updateNotes() {
   for (const auto& [name, combo] : params_) {
     combo->setEnabled(current.sweep != desktop::SweepKind::Tile || name != "tile");
   }
-  sweepPages_->setCurrentIndex(sweep_->currentIndex());
 
   // Device facts, or why the backend cannot be used.
   const auto summary =

@@ -26,6 +26,8 @@ class QToolButton;
 
 namespace tilescope::ui {
 
+class SweepBox;
+
 class ControlPanel : public QWidget {
   Q_OBJECT
 
@@ -39,13 +41,21 @@ class ControlPanel : public QWidget {
   // The runs the current choices ask for; empty with the reason in `problem` when they cannot
   // run as chosen.
   std::vector<desktop::RunJob> plannedJobs(QString* problem) const;
+  // The same for `choices` on the backends the panel knows.
+  std::vector<desktop::RunJob> plannedJobs(const desktop::Choices& choices, QString* problem) const;
   // Shows buttons for the window's Run, Autotune and Cancel actions at the bottom of the panel.
   void setRunActions(QAction* run, QAction* autotune, QAction* cancel);
+  // Makes the choices runnable as the backends are now (desktop::readyChoices) and says what it
+  // changed through readied(); when the backends first become known, and when a run server's
+  // answer comes, the panel does so itself.
+  QStringList makeReady();
   // The name of the chosen device; empty until the backends are known.
   std::string deviceName() const;
 
  signals:
   void choicesChanged();
+  // makeReady() changed the choices: what, in a sentence.
+  void readied(const QString& changes);
   // The chosen kernel, shape and type, whenever they change and are valid (for the diagrams).
   void configurationChanged(const tilescope::KernelConfig& kernel, const tilescope::Shape& shape,
                             tilescope::ElementType element);
@@ -55,19 +65,13 @@ class ControlPanel : public QWidget {
   QWidget* buildKernelGroup();
   QWidget* buildSizeGroup();
   QWidget* buildMeasureGroup();
-  QWidget* buildSweepGroup();
   void fillDevices();
   void fillParams();
   // Offers the types the chosen kernel multiplies; `wanted` stays chosen where it is one of them,
   // else the kernel's first type is.
   void fillTypes(ElementType wanted);
-  void fillKernelList();
   void applyPreset(int size);
-  void fillSeed004Tiles();
   void onChanged();
-  // The tile sweep is offered only for kernels with a tile; a kernel without one falls back to a
-  // single run.
-  void offerTileSweep();
   void updateNotes();
   void setProblemText(QLabel* label, const QString& text, bool problem);
   // What autotuning remembered for the chosen backend, device and kernel (still valid), or
@@ -102,11 +106,7 @@ class ControlPanel : public QWidget {
   QSpinBox* reps_ = nullptr;
   QCheckBox* verify_ = nullptr;
   QCheckBox* counters_ = nullptr;
-  QComboBox* sweep_ = nullptr;
-  QStackedWidget* sweepPages_ = nullptr;
-  QLineEdit* tiles_ = nullptr;
-  QLineEdit* sizes_ = nullptr;
-  QListWidget* kernels_ = nullptr;
+  SweepBox* sweepBox_ = nullptr;
   QLabel* plan_ = nullptr;
   QToolButton* runButton_ = nullptr;
   QToolButton* autotuneButton_ = nullptr;

@@ -8,6 +8,7 @@
 #include "control_panel.hpp"
 #include "help_panel.hpp"
 #include "results_model.hpp"
+#include "settings.hpp"
 #include "tilescope/exercise/check.hpp"
 #include "trace_controller.hpp"
 
@@ -64,6 +65,12 @@ DiagramHost::DiagramHost(const ControlPanel& controls, const desktop::ResultsMod
   setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   setWidget(diagrams);
   setMinimumWidth(diagrams->minimumSizeHint().width());
+  // Diagram exports start where the window's last export went, and move it.
+  diagrams->setExportFolder(desktop::lastFolder(desktop::Folder::Exports));
+  connect(diagrams, &DiagramPanel::exported, this, [diagrams](const QString& path) {
+    desktop::rememberFolder(desktop::Folder::Exports, path);
+    diagrams->setExportFolder(desktop::lastFolder(desktop::Folder::Exports));
+  });
 }
 
 bool DiagramHost::showTrace(const KernelTrace& trace, QString* error) {

@@ -361,7 +361,9 @@ void ExercisePanel::saveWork() {
   autosave_->stop();
   if (editorExercise_.empty() || !editor_) return;
   const int index = exercises_.indexOf(editorExercise_);
-  if (index >= 0) exercises_.saveSource(index, editor_->kernel().source);
+  // Saved with the exercise: nothing for the editor to ask about on close.
+  if (index >= 0 && exercises_.saveSource(index, editor_->kernel().source))
+    editor_->editor()->document()->setModified(false);
 }
 
 bool ExercisePanel::openInEditor(QString* problem) {

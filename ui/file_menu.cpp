@@ -49,15 +49,18 @@ FileMenu::FileMenu(QWidget* window, desktop::SessionController& sessions,
       makeAction(window_, "document-save", QStyle::SP_DialogSaveButton, tr("&Save Session"),
                  QKeySequence::Save, tr("Save the results, device facts and choices as a session"));
   connect(save_, &QAction::triggered, this, [this] { sessions_.saveInteractively(false); });
-  // Save never writes into a sample: it becomes Save As.
-  connect(&sessions_, &desktop::SessionController::identityChanged, this, [this] {
-    save_->setText(sessions_.readOnly() ? tr("&Save Session As\u2026") : tr("&Save Session"));
-  });
-
   saveAs_ = makeAction(window_, "document-save-as", QStyle::SP_DialogSaveButton,
                        tr("Save Session &As\u2026"), QKeySequence::SaveAs,
                        tr("Save the session under a new name"));
   connect(saveAs_, &QAction::triggered, this, [this] { sessions_.saveInteractively(true); });
+  // Save never writes into a sample: it becomes Save As, and the menu lists Save As once.
+  connect(&sessions_, &desktop::SessionController::identityChanged, this, [this] {
+    save_->setText(sessions_.readOnly() ? tr("&Save Session As\u2026") : tr("&Save Session"));
+    saveAs_->setVisible(!sessions_.readOnly());
+    save_->setShortcuts(sessions_.readOnly()
+                            ? QList<QKeySequence>{QKeySequence::Save, QKeySequence::SaveAs}
+                            : QList<QKeySequence>{QKeySequence::Save});
+  });
 
   exportChart_ = makeAction(window_, "image-x-generic", QStyle::SP_FileIcon,
                             tr("Export &Chart\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E),

@@ -5,20 +5,17 @@
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
-#include <QPainter>
-#include <QRegularExpression>
+#include <QMessageBox>
 #include <QSplitter>
-#include <QTextBlock>
 #include <QToolBar>
 #include <QToolButton>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -26,26 +23,6 @@
 
 namespace tilescope::ui {
 namespace {
-
-constexpr int kKindProperty = QTextFormat::UserProperty;
-
-QTextCharFormat formatOf(const char* kind, const QColor& color, bool dark, bool bold = false,
-                         bool italic = false) {
-  QTextCharFormat format;
-  format.setForeground(dark ? color.lighter(190) : color);
-  if (bold) format.setFontWeight(QFont::Bold);
-  format.setFontItalic(italic);
-  format.setProperty(kKindProperty, QString::fromLatin1(kind));
-  return format;
-}
-
-QRegularExpression words(const char* const* list, std::size_t count) {
-  QStringList alternatives;
-  for (std::size_t i = 0; i < count; ++i) alternatives << QString::fromLatin1(list[i]);
-  return QRegularExpression(QStringLiteral("\\b(%1)\\b").arg(alternatives.join(QLatin1Char('|'))));
-}
-
-const QColor kError(200, 40, 40), kWarning(210, 140, 0);
 
 bool isDark(const QPalette& palette) {
   return palette.color(QPalette::Base).lightness() < 128;
@@ -68,251 +45,6 @@ TS_KERNEL {
 
 }  // namespace
 
-// --- highlighting ------------------------------------------------------------------------------
-
-CudaHighlighter::CudaHighlighter(QTextDocument* document, bool dark)
-    : QSyntaxHighlighter(document) {
-  static const char* const keywords[] = {
-      "if",       "else",   "for",      "while",    "do",        "return",    "break",
-      "continue", "switch", "case",     "default",  "const",     "constexpr", "static",
-      "struct",   "class",  "template", "typename", "namespace", "using",     "auto",
-      "inline",   "extern", "sizeof",   "true",     "false",     "nullptr"};
-  static const char* const types[] = {"void",  "int",    "unsigned", "long",   "short",  "char",
-                                      "float", "double", "bool",     "size_t", "float4", "float2",
-                                      "int4",  "dim3",   "half",     "__half"};
-  static const char* const qualifiers[] = {"__global__",      "__device__",    "__host__",
-                                           "__shared__",      "__constant__",  "__restrict__",
-                                           "__forceinline__", "__syncthreads", "__syncwarp"};
-  static const char* const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                         "warpSize"};
-  static const char* const api[] = {"TS_KERNEL",      "TS_KERNEL_BOUNDED",
-                                    "TS_LAUNCH",      "TS_PARAM",
-                                    "TS_TYPES",       "TS_KSTEP",
-                                    "TS_TENSOR_MAPS", "TS_CLUSTER",
-                                    "TS_PERSISTENT",  "ts",
-                                    "Problem",        "loadA",
-                                    "loadB",          "storeC",
-                                    "ceilDiv"};
-  rules_ = {
-      {words(keywords, std::size(keywords)), formatOf("keyword", QColor(0, 90, 170), dark, true)},
-      {words(types, std::size(types)), formatOf("type", QColor(0, 130, 110), dark)},
-      {words(qualifiers, std::size(qualifiers)),
-       formatOf("qualifier", QColor(150, 60, 170), dark, true)},
-      {words(builtins, std::size(builtins)), formatOf("builtin", QColor(170, 90, 0), dark)},
-      {words(api, std::size(api)), formatOf("api", QColor(180, 40, 90), dark, true)},
-      {QRegularExpression(QStringLiteral("\\b[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]+)?[fFuUlL]*\\b")),
-       formatOf("number", QColor(120, 80, 0), dark)},
-      {QRegularExpression(QStringLiteral("\"([^\"\\\\]|\\\\.)*\"")),
-       formatOf("string", QColor(30, 130, 40), dark)},
-      {QRegularExpression(QStringLiteral("^\\s*#.*$")),
-       formatOf("preprocessor", QColor(110, 110, 110), dark)},
-      {QRegularExpression(QStringLiteral("//.*$")),
-       formatOf("comment", QColor(120, 120, 120), dark, false, true)},
-  };
-  comment_ = formatOf("comment", QColor(120, 120, 120), dark, false, true);
-}
-
-void CudaHighlighter::highlightBlock(const QString& text) {
-  for (const Rule& rule : rules_) {
-    for (auto it = rule.pattern.globalMatch(text); it.hasNext();) {
-      const QRegularExpressionMatch match = it.next();
-      setFormat(int(match.capturedStart()), int(match.capturedLength()), rule.format);
-    }
-  }
-  // /* ... */ comments may span lines: the block state says whether one is open.
-  static const QRegularExpression open(QStringLiteral("/\\*")), close(QStringLiteral("\\*/"));
-  setCurrentBlockState(0);
-  qsizetype start = previousBlockState() == 1 ? 0 : text.indexOf(open);
-  while (start >= 0) {
-    const QRegularExpressionMatch end = close.match(text, start);
-    const qsizetype length = end.hasMatch() ? end.capturedEnd() - start : text.size() - start;
-    if (!end.hasMatch()) setCurrentBlockState(1);
-    setFormat(int(start), int(length), comment_);
-    start = end.hasMatch() ? text.indexOf(open, start + length) : -1;
-  }
-}
-
-QString CudaHighlighter::kindAt(const QTextBlock& block, int position) {
-  for (const QTextLayout::FormatRange& range : block.layout()->formats()) {
-    if (position >= range.start && position < range.start + range.length)
-      return range.format.property(kKindProperty).toString();
-  }
-  return {};
-}
-
-// --- the code editor ---------------------------------------------------------------------------
-
-class Gutter : public QWidget {
- public:
-  explicit Gutter(CodeEditor* editor) : QWidget(editor), editor_(editor) {}
-  QSize sizeHint() const override { return {editor_->gutterWidth(), 0}; }
-
- protected:
-  void paintEvent(QPaintEvent* event) override { editor_->paintGutter(event); }
-
- private:
-  CodeEditor* editor_;
-};
-
-CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gutter(this)) {
-  setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  setLineWrapMode(QPlainTextEdit::NoWrap);
-  setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * 2);
-  connect(this, &QPlainTextEdit::blockCountChanged, this, &CodeEditor::updateGutterWidth);
-  connect(this, &QPlainTextEdit::updateRequest, this, &CodeEditor::updateGutter);
-  // The sanitizer's findings describe the source that was traced: an edit makes them stale.
-  connect(this, &QPlainTextEdit::textChanged, this, [this] {
-    if (!findings_.empty() && toPlainText() != findingsSource_) setFindings({});
-  });
-  updateGutterWidth();
-}
-
-int CodeEditor::gutterWidth() const {
-  int digits = 1;
-  for (int lines = std::max(1, blockCount()); lines >= 10; lines /= 10) ++digits;
-  // The digits, a marker dot and some room.
-  return fontMetrics().horizontalAdvance(QLatin1Char('9')) * (digits + 1) + fontMetrics().height();
-}
-
-void CodeEditor::updateGutterWidth() {
-  setViewportMargins(gutterWidth(), 0, 0, 0);
-}
-
-void CodeEditor::updateGutter(const QRect& rect, int dy) {
-  if (dy)
-    gutter_->scroll(0, dy);
-  else
-    gutter_->update(0, rect.y(), gutter_->width(), rect.height());
-}
-
-void CodeEditor::resizeEvent(QResizeEvent* event) {
-  QPlainTextEdit::resizeEvent(event);
-  // A finding the cursor was taken to stays in the middle as the editor finds its size.
-  const int line = textCursor().blockNumber() + 1;
-  if (std::any_of(findings_.begin(), findings_.end(),
-                  [&](const SanitizerFinding& f) { return f.line == line; }))
-    centerCursor();
-  const QRect area = contentsRect();
-  gutter_->setGeometry(QRect(area.left(), area.top(), gutterWidth(), area.height()));
-}
-
-void CodeEditor::paintGutter(QPaintEvent* event) {
-  QPainter painter(gutter_);
-  painter.fillRect(event->rect(), palette().color(QPalette::AlternateBase));
-  QTextBlock block = firstVisibleBlock();
-  int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
-  const int lineHeight = fontMetrics().height();
-  while (block.isValid() && top <= event->rect().bottom()) {
-    const int line = block.blockNumber() + 1;
-    if (block.isVisible()) {
-      painter.setPen(palette().color(QPalette::PlaceholderText));
-      painter.drawText(0, top, gutter_->width() - lineHeight / 2, lineHeight, Qt::AlignRight,
-                       QString::number(line));
-      // The worst message of the line: an error (or the sanitizer's finding) over a warning.
-      std::optional<bool> marked;
-      for (const CompileDiagnostic& d : diagnostics_)
-        if (d.line == line) marked = marked.value_or(false) || d.error;
-      for (const SanitizerFinding& f : findings_)
-        if (f.line == line) marked = true;
-      if (marked) {
-        painter.setBrush(*marked ? kError : kWarning);
-        painter.setPen(Qt::NoPen);
-        const int size = lineHeight / 2;
-        painter.drawEllipse(lineHeight / 4, top + (lineHeight - size) / 2, size, size);
-      }
-    }
-    block = block.next();
-    top += qRound(blockBoundingRect(block).height());
-  }
-}
-
-void CodeEditor::setDiagnostics(const std::vector<CompileDiagnostic>& diagnostics) {
-  diagnostics_ = diagnostics;
-  updateMarks();
-}
-
-void CodeEditor::setFindings(const std::vector<SanitizerFinding>& findings) {
-  findings_ = findings;
-  findingsSource_ = findings_.empty() ? QString() : toPlainText();
-  updateMarks();
-  emit findingsChanged();
-}
-
-void CodeEditor::updateMarks() {
-  QList<QTextEdit::ExtraSelection> marks;
-  const auto mark = [&](int line, int column, const QColor& color, const QString& message) {
-    const QTextBlock block = document()->findBlockByNumber(line - 1);
-    if (line <= 0 || !block.isValid()) return;
-    QTextEdit::ExtraSelection selection;
-    selection.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-    selection.format.setUnderlineColor(color);
-    selection.format.setToolTip(message);
-    selection.cursor = QTextCursor(block);
-    selection.cursor.setPosition(block.position() + std::clamp(column - 1, 0, block.length() - 1));
-    selection.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
-    marks << selection;
-  };
-  for (const CompileDiagnostic& d : diagnostics_)
-    mark(d.line, d.column, d.error ? kError : kWarning, QString::fromStdString(d.message));
-  for (const SanitizerFinding& f : findings_) {
-    // From the line's first word: the sanitizer knows the line, not the column.
-    const QString text = document()->findBlockByNumber(f.line - 1).text();
-    int indent = 0;
-    while (indent < text.size() && text[indent].isSpace()) ++indent;
-    mark(f.line, indent + 1, kError, QString::fromStdString(f.message));
-  }
-  setExtraSelections(marks);
-  gutter_->update();
-}
-
-bool CodeEditor::event(QEvent* event) {
-  // A marked line's messages show when the pointer rests on it.
-  if (event->type() == QEvent::ToolTip) {
-    const auto* help = static_cast<QHelpEvent*>(event);
-    const int line = cursorForPosition(viewport()->mapFrom(this, help->pos())).blockNumber() + 1;
-    QStringList texts;
-    for (const CompileDiagnostic& d : diagnostics_)
-      if (d.line == line)
-        texts << (d.error ? tr("error: %1") : tr("warning: %1"))
-                     .arg(QString::fromStdString(d.message));
-    for (const SanitizerFinding& f : findings_)
-      if (f.line == line) texts << tr("sanitizer: %1").arg(QString::fromStdString(f.message));
-    if (texts.isEmpty())
-      QToolTip::hideText();
-    else
-      QToolTip::showText(help->globalPos(), texts.join(QLatin1Char('\n')), this);
-    return true;
-  }
-  return QPlainTextEdit::event(event);
-}
-
-void CodeEditor::goToLine(int line, int column) {
-  const QTextBlock block = document()->findBlockByNumber(std::max(line, 1) - 1);
-  if (!block.isValid()) return;
-  QTextCursor cursor(block);
-  cursor.setPosition(block.position() + std::clamp(column - 1, 0, block.length() - 1));
-  setTextCursor(cursor);
-  centerCursor();
-  setFocus();
-}
-
-bool CodeEditor::findText(const QString& text, bool backward) {
-  if (text.isEmpty()) return false;
-  const QTextDocument::FindFlags flags =
-      backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
-  if (find(text, flags)) return true;
-  // Wrap around once.
-  const QTextCursor start = textCursor();
-  QTextCursor from(document());
-  if (backward) from.movePosition(QTextCursor::End);
-  setTextCursor(from);
-  if (find(text, flags)) return true;
-  setTextCursor(start);
-  return false;
-}
-
-// --- the editor panel --------------------------------------------------------------------------
-
 KernelEditor::KernelEditor(QWidget* parent)
     : QWidget(parent),
       editor_(new CodeEditor(this)),
@@ -326,12 +58,15 @@ KernelEditor::KernelEditor(QWidget* parent)
   bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   auto* newFromMenu = new QMenu(this);
   newFromMenu->addAction(tr("Blank kernel"), this, [this] {
-    startKernel(QStringLiteral("my_kernel"), QString::fromLatin1(kBlankKernel));
+    if (settleUnsaved(tr("starting a blank kernel")))
+      startKernel(QStringLiteral("my_kernel"), QString::fromLatin1(kBlankKernel));
   });
   newFromMenu->addSeparator();
   for (const UserKernelTemplate& t : userKernelTemplates()) {
     const QString kernel = QString::fromStdString(t.kernel);
-    newFromMenu->addAction(kernel, this, [this, kernel] { newFrom(kernel); });
+    newFromMenu->addAction(kernel, this, [this, kernel] {
+      if (settleUnsaved(tr("opening another kernel"))) newFrom(kernel);
+    });
   }
   auto* newFromButton = new QToolButton(this);
   newFromButton->setText(tr("New from\u2026"));
@@ -365,6 +100,8 @@ KernelEditor::KernelEditor(QWidget* parent)
          "first comment names. On the CPU, no GPU needed, the sanitizer checks it too: races, "
          "out-of-bounds indexing, divergent barriers and unwritten reads, marked at their "
          "lines"));
+  run->setShortcuts(
+      {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
   QAction* tune = bar->addAction(tr("Autotune"), this, &KernelEditor::autotune);
   tune->setToolTip(
       tr("Run every combination of the kernel's TS_PARAM values at Run Setup's size, "
@@ -406,6 +143,23 @@ KernelEditor::KernelEditor(QWidget* parent)
     editor_->setFocus();
   });
   find_->addAction(closeFind);
+
+  // Typed in the editor, these keys are the editor's: the toolbar's shortcuts reach only the
+  // toolbar, and the window's (Ctrl+Shift+S: Save Session As, Ctrl+0: Fit Charts) would win.
+  auto* zoomIn = new QAction(tr("Larger Text"), this);
+  zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+  connect(zoomIn, &QAction::triggered, this, [this] { editor_->zoom(1); });
+  auto* zoomOut = new QAction(tr("Smaller Text"), this);
+  zoomOut->setShortcuts({QKeySequence::ZoomOut});
+  connect(zoomOut, &QAction::triggered, this, [this] { editor_->zoom(-1); });
+  auto* zoomReset = new QAction(tr("Text Size Reset"), this);
+  zoomReset->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  connect(zoomReset, &QAction::triggered, editor_, &CodeEditor::resetZoom);
+  keyActions_ = {build, run, save, traceAction, findAction, zoomIn, zoomOut, zoomReset};
+  editor_->installEventFilter(this);
+  editor_->setToolTip(
+      tr("Ctrl+B compile, Ctrl+Enter run, Ctrl+Shift+T trace, Ctrl+Shift+S save, "
+         "Ctrl+F find; Ctrl++ and Ctrl+- zoom the text, Ctrl+0 resets it"));
 
   messages_->setToolTip(
       tr("The compiler's messages and what the sanitizer found in a trace on the CPU: activate "
@@ -510,22 +264,86 @@ bool KernelEditor::saveFile(const QString& path, QString* error) {
 }
 
 void KernelEditor::openDialog() {
+  if (!settleUnsaved(tr("opening another kernel"))) return;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Kernel"), path_,
                                                     tr("CUDA sources (*.cu);;All files (*)"));
   QString error;
   if (!path.isEmpty() && !openFile(path, &error)) summary_->setText(error);
 }
 
-void KernelEditor::saveDialog(bool askForName) {
+bool KernelEditor::saveDialog(bool askForName) {
   QString path = path_;
   if (askForName || path.isEmpty()) {
-    path = QFileDialog::getSaveFileName(
-        this, tr("Save Kernel"), kernelName() + QStringLiteral(".cu"), tr("CUDA sources (*.cu)"));
-    if (path.isEmpty()) return;
+    const QString suggested = kernelName() + QStringLiteral(".cu");
+    path = savePathPrompt_ ? savePathPrompt_(suggested)
+                           : QFileDialog::getSaveFileName(this, tr("Save Kernel"), suggested,
+                                                          tr("CUDA sources (*.cu)"));
+    if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".cu");
   }
   QString error;
-  summary_->setText(saveFile(path, &error) ? tr("Saved %1").arg(path) : error);
+  const bool saved = saveFile(path, &error);
+  summary_->setText(saved ? tr("Saved %1").arg(path) : error);
+  return saved;
+}
+
+bool KernelEditor::modified() const {
+  return editor_->document()->isModified();
+}
+
+bool KernelEditor::settleUnsaved(const QString& what) {
+  if (!modified()) return true;
+  const QString question = tr("The kernel %1 has changes that are not saved. Save them before %2?")
+                               .arg(kernelName(), what);
+  UnsavedAnswer answer = UnsavedAnswer::Cancel;
+  if (unsavedPrompt_) {
+    answer = unsavedPrompt_(question);
+  } else {
+    const auto button = QMessageBox::question(
+        this, tr("Unsaved kernel"), question,
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    answer = button == QMessageBox::Save      ? UnsavedAnswer::Save
+             : button == QMessageBox::Discard ? UnsavedAnswer::Discard
+                                              : UnsavedAnswer::Cancel;
+  }
+  switch (answer) {
+    case UnsavedAnswer::Save:
+      return saveDialog(path_.isEmpty());
+    case UnsavedAnswer::Discard:
+      editor_->document()->setModified(false);
+      return true;
+    case UnsavedAnswer::Cancel:
+      break;
+  }
+  return false;
+}
+
+QAction* KernelEditor::actionFor(const QKeyEvent& key) const {
+  const Qt::KeyboardModifiers modifiers = key.modifiers() & ~Qt::KeypadModifier;
+  const QKeySequence typed(QKeyCombination(modifiers, Qt::Key(key.key())));
+  // Ctrl++ is typed with Shift on most keyboards.
+  const QKeySequence unshifted(QKeyCombination(modifiers & ~Qt::ShiftModifier, Qt::Key(key.key())));
+  for (QAction* action : keyActions_) {
+    for (const QKeySequence& shortcut : action->shortcuts()) {
+      if (shortcut == typed || (key.key() == Qt::Key_Plus && shortcut == unshifted)) return action;
+    }
+  }
+  return nullptr;
+}
+
+bool KernelEditor::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == editor_ &&
+      (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (QAction* action = actionFor(*key)) {
+      // Accepting the override keeps the window's shortcut from taking the key; the key press
+      // that follows triggers the editor's action.
+      event->accept();
+      if (event->type() == QEvent::KeyPress) action->trigger();
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 void KernelEditor::showFind() {
@@ -561,11 +379,11 @@ void KernelEditor::listMessages() {
     const QString where = d.line > 0 ? tr("line %1").arg(d.line) : tr("program");
     add(QStringLiteral("%1 %2: %3")
             .arg(d.error ? tr("error") : tr("warning"), where, QString::fromStdString(d.message)),
-        d.error ? kError : kWarning, d.line, d.column);
+        d.error ? kErrorMark : kWarningMark, d.line, d.column);
   }
   // The finding's message starts with its line, block and thread.
   for (const SanitizerFinding& f : editor_->findings())
-    add(tr("sanitizer %1").arg(QString::fromStdString(f.message)), kError, f.line, 0);
+    add(tr("sanitizer %1").arg(QString::fromStdString(f.message)), kErrorMark, f.line, 0);
   messages_->setVisible(messages_->count() > 0);
 }
 

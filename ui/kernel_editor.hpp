@@ -4,84 +4,23 @@
 // (user_kernel.hpp), highlighted, compiled with NVRTC off the window's thread (Ctrl+B), its
 // errors and warnings marked at their lines, its registers and memory shown as for catalogue
 // kernels. "New from..." starts from a catalogue kernel's template; kernels open and save as .cu.
-#include <QPlainTextEdit>
-#include <QRegularExpression>
-#include <QSyntaxHighlighter>
 #include <QWidget>
+#include <functional>
 #include <optional>
 #include <vector>
 
+#include "code_editor.hpp"
 #include "kernel_compiler.hpp"
 #include "tilescope/user_kernel.hpp"
 
+class QAction;
 class QComboBox;
+class QKeyEvent;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 
 namespace tilescope::ui {
-
-// CUDA C++ with TileScope's API: keywords, types, qualifiers, built-ins, the ts:: names,
-// numbers, strings, comments and preprocessor lines each in their own colour.
-class CudaHighlighter : public QSyntaxHighlighter {
- public:
-  // `dark`: colours for a dark background.
-  CudaHighlighter(QTextDocument* document, bool dark);
-  // The format a character of `line` would get (for tests), read from the current highlighting.
-  static QString kindAt(const QTextBlock& block, int position);
-
- protected:
-  void highlightBlock(const QString& text) override;
-
- private:
-  struct Rule {
-    QRegularExpression pattern;
-    QTextCharFormat format;
-  };
-  std::vector<Rule> rules_;
-  QTextCharFormat comment_;
-};
-
-// A code editor with a line-number gutter that marks the lines the compiler spoke about.
-class CodeEditor : public QPlainTextEdit {
-  Q_OBJECT
-
- public:
-  explicit CodeEditor(QWidget* parent = nullptr);
-  int gutterWidth() const;
-  // Marks each diagnostic's line: a wavy underline from its column and a dot in the gutter,
-  // red for errors, amber for warnings; the tooltip of a marked line is its message.
-  void setDiagnostics(const std::vector<CompileDiagnostic>& diagnostics);
-  const std::vector<CompileDiagnostic>& diagnostics() const { return diagnostics_; }
-  // Marks each finding of the sanitizer (a trace on the CPU) at its line as an error is
-  // marked, its tooltip "sanitizer: ..."; they last until the source is edited, as they
-  // describe the source that was traced. Empty clears them.
-  void setFindings(const std::vector<SanitizerFinding>& findings);
-  const std::vector<SanitizerFinding>& findings() const { return findings_; }
-  void goToLine(int line, int column = 0);
-  // Finds `text` from the cursor on, wrapping around; false when it is nowhere.
-  bool findText(const QString& text, bool backward = false);
-
- signals:
-  // The sanitizer's marks changed: set, or cleared by an edit.
-  void findingsChanged();
-
- protected:
-  void resizeEvent(QResizeEvent* event) override;
-  bool event(QEvent* event) override;
-
- private:
-  friend class Gutter;
-  void paintGutter(QPaintEvent* event);
-  void updateGutterWidth();
-  void updateGutter(const QRect& rect, int dy);
-  void updateMarks();
-
-  QWidget* gutter_;
-  std::vector<CompileDiagnostic> diagnostics_;
-  std::vector<SanitizerFinding> findings_;
-  QString findingsSource_;  // the text the findings were made for
-};
 
 class KernelEditor : public QWidget {
   Q_OBJECT
@@ -114,6 +53,20 @@ class KernelEditor : public QWidget {
   // Marks what the sanitizer found in `trace` where it traced the source the editor holds;
   // a clean trace clears earlier findings.
   void showSanitizer(const KernelTrace& trace);
+  // Whether the source was edited since it was opened, saved or started from a template.
+  bool modified() const;
+  // Before the edited kernel is replaced or the window closes: asks Save, Discard or Cancel
+  // (through the prompt) when it is unsaved; true when it may go (saved, discarded, or nothing
+  // to lose). `what`: "closing TileScope", "opening another kernel".
+  bool settleUnsaved(const QString& what);
+  enum class UnsavedAnswer { Save, Discard, Cancel };
+  using UnsavedPrompt = std::function<UnsavedAnswer(const QString& question)>;
+  // Replaces the message box (tests).
+  void setUnsavedPrompt(UnsavedPrompt prompt) { unsavedPrompt_ = std::move(prompt); }
+  // Replaces the save dialog (tests): the path to save to, empty to cancel.
+  void setSavePathPrompt(std::function<QString(const QString& suggested)> prompt) {
+    savePathPrompt_ = std::move(prompt);
+  }
 
  signals:
   void compiled(const tilescope::CompileResult& result);
@@ -126,14 +79,20 @@ class KernelEditor : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  // The editor's shortcuts while typing: its keys win over the window's (Ctrl+Shift+S saves the
+  // kernel, not the session), and the font zooms.
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  // The editor's action for a key typed in it, or nullptr.
+  QAction* actionFor(const QKeyEvent& key) const;
   void showResult(const UserKernelSource& kernel, const CompileResult& result);
   // The compiler's messages, then the sanitizer's, in the message list.
   void listMessages();
   void showFind();
   void openDialog();
-  void saveDialog(bool askForName);
+  // False when nothing was saved (the dialog cancelled, or an error, shown in the summary).
+  bool saveDialog(bool askForName);
 
   desktop::KernelCompiler compiler_;
   CodeEditor* editor_;
@@ -145,6 +104,9 @@ class KernelEditor : public QWidget {
   QLabel* summary_;
   QString path_;
   std::optional<CompileResult> last_;
+  std::vector<QAction*> keyActions_;  // what the editor's keys trigger while typing
+  UnsavedPrompt unsavedPrompt_;
+  std::function<QString(const QString&)> savePathPrompt_;
 };
 
 }  // namespace tilescope::ui

@@ -229,6 +229,14 @@ void MainWindow::connectControllers() {
     controls_->setBackends(runs_.backends());
     startChosenServer();
   });
+  // Said after what the same event says ("Ready. Backends: ...", "Opened ..."), and kept until
+  // the next message.
+  connect(
+      controls_, &ControlPanel::readied, this,
+      [this](const QString& changes) {
+        showStatus(tr("Run Setup changed so that it can run here: %1.").arg(changes), 0);
+      },
+      Qt::QueuedConnection);
   connect(&runs_, &desktop::RunController::busyChanged, runActions_, &RunActions::setBusy);
   connect(&queue_, &desktop::QueueController::progressShown, runActions_,
           &RunActions::showProgress);
@@ -250,8 +258,13 @@ void MainWindow::connectControllers() {
   });
   connect(&sessions_, &Session::opened, this,
           [this](const desktop::Choices& choices, const std::optional<UserKernelSource>& kernel) {
+            // A session replaces a lesson: its text and its sample laid over the charts go.
+            lessonBar_->hide();
+            charts_->clearOverlays();
             controls_->setChoices(choices);
-            if (kernel)
+            // A GPU's session opened where its backend or type cannot run.
+            controls_->makeReady();
+            if (kernel && kernelEditor_->settleUnsaved(tr("opening the session's kernel")))
               kernelEditor_->setKernel(QString::fromStdString(kernel->name),
                                        QString::fromStdString(kernel->source));
           });
@@ -410,13 +423,17 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!sessions_.settleUnsaved(tr("closing TileScope"))) {
+  if (!kernelEditor_->settleUnsaved(tr("closing TileScope")) ||
+      !sessions_.settleUnsaved(tr("closing TileScope"))) {
     event->ignore();
     return;
   }
   if (remembersSettings_) {
     dockLayout_->save();
-    desktop::saveLastChoices(controls_->choices());
+    // Only a backend usable now is remembered: the next start must be able to run.
+    desktop::Choices remembered = controls_->choices();
+    desktop::readyChoices(remembered, runs_.backends());
+    desktop::saveLastChoices(remembered);
   }
   // Cancel, stop the worker thread and wait for the launch in progress to end.
   runs_.shutdown();

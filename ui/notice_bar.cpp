@@ -18,6 +18,8 @@ NoticeBar::NoticeBar(QWidget* parent) : QFrame(parent) {
   icon_->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
   text_ = new QLabel(this);
   text_->setWordWrap(true);
+  // Always rich text: the message is escaped, and a plain one would show its "&gt;" raw.
+  text_->setTextFormat(Qt::RichText);
   text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   auto* close = new QToolButton(this);
   close->setAutoRaise(true);

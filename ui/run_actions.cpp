@@ -64,15 +64,19 @@ void RunActions::updateFor(const ControlPanel& controls) {
   const bool runnable = !controls.plannedJobs(&problem).empty();
   run_->setEnabled(runnable);
   run_->setToolTip(runnable ? tr("Run (Ctrl+R)") : problem);
-  // Autotune follows Run's rules (choices that cannot run cannot be tuned either) and needs a
+  // Autotune measures the chosen kernel at the chosen size, whatever the sweep: it follows the
+  // rules of a single run of it (choices that cannot run cannot be tuned either) and needs a
   // parameter to tune.
-  const std::string kernelId = controls.choices().kernel;
-  const KernelInfo* kernel = findKernel(kernelId);
+  desktop::Choices single = controls.choices();
+  single.sweep = desktop::SweepKind::Single;
+  QString singleProblem;
+  const bool singleRunnable = !controls.plannedJobs(single, &singleProblem).empty();
+  const KernelInfo* kernel = findKernel(single.kernel);
   const bool tunable = kernel && !kernel->params.empty();
-  autotune_->setEnabled(runnable && tunable && !controls.deviceName().empty());
+  autotune_->setEnabled(singleRunnable && tunable && !controls.deviceName().empty());
   autotune_->setToolTip(
-      !runnable  ? problem
-      : !tunable ? tr("%1 has no parameters to tune").arg(QString::fromStdString(kernelId))
+      !singleRunnable ? singleProblem
+      : !tunable ? tr("%1 has no parameters to tune").arg(QString::fromStdString(single.kernel))
                  : tr("Autotune (Ctrl+T)"));
   ceilings_->setEnabled(!controls.deviceName().empty());
 }

@@ -122,7 +122,7 @@ ServerDialog::ServerDialog(const desktop::ServerSettings& settings, QWidget* par
   idleRow->addWidget(new QLabel(tr("Close a server idle for"), this));
   idleMinutes_ = new QSpinBox(this);
   idleMinutes_->setObjectName(QStringLiteral("idleMinutes"));
-  idleMinutes_->setRange(0, 24 * 60);
+  idleMinutes_->setRange(0, desktop::ServerSettings::kLongestIdleMinutes);
   idleMinutes_->setSuffix(tr(" min"));
   idleMinutes_->setSpecialValueText(tr("never"));
   idleMinutes_->setValue(settings_.idleMinutes);

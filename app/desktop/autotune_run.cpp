@@ -58,4 +58,17 @@ std::optional<plan::TunedEntry> rememberedTuning(const Choices& choices, const s
   }
 }
 
+std::map<std::string, Params> tunedForComparison(const Choices& choices, const std::string& device,
+                                                 const std::string& store) {
+  std::map<std::string, Params> tuned;
+  for (const std::string& kernel : choices.kernels) {
+    Choices one = choices;
+    one.kernel = kernel;
+    one.element = elementFor(one);
+    if (const auto entry = rememberedTuning(one, device, store, nullptr))
+      tuned[kernel] = entry->params;
+  }
+  return tuned;
+}
+
 }  // namespace tilescope::desktop

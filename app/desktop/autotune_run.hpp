@@ -3,6 +3,7 @@
 // One autotune in the app: the jobs of every configuration of the chosen kernel at the chosen
 // size that the backend accepts, the results they bring back, and at the end the fastest
 // verified one, remembered for the device in the tuned.json tilescope-bench uses.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,12 @@ namespace tilescope::desktop {
 // in `problem`.
 std::optional<plan::TunedEntry> rememberedTuning(const Choices& choices, const std::string& device,
                                                  const std::string& store, QString* problem);
+
+// For a kernel comparison: the parameters autotuning remembered for each compared kernel on the
+// choices' backend, `device`, type and size; a kernel never tuned there is left out (it runs at
+// its defaults).
+std::map<std::string, Params> tunedForComparison(const Choices& choices, const std::string& device,
+                                                 const std::string& store);
 
 class AutotuneRun {
  public:

@@ -71,14 +71,23 @@ void readField(const nlohmann::json& json, const char* key, T& value) {
 
 nlohmann::json toJson(const Choices& choices) {
   nlohmann::json json = {
-      {"backend", choices.backend}, {"device", choices.device},
-      {"kernel", choices.kernel},   {"params", choices.params},
-      {"m", choices.shape.m},       {"n", choices.shape.n},
-      {"k", choices.shape.k},       {"element", toString(choices.element)},
-      {"square", choices.square},   {"budget_s", choices.budgetSeconds},
-      {"verify", choices.verify},   {"sweep", kSweepNames[int(choices.sweep)]},
-      {"tiles", choices.tiles},     {"sizes", choices.sizes},
-      {"kernels", choices.kernels}, {"counters", choices.counters},
+      {"backend", choices.backend},
+      {"device", choices.device},
+      {"kernel", choices.kernel},
+      {"params", choices.params},
+      {"m", choices.shape.m},
+      {"n", choices.shape.n},
+      {"k", choices.shape.k},
+      {"element", toString(choices.element)},
+      {"square", choices.square},
+      {"budget_s", choices.budgetSeconds},
+      {"verify", choices.verify},
+      {"sweep", kSweepNames[int(choices.sweep)]},
+      {"tiles", choices.tiles},
+      {"sizes", choices.sizes},
+      {"kernels", choices.kernels},
+      {"counters", choices.counters},
+      {"kernels_over_sizes", choices.kernelsOverSizes},
   };
   json["reps"] = choices.fixedReps ? nlohmann::json(*choices.fixedReps) : nlohmann::json(nullptr);
   return json;
@@ -104,6 +113,7 @@ Choices choicesFromJson(const nlohmann::json& json) {
   readField(json, "tiles", choices.tiles);
   readField(json, "sizes", choices.sizes);
   readField(json, "kernels", choices.kernels);
+  readField(json, "kernels_over_sizes", choices.kernelsOverSizes);
   if (const auto reps = json.find("reps"); reps != json.end())
     choices.fixedReps = numberOf<int>(*reps);
   std::string sweep;
@@ -214,16 +224,29 @@ plan::Sweep sweepAxes(const Choices& choices) {
       if (choices.kernels.empty()) {
         throw Error(ErrorKind::InvalidArgument, "pick at least one kernel to compare");
       }
-      return plan::Sweep({{"kernel", choices.kernels}});
+      if (!choices.kernelsOverSizes) return plan::Sweep({{"kernel", choices.kernels}});
+      return plan::Sweep({{"kernel", choices.kernels},
+                          plan::Sweep::parse({"size=" + choices.sizes}).axes().front()});
   }
   return {};
 }
 
 std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep,
-                             const std::optional<std::string>& source) {
+                             const std::optional<std::string>& source,
+                             const std::map<std::string, Params>& kernelParams) {
   RunRequest base = baseRequest(choices);
   base.kernel.source = source;
-  const plan::Start start{base, {base.shape.m, base.shape.n, base.shape.k}, choices.backend, {}};
+  plan::Start start{
+      base, {base.shape.m, base.shape.n, base.shape.k}, choices.backend, kernelParams};
+  if (const plan::SweepAxis* kernels = sweep.find("kernel")) {
+    const auto ownDefaults = [&](const std::string& id) {
+      if (!isUserKernelId(id)) start.kernelParams.try_emplace(id);
+    };
+    if (kernels->all())
+      for (const KernelInfo& info : catalogue()) ownDefaults(info.id);
+    else
+      for (const std::string& id : kernels->values) ownDefaults(id);
+  }
   std::vector<RunJob> jobs;
   for (const RunRequest& request : plan::planRuns(sweep, start)) {
     jobs.push_back({choices.backend, request});
@@ -259,6 +282,49 @@ std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource&
     }
   }
   return planJobs(mine, sweep, kernel.source);
+}
+
+QStringList readyChoices(Choices& choices, const std::vector<BackendSummary>& backends) {
+  const auto text = [](const std::string& value) { return QString::fromStdString(value); };
+  const auto byId = [&](const std::string& id) {
+    const auto found = std::find_if(backends.begin(), backends.end(),
+                                    [&](const BackendSummary& s) { return s.id == id; });
+    return found == backends.end() ? nullptr : &*found;
+  };
+  QStringList changes;
+  const BackendSummary* backend = byId(choices.backend);
+  if (backend && (backend->connecting || backend->dormant)) return changes;
+  if (!backend || !backend->available()) {
+    const auto usable = std::find_if(backends.begin(), backends.end(),
+                                     [](const BackendSummary& s) { return s.available(); });
+    if (usable == backends.end()) return changes;
+    changes << (backend ? QObject::tr("the %1 backend is unavailable (%2): using %3")
+                              .arg(text(choices.backend), text(*backend->unavailableReason),
+                                   text(usable->id))
+                        : QObject::tr("there is no %1 backend: using %2")
+                              .arg(text(choices.backend), text(usable->id)));
+    choices.backend = usable->id;
+    choices.device = 0;
+    backend = &*usable;
+  }
+  const KernelInfo* kernel = findKernel(choices.kernel);
+  if (kernel && !implements(*kernel, backend->id)) {
+    const KernelInfo& library = kernelInfo("library");
+    changes << QObject::tr("%1 does not run on %2: using %3")
+                   .arg(text(kernel->id), text(backend->id), text(library.id));
+    choices.kernel = library.id;
+    choices.params.clear();
+    kernel = &library;
+  }
+  if (!kernel || !backend->elementRefusal(elementFor(choices))) return changes;
+  const auto runs = std::find_if(kernel->types.begin(), kernel->types.end(),
+                                 [&](ElementType t) { return !backend->elementRefusal(t); });
+  if (runs == kernel->types.end()) return changes;
+  changes << QObject::tr("%1 does not multiply %2: using %3")
+                 .arg(text(backend->id), QLatin1String(toString(elementFor(choices))),
+                      QLatin1String(toString(*runs)));
+  choices.element = *runs;
+  return changes;
 }
 
 std::optional<QString> backendRefusal(const std::vector<BackendSummary>& backends,

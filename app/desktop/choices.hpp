@@ -2,6 +2,8 @@
 #pragma once
 // Everything the user picks in the control panel, as one value: remembered in the settings file,
 // stored in sessions, set from the command line, and turned into the runs it asks for.
+#include <QStringList>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +41,7 @@ struct Choices {
   std::string sizes = "128,256,512,1024";
   std::vector<std::string> kernels = {"naive", "shared-a", "shared-tiled", "register-tiled",
                                       "library"};
+  bool kernelsOverSizes = false;  // a kernel comparison at each of `sizes`, not at `shape`
 };
 
 nlohmann::json toJson(const Choices& choices);
@@ -63,8 +66,11 @@ RunRequest baseRequest(const Choices& choices);
 plan::Sweep sweepAxes(const Choices& choices);
 // The jobs of `sweep` over the base request, on the chosen backend; `source` makes the chosen
 // kernel a user kernel. Throws Error(InvalidArgument).
+// A comparison runs each catalogue kernel at its own parameters: those in `kernelParams`
+// (autotune's best), else its defaults, never the chosen kernel's.
 std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep,
-                             const std::optional<std::string>& source = {});
+                             const std::optional<std::string>& source = {},
+                             const std::map<std::string, Params>& kernelParams = {});
 // The Kernel Editor's kernel at `params` (missing ones: its TS_PARAM defaults) with the chosen
 // backend, device, shape, measurement and sweep: a tile sweep runs every value of its first
 // parameter, a kernel sweep runs it before the chosen kernels, fp32 always. Throws
@@ -76,5 +82,11 @@ std::optional<QString> backendRefusal(const std::vector<BackendSummary>& backend
                                       const std::vector<RunJob>& jobs);
 std::vector<RunJob> planUserJobs(const Choices& choices, const UserKernelSource& kernel,
                                  const Params& params = {});
+// Makes `choices` runnable on `backends` as they are now, and says each change in a sentence:
+// an unknown or unavailable backend becomes the first available one (device 0), a kernel that
+// backend does not implement becomes the library kernel, and a type it does not multiply becomes
+// one the kernel and the backend both do. A run server still connecting, or not started (it
+// starts when chosen), is left as chosen.
+QStringList readyChoices(Choices& choices, const std::vector<BackendSummary>& backends);
 
 }  // namespace tilescope::desktop

@@ -40,7 +40,10 @@ bool LessonController::start(const std::string& id, const Choices& current, QStr
   }
   // A fresh session: the lesson's results alone, nothing to undo into, no overlay of before.
   sessions_.startFresh();
-  emit started(lesson->title, lessonText(*lesson, choices.backend), choices);
+  emit started(lesson->title,
+               lessonText(*lesson, choices.backend) + QStringLiteral("\n\n") +
+                   lessonPlanText(*lesson, choices, jobs),
+               choices);
   // On the CPU the GPU's side of the lesson comes from the sample measured on an H200.
   if (onTheCpu(choices.backend) && !lesson->sample.isEmpty()) {
     QString error;

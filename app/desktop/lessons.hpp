@@ -23,13 +23,18 @@ struct Lesson {
   QString sample;      // the H200 sample that shows them ("h200-ladder.json"); empty: none
   nlohmann::json choices = nlohmann::json::object();  // the choices it sets
   std::vector<std::string> sweep;  // what it runs (KEY=...); empty: the choices' own sweep
+  // On a CPU backend, what it sets over `choices` and runs instead of `sweep`: sizes a CPU
+  // runs in seconds rather than minutes.
+  nlohmann::json cpuChoices = nlohmann::json::object();
+  std::vector<std::string> cpuSweep;
 };
 
 // Every lesson, in menu order. Throws Error(InvalidArgument) for a malformed lesson file.
 std::vector<Lesson> seedLessons();
 const Lesson* findLesson(const std::vector<Lesson>& lessons, const std::string& id);
 
-// The current choices with what the lesson sets.
+// The current choices with what the lesson sets; on a CPU backend (the current one) with its
+// CPU sizes too.
 Choices lessonChoices(const Lesson& lesson, const Choices& current);
 // Every run the lesson's name promises, on the choices' backend. Throws Error(InvalidArgument).
 std::vector<RunJob> lessonJobs(const Lesson& lesson, const Choices& choices);
@@ -38,5 +43,9 @@ bool onTheCpu(const std::string& backend);
 // The lesson's text for `backend`: on the CPU it says which effects are GPU effects and names
 // the H200 sample opened beside the run.
 QString lessonText(const Lesson& lesson, const std::string& backend);
+// What the lesson will run and roughly how long it takes: "12 runs of up to 2 s each after a
+// warm-up: about 30 s", and on the CPU at which size instead of the GPU's.
+QString lessonPlanText(const Lesson& lesson, const Choices& choices,
+                       const std::vector<RunJob>& jobs);
 
 }  // namespace tilescope::desktop

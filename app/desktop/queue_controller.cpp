@@ -110,8 +110,8 @@ void QueueController::onRunFailed(const RunJob& job, const RunFailure& failure) 
 }
 
 void QueueController::onQueueFinished(const QueueSummary& summary) {
-  QString text = summary.cancelled ? tr("Cancelled after %1 runs").arg(summary.completed)
-                                   : tr("Done: %1 runs").arg(summary.completed);
+  const QString runs = summary.completed == 1 ? tr("1 run") : tr("%1 runs").arg(summary.completed);
+  QString text = summary.cancelled ? tr("Cancelled after %1").arg(runs) : tr("Done: %1").arg(runs);
   if (summary.failed > 0) text += tr(", %1 failed").arg(summary.failed);
   text += tr(" in %1.").arg(formatDuration(summary.seconds));
   if (!countersNote_.isEmpty()) text += QLatin1Char(' ') + std::exchange(countersNote_, {});

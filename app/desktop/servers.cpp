@@ -47,8 +47,16 @@ ServerSettings loadServerSettings() {
   loaded.isolateCuda = isolate.is_boolean() && isolate.get<bool>();
   const nlohmann::json idle = rememberedSetting(kIdleKey);
   if (idle.is_number_integer() && idle.get<std::int64_t>() >= 0 &&
-      idle.get<std::int64_t>() <= 24 * 60)
+      idle.get<std::int64_t>() <= ServerSettings::kLongestIdleMinutes)
     loaded.idleMinutes = idle.get<int>();
+  else if (!idle.is_null())
+    loaded.problems << file + QStringLiteral(
+                                  "%1: %2 is not a number of minutes from 0 to %3; "
+                                  "using %4")
+                                  .arg(QString::fromStdString(kIdleKey),
+                                       QString::fromStdString(io::shownValue(idle)))
+                                  .arg(ServerSettings::kLongestIdleMinutes)
+                                  .arg(loaded.idleMinutes);
   return loaded;
 }
 

@@ -20,6 +20,7 @@ struct ServerSettings {
   bool isolateCuda = false;
   // A server without a run for this long is closed (its Slurm job released); 0: never.
   int idleMinutes = 10;
+  static constexpr int kLongestIdleMinutes = 24 * 60;
   // What loading left out, one line each, naming the settings file, the entry and why (a number
   // where a string belongs, a name the dialog would refuse); for the window to show.
   QStringList problems;

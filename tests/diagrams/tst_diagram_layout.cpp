@@ -216,6 +216,8 @@ class TestDiagramLayout : public QObject {
   void kstepKeepsItsLabelsOnAProjector();
   void accessViewKeepsMemoryAndBanksOnAProjector();
   void blockAndKStepNameTheSameKRange();
+  void theBlockViewNamesBothOperands();
+  void digitsInCellsReadInEveryTheme();
 };
 
 void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
@@ -324,6 +326,92 @@ void TestDiagramLayout::blockAndKStepNameTheSameKRange() {
                                  }),
              qPrintable(diagramKindName(kind)));
   }
+}
+
+void TestDiagramLayout::theBlockViewNamesBothOperands() {
+  // register-tiled's one-wide k-step left a strip too thin for its "B" (issue #35).
+  const Setting present = projector();
+  QStringList missing;
+  for (const KernelConfig& config : oneKernelPerFamily()) {
+    DiagramDocument document;
+    document.setConfiguration(config, {256, 256, 256});
+    if (!document.mapping()) continue;
+    const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::Block, &document));
+    for (const auto& [size, scale] :
+         {std::pair{QSize(460, 420), 1.0}, std::pair{QSize(1200, 800), 1.0},
+          std::pair{present.view, present.fontScale}}) {
+      document.setFontScale(scale);
+      renderAt(*view, size);
+      for (const QString& operand : {QStringLiteral("A"), QStringLiteral("B")}) {
+        const auto& labels = view->lastLayout().labels();
+        if (std::ranges::none_of(labels,
+                                 [&](const PlacedLabel& label) { return label.text == operand; }))
+          missing << QStringLiteral("%1 at %2x%3: no %4")
+                         .arg(QString::fromStdString(config.kernel))
+                         .arg(size.width())
+                         .arg(size.height())
+                         .arg(operand);
+      }
+    }
+  }
+  QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+}
+
+void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
+  // Lane and bank digits were white on pastel lanes in the dark and high-contrast themes (issue
+  // #35). Drawn, each digit's most contrasting pixel must stand 3:1 from its cell's fill.
+  const auto palette = [](const QColor& base, const QColor& text) {
+    QPalette colours;
+    colours.setColor(QPalette::Base, base);
+    colours.setColor(QPalette::Text, text);
+    return colours;
+  };
+  const std::pair<const char*, QPalette> themes[] = {
+      {"light", palette(Qt::white, Qt::black)},
+      {"dark", palette(QColor(0x2b, 0x2b, 0x2b), QColor(0xf0, 0xf0, 0xf0))},
+      {"high contrast", palette(Qt::black, Qt::white)}};
+  QStringList unreadable;
+  int digits = 0;
+  for (const KernelConfig& config : {KernelConfig{"shared-tiled", {{"tile", 16}}},
+                                     KernelConfig{"vectorized", {}}, KernelConfig{"naive", {}}}) {
+    DiagramDocument document;
+    document.setConfiguration(config, {256, 256, 256});
+    const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::Access, &document));
+    for (const auto& [name, colours] : themes) {
+      const DiagramTheme theme = DiagramTheme::fromPalette(colours, 1.0);
+      QImage image(1400, 900, QImage::Format_ARGB32);
+      image.fill(theme.background);
+      {
+        QPainter painter(&image);
+        view->render(painter, QRectF(image.rect()), theme);
+      }
+      for (const CellText& text : view->lastLayout().cellTexts()) {
+        // The fill: the cell's most common colour; the ink: the text's pixel furthest from it.
+        std::map<QRgb, int> counts;
+        const QRect cell = text.cell.toAlignedRect().intersected(image.rect());
+        for (int y = cell.top(); y <= cell.bottom(); ++y)
+          for (int x = cell.left(); x <= cell.right(); ++x) ++counts[image.pixel(x, y)];
+        if (counts.empty()) continue;
+        const QColor fill(
+            std::ranges::max_element(counts, {}, [](const auto& c) { return c.second; })->first);
+        double best = 1;
+        const QRect glyphs = text.rect.toAlignedRect().intersected(image.rect());
+        for (int y = glyphs.top(); y <= glyphs.bottom(); ++y)
+          for (int x = glyphs.left(); x <= glyphs.right(); ++x)
+            best = std::max(best, contrastRatio(QColor(image.pixel(x, y)), fill));
+        ++digits;
+        if (best < 3.0)
+          unreadable << QStringLiteral("%1, %2: '%3' on %4 at %5:1")
+                            .arg(QString::fromStdString(config.kernel), QLatin1String(name),
+                                 text.text, fill.name())
+                            .arg(best, 0, 'f', 1);
+      }
+    }
+  }
+  QVERIFY(digits > 100);
+  QVERIFY2(unreadable.isEmpty(),
+           qPrintable(QStringLiteral("%1 of %2 unreadable:\n").arg(unreadable.size()).arg(digits) +
+                      unreadable.mid(0, 20).join(QLatin1Char('\n'))));
 }
 
 QTEST_MAIN(TestDiagramLayout)

@@ -111,9 +111,11 @@ struct Reader {
 };
 
 const Reader kReaders[] = {
-    {"results", readResults},    {"session", readSession}, {"tuned", readTuned},
-    {"csv", readCsv},            {"serve", readServeRequest}, {"trace", readTrace},
-    {"kernel", readKernelSource}, {"hello", readHello},     {"reply", readReply},
+    {"results", readResults},     {"session", readSession},
+    {"tuned", readTuned},         {"csv", readCsv},
+    {"serve", readServeRequest},  {"trace", readTrace},
+    {"kernel", readKernelSource}, {"hello", readHello},
+    {"reply", readReply},
 };
 
 }  // namespace

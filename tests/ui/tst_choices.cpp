@@ -2,6 +2,7 @@
 // The control panel's choices: how they round-trip through JSON and plan the runs of their sweep
 // (the planning itself is tested in tests/plan).
 #include <QtTest>
+#include <set>
 
 #include "choices.hpp"
 #include "tilescope/catalogue.hpp"
@@ -155,15 +156,34 @@ class TestChoices : public QObject {
     choices.tiles = "4,x";
     QVERIFY_THROWS_EXCEPTION(Error, sweepAxes(choices));
 
-    // The chosen kernel's tile carries over to the compared kernels that have one.
-    choices.params = {{"tile", 4}};
+    // A comparison runs each kernel at its own parameters (issue #35): given ones (autotune's
+    // best), else its defaults, never the chosen kernel's tile.
+    choices.kernel = "register-tiled";
+    choices.params = {{"tile", 64}};
     choices.sweep = SweepKind::Kernel;
-    choices.kernels = {"naive", "library"};
-    const auto jobs = planJobs(choices, sweepAxes(choices));
-    QCOMPARE(jobs.size(), std::size_t(2));
-    QCOMPARE(jobs[0].request.kernel, (KernelConfig{"naive", {{"tile", 4}}}));
-    QCOMPARE(jobs[1].request.kernel, (KernelConfig{"library", {}}));
-    QCOMPARE(jobs[1].backend, std::string("cpu"));
+    choices.kernels = {"naive", "shared-tiled", "library"};
+    const auto jobs = planJobs(choices, sweepAxes(choices), {}, {{"shared-tiled", {{"tile", 8}}}});
+    QCOMPARE(jobs.size(), std::size_t(3));
+    QCOMPARE(jobs[0].request.kernel, resolve({"naive", {}}));
+    QCOMPARE(jobs[0].request.kernel.params.at("tile"),
+             kernelInfo("naive").param("tile")->defaultValue);
+    QCOMPARE(jobs[1].request.kernel, (KernelConfig{"shared-tiled", {{"tile", 8}}}));
+    QCOMPARE(jobs[2].request.kernel, (KernelConfig{"library", {}}));
+    QCOMPARE(jobs[2].backend, std::string("cpu"));
+    // ... and over the listed sizes when asked: every kernel at every size.
+    choices.kernelsOverSizes = true;
+    choices.sizes = "32,64";
+    const auto overSizes = planJobs(choices, sweepAxes(choices));
+    QCOMPARE(overSizes.size(), std::size_t(6));
+    std::set<std::pair<std::string, std::int64_t>> planned;
+    for (const RunJob& job : overSizes) {
+      planned.insert({job.request.kernel.kernel, job.request.shape.m});
+      QCOMPARE(job.request.shape.m, job.request.shape.k);
+    }
+    QCOMPARE(planned.size(), std::size_t(6));
+    QVERIFY(planned.count({"library", 64}));
+    QCOMPARE(choicesFromJson(toJson(choices)).kernelsOverSizes, true);
+    choices.kernelsOverSizes = false;
     choices.kernels.clear();
     QVERIFY_THROWS_EXCEPTION(Error, sweepAxes(choices));
 
@@ -216,6 +236,55 @@ class TestChoices : public QObject {
 
     QVERIFY_THROWS_EXCEPTION(Error, planUserJobs(choices, {"my kernel", mine.source}));
     QVERIFY_THROWS_EXCEPTION(Error, planUserJobs(choices, mine, {{"TILE", 12}}));
+  }
+
+  // What a window opened where its choices cannot run does with them (issue #35): an
+  // unavailable backend becomes the first available one, a kernel it lacks the library, a type
+  // it does not multiply one it does; each change said.
+  void choicesAreMadeReadyForTheBackends() {
+    const std::vector<BackendSummary> cpuOnly = {
+        {"cpu",
+         std::nullopt,
+         {{0, "Test CPU", {}}},
+         {{ElementType::TF32, "the CPU backend multiplies fp32 only"},
+          {ElementType::F16, "the CPU backend multiplies fp32 only"},
+          {ElementType::BF16, "the CPU backend multiplies fp32 only"}}},
+        {"cuda", std::string("no CUDA driver"), {}, {}}};
+    Choices sample;
+    sample.backend = "cuda";
+    sample.device = 1;
+    sample.kernel = "tensor-mma";
+    sample.element = ElementType::TF32;
+    const QStringList changes = readyChoices(sample, cpuOnly);
+    QCOMPARE(sample.backend, std::string("cpu"));
+    QCOMPARE(sample.device, 0);
+    QCOMPARE(sample.kernel, std::string("library"));
+    QCOMPARE(sample.element, ElementType::F32);
+    QCOMPARE(changes.size(), 3);
+    QCOMPARE(changes[0],
+             QStringLiteral("the cuda backend is unavailable (no CUDA driver): using cpu"));
+    QCOMPARE(changes[2], QStringLiteral("cpu does not multiply tf32: using fp32"));
+    QCOMPARE(readyChoices(sample, cpuOnly), QStringList());
+
+    // A kernel the backend runs keeps its parameters; only the type changes.
+    Choices library;
+    library.kernel = "library";
+    library.element = ElementType::BF16;
+    QCOMPARE(readyChoices(library, cpuOnly).size(), 1);
+    QCOMPARE(library.kernel, std::string("library"));
+    QCOMPARE(library.element, ElementType::F32);
+
+    // A run server still connecting keeps its place; no backend available changes nothing.
+    Choices remote;
+    remote.backend = "cuda@gpu1";
+    std::vector<BackendSummary> connecting = cpuOnly;
+    connecting.push_back({"cuda@gpu1", std::string("connecting"), {}, {}, true});
+    QVERIFY(readyChoices(remote, connecting).isEmpty());
+    QCOMPARE(remote.backend, std::string("cuda@gpu1"));
+    Choices none;
+    none.backend = "cuda";
+    QVERIFY(readyChoices(none, {{"cuda", std::string("no CUDA driver"), {}, {}}}).isEmpty());
+    QCOMPARE(none.backend, std::string("cuda"));
   }
 };
 

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QVBoxLayout>
 #include <QtTest>
 
 #include "kernel_editor.hpp"
@@ -45,6 +46,13 @@ class TestKernelEditor : public QObject {
   QTemporaryDir dir_;
 
  private slots:
+  void initTestCase() {
+    // The editor remembers its text size: in the test settings, never the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("TileScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_kernel_editor"));
+  }
+
   void highlightingMarksEachKindOfToken() {
     KernelEditor editor;
     QVERIFY(editor.newFrom(QStringLiteral("shared-tiled")));

@@ -89,9 +89,12 @@ class TestLessonController : public QObject {
       QCOMPARE(started.size(), walked);
       QCOMPARE(fresh.size(), walked);
       QCOMPARE(started.back().at(0).toString(), lesson->title);
-      QCOMPARE(started.back().at(1).toString(), lessonText(*lesson, "cpu"));
       const auto choices = started.back().at(2).value<Choices>();
       const Choices expected = lessonChoices(*lesson, quick);
+      // The lesson's text, then what it runs and about how long that takes.
+      QCOMPARE(started.back().at(1).toString(),
+               lessonText(*lesson, "cpu") + QStringLiteral("\n\n") +
+                   lessonPlanText(*lesson, expected, lessonJobs(*lesson, expected)));
       QCOMPARE(choices.kernel, expected.kernel);
       QCOMPARE(choices.sweep, expected.sweep);
       QCOMPARE(choices.shape, expected.shape);

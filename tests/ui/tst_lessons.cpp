@@ -98,11 +98,18 @@ class TestLessons : public QObject {
     QCOMPARE(kernelsOf(jobs), expected);
     std::map<std::string, std::set<std::int64_t>> sizes;
     for (const RunJob& job : jobs) sizes[job.request.kernel.kernel].insert(job.request.shape.m);
+    // On the CPU at sizes it runs in seconds; on a GPU at 128..1024.
     for (const auto& [kernel, measured] : sizes)
-      QCOMPARE(measured, (std::set<std::int64_t>{128, 256, 512, 1024}));
-    QCOMPARE(jobs.size(), expected.size() * 4);
+      QCOMPARE(measured, (std::set<std::int64_t>{64, 128, 256}));
+    QCOMPARE(jobs.size(), expected.size() * 3);
     // Its many runs are timed for 0.1 s each, so that a lecture waits seconds, not minutes.
     for (const RunJob& job : jobs) QCOMPARE(job.request.sampling.budgetMs, 100.0);
+    Choices onGpu = current;
+    onGpu.backend = "cuda";
+    std::set<std::int64_t> gpuSizes;
+    for (const RunJob& job : lessonJobs(everyKernel, lessonChoices(everyKernel, onGpu)))
+      gpuSizes.insert(job.request.shape.m);
+    QCOMPARE(gpuSizes, (std::set<std::int64_t>{128, 256, 512, 1024}));
   }
 
   // Every lesson runs the kernels and tiles its title names.
@@ -290,16 +297,68 @@ class TestLessons : public QObject {
     QVERIFY(!window.sessions()->modified());
     QVERIFY(window.controller()->busy());
     const Lesson& seed002 = lesson(lessons_, "seed-002");
-    QCOMPARE(window.lessonBar()->text(), lessonText(seed002, "cpu"));
+    const Choices lessonRun = window.controls()->choices();
+    QCOMPARE(window.lessonBar()->text(),
+             lessonText(seed002, "cpu") + QStringLiteral("\n\n") +
+                 lessonPlanText(seed002, lessonRun, lessonJobs(seed002, lessonRun)));
+    QCOMPARE(lessonRun.shape, (Shape{256, 256, 256}));
     QVERIFY(window.lessonBar()->isVisibleTo(&window));
     QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("H200 sample")});
     QCOMPARE(window.controls()->choices().kernels,
              (std::vector<std::string>{"naive", "shared-tiled", "library"}));
-    // All three runs are queued (1024^3 on the CPU takes a while: the test stops after one).
+    // All three runs are queued (the test stops after one).
     QVERIFY(progress.wait(kWaitMs));
     QCOMPARE(progress.front().front().value<QueueProgress>().total, 3);
     window.queue()->cancel();
     QVERIFY(finished.wait(kWaitMs));
+  }
+
+  // On the CPU a lesson runs at sizes a CPU ends in seconds, and says how long it takes and
+  // how to run the GPU's size; on a GPU it keeps the GPU's size (issue #35).
+  void onTheCpuALessonRunsAtACpuSize() {
+    const Lesson& tiles = lesson(lessons_, "register-tiles");
+    Choices cpu;
+    Choices cuda;
+    cuda.backend = "cuda";
+    QCOMPARE(lessonChoices(tiles, cuda).shape, (Shape{1024, 1024, 1024}));
+    const Choices onCpu = lessonChoices(tiles, cpu);
+    QCOMPARE(onCpu.shape, (Shape{256, 256, 256}));
+    const std::vector<RunJob> jobs = lessonJobs(tiles, onCpu);
+    const std::size_t tileCount = findKernel("register-tiled")->param("tile")->allowed.size();
+    QCOMPARE(jobs.size(), tileCount);
+    const QString plan = lessonPlanText(tiles, onCpu, jobs);
+    const int seconds = int(double(tileCount) * (onCpu.budgetSeconds + 0.5) + 0.5);
+    QVERIFY2(plan.startsWith(QStringLiteral("%1 runs of up to 2 s each on cpu: about %2 s.")
+                                 .arg(tileCount)
+                                 .arg(seconds)),
+             qPrintable(plan));
+    QVERIFY2(plan.contains(QStringLiteral("256\u00b3")), qPrintable(plan));
+    QVERIFY(!lessonPlanText(tiles, lessonChoices(tiles, cuda), jobs)
+                 .contains(QStringLiteral("On the CPU")));
+    // Every lesson on the CPU: no size past 512 (the GPU's 1024 took minutes there).
+    for (const Lesson& each : lessons_) {
+      const Choices chosen = lessonChoices(each, cpu);
+      for (const RunJob& job : lessonJobs(each, chosen))
+        QVERIFY2(job.request.shape.m <= 512 && job.request.shape.k <= 512, each.id.c_str());
+    }
+  }
+
+  // Opening a session ends a lesson: its text and the sample laid over the charts go.
+  void openingASessionEndsTheLesson() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.lessonBar()->showLesson(QStringLiteral("A lesson"), QStringLiteral("Its text"));
+    QString error;
+    QVERIFY2(
+        window.sessions()->openOverlay(shippedSample(QStringLiteral("h200-ladder.json")), &error),
+        qPrintable(error));
+    QCOMPARE(window.charts()->overlays(), QStringList{QStringLiteral("H200 sample")});
+    QVERIFY2(window.sessions()->open(shippedSample(QStringLiteral("h200-coalescing.json")), &error),
+             qPrintable(error));
+    QVERIFY(!window.lessonBar()->isVisible());
+    QVERIFY(window.charts()->overlays().isEmpty());
   }
 
   void everyLessonIsInTheRunMenu() {

@@ -5,10 +5,15 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPainter>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTextDocument>
 #include <QtTest>
 #include <algorithm>
 #include <tuple>
@@ -28,7 +33,9 @@
 #include "main_window.hpp"
 #include "notice_bar.hpp"
 #include "results_view.hpp"
+#include "samples.hpp"
 #include "session.hpp"
+#include "settings.hpp"
 #include "test_results.hpp"
 
 using namespace tilescope;
@@ -552,6 +559,148 @@ class TestMainWindow : public QObject {
     QVERIFY2(window.openKernelFile(path, &error), qPrintable(error));
     QCOMPARE(window.kernelEditor()->kernelName(), QStringLiteral("mine"));
     QVERIFY(compiled.wait(60000));
+  }
+
+  // A GPU's sample opened on any machine leaves the window able to run (issue #35): its backend,
+  // kernel and type are changed where they cannot run here, and the status bar says so.
+  void aTensorSampleOpensReadyToRun() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    QString error;
+    QVERIFY2(window.sessions()->open(
+                 desktop::shippedSample(QStringLiteral("h200-tensor-tf32.json")), &error),
+             qPrintable(error));
+    auto* run = window.findChild<QAction*>(QStringLiteral("run"));
+    QVERIFY2(run->isEnabled(), qPrintable(run->toolTip()));
+    const BackendSummary* cuda = window.controller()->backend("cuda");
+    if (!cuda || !cuda->available()) {
+      QCOMPARE(window.controls()->choices().backend, std::string("cpu"));
+      QCOMPARE(window.controls()->choices().element, ElementType::F32);
+      QTRY_VERIFY(window.statusBar()->currentMessage().startsWith(
+          QStringLiteral("Run Setup changed so that it can run here: the cuda backend is "
+                         "unavailable")));
+    }
+  }
+
+  // Closing remembers a backend only where it can run now.
+  void closingRemembersAUsableBackendOnly() {
+    {
+      MainWindow window;
+      window.restoreSettings();
+      QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+      Choices elsewhere = smallRun("naive", 64);
+      elsewhere.backend = "cuda";
+      window.controls()->setChoices(elsewhere);
+      QVERIFY(window.close());
+    }
+    const Choices remembered = loadLastChoices();
+    MainWindow probe;
+    QTRY_VERIFY_WITH_TIMEOUT(probe.controller()->backendsKnown(), kWaitMs);
+    const BackendSummary* backend = probe.controller()->backend(remembered.backend);
+    QVERIFY2(backend && backend->available(), remembered.backend.c_str());
+  }
+
+  // A kernel comparison runs each kernel at its own parameters, never the chosen kernel's tile
+  // (register-tiled's 64 is no tile naive can take), and an autotune with it chosen leaves Run
+  // and Autotune usable.
+  void aComparisonUsesEachKernelsParametersAndStaysUsable() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QTRY_VERIFY_WITH_TIMEOUT(window.controller()->backendsKnown(), kWaitMs);
+    auto* run = window.findChild<QAction*>(QStringLiteral("run"));
+    auto* autotune = window.findChild<QAction*>(QStringLiteral("autotune"));
+    Choices comparison = smallRun("register-tiled", 32);
+    comparison.params = {{"tile", 64}};
+    comparison.fixedReps = 1;
+    comparison.sweep = SweepKind::Kernel;
+    comparison.kernels = {"naive", "shared-tiled"};
+    window.controls()->setChoices(comparison);
+    QVERIFY2(run->isEnabled(), qPrintable(run->toolTip()));
+    QVERIFY(autotune->isEnabled());
+    QString problem;
+    const std::vector<RunJob> jobs = window.controls()->plannedJobs(&problem);
+    QCOMPARE(jobs.size(), std::size_t(2));
+    QCOMPARE(jobs[0].request.kernel, resolve({"naive", {}}));
+    QCOMPARE(jobs[1].request.kernel, resolve({"shared-tiled", {}}));
+
+    QSignalSpy finished(window.controller(), &RunController::queueFinished);
+    QVERIFY(window.autotune(&problem));
+    QVERIFY(finished.wait(kWaitMs));
+    QTRY_VERIFY(!window.controller()->busy());
+    QCOMPARE(window.controls()->choices().sweep, SweepKind::Kernel);
+    QVERIFY2(run->isEnabled(), qPrintable(run->toolTip()));
+    QVERIFY2(autotune->isEnabled(), qPrintable(autotune->toolTip()));
+  }
+
+  // The notice shows a message as written: "Backend > GPU Server...", not "&gt;".
+  void theNoticeShowsMessagesAsWritten() {
+    MainWindow window;
+    const QString message = QStringLiteral("add a GPU server (Backend > GPU Server...) & retry");
+    window.notice()->showProblem(message);
+    bool shown = false;
+    for (const QLabel* label : window.notice()->findChildren<QLabel*>()) {
+      if (label->text().isEmpty() || !label->pixmap().isNull()) continue;
+      QTextDocument document;
+      if (label->textFormat() == Qt::RichText ||
+          (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(label->text())))
+        document.setHtml(label->text());
+      else
+        document.setPlainText(label->text());
+      QCOMPARE(document.toPlainText(), message);
+      shown = true;
+    }
+    QVERIFY(shown);
+  }
+
+  // With a sample open, Save becomes Save As: the File menu lists it once.
+  void aSampleListsSaveAsOnce() {
+    MainWindow window;
+    window.setRemembersSettings(false);
+    QString error;
+    QVERIFY2(
+        window.sessions()->open(desktop::shippedSample(QStringLiteral("h200-ladder.json")), &error),
+        qPrintable(error));
+    QMenu* file = window.menuBar()->actions().front()->menu();
+    const auto saveAsCount = [&] {
+      int count = 0;
+      for (const QAction* action : file->actions())
+        if (action->isVisible() && QString(action->text()).remove(QLatin1Char('&')) ==
+                                       QStringLiteral("Save Session As\u2026"))
+          ++count;
+      return count;
+    };
+    QCOMPARE(saveAsCount(), 1);
+    window.sessions()->startFresh();
+    QCOMPARE(saveAsCount(), 1);
+  }
+
+  // At a projector's 1280x720 the window's three columns fit, narrower than 960 px, and the
+  // diagrams' Present button is in view without scrolling.
+  void aProjectorKeepsThreeColumnsAndPresentInView() {
+    MainWindow window;
+    window.fitDocksTo(QSize(1280, 720));
+    QVERIFY2(window.minimumSizeHint().width() <= 960,
+             qPrintable(QString::number(window.minimumSizeHint().width())));
+#ifdef TILESCOPE_HAVE_DIAGRAMS
+    // The memory-access view's controls too.
+    auto* diagrams = window.findChild<ui::DiagramPanel*>();
+    QVERIFY(diagrams->setCurrentView(QStringLiteral("access")));
+    QVERIFY2(window.minimumSizeHint().width() <= 960,
+             qPrintable(QString::number(window.minimumSizeHint().width())));
+    QVERIFY(diagrams->setCurrentView(QStringLiteral("matrix")));
+#endif
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* present = window.findChild<QPushButton*>(QStringLiteral("present"));
+    QVERIFY(present);
+    auto* host = window.findChild<QDockWidget*>(QStringLiteral("diagramsDock"))->widget();
+    const QRect inHost(present->mapTo(host, QPoint(0, 0)), present->size());
+    QVERIFY2(host->rect().contains(inHost), qPrintable(QStringLiteral("Present at y %1..%2 of %3")
+                                                           .arg(inHost.top())
+                                                           .arg(inHost.bottom())
+                                                           .arg(host->height())));
   }
 
   void choicesAndGeometryAreRemembered() {

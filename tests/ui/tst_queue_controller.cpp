@@ -102,10 +102,13 @@ class TestQueueController : public QObject {
     emit runs.resultReady(counted);
     emit runs.queueFinished({1, 0, false, 1.2});
     QCOMPARE(status.back().front().toString(),
-             QStringLiteral("Done: 1 runs in 1 s. naive: no counters here"));
+             QStringLiteral("Done: 1 run in 1 s. naive: no counters here"));
     emit runs.queueFinished({0, 1, true, 61});
     QCOMPARE(status.back().front().toString(),
              QStringLiteral("Cancelled after 0 runs, 1 failed in 1 min 1 s."));
+    // One run is "1 run" (issue #35).
+    emit runs.queueFinished({1, 0, true, 3});
+    QCOMPARE(status.back().front().toString(), QStringLiteral("Cancelled after 1 run in 3 s."));
   }
 
   void aCancelSaysWhatItDoes() {

@@ -486,8 +486,9 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   rowName(QStringLiteral("lanes"), l.lanes.top(), l.lanes.height(), theme.text);
   for (const LaneAddress& lane : picture.lanes) {
     const QRectF box = wordRect(l.lanes.top(), lane.lane, l.lanes.height());
-    painter.fillRect(box, lane.cell ? theme.laneColor(lane.lane) : theme.idle);
-    painter.setPen(theme.text);
+    const QColor fill = lane.cell ? theme.laneColor(lane.lane) : theme.idle;
+    painter.fillRect(box, fill);
+    painter.setPen(theme.inkOn(fill));
     drawFittedText(painter, labels, box, QString::number(lane.lane));
   }
 
@@ -580,7 +581,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       painter.setPen(QPen(theme.text, 0.8));
       painter.drawRect(box.adjusted(1, 1, -1, -1));
     }
-    painter.setPen(theme.text);
+    painter.setPen(theme.inkOn(theme.laneColor(lane.lane)));
     painter.setFont(tiny);
     drawFittedText(painter, labels, box,
                    readers > 1 ? QStringLiteral("×%1").arg(readers) : QString::number(lane.lane));
@@ -626,8 +627,9 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
         for (int r = 0; r < std::min<int>(int(served.size()), rows); ++r) {
           const QRectF box = wordRect(top + r * l.bankBoxHeight, bank, l.bankBoxHeight);
           const bool more = r == rows - 1 && int(served.size()) > rows;
-          painter.fillRect(box, more ? theme.idle : theme.laneColor(served[std::size_t(r)].second));
-          painter.setPen(theme.text);
+          const QColor fill = more ? theme.idle : theme.laneColor(served[std::size_t(r)].second);
+          painter.fillRect(box, fill);
+          painter.setPen(theme.inkOn(fill));
           drawFittedText(painter, labels, box,
                          more ? QStringLiteral("+%1").arg(served.size() - std::size_t(r))
                               : QString::number(served[std::size_t(r)].first));

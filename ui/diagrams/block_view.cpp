@@ -502,9 +502,14 @@ void BlockView::paintDiagram(QPainter& painter, const QRectF& area, const Diagra
       {QStringLiteral("A")}, bold, theme.text,
       {{QRectF(l.stagedA.left() - l.labelHeight, l.stagedA.top(), l.labelHeight, l.labelHeight),
         Qt::AlignCenter}});
+  // Beside the B strip; where the strip is thinner than the letter (a one-wide k-step), in the
+  // corner above the A strip, down to the tile.
   labels.place({QStringLiteral("B")}, bold, theme.text,
                {{QRectF(l.stagedB.left() - l.labelHeight, l.stagedB.top(), l.labelHeight,
                         l.stagedB.height()),
+                 Qt::AlignCenter},
+                {QRectF(l.stagedB.left() - l.labelHeight, l.stagedB.top(), l.labelHeight,
+                        l.tile.top() - l.stagedB.top()),
                  Qt::AlignCenter}});
   if (windowLimit_ > 0) {
     const QString span =

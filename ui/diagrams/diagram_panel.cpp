@@ -3,6 +3,7 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -141,26 +142,34 @@ QWidget* DiagramPanel::buildSelectionRow() {
   });
   stepLabel_ = new QLabel;
   stepLabel_->setObjectName(QStringLiteral("stepLabel"));
+  // Room for six digits each; the label names the k-step, so the line needs no caption.
   stepLabel_->setMinimumWidth(
-      stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("k-step 0000000 of 0000000")));
+      stepLabel_->fontMetrics().horizontalAdvance(QStringLiteral("k-step 000000 of 000000")));
   speed_ = new QComboBox;
-  for (const int rate : kStepsPerSecond) speed_->addItem(tr("%1 steps/s").arg(rate), rate);
+  for (const int rate : kStepsPerSecond) speed_->addItem(tr("%1/s").arg(rate), rate);
   speed_->setCurrentIndex(1);
-  speed_->setToolTip(tr("Animation speed"));
+  speed_->setToolTip(tr("Animation speed: k-steps per second"));
   connect(speed_, &QComboBox::currentIndexChanged, this,
           [this] { timer_->setInterval(1000 / speed_->currentData().toInt()); });
   timer_->setInterval(1000 / speed_->currentData().toInt());
 
-  // Two short lines rather than one long one: the panel often lives in a narrow dock.
+  // Two short lines rather than one long one: the panel often lives in a narrow dock (the three
+  // columns of a 1280 px window leave it about 300 px).
   auto* blockLine = new QHBoxLayout;
   blockLine->addWidget(caption(tr("Block")));
   blockLine->addWidget(blockX_);
   blockLine->addWidget(blockY_);
   blockLine->addStretch(1);
-  blockLine->addWidget(caption(tr("Speed")));
   blockLine->addWidget(speed_);
+  // At the top: where the panel scrolls in a short dock (1280x720), it is still in view.
+  presentButton_ = new QPushButton(tr("Present"));
+  presentButton_->setObjectName(QStringLiteral("present"));
+  presentButton_->setCheckable(true);
+  presentButton_->setToolTip(
+      tr("Full screen with large fonts; arrow keys step, Space plays, Esc or F11 returns"));
+  connect(presentButton_, &QPushButton::toggled, this, &DiagramPanel::setPresentationMode);
+  blockLine->addWidget(presentButton_);
   auto* stepLine = new QHBoxLayout;
-  stepLine->addWidget(caption(tr("K-step")));
   stepLine->addWidget(backButton_);
   stepLine->addWidget(playButton_);
   stepLine->addWidget(forwardButton_);
@@ -237,13 +246,14 @@ QWidget* DiagramPanel::buildAccessRow() {
   slotCaption_ = caption(tr("Read"));
   sharedLine->addWidget(slotCaption_);
   sharedLine->addWidget(readSlot_);
-  sharedLine->addWidget(caption(tr("Pad")));
-  sharedLine->addWidget(pad_);
   sharedLine->addStretch(1);
-  // The comparison on a line of its own: with it, the bank line was wider than a docked panel.
+  // The comparison and the padding on a line of their own: with them, the bank line was wider
+  // than a docked panel.
   auto* compareLine = new QHBoxLayout;
   compareLine->addWidget(caption(tr("Beside")));
   compareLine->addWidget(compare_);
+  compareLine->addWidget(caption(tr("Pad")));
+  compareLine->addWidget(pad_);
   compareLine->addStretch(1);
   layout->addLayout(warpLine);
   layout->addLayout(sharedLine);
@@ -262,13 +272,8 @@ QWidget* DiagramPanel::buildBottomRow() {
   png->setToolTip(tr("Save the current view as a PNG image"));
   auto* svg = new QPushButton(tr("Export SVG…"));
   svg->setToolTip(tr("Save the current view as an SVG drawing"));
-  presentButton_ = new QPushButton(tr("Present"));
-  presentButton_->setCheckable(true);
-  presentButton_->setToolTip(
-      tr("Full screen with large fonts; arrow keys step, Space plays, Esc or F11 returns"));
   connect(png, &QPushButton::clicked, this, [this] { exportCurrent(QStringLiteral("png")); });
   connect(svg, &QPushButton::clicked, this, [this] { exportCurrent(QStringLiteral("svg")); });
-  connect(presentButton_, &QPushButton::toggled, this, &DiagramPanel::setPresentationMode);
   exportButtons_ = new QWidget;
   auto* exports = new QHBoxLayout(exportButtons_);
   exports->setContentsMargins(0, 0, 0, 0);
@@ -277,7 +282,6 @@ QWidget* DiagramPanel::buildBottomRow() {
   auto* buttons = new QHBoxLayout;
   buttons->addStretch(1);
   buttons->addWidget(exportButtons_);
-  buttons->addWidget(presentButton_);
   layout->addWidget(hover_);
   layout->addLayout(buttons);
   return row;
@@ -502,13 +506,19 @@ void DiagramPanel::exportCurrent(const QString& suffix) {
   const QString name = QStringLiteral("tilescope-%1.%2").arg(diagramKindName(view->kind()), suffix);
   const QString filter =
       suffix == QLatin1String("png") ? tr("PNG image (*.png)") : tr("SVG drawing (*.svg)");
-  QString path = QFileDialog::getSaveFileName(this, tr("Export diagram"), name, filter);
+  // In the folder of the last export, as the window's other exports.
+  QString path = QFileDialog::getSaveFileName(this, tr("Export diagram"),
+                                              exportFolder_ + QLatin1Char('/') + name, filter);
   if (path.isEmpty()) return;
   if (!path.endsWith(QLatin1Char('.') + suffix, Qt::CaseInsensitive))
     path += QLatin1Char('.') + suffix;
   QString error;
-  if (!saveDiagram(*view, path, kExportSize, &error))
+  if (!saveDiagram(*view, path, kExportSize, &error)) {
     QMessageBox::warning(this, tr("Export diagram"), error);
+    return;
+  }
+  exportFolder_ = QFileInfo(path).absolutePath();
+  emit exported(path);
 }
 
 bool exportDiagram(const QString& view, const KernelConfig& config, const Shape& shape,

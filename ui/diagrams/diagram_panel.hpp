@@ -53,6 +53,10 @@ class DiagramPanel : public QWidget {
   bool playing() const;
   // Puts `widget` (the main window's help button) at the right end of the views' tab row.
   void setCornerWidget(QWidget* widget);
+  // The folder Export PNG/SVG starts in (the last export's, as the window remembers it); each
+  // export moves it to the folder written to.
+  void setExportFolder(const QString& folder) { exportFolder_ = folder; }
+  const QString& exportFolder() const { return exportFolder_; }
 
  public slots:
   // Without a type the kernel's default (its first) is drawn.
@@ -65,6 +69,8 @@ class DiagramPanel : public QWidget {
  signals:
   // Also emitted when the user leaves presentation mode with Esc.
   void presentationModeChanged(bool on);
+  // A view was written to `path`.
+  void exported(const QString& path);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -97,6 +103,7 @@ class DiagramPanel : public QWidget {
   QComboBox *speed_ = nullptr, *access_ = nullptr, *compare_ = nullptr, *bankAccess_ = nullptr;
   QLabel* slotCaption_ = nullptr;  // "Read" or "Write": which of the thread's accesses
   QPushButton* presentButton_ = nullptr;
+  QString exportFolder_;
   QWidget* exportButtons_ = nullptr;
   QLabel* hover_ = nullptr;
   QTimer* timer_ = nullptr;

@@ -70,6 +70,22 @@ QColor DiagramTheme::laneColor(int lane) const {
                           dark_ ? 0.9f : 0.85f);
 }
 
+QColor DiagramTheme::inkOn(const QColor& fill) const {
+  return contrastRatio(text, fill) >= contrastRatio(background, fill) ? text : background;
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+  const auto luminance = [](const QColor& color) {
+    const auto linear = [](double c) {
+      return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) +
+           0.0722 * linear(color.blueF());
+  };
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 QFont DiagramTheme::font(double points, bool bold) const {
   QFont font(QStringLiteral("DejaVu Sans"));
   font.setPointSizeF(points * fontScale);

@@ -29,11 +29,17 @@ struct DiagramTheme {
   // Well separated hues for up to 32 warps; lighter for higher lanes when `lane` is given.
   QColor warpColor(int warp, int lane = 0) const;
   QColor laneColor(int lane) const;
+  // The colour of text on a cell filled with `fill`: the theme's text or its background,
+  // whichever contrasts more with the fill (dark digits on a pastel lane in a dark theme).
+  QColor inkOn(const QColor& fill) const;
   QFont font(double points = 9.0, bool bold = false) const;
 
  private:
   bool dark_ = false;
 };
+
+// WCAG 2's contrast ratio of two colours, 1 (the same) to 21 (black on white).
+double contrastRatio(const QColor& a, const QColor& b);
 
 // Maps a coordinate along one matrix axis (an element index) to pixels.
 struct AxisScale {

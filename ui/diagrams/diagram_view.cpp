@@ -75,7 +75,8 @@ DiagramView::DiagramView(DiagramDocument* document, QWidget* parent)
     : QWidget(parent), document_(document) {
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
-  setMinimumSize(320, 240);
+  // As narrow as a projector's three-column window leaves the Diagrams dock.
+  setMinimumSize(280, 240);
   auto repaint = [this] { update(); };
   connect(document_, &DiagramDocument::configurationChanged, this, [this] {
     resetView();

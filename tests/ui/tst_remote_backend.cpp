@@ -134,7 +134,7 @@ class TestRemoteBackend : public QObject {
     QSignalSpy finished(&controller, &RunController::queueFinished);
     // Long enough (about a second even on an idle machine) for the 50 ms progress throttle to
     // let several lines through.
-    controller.enqueue({job("naive", {{"tile", 8}}, 256, 40)});
+    controller.enqueue({job("naive", {{"tile", 8}}, 512, 120)});
     QVERIFY(finished.wait(kWaitMs));
     ticker.stop();
     QVERIFY2(progress.size() >= 5, qPrintable(QString::number(progress.size())));

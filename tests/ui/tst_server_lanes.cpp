@@ -33,7 +33,7 @@ RunJob job(const std::string& backend, std::int64_t size, int reps) {
 
 // A run of about a second on the CPU: long enough to lose its server in the middle.
 RunJob longRun() {
-  return job(kId, 128, 150);
+  return job(kId, 512, 100);
 }
 
 // A server in `dir` that starts only while the file "gate" exists, writes a line to "starts" and
@@ -175,7 +175,7 @@ class TestServerLanes : public QObject {
     QVERIFY(finished.wait(kWaitMs));
     QCOMPARE(failures.size(), 0);
     QCOMPARE(results.size(), 3);
-    QCOMPARE(results.at(1).front().value<RunResult>().shape, (Shape{128, 128, 128}));
+    QCOMPARE(results.at(1).front().value<RunResult>().shape, longRun().request.shape);
     QCOMPARE(finished.front().front().value<QueueSummary>().completed, 3);
     QCOMPARE(server.starts(), 2);
     const bool toldWaiting = std::any_of(progress.begin(), progress.end(), [](const auto& args) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // tilescope-bench: runs catalogue kernels on a backend and prints or writes the measurements.
 // No Qt. Every input is validated before the first run; errors are one line on stderr.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -19,11 +18,11 @@
 #include <sstream>
 
 #include "command_line.hpp"
+#include "console.hpp"
+#include "grading.hpp"
 #include "listing.hpp"
 #include "plan.hpp"
 #include "tilescope/error.hpp"
-#include "tilescope/exercise/grade.hpp"
-#include "tilescope/exercise/sandbox.hpp"
 #include "tilescope/io/file_io.hpp"
 #include "tilescope/io/interrupt.hpp"
 #include "tilescope/io/json_fields.hpp"
@@ -42,60 +41,10 @@ namespace {
 
 using namespace tilescope;
 using bench::CommandLine;
-
-constexpr int kExitOk = 0;
-constexpr int kExitUnverified = 1;  // a run failed verification, or the sanitizer a trace
-constexpr int kExitError = 2;       // bad input, or a run failed
-
-// Set by the first SIGINT, SIGTERM, SIGHUP or SIGQUIT (io/interrupt.hpp), read by the backend
-// between repetitions.
-std::atomic<bool> interruptRequested{false};
+using namespace bench;
 
 // How long a sweep waits for a run server whose connection was lost before it gives up.
 constexpr std::chrono::minutes kServerComebackLimit{10};
-
-// One line on stderr that is not an error: what the bench decided for the user.
-void printNote(const std::string& message) {
-  std::fprintf(stderr, "tilescope-bench: %s\n", message.c_str());
-}
-
-static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
-
-// Results on standard output, every write checked: a full disk (> /dev/full) or a closed stdout
-// is an error, never lost results with exit status 0.
-void writeStdout(std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t written = ::write(STDOUT_FILENO, text.data(), text.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written < 0) {
-      throw Error(ErrorKind::InvalidArgument,
-                  std::string("cannot write the results to standard output: ") +
-                      (errno == EBADF ? "it is closed" : std::strerror(errno)) +
-                      "; give --output FILE");
-    }
-    text.remove_prefix(std::size_t(written));
-  }
-}
-
-// A closed stdout or stderr would hand its number to the next file opened (the --output
-// temporary); /dev/null opened read-only takes the place, so a write there fails, as it should.
-void holdClosedStandardStreams() {
-  for (const int stream : {STDOUT_FILENO, STDERR_FILENO}) {
-    if (::fcntl(stream, F_GETFD) < 0 && errno == EBADF) {
-      const int placeholder = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-      if (placeholder >= 0 && placeholder != stream) {
-        ::dup2(placeholder, stream);
-        ::close(placeholder);
-      }
-    }
-  }
-}
-
-void printError(std::string message) {
-  // Always one line, even if a message from below carries a newline.
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fprintf(stderr, "tilescope-bench: error: %s\n", message.c_str());
-}
 
 std::string formatResults(const std::string& format, const Backend& backend,
                           const DeviceInfo& device, const std::vector<RunResult>& results,
@@ -413,143 +362,6 @@ int runAutotune(const CommandLine& cl, const RunDevices& on, const DeviceInfo& d
       std::any_of(landscape.begin(), landscape.end(),
                   [](const RunResult& r) { return r.verification && !r.verification->passed; });
   return anyUnverified ? kExitUnverified : kExitOk;
-}
-
-// --grade, --check-exercise: only these options go with them.
-void refuseOtherOptions(const CLI::App& app, const std::string& mode) {
-  static const std::vector<std::string> allowed = {
-      "--grade",   "--check-exercise", "--backend", "--format",       "--output",
-      "--scratch", "--time-limit",     "--jobs",    "--memory-limit", "submissions"};
-  for (const CLI::Option* option : app.get_options())
-    if (option->count() > 0 &&
-        std::find(allowed.begin(), allowed.end(), option->get_name()) == allowed.end())
-      throw Error(ErrorKind::InvalidArgument,
-                  mode +
-                      " takes --backend, --format, -o, --time-limit, --memory-limit, --jobs "
-                      "and --scratch (got " +
-                      option->get_name() + ")");
-}
-
-exercise::GradeOptions gradeOptions(const CommandLine& cl) {
-  if (cl.backend != "cpu" && cl.backend != "cuda")
-    throw Error(ErrorKind::InvalidArgument,
-                "--backend " + cl.backend + ": grading runs cpu or cuda on this machine");
-  exercise::GradeOptions options;
-  options.backend = cl.backend;
-  if (cl.timeLimit)
-    options.timeLimitSeconds = plan::parsePositiveNumber(*cl.timeLimit, "--time-limit");
-  if (cl.memoryLimit)
-    options.memoryLimitBytes =
-        std::uint64_t(plan::parseIntegerIn(*cl.memoryLimit, "--memory-limit", 64, 1 << 24)) << 20;
-  if (cl.jobs) options.jobs = int(plan::parseIntegerIn(*cl.jobs, "--jobs", 1, 1024));
-  if (cl.scratch) options.scratch = *cl.scratch;
-  return options;
-}
-
-// Progress of a grading on stderr, when it is a terminal.
-exercise::GradeProgressFn gradeProgress() {
-  if (::isatty(STDERR_FILENO) != 1) return {};
-  return [](std::size_t done, std::size_t total, const exercise::GradeRow& row) {
-    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s", done, total, row.submission.c_str(),
-                 row.passed ? "passed" : row.reason.substr(0, 60).c_str());
-    if (done == total) std::fprintf(stderr, "\r\033[K");
-  };
-}
-
-// --grade EXERCISE SUBMISSION...: a row per submission.
-int runGrade(const CLI::App& app, const CommandLine& cl) {
-  refuseOtherOptions(app, "--grade");
-  if (cl.submissions.empty())
-    throw Error(ErrorKind::InvalidArgument,
-                "--grade " + *cl.grade +
-                    ": name the submissions after the options (.cu files "
-                    "or folders of them)");
-  const exercise::Exercise graded = exercise::findExercise(*cl.grade);
-  const exercise::GradeOptions options = gradeOptions(cl);
-  const std::vector<std::string> submissions = exercise::listSubmissions(cl.submissions);
-  std::optional<io::FileWriter> outputFile;
-  if (cl.output) outputFile.emplace(*cl.output, "--output");
-  if (!exercise::sandbox::addressSpaceLimitWorks() && options.backend == "cpu")
-    printNote(
-        "this is a sanitizer build: --memory-limit is not applied (the sanitizer's shadow "
-        "memory alone is larger)");
-  const std::vector<exercise::GradeRow> rows =
-      exercise::gradeSubmissions(exercise::exerciseArgument(graded, *cl.grade), submissions,
-                                 options, gradeProgress(), &interruptRequested);
-  const std::string text =
-      cl.format == "json" ? exercise::gradesJson(graded, rows, options, io::utcNow())
-                                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                                "\n"
-      : cl.format == "csv" ? exercise::gradesCsv(graded, rows)
-                           : exercise::gradesTable(graded, rows);
-  if (outputFile)
-    outputFile->commit(text);
-  else
-    writeStdout(text);
-  if (interruptRequested.load()) {
-    printError("interrupted; the submissions not graded are marked cancelled");
-    return io::interruptedExitCode(io::interruptSignal());
-  }
-  return kExitOk;
-}
-
-// --check-exercise FOLDER_OR_ID: valid, its solution passes and its start fails.
-int runCheckExercise(const CLI::App& app, const CommandLine& cl) {
-  refuseOtherOptions(app, "--check-exercise");
-  if (!cl.submissions.empty())
-    throw Error(ErrorKind::InvalidArgument,
-                "--check-exercise takes no submissions (got " + cl.submissions.front() + ")");
-  const exercise::Exercise checked = exercise::findExercise(*cl.checkExercise);
-  exercise::GradeOptions options = gradeOptions(cl);
-  // Its two files, graded as a class's would be.
-  std::string folder = (std::filesystem::temp_directory_path() / "tilescope-check-XXXXXX").string();
-  if (!mkdtemp(folder.data()))
-    throw Error(ErrorKind::InvalidArgument, "cannot make a temporary folder");
-  struct Remove {
-    std::string path;
-    ~Remove() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  } remove{folder};
-  io::writeFile(folder + "/solution.cu", checked.solution, "the solution");
-  io::writeFile(folder + "/start.cu", checked.start, "the start");
-  if (!options.scratch.empty()) options.scratch += "/" + checked.id;
-  const std::vector<exercise::GradeRow> rows = exercise::gradeSubmissions(
-      exercise::exerciseArgument(checked, *cl.checkExercise),
-      {folder + "/solution.cu", folder + "/start.cu"}, options, {}, &interruptRequested);
-  const auto line = [](const char* name, const exercise::GradeRow& row) {
-    std::string text = std::string(name) + ": " + (row.passed ? "passes" : "fails");
-    if (!row.reason.empty()) text += ": " + row.reason;
-    for (const exercise::CheckResult& check : row.checks)
-      text += std::string("\n  ") + exercise::toString(check.state) + "  " + check.spec.title() +
-              (check.detail.empty() ? "" : ": " + check.detail);
-    return text + "\n";
-  };
-  const bool right = rows[0].passed && !rows[1].passed;
-  writeStdout(checked.id + " (" + checked.origin + "): " + checked.title + "\n" +
-              line("solution.cu", rows[0]) + line("start.cu", rows[1]) +
-              (right ? "the exercise is sound: its solution passes and its start fails\n" : ""));
-  if (!right)
-    printError(checked.id + ": " +
-               (rows[0].passed ? "its start passes already" : "its solution does not pass"));
-  return right ? kExitOk : kExitUnverified;
-}
-
-// The child --grade starts: checks one submission, shut in, and writes the report on stdout.
-[[noreturn]] void outOfMemory() {
-  static const char message[] = "tilescope-bench: out of memory\n";
-  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
-  ::_exit(exercise::kGradeChildOutOfMemory);
-}
-
-int runGradeChild(const CommandLine& cl) {
-  if (cl.submissions.size() != 1)
-    throw Error(ErrorKind::InvalidArgument, "--grade-child EXERCISE FILE --backend KIND");
-  std::set_new_handler(outOfMemory);
-  const std::unique_ptr<Backend> backend = makeBackend(cl.backend);
-  writeStdout(exercise::runGradeChild(*cl.gradeChild, cl.submissions.front(), *backend) + "\n");
-  return kExitOk;
 }
 
 // --backend KIND@SERVER: a run server the app keeps; --via COMMAND: the server COMMAND starts.

@@ -119,8 +119,11 @@ void QueueController::onQueueFinished(const QueueSummary& summary) {
 }
 
 void QueueController::onServerLost(const QString& server, const QString& why, int waiting) {
-  const QString notice = tr("Server %1: %2. Holding %3 until it is back (Cancel drops them).")
-                             .arg(server, why, countedRuns(waiting));
+  // `why` names the server already ("server gpu1: the connection was lost: ...").
+  QString said = why;
+  if (!said.isEmpty()) said[0] = said[0].toUpper();
+  const QString notice =
+      tr("%1. Holding %2 until it is back (Cancel drops them).").arg(said, countedRuns(waiting));
   lostNotices_[server] = notice;
   emit problem(notice);
 }

@@ -110,16 +110,17 @@ void RunWorker::reconnect() {
 BackendSummary RunWorker::notRunning(const std::string& id) const {
   BackendSummary summary;
   summary.id = id;
+  // Not running is dormant: a lost server stays chosen while its lane connects again, and after a
+  // cancel the next run starts it.
+  summary.dormant = true;
   if (const auto& lost = served_->lostConnection()) {
     summary.unavailableReason = *lost;
   } else if (connectFailure_) {
     summary.unavailableReason = "could not connect: " + *connectFailure_ +
                                 " (choose the backend again, or run, to try again)";
-    summary.dormant = true;
   } else {
     summary.unavailableReason =
         "not connected: the server starts when chosen or when a run needs it";
-    summary.dormant = true;
   }
   return summary;
 }

@@ -7,6 +7,7 @@
 #include <QtTest>
 #include <csignal>
 
+#include "choices.hpp"
 #include "run_controller.hpp"
 #include "ui_suite.hpp"
 
@@ -205,6 +206,11 @@ class TestServerLanes : public QObject {
     QVERIFY(!summary->available());
     QVERIFY2(summary->unavailableReason->find("connection was lost") != std::string::npos,
              summary->unavailableReason->c_str());
+    // The window keeps it chosen meanwhile.
+    Choices chosen;
+    chosen.backend = kId;
+    QVERIFY(readyChoices(chosen, controller.backends()).isEmpty());
+    QCOMPARE(chosen.backend, kId);
     controller.enqueue({job("cpu", 16, 2)});
     QVERIFY(results.wait(kWaitMs));
     QCOMPARE(results.back().front().value<RunResult>().backend, std::string("cpu"));

@@ -28,7 +28,7 @@ std::string sshFailure(const std::string& errors, bool greeted) {
   if (mentionsAny(errors, {"Connection closed by", "Connection reset", "Broken pipe",
                            "client_loop: send disconnect", "Timeout, server",
                            "closed by remote host", "not responding"}))
-    return "the connection was lost (the network dropped, or the host went down or restarted)";
+    return "the network dropped, or the host went down or restarted";
   if (mentionsAny(errors, {"Connection refused", "Connection timed out", "No route to host",
                            "Network is unreachable", "Operation timed out"}))
     return "ssh cannot reach the host (it is down, has no ssh server, or a firewall or the "

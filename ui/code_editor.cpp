@@ -71,7 +71,9 @@ CudaHighlighter::CudaHighlighter(QTextDocument* document, bool dark)
       {words(api, std::size(api)), formatOf("api", QColor(180, 40, 90), dark, true)},
       {QRegularExpression(QStringLiteral("\\b[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]+)?[fFuUlL]*\\b")),
        formatOf("number", QColor(120, 80, 0), dark)},
-      {QRegularExpression(QStringLiteral("\"([^\"\\\\]|\\\\.)*\"")),
+      // Possessive: linear in the line's length, where backtracking ran out of matcher stack on
+      // a long literal and left it plain.
+      {QRegularExpression(QStringLiteral("\"(?:[^\"\\\\]++|\\\\.)*+\"")),
        formatOf("string", QColor(30, 130, 40), dark)},
       {QRegularExpression(QStringLiteral("^\\s*#.*$")),
        formatOf("preprocessor", QColor(110, 110, 110), dark)},

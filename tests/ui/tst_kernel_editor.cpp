@@ -78,6 +78,20 @@ class TestKernelEditor : public QObject {
       QCOMPARE(kindOf(code, QString::fromLatin1(word) + QLatin1Char('(')), QStringLiteral("api"));
   }
 
+  // A hostile file's line of 60,000 characters is highlighted like a short one: the string
+  // pattern takes linear time and never runs out of matcher stack (PCRE2's JIT would give up).
+  void aLineTensOfKilobytesLongIsHighlightedToItsEnd() {
+    KernelEditor editor;
+    CodeEditor* code = editor.editor();
+    const QString literal =
+        QLatin1Char('"') + QStringLiteral("a\\").repeated(20000) + QStringLiteral("end\"");
+    code->setPlainText(QStringLiteral("const char* s = ") + literal + QStringLiteral("; int y;\n"));
+    const QTextBlock line = code->document()->begin();
+    QCOMPARE(CudaHighlighter::kindAt(line, int(line.text().indexOf(QStringLiteral("end\"")))),
+             QStringLiteral("string"));
+    QCOMPARE(kindOf(code, QStringLiteral("int y")), QStringLiteral("type"));
+  }
+
   void theGutterWidensWithTheLineCount() {
     CodeEditor code;
     code.setPlainText(QStringLiteral("a\nb\n"));

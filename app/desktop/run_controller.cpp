@@ -171,9 +171,6 @@ RunController::Lane& RunController::addDeviceLane(
 
 void RunController::prepareSpread(RunJob& job) {
   if (!job.anyDevice) return;
-  const BackendSummary* summary = backend(job.backend);
-  if (summary && summary->available()) knownDevices_[job.backend] = int(summary->devices.size());
-  // A dormant server lists no devices: what it listed when it last ran counts.
   const auto known = knownDevices_.find(job.backend);
   const int devices = known == knownDevices_.end() ? 0 : known->second;
   if (devices < 2) {
@@ -357,6 +354,9 @@ void RunController::onBackendsProbed(Lane& lane, const std::vector<BackendSummar
   for (const std::unique_ptr<Lane>& each : lanes_)
     if (!each->retiring)
       backends_.insert(backends_.end(), each->summaries.begin(), each->summaries.end());
+  // A server closed when idle lists no devices: how many it had still counts for All GPUs.
+  for (const BackendSummary& summary : backends_)
+    if (summary.available()) knownDevices_[summary.id] = int(summary.devices.size());
   backendsKnown_ = lanes_.front()->probed;
   if (backendsKnown_) emit backendsChanged();
 }

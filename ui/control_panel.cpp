@@ -123,6 +123,7 @@ QWidget* ControlPanel::buildBackendGroup() {
   deviceFacts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   form->addRow(tr("&Backend:"), backend_);
   allDevices_ = new QCheckBox(tr("&All GPUs"), box);
+  allDevices_->setObjectName(QStringLiteral("allDevices"));
   allDevices_->setStatusTip(
       tr("Spread a sweep's or an autotune's runs over every device of the backend, one run per "
          "device at a time; results come in the order asked"));

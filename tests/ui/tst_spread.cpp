@@ -2,7 +2,8 @@
 // "All GPUs": a sweep's runs spread over every device of a run server, one run per device at a
 // time, take about half the time on two devices, and come back in the order asked; a cancel stops
 // both devices; without it every run stays on the chosen device. The server is
-// two_device_server.py: the CPU backend listed as two devices, each run answered after a delay.
+// two_device_server.py: the CPU backend listed as two devices, each run answered after a delay,
+// the first run of sixRuns() after twice that, so that the runs after it end before it.
 #include <QtTest>
 #include <algorithm>
 #include <set>
@@ -19,11 +20,14 @@ namespace {
 constexpr int kWaitMs = 60000;
 const std::string kId = "cpu@two";
 
+constexpr int kSlowM = 16;  // the first of sixRuns()
+
 remote::ServerAddress twoDevices(double delaySeconds) {
   const QString command =
-      QStringLiteral("exec python3 '%1' '%2' %3")
+      QStringLiteral("exec python3 '%1' '%2' %3 %4")
           .arg(QStringLiteral(TILESCOPE_TWO_DEVICE_SERVER), QStringLiteral(TILESCOPE_BENCH))
-          .arg(delaySeconds);
+          .arg(delaySeconds)
+          .arg(kSlowM);
   return {"two", command.toStdString(), "cpu"};
 }
 
@@ -34,7 +38,7 @@ std::vector<RunJob> sixRuns(bool anyDevice, int device = 0) {
     RunJob job;
     job.backend = kId;
     job.request.kernel = {"naive", {{"tile", 8}}};
-    job.request.shape = {16 + 8 * i, 16, 16};
+    job.request.shape = {kSlowM + 8 * i, 16, 16};
     job.request.sampling.fixedReps = 2;
     job.request.device = device;
     job.anyDevice = anyDevice;
@@ -119,7 +123,9 @@ class TestSpread : public QObject {
     QCOMPARE(alone.results.size(), std::size_t(6));
     for (const RunResult& result : alone.results)
       QCOMPARE(result.device, std::string("Fake GPU 1"));
-    QVERIFY2(alone.ms >= 6 * kDelay * 1000, qPrintable(QString::number(alone.ms)));
+    QVERIFY2(alone.ms >= 7 * kDelay * 1000, qPrintable(QString::number(alone.ms)));
+    // The first spread runs start a server process per device; the timed ones below find them.
+    QCOMPARE(runAll(controller, {asked[1], asked[2]}).results.size(), std::size_t(2));
 
     QSignalSpy progress(&controller, &RunController::progressChanged);
     const Ran spread = runAll(controller, asked);
@@ -131,7 +137,8 @@ class TestSpread : public QObject {
       devices.insert(spread.results[i].device);
     }
     QCOMPARE(devices, (std::set<std::string>{"Fake GPU 0", "Fake GPU 1"}));
-    // One run per device at a time: three rounds at least, and about half the time of one device.
+    // One run per device at a time: three rounds at least, and about half the time of one device
+    // (seven delays on one device, four on two).
     QVERIFY2(spread.ms >= 3 * kDelay * 1000, qPrintable(QString::number(spread.ms)));
     QVERIFY2(
         spread.ms < 0.7 * alone.ms,

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 
+#include "autotune_run.hpp"
 #include "choices.hpp"
 #include "run_controller.hpp"
 #include "ui_suite.hpp"
@@ -153,6 +154,31 @@ class TestSpread : public QObject {
              lines.join(QString()).contains(QStringLiteral("device 1"));
     });
     QVERIFY(bothShown);
+  }
+
+  void anAutotuneSpreadOverBothDevicesCollectsEveryConfigurationInOrder() {
+    RunController controller(nullptr, {twoDevices(0.1)});
+    QVERIFY(ready(controller));
+    Choices choices;
+    choices.backend = kId;
+    choices.kernel = "naive";
+    choices.shape = {32, 32, 32};
+    choices.fixedReps = 2;
+    choices.allDevices = true;
+    AutotuneRun autotune(choices, "Fake GPU 0");
+    QVERIFY(autotune.jobs().size() >= 2);
+    for (const RunJob& job : autotune.jobs()) QVERIFY(job.anyDevice);
+    const Ran ran = runAll(controller, autotune.jobs());
+    QCOMPARE(ran.failures, 0);
+    std::set<std::string> devices;
+    for (std::size_t i = 0; i < ran.results.size(); ++i) {
+      QVERIFY(autotune.collect(ran.results[i]));
+      QCOMPARE(ran.results[i].kernel.params, autotune.jobs()[i].request.kernel.params);
+      devices.insert(ran.results[i].device);
+    }
+    QVERIFY(autotune.complete());
+    QCOMPARE(devices.size(), std::size_t(2));
+    QVERIFY(autotune.best().has_value());
   }
 
   void cancelStopsBothDevices() {

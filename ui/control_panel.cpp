@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
@@ -121,13 +122,22 @@ QWidget* ControlPanel::buildBackendGroup() {
   deviceFacts_->setTextFormat(Qt::RichText);
   deviceFacts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   form->addRow(tr("&Backend:"), backend_);
-  form->addRow(tr("&Device:"), device_);
+  allDevices_ = new QCheckBox(tr("&All GPUs"), box);
+  allDevices_->setObjectName(QStringLiteral("allDevices"));
+  allDevices_->setStatusTip(
+      tr("Spread a sweep's or an autotune's runs over every device of the backend, one run per "
+         "device at a time; results come in the order asked"));
+  auto* deviceRow = new QHBoxLayout;
+  deviceRow->addWidget(device_, 1);
+  deviceRow->addWidget(allDevices_);
+  form->addRow(tr("&Device:"), deviceRow);
   form->addRow(deviceFacts_);
   connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
     fillDevices();
     onChanged();
   });
   connect(device_, &QComboBox::currentIndexChanged, this, &ControlPanel::onChanged);
+  connect(allDevices_, &QCheckBox::toggled, this, &ControlPanel::onChanged);
   return box;
 }
 
@@ -365,6 +375,7 @@ void ControlPanel::fillDevices() {
   if (summary == backends_.end() || !summary->available()) {
     device_->addItem(backendsKnown_ ? tr("none") : tr("looking\u2026"), -1);
     device_->setEnabled(false);
+    allDevices_->setEnabled(false);
     return;
   }
   for (const DeviceInfo& device : summary->devices) {
@@ -372,6 +383,7 @@ void ControlPanel::fillDevices() {
                      device.index);
   }
   device_->setEnabled(device_->count() > 1);
+  allDevices_->setEnabled(device_->count() > 1);
 }
 
 void ControlPanel::fillParams() {
@@ -440,6 +452,7 @@ desktop::Choices ControlPanel::choices() const {
   desktop::Choices choices;
   choices.backend = backend_->currentData().toString().toStdString();
   choices.device = std::max(device_->currentData().toInt(), 0);
+  choices.allDevices = allDevices_->isChecked();
   choices.kernel = kernel_->currentData().toString().toStdString();
   for (const auto& [name, combo] : params_) {
     // A value that is not a number becomes 0, which every parameter refuses with its reason.
@@ -460,7 +473,9 @@ void ControlPanel::setChoices(const desktop::Choices& choices) {
   updating_ = true;
   wantedDevice_ = choices.device;
   {
-    const QSignalBlocker blockBackend(backend_), blockKernel(kernel_), blockType(type_);
+    const QSignalBlocker blockBackend(backend_), blockKernel(kernel_), blockType(type_),
+        blockAll(allDevices_);
+    allDevices_->setChecked(choices.allDevices);
     int backend = backend_->findData(text(choices.backend));
     // A run server's backend chosen last time is listed before its server has answered.
     if (backend < 0 && !backendsKnown_ && !choices.backend.empty()) {

@@ -87,6 +87,7 @@ class ControlPanel : public QWidget {
 
   QComboBox* backend_ = nullptr;
   QComboBox* device_ = nullptr;
+  QCheckBox* allDevices_ = nullptr;  // "All GPUs": spread sweeps and autotunes over the devices
   QLabel* deviceFacts_ = nullptr;
   QComboBox* kernel_ = nullptr;
   QLabel* kernelText_ = nullptr;

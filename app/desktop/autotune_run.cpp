@@ -17,14 +17,20 @@ AutotuneRun::AutotuneRun(const Choices& choices, std::string device,
   if (userKernel) base.kernel = {kernel_, {}, userKernel->source};
   plan::AutotunePlan planned =
       plan::planAutotune(kernel_, shape_, base, backend_, plan::catalogueRefusal(backend_));
-  for (RunRequest& run : planned.runs) jobs_.push_back({backend_, std::move(run)});
+  for (RunRequest& run : planned.runs) {
+    RunJob job{backend_, std::move(run)};
+    job.anyDevice = choices.allDevices;
+    jobs_.push_back(std::move(job));
+  }
   refused_ = std::move(planned.refused);
 }
 
 bool AutotuneRun::collect(const RunResult& result) {
-  const bool ours = !complete() && result.backend == backend_ && result.device == device_ &&
-                    result.kernel.kernel == kernel_ && result.element == element_ &&
-                    result.shape == shape_;
+  // Spread over every device of the backend, a run may come from any of them.
+  const bool spread = !jobs_.empty() && jobs_.front().anyDevice;
+  const bool ours = !complete() && result.backend == backend_ &&
+                    (spread || result.device == device_) && result.kernel.kernel == kernel_ &&
+                    result.element == element_ && result.shape == shape_;
   if (ours) results_.push_back(result);
   return ours;
 }

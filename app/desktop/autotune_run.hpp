@@ -41,7 +41,8 @@ class AutotuneRun {
   ElementType element() const { return element_; }
 
   // Keeps `result` when it is a run of this autotune's kernel in its type at its shape on its
-  // backend and device, until there is one per job; true when kept.
+  // backend and device (any device of the backend for "All GPUs"), until there is one per job;
+  // true when kept.
   bool collect(const RunResult& result);
   const std::vector<RunResult>& results() const { return results_; }
   bool complete() const { return results_.size() == jobs_.size(); }

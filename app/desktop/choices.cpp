@@ -88,6 +88,7 @@ nlohmann::json toJson(const Choices& choices) {
       {"kernels", choices.kernels},
       {"counters", choices.counters},
       {"kernels_over_sizes", choices.kernelsOverSizes},
+      {"all_devices", choices.allDevices},
   };
   json["reps"] = choices.fixedReps ? nlohmann::json(*choices.fixedReps) : nlohmann::json(nullptr);
   return json;
@@ -114,6 +115,7 @@ Choices choicesFromJson(const nlohmann::json& json) {
   readField(json, "sizes", choices.sizes);
   readField(json, "kernels", choices.kernels);
   readField(json, "kernels_over_sizes", choices.kernelsOverSizes);
+  readField(json, "all_devices", choices.allDevices);
   if (const auto reps = json.find("reps"); reps != json.end())
     choices.fixedReps = numberOf<int>(*reps);
   std::string sweep;
@@ -248,8 +250,11 @@ std::vector<RunJob> planJobs(const Choices& choices, const plan::Sweep& sweep,
       for (const std::string& id : kernels->values) ownDefaults(id);
   }
   std::vector<RunJob> jobs;
+  const bool spread = choices.allDevices && !sweep.axes().empty();
   for (const RunRequest& request : plan::planRuns(sweep, start)) {
-    jobs.push_back({choices.backend, request});
+    RunJob job{choices.backend, request};
+    job.anyDevice = spread;
+    jobs.push_back(std::move(job));
   }
   return jobs;
 }

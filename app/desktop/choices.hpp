@@ -42,6 +42,9 @@ struct Choices {
   std::vector<std::string> kernels = {"naive", "shared-a", "shared-tiled", "register-tiled",
                                       "library"};
   bool kernelsOverSizes = false;  // a kernel comparison at each of `sizes`, not at `shape`
+  // "All GPUs": a sweep's and an autotune's runs are spread over every device of the backend,
+  // one run per device at a time (RunJob::anyDevice); a single run stays on `device`.
+  bool allDevices = false;
 };
 
 nlohmann::json toJson(const Choices& choices);

@@ -66,7 +66,16 @@ void QueueController::onProgress(const QueueProgress& progress) {
       progress.current.isEmpty()
           ? tr("Waiting")
           : tr("Run %1 of %2: %3").arg(progress.position).arg(progress.total).arg(progress.current);
-  if (!progress.stage.isEmpty()) text += QStringLiteral(" \u2014 ") + progress.stage;
+  if (!progress.onDevices.isEmpty()) {
+    // Spread over devices: each device's run in progress.
+    text = tr("Run %1 of %2 on %3 devices: %4")
+               .arg(progress.position)
+               .arg(progress.total)
+               .arg(progress.onDevices.size())
+               .arg(progress.onDevices.join(QStringLiteral(" \u00b7 ")));
+  } else if (!progress.stage.isEmpty()) {
+    text += QStringLiteral(" \u2014 ") + progress.stage;
+  }
   if (progress.alsoRunning > 0)
     text += tr(" (+%1 at once on other backends)").arg(progress.alsoRunning);
   for (const QString& waiting : progress.waiting) text += QStringLiteral(" \u00b7 ") + waiting;

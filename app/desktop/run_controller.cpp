@@ -32,8 +32,11 @@ QString text(const std::string& value) {
 }  // namespace
 
 struct RunController::Lane {
-  std::optional<remote::ServerAddress> server;  // nullopt: the local backends' lane
+  std::optional<remote::ServerAddress> server;  // nullopt: a local lane
   std::string serverId;                         // the server's backend id ("cuda@gpu1")
+  // A device lane's device: it takes the any-device runs of backend `serverId` (for a local one,
+  // "cuda") and runs them on this device.
+  std::optional<int> device;
   QThread thread;
   RunWorker* worker = nullptr;  // lives on `thread`; deleted there when it finishes
   QObject receiver;             // the context of the worker's signals: none arrive once it goes
@@ -53,9 +56,16 @@ struct RunController::Lane {
   QTimer retryTimer;
   bool retiring = false;  // removed by setServers; goes when its job ends
 
-  QString name() const { return text(server ? server->name : std::string("local")); }
-  // Whether `job` is for this lane's server (the local lane takes every other job).
-  bool serves(const RunJob& job) const { return server && job.backend == serverId; }
+  QString name() const {
+    if (device) return RunController::tr("%1 device %2").arg(text(serverId)).arg(*device);
+    return text(server ? server->name : std::string("local"));
+  }
+  // Whether `job` is for this lane's server (the local lane takes every other job), or for a
+  // device lane, an any-device run of its backend.
+  bool serves(const RunJob& job) const {
+    if (device) return job.anyDevice && job.backend == serverId;
+    return server && job.backend == serverId;
+  }
 };
 
 RunController::RunController(QObject* parent, std::vector<remote::ServerAddress> servers)
@@ -74,7 +84,8 @@ RunController::~RunController() {
   shutdown();
 }
 
-RunController::Lane& RunController::addLane(const std::optional<remote::ServerAddress>& server) {
+RunController::Lane& RunController::addLane(const std::optional<remote::ServerAddress>& server,
+                                            bool start) {
   Lane& lane = *lanes_.emplace_back(std::make_unique<Lane>());
   lane.server = server;
   if (server) lane.serverId = remote::backendIdOf(*server);
@@ -89,18 +100,18 @@ RunController::Lane& RunController::addLane(const std::optional<remote::ServerAd
   connect(lane.worker, &RunWorker::progress, context,
           [this, at](quint64 t, double f, const QString& s) { onProgress(*at, t, f, s); });
   connect(lane.worker, &RunWorker::finished, context, [this, at](quint64 t, const RunResult& r) {
-    onEnded(*at, t, [&] { emit resultReady(r); });
+    onEnded(*at, t, [this, r] { emit resultReady(r); });
   });
   connect(lane.worker, &RunWorker::ceilingsMeasured, context,
           [this, at](quint64 t, const DeviceCeilings& c) {
-            onEnded(*at, t, [&] { emit ceilingsReady(c); });
+            onEnded(*at, t, [this, c] { emit ceilingsReady(c); });
           });
   connect(lane.worker, &RunWorker::traced, context, [this, at](quint64 t, const KernelTrace& k) {
-    onEnded(*at, t, [&] { emit traceReady(k); });
+    onEnded(*at, t, [this, k] { emit traceReady(k); });
   });
   connect(lane.worker, &RunWorker::checked, context,
           [this, at](quint64 t, const exercise::SubmissionReport& r) {
-            onEnded(*at, t, [&] { emit checkReady(r); });
+            onEnded(*at, t, [this, r] { emit checkReady(r); });
           });
   connect(lane.worker, &RunWorker::failed, context,
           [this, at](quint64 t, const RunFailure& f) { onFailed(*at, t, f); });
@@ -111,7 +122,9 @@ RunController::Lane& RunController::addLane(const std::optional<remote::ServerAd
     QMetaObject::invokeMethod(at->worker, &RunWorker::reconnect, Qt::QueuedConnection);
   });
   lane.thread.start();
-  if (server) {
+  if (!start) {
+    // addDeviceLane starts it.
+  } else if (server) {
     QMetaObject::invokeMethod(
         lane.worker, [worker = lane.worker, address = *server] { worker->serve(address); },
         Qt::QueuedConnection);
@@ -138,16 +151,92 @@ void RunController::removeLane(Lane& lane) {
   lanes_.erase(found);
 }
 
-RunController::Lane& RunController::laneFor(const RunJob& job) {
+RunController::Lane& RunController::addDeviceLane(
+    const std::string& backend, int device, const std::optional<remote::ServerAddress>& server) {
+  // Built as a server's lane, then made a device lane before its worker is asked anything.
+  Lane& lane = addLane(server, /*serve=*/false);
+  lane.serverId = backend;
+  lane.device = device;
+  if (server) {
+    QMetaObject::invokeMethod(
+        lane.worker, [worker = lane.worker, address = *server] { worker->serve(address); },
+        Qt::QueuedConnection);
+  } else {
+    QMetaObject::invokeMethod(
+        lane.worker, [worker = lane.worker, backend] { worker->own(backend); },
+        Qt::QueuedConnection);
+  }
+  return lane;
+}
+
+void RunController::prepareSpread(RunJob& job) {
+  if (!job.anyDevice) return;
+  const auto known = knownDevices_.find(job.backend);
+  const int devices = known == knownDevices_.end() ? 0 : known->second;
+  if (devices < 2) {
+    job.anyDevice = false;
+    return;
+  }
+  job.heldOrder = ++nextHeldOrder_;
+  heldOrder_.push_back(job.heldOrder);
+  if (hasDeviceLanes(job.backend)) return;
+  std::optional<remote::ServerAddress> server;
+  if (const Lane* named = laneOf(job.backend)) server = named->server;
+  for (const remote::ServerAddress& isolated : isolating_)
+    if (remote::backendIdOf(isolated) == job.backend) server = isolated;
+  for (int device = 0; device < devices; ++device) addDeviceLane(job.backend, device, server);
+}
+
+bool RunController::hasDeviceLanes(const std::string& backend) const {
+  return std::any_of(lanes_.begin(), lanes_.end(), [&](const std::unique_ptr<Lane>& lane) {
+    return lane->device && !lane->retiring && lane->serverId == backend;
+  });
+}
+
+bool RunController::takes(const Lane& lane, const RunJob& job) const {
+  if (lane.device) return lane.serves(job);
+  if (job.anyDevice && hasDeviceLanes(job.backend)) return false;
+  return &laneFor(job) == &lane;
+}
+
+const RunController::Lane& RunController::laneFor(const RunJob& job) const {
   for (const std::unique_ptr<Lane>& lane : lanes_)
-    if (!lane->retiring && lane->serves(job)) return *lane;
+    if (!lane->retiring && !lane->device && lane->serves(job)) return *lane;
   return *lanes_.front();
 }
 
 RunController::Lane* RunController::laneOf(const std::string& serverId) {
   for (const std::unique_ptr<Lane>& lane : lanes_)
-    if (!lane->retiring && lane->server && lane->serverId == serverId) return lane.get();
+    if (!lane->retiring && lane->server && !lane->device && lane->serverId == serverId)
+      return lane.get();
   return nullptr;
+}
+
+void RunController::deliver(const RunJob& job, std::function<void()> emitIt) {
+  if (!job.heldOrder) {
+    emitIt();
+    return;
+  }
+  held_[job.heldOrder] = std::move(emitIt);
+  flushHeld();
+}
+
+void RunController::forget(const RunJob& job) {
+  if (!job.heldOrder) return;
+  heldOrder_.erase(std::remove(heldOrder_.begin(), heldOrder_.end(), job.heldOrder),
+                   heldOrder_.end());
+  flushHeld();
+}
+
+void RunController::flushHeld() {
+  while (!heldOrder_.empty()) {
+    const auto found = held_.find(heldOrder_.front());
+    if (found == held_.end()) return;
+    const std::function<void()> emitIt = std::move(found->second);
+    held_.erase(found);
+    heldOrder_.pop_front();
+    emitIt();
+  }
 }
 
 void RunController::setServers(const std::vector<remote::ServerAddress>& servers) {
@@ -165,8 +254,10 @@ void RunController::setServers(const std::vector<remote::ServerAddress>& servers
   }
   // A server whose address changed, or that is gone, leaves its lane.
   for (const std::unique_ptr<Lane>& lane : lanes_) {
+    const std::vector<remote::ServerAddress>& kept =
+        lane->server && lane->server->name.empty() ? isolating : named;
     if (!lane->server || lane->retiring ||
-        std::find(named.begin(), named.end(), *lane->server) != named.end())
+        std::find(kept.begin(), kept.end(), *lane->server) != kept.end())
       continue;
     lane->retiring = true;
     lane->waiting = false;
@@ -177,8 +268,11 @@ void RunController::setServers(const std::vector<remote::ServerAddress>& servers
     if (!laneOf(remote::backendIdOf(server))) addLane(server);
   // Runs for a server no lane takes any more fail; a changed server's go to its new lane.
   for (const std::unique_ptr<Lane>& lane : lanes_)
-    if (lane->retiring && !laneOf(lane->serverId))
+    if (lane->retiring && !laneOf(lane->serverId) && !hasDeviceLanes(lane->serverId))
       failWaiting(*lane, tr("not run: server %1 was removed").arg(lane->name()));
+  // A changed server's any-device runs go to its new lane, on one device.
+  for (RunJob& job : pending_)
+    if (job.anyDevice && !hasDeviceLanes(job.backend)) job.anyDevice = false;
   for (auto lane = lanes_.begin(); lane != lanes_.end();) {
     if ((*lane)->retiring && !(*lane)->current) {
       (*lane)->cancel = true;
@@ -216,7 +310,10 @@ bool RunController::workerRunning() const {
 
 void RunController::enqueue(const std::vector<RunJob>& jobs) {
   if (shutDown_ || jobs.empty()) return;
-  pending_.insert(pending_.end(), jobs.begin(), jobs.end());
+  for (RunJob job : jobs) {
+    prepareSpread(job);
+    pending_.push_back(std::move(job));
+  }
   if (!passOpen_) {
     startPass();
     emit busyChanged(true);
@@ -226,7 +323,7 @@ void RunController::enqueue(const std::vector<RunJob>& jobs) {
 }
 
 void RunController::cancel() {
-  pending_.clear();
+  for (const RunJob& job : std::exchange(pending_, {})) forget(job);
   if (!passOpen_) return;
   pass_.cancelled = true;
   for (const std::unique_ptr<Lane>& lane : lanes_) {
@@ -250,13 +347,16 @@ void RunController::shutdown() {
 }
 
 void RunController::onBackendsProbed(Lane& lane, const std::vector<BackendSummary>& backends) {
-  if (shutDown_) return;
+  if (shutDown_ || lane.device) return;  // a device lane's backend is listed by its own lane
   lane.summaries = backends;
   if (!lane.server && !backends.empty()) lane.probed = true;
   backends_.clear();
   for (const std::unique_ptr<Lane>& each : lanes_)
     if (!each->retiring)
       backends_.insert(backends_.end(), each->summaries.begin(), each->summaries.end());
+  // A server closed when idle lists no devices: how many it had still counts for All GPUs.
+  for (const BackendSummary& summary : backends_)
+    if (summary.available()) knownDevices_[summary.id] = int(summary.devices.size());
   backendsKnown_ = lanes_.front()->probed;
   if (backendsKnown_) emit backendsChanged();
 }
@@ -274,12 +374,12 @@ void RunController::dispatch() {
   if (!pass_.cancelled) {
     for (const std::unique_ptr<Lane>& lane : lanes_) {
       if (lane->current || lane->waiting || lane->retiring) continue;
-      const auto next = std::find_if(pending_.begin(), pending_.end(), [&](const RunJob& job) {
-        return &laneFor(job) == lane.get();
-      });
+      const auto next = std::find_if(pending_.begin(), pending_.end(),
+                                     [&](const RunJob& job) { return takes(*lane, job); });
       if (next == pending_.end()) continue;
       lane->cancel = false;
       lane->current = *next;
+      if (lane->device) lane->current->request.device = *lane->device;
       pending_.erase(next);
       lane->ticket = ++nextTicket_;
       lane->retries = std::exchange(lane->frontRetries, 0);
@@ -304,6 +404,8 @@ void RunController::dispatch() {
 }
 
 void RunController::endPass() {
+  // Every spread run was delivered or forgotten; what is held here would be a run lost track of.
+  Q_ASSERT(held_.empty());
   pass_.seconds = passClock_.elapsed() / 1000.0;
   const QueueSummary summary = pass_;
   passOpen_ = false;
@@ -323,7 +425,7 @@ QueueProgress RunController::progressOf() const {
   const int ended = pass_.completed + pass_.failed;
   double doneWeight = doneWeight_, totalWeight = doneWeight_;
   const Lane* first = nullptr;
-  int running = 0;
+  int running = 0, others = 0;  // others: on lanes that are not device lanes
   for (const std::unique_ptr<Lane>& lane : lanes_) {
     if (lane->waiting) {
       const int left =
@@ -338,6 +440,12 @@ QueueProgress RunController::progressOf() const {
                                      .arg(left));
     }
     if (!lane->current) continue;
+    if (lane->device) {
+      progress.onDevices
+          << tr("%1: %2 (%3)").arg(lane->name(), describe(*lane->current), lane->stage);
+    } else {
+      ++others;
+    }
     ++running;
     if (!first) first = lane.get();
     doneWeight += weightOf(*lane->current) * lane->fraction;
@@ -346,7 +454,7 @@ QueueProgress RunController::progressOf() const {
   for (const RunJob& job : pending_) totalWeight += weightOf(job);
   progress.total = ended + int(pending_.size()) + running;
   progress.position = ended + (running > 0 ? 1 : 0);
-  progress.alsoRunning = std::max(0, running - 1);
+  progress.alsoRunning = progress.onDevices.isEmpty() ? std::max(0, running - 1) : others;
   if (first) {
     progress.current = describe(*first->current);
     progress.stage = first->stage;
@@ -365,10 +473,10 @@ void RunController::onProgress(Lane& lane, quint64 ticket, double fraction, cons
   emit progressChanged(progressOf());
 }
 
-void RunController::onEnded(Lane& lane, quint64 ticket, const std::function<void()>& deliver) {
+void RunController::onEnded(Lane& lane, quint64 ticket, std::function<void()> emitIt) {
   if (shutDown_ || ticket != lane.ticket || !lane.current) return;
   ++pass_.completed;
-  deliver();
+  deliver(*lane.current, std::move(emitIt));
   doneWeight_ += weightOf(*lane.current);
   lane.current.reset();
   // A cancel that came after the last launch of a run still ends the pass.
@@ -384,6 +492,7 @@ void RunController::onFailed(Lane& lane, quint64 ticket, const RunFailure& failu
       failure.server == ServerTrouble::Lost && lane.server && !lane.retiring && !pass_.cancelled;
   if (failure.cancelled()) {
     pass_.cancelled = true;
+    forget(job);
   } else if (lost && lane.retries < remote::kRunRetriesAfterLoss) {
     // The run the loss interrupted is made again once the server is back.
     pending_.push_front(job);
@@ -394,7 +503,7 @@ void RunController::onFailed(Lane& lane, quint64 ticket, const RunFailure& failu
     RunFailure told = failure;
     if (lost)
       told.message += tr(" (the connection was lost again when the run was made once more)");
-    emit runFailed(job, told);
+    deliver(job, [this, job, told] { emit runFailed(job, told); });
     if (failure.server == ServerTrouble::Unreachable && lane.server)
       failWaiting(lane, tr("not run: %1").arg(failure.message));
   }
@@ -437,7 +546,10 @@ void RunController::failWaiting(Lane& lane, const QString& why) {
     job = pending_.erase(job);
     ++pass_.failed;
     doneWeight_ += weightOf(failedJob);
-    emit runFailed(failedJob, RunFailure{ErrorKind::Unavailable, why, ServerTrouble::Unreachable});
+    deliver(failedJob, [this, failedJob, why] {
+      emit runFailed(failedJob,
+                     RunFailure{ErrorKind::Unavailable, why, ServerTrouble::Unreachable});
+    });
   }
   lane.frontRetries = 0;
 }

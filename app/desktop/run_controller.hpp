@@ -3,14 +3,19 @@
 // The run queue on the window's side. It owns the workers, one per lane: the local backends
 // share one lane (so their timings never overlap), each run server has a lane of its own. Jobs
 // keep their order within a lane; a lane takes its next job when it is free, so a server that is
-// slow to start or lost delays no local run. The controller tracks progress and the time left,
-// turns a cancel into "stop after this launch", and holds a lost server's runs until it is back.
+// slow to start or lost delays no local run. Runs that may take any device (RunJob::anyDevice)
+// of a backend with several go to its device lanes, one per device, each with a backend (or a
+// server connection) of its own; their results are delivered in the order they were queued. The
+// controller tracks progress and the time left, turns a cancel into "stop after this launch", and
+// holds a lost server's runs until it is back.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QThread>
 #include <QTimer>
 #include <atomic>
 #include <deque>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -29,6 +34,9 @@ struct QueueProgress {
   QString stage;            // what the backend says it is doing
   double secondsLeft = -1;  // negative while there is nothing to estimate from
   int alsoRunning = 0;      // runs in progress on other lanes at the same time
+  // With runs spread over devices: "cuda@gpu1 device 1: naive tile=8 at 512³ on ... (timing 3/10)",
+  // one line per device lane with a run in progress.
+  QStringList onDevices;
   // "gpu1: 28 runs wait for the server (connecting again in 8 s)", one line per lost server.
   QStringList waiting;
 };
@@ -90,15 +98,31 @@ class RunController : public QObject {
  private:
   struct Lane;
 
-  Lane& addLane(const std::optional<remote::ServerAddress>& server);
+  // `start`: false for a device lane, which addDeviceLane starts as such.
+  Lane& addLane(const std::optional<remote::ServerAddress>& server, bool start = true);
   void removeLane(Lane& lane);
   void removeLaterLane(Lane& lane);
-  Lane& laneFor(const RunJob& job);
+  // The lane of one device of `backend`: a connection of its own to the run server `server`
+  // (also an unnamed one, the isolated local backend), or a local backend of its own.
+  Lane& addDeviceLane(const std::string& backend, int device,
+                      const std::optional<remote::ServerAddress>& server);
+  // Adds the device lanes `job` needs, or clears its anyDevice where its backend has one device.
+  void prepareSpread(RunJob& job);
+  bool hasDeviceLanes(const std::string& backend) const;
+  // Whether `lane` takes `job` when free.
+  bool takes(const Lane& lane, const RunJob& job) const;
+  const Lane& laneFor(const RunJob& job) const;
   Lane* laneOf(const std::string& serverId);
+  // Emits a job's result (or failure) through `emitIt`: at once, or for a spread run once the
+  // runs queued before it are delivered.
+  void deliver(const RunJob& job, std::function<void()> emitIt);
+  // A spread run that ends without a result or failure to show (cancelled).
+  void forget(const RunJob& job);
+  void flushHeld();
   void onBackendsProbed(Lane& lane, const std::vector<BackendSummary>& backends);
   void onProgress(Lane& lane, quint64 ticket, double fraction, const QString& stage);
-  // Ends `lane`'s job `ticket`: the result is emitted by `deliver` (nothing for a failure).
-  void onEnded(Lane& lane, quint64 ticket, const std::function<void()>& deliver);
+  // Ends `lane`'s job `ticket`: the result is emitted by `emitIt` (nothing for a failure).
+  void onEnded(Lane& lane, quint64 ticket, std::function<void()> emitIt);
   void onFailed(Lane& lane, quint64 ticket, const RunFailure& failure);
   void onReconnectTried(Lane& lane, bool back, const QString& why);
   void waitForServer(Lane& lane, const QString& why);
@@ -121,7 +145,11 @@ class RunController : public QObject {
 
   std::deque<RunJob> pending_;
   quint64 nextTicket_ = 0;
-  QueueSummary pass_;        // counts of the current pass of the queue
+  std::uint64_t nextHeldOrder_ = 0;
+  std::deque<std::uint64_t> heldOrder_;                  // spread runs not delivered yet
+  std::map<std::uint64_t, std::function<void()>> held_;  // their ended results, by order
+  std::map<std::string, int> knownDevices_;  // per backend, how many devices it last listed
+  QueueSummary pass_;                        // counts of the current pass of the queue
   double doneWeight_ = 0;    // estimated cost of the runs already ended in this pass
   QElapsedTimer passClock_;  // since this pass began
 };

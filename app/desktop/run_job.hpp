@@ -4,6 +4,7 @@
 // signal arguments.
 #include <QMetaType>
 #include <QString>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +31,11 @@ struct RunJob {
   JobKind kind = JobKind::Run;
   Dim2 traceBlock{0, 0};
   std::optional<exercise::Exercise> exercise = std::nullopt;  // a Check's
+  // A run of a sweep or an autotune with "All GPUs": it may run on any device of its backend
+  // (RunController sets request.device to the one that takes it).
+  bool anyDevice = false;
+  // Set by RunController for such a run: results of these are delivered in this order.
+  std::uint64_t heldOrder = 0;
 
   static RunJob ceilings(const std::string& backend, int device);
   static RunJob trace(const std::string& backend, const TraceRequest& request);

@@ -76,6 +76,15 @@ void RunWorker::serve(const remote::ServerAddress& server) {
   emit backendsProbed(summaries());
 }
 
+void RunWorker::own(const std::string& id) {
+  order_ = {id};
+  try {
+    backends_[id] = makeBackend(id);
+  } catch (const Error& error) {
+    lostReasons_[id] = error.what();
+  }
+}
+
 bool RunWorker::connectServed() {
   if (served_->isConnected()) return true;
   BackendSummary connecting;

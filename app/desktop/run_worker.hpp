@@ -36,6 +36,9 @@ class RunWorker : public QObject {
   // Makes this the worker of one named run server, not started yet (dormant): it starts when
   // connectServer() is asked or a run needs it, and is closed after its idleClose without a job.
   void serve(const tilescope::remote::ServerAddress& server);
+  // Makes this the worker of one device lane of local backend `id`, with a backend of its own
+  // (its own CUDA streams and buffers; the device lock keeps timings on one GPU apart).
+  void own(const std::string& id);
   // Starts and greets the server unless it runs, reporting "connecting" and then what it offers.
   void connectServer();
   // After a lost connection: tries to connect once; reconnectTried says how it went.

@@ -69,6 +69,31 @@ class TestControlPanel : public QObject {
   QTemporaryDir config_;
 
  private slots:
+  void allGpusIsOfferedForABackendOfSeveralDevicesAndPlansSweepsOnAny() {
+    ControlPanel panel;
+    std::vector<BackendSummary> backends = withGpu();
+    backends[1].devices.push_back({1, kGpu, {}});
+    panel.setBackends(backends);
+    auto* allGpus = panel.findChild<QCheckBox*>(QStringLiteral("allDevices"));
+    QVERIFY(allGpus);
+    Choices choices = onGpu("shared-tiled", ElementType::F32);
+    choices.sweep = SweepKind::Size;
+    choices.sizes = "64,128";
+    panel.setChoices(choices);
+    QVERIFY(allGpus->isEnabled());
+    QVERIFY(!allGpus->isChecked());
+    allGpus->setChecked(true);
+    QVERIFY(panel.choices().allDevices);
+    QString problem;
+    const std::vector<RunJob> jobs = panel.plannedJobs(&problem);
+    QCOMPARE(jobs.size(), std::size_t(2));
+    for (const RunJob& job : jobs) QVERIFY(job.anyDevice);
+    // The CPU backend has one device: nothing to spread over.
+    choices.backend = "cpu";
+    panel.setChoices(choices);
+    QVERIFY(!allGpus->isEnabled());
+  }
+
   void initTestCase() {
     QVERIFY(config_.isValid());
     // The panel reads remembered parameters from tuned.json: never the user's.

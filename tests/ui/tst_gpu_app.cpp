@@ -5,7 +5,9 @@
 // to a `tilescope-bench --serve` child, and last (it poisons the process) a sticky CUDA fault in
 // the middle of a sweep. Skips without a usable CUDA device.
 #include <QtTest>
+#include <algorithm>
 
+#include "autotune_run.hpp"
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "control_panel.hpp"
@@ -212,8 +214,10 @@ class TestGpuApp : public QObject {
   void theSameSweepAndCeilingsThroughTheRunServer() {
     const std::string id = "cuda@gpu";
     RunController controller(nullptr, {{"gpu", serverCommand().toStdString(), "cuda"}});
-    QTRY_VERIFY_WITH_TIMEOUT(controller.backend(id) && controller.backend(id)->available(),
-                             kWaitMs);
+    // A server starts when it is first used (issue #34).
+    QTRY_VERIFY_WITH_TIMEOUT(controller.backendsKnown() && controller.backend(id), kWaitMs);
+    controller.connectServer(id);
+    QTRY_VERIFY_WITH_TIMEOUT(controller.backend(id)->available(), kWaitMs);
     const BackendSummary* remote = controller.backend(id);
     QCOMPARE(remote->devices.front().name, cudaDeviceName());
     QCOMPARE(remote->devices.front().facts.back().first, std::string("server"));
@@ -352,6 +356,57 @@ class TestGpuApp : public QObject {
     QCOMPARE(last.tracedBlock.y, 6);
     QTRY_COMPARE_WITH_TIMEOUT(document->selection().block.y, 6, kWaitMs);
     QVERIFY(!window.controller()->busy());
+  }
+
+  // Issue #34: "All GPUs" spreads an autotune's configurations over every device of the machine,
+  // one run per device at a time, and finds the same winner in less time. On a machine with one
+  // GPU every run stays on it.
+  void anAutotuneOnAllGpusUsesEveryDevice() {
+    const std::vector<DeviceInfo> devices = makeCudaBackend()->devices();
+    RunController controller(nullptr, {});
+    QTRY_VERIFY_WITH_TIMEOUT(controller.backendsKnown(), kWaitMs);
+    Choices choices;
+    choices.backend = "cuda";
+    choices.kernel = "pipelined";
+    choices.shape = {4096, 4096, 4096};
+    choices.budgetSeconds = 0.1;
+    // The most devices the progress line showed at work at once.
+    const auto tune = [&](bool allDevices, qint64* ms, int* busiest) {
+      choices.allDevices = allDevices;
+      AutotuneRun autotune(choices, devices.front().name);
+      QSignalSpy progress(&controller, &RunController::progressChanged);
+      QElapsedTimer clock;
+      clock.start();
+      for (const RunResult& result : runAll(controller, autotune.jobs()))
+        if (!autotune.collect(result)) qWarning("not collected: %s", result.device.c_str());
+      *ms = clock.elapsed();
+      *busiest = 0;
+      for (const QList<QVariant>& args : progress)
+        *busiest = std::max(*busiest, int(args.front().value<QueueProgress>().onDevices.size()));
+      return autotune;
+    };
+    qint64 oneMs = 0, allMs = 0;
+    int oneBusiest = 0, allBusiest = 0;
+    const AutotuneRun one = tune(false, &oneMs, &oneBusiest);
+    const AutotuneRun all = tune(true, &allMs, &allBusiest);
+    QVERIFY(one.complete());
+    QVERIFY(all.complete());
+    for (std::size_t i = 0; i < all.results().size(); ++i) {
+      // In the order planned, whichever device ran each.
+      QCOMPARE(all.results()[i].kernel.params, all.jobs()[i].request.kernel.params);
+      QVERIFY(all.results()[i].verified());
+    }
+    QVERIFY(oneBusiest <= 1);
+    if (devices.size() > 1) QCOMPARE(allBusiest, int(devices.size()));
+    QVERIFY(one.best() && all.best());
+    qInfo(
+        "autotune of pipelined at 4096^3 (%zu configurations): %lld ms on one device, %lld ms "
+        "on %zu (%.2fx); best on one %s %.1f GFLOP/s, on all %s %.1f GFLOP/s",
+        all.jobs().size(), (long long)oneMs, (long long)allMs, devices.size(),
+        double(oneMs) / double(std::max<qint64>(allMs, 1)),
+        formatParams(one.best()->kernel).c_str(), one.best()->gflops,
+        formatParams(all.best()->kernel).c_str(), all.best()->gflops);
+    if (devices.size() > 1) QVERIFY(allMs < oneMs);
   }
 
   void aStickyFaultMidSweepKeepsTheWindowAndTheResults() {

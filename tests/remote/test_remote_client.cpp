@@ -199,5 +199,28 @@ TEST(RemoteClient, ACancelEndsAWriteToAServerThatStoppedReading) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
 }
 
+// A server that never answers hello (a queued Slurm job, a command that is not the server) is
+// unavailable after the hello timeout, saying whether it wrote anything, and is stopped.
+TEST(RemoteClient, AServerThatNeverAnswersHelloIsUnavailableAfterTheTimeoutSayingWhatItWrote) {
+  ServerAddress silent{"queued", "sleep 600", "cpu"};
+  silent.helloTimeout = 300ms;
+  const auto start = std::chrono::steady_clock::now();
+  RemoteBackend quiet(silent);
+  EXPECT_EQ(quiet.unavailableReason(),
+            "server queued did not answer within 300 ms, and wrote nothing: a Slurm job still "
+            "queued, or a command that does not start tilescope-bench --serve?");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+
+  ServerAddress talking{"queued",
+                        "echo 'srun: job 4242 queued and waiting for resources' >&2; "
+                        "sleep 600",
+                        "cpu"};
+  talking.helloTimeout = 300ms;
+  RemoteBackend told(talking);
+  EXPECT_EQ(told.unavailableReason(),
+            "server queued did not answer within 300 ms: srun: job 4242 queued and waiting for "
+            "resources");
+}
+
 }  // namespace
 }  // namespace tilescope::remote

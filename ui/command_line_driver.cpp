@@ -201,18 +201,17 @@ void CommandLineDriver::runWhenBackendsKnown() {
             report(QStringLiteral("%1 failed: %2").arg(desktop::describe(job), failure.message), 1);
           });
   // A lost server holds its runs, and the window says so in its notice; a script reads stderr.
+  // The reason names the server already.
   connect(controller, &desktop::RunController::serverLost, this,
           [](const QString& server, const QString& why, int waiting) {
-            printLine(stderr, QStringLiteral("tilescope: %1: %2; %3 held until it is back")
-                                  .arg(server, why, runsText(waiting)));
+            printLine(stderr, QStringLiteral("tilescope: %1; %2 held until %3 is back")
+                                  .arg(why, runsText(waiting), server));
           });
-  connect(
-      controller, &desktop::RunController::serverBack, this,
-      [](const QString& server, int waiting) {
-        printLine(
-            stderr,
-            QStringLiteral("tilescope: %1 is back; %2 held go on").arg(server, runsText(waiting)));
-      });
+  connect(controller, &desktop::RunController::serverBack, this,
+          [](const QString& server, int waiting) {
+            printLine(stderr, QStringLiteral("tilescope: %1 is back; the %2 held go on")
+                                  .arg(server, runsText(waiting)));
+          });
   connect(
       controller, &desktop::RunController::queueFinished, this,
       [this] {

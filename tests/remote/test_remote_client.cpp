@@ -222,5 +222,25 @@ TEST(RemoteClient, AServerThatNeverAnswersHelloIsUnavailableAfterTheTimeoutSayin
             "resources");
 }
 
+// Through ssh (here a fake one: a script named ssh), a greeting before hello is the host's
+// ~/.bashrc talking, and the message says so.
+TEST(RemoteClient, AGreetingBeforeHelloThroughSshPointsAtTheHostsStartupFiles) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("tilescope-chatty-ssh-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "ssh") << "#!/bin/sh\necho 'Welcome to gpu1'\ncat >/dev/null\n";
+  std::filesystem::permissions(folder / "ssh", std::filesystem::perms::owner_all);
+  RemoteBackend chatty(
+      {"gpu1", (folder / "ssh").string() + " gpu1 tilescope-bench --serve", "cpu"});
+  EXPECT_EQ(chatty.unavailableReason(),
+            "the server does not speak the TileScope protocol; it wrote: 'Welcome to gpu1' "
+            "(printed before the server started: the host's ~/.bashrc or login scripts must print "
+            "nothing for ssh commands)");
+  RemoteBackend local({"local", "echo 'Welcome'; cat >/dev/null", "cpu"});
+  EXPECT_EQ(local.unavailableReason(),
+            "the server does not speak the TileScope protocol; it wrote: 'Welcome'");
+  std::filesystem::remove_all(folder);
+}
+
 }  // namespace
 }  // namespace tilescope::remote

@@ -28,6 +28,11 @@ void printLine(std::FILE* stream, const QString& text) {
   std::fflush(stream);
 }
 
+// "1 run", "3 runs": the runs a lost server holds.
+QString runsText(int runs) {
+  return runs == 1 ? QStringLiteral("1 run") : QStringLiteral("%1 runs").arg(runs);
+}
+
 }  // namespace
 
 CommandLineDriver::CommandLineDriver(MainWindow* window, desktop::CommandLine commandLine,
@@ -194,6 +199,18 @@ void CommandLineDriver::runWhenBackendsKnown() {
   connect(controller, &desktop::RunController::runFailed, this,
           [this](const desktop::RunJob& job, const desktop::RunFailure& failure) {
             report(QStringLiteral("%1 failed: %2").arg(desktop::describe(job), failure.message), 1);
+          });
+  // A lost server holds its runs, and the window says so in its notice; a script reads stderr.
+  // The reason names the server already.
+  connect(controller, &desktop::RunController::serverLost, this,
+          [](const QString& server, const QString& why, int waiting) {
+            printLine(stderr, QStringLiteral("tilescope: %1; %2 held until %3 is back")
+                                  .arg(why, runsText(waiting), server));
+          });
+  connect(controller, &desktop::RunController::serverBack, this,
+          [](const QString& server, int waiting) {
+            printLine(stderr, QStringLiteral("tilescope: %1 is back; the %2 held go on")
+                                  .arg(server, runsText(waiting)));
           });
   connect(
       controller, &desktop::RunController::queueFinished, this,

@@ -212,8 +212,10 @@ Measured runAll(const RunDevices& on, const std::vector<RunRequest>& runs, bool 
   };
   const auto waiting = [&](const std::string& why, int attempt, std::chrono::seconds pause) {
     const std::lock_guard<std::mutex> lock(printing);
-    printNote(why + "; connecting again in " + std::to_string(pause.count()) + " s (try " +
-              std::to_string(attempt) + "; Ctrl+C stops, keeping what was measured)");
+    // ssh's last words end in a full stop; the note goes on as a sentence of its own.
+    printNote(why + (why.ends_with('.') ? " " : ". ") + "Connecting again in " +
+              std::to_string(pause.count()) + " s (try " + std::to_string(attempt) +
+              "; Ctrl+C stops, keeping what was measured).");
   };
   const std::vector<plan::RunOutcome> outcomes = plan::runSpread(
       on.backends, on.devices, runs, keepGoing, progress, &interruptRequested,

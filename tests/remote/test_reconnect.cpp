@@ -32,9 +32,17 @@ TEST(ExitStatus, SshsStatus255IsToldApartByItsMessage) {
   EXPECT_NE(explainExit(exitedWith(255), "user@gpu1: Permission denied (publickey).", beforeHello)
                 .find("ssh could not log in"),
             std::string::npos);
-  EXPECT_NE(explainExit(exitedWith(255), "Host key verification failed.", beforeHello)
-                .find("could not log in"),
+  EXPECT_EQ(explainExit(exitedWith(255), "user@gpu1: Permission denied (publickey).", beforeHello)
+                .find("host's key"),
             std::string::npos);
+  for (const char* hostKey :
+       {"Host key verification failed.", "@ WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! @"}) {
+    const std::string why = explainExit(exitedWith(255), hostKey, beforeHello);
+    EXPECT_NE(why.find("could not log in: it does not know or trust the host's key"),
+              std::string::npos)
+        << why;
+    EXPECT_EQ(why.find("ssh-add"), std::string::npos) << why;
+  }
   EXPECT_NE(
       explainExit(exitedWith(255),
                   "ssh: Could not resolve hostname gpu9: Name or service not known", beforeHello)
@@ -51,9 +59,13 @@ TEST(ExitStatus, SshsStatus255IsToldApartByItsMessage) {
     EXPECT_NE(why.find("the network dropped"), std::string::npos) << why;
     EXPECT_EQ(why.find("log in"), std::string::npos) << why;
   }
-  // Nothing said after a connection that was up: dropped, or the server killed on the host.
+  // Nothing said after a connection that was up: the server killed on the host (ssh does not
+  // pass a remote signal on), or ssh stopped here; a lost network makes ssh say so.
   const std::string silent = explainExit(exitedWith(255), "", afterHello);
-  EXPECT_NE(silent.find("killed on the host"), std::string::npos) << silent;
+  EXPECT_NE(silent.find("killed on the host, or ssh was stopped on this machine"),
+            std::string::npos)
+      << silent;
+  EXPECT_EQ(silent.find("the network dropped"), std::string::npos) << silent;
   EXPECT_EQ(silent.find("log in"), std::string::npos) << silent;
   EXPECT_NE(
       explainExit(exitedWith(255), "", beforeHello).find("run the command once in a terminal"),
@@ -68,6 +80,15 @@ TEST(ExitStatus, TheShellsStatusesAndSignals) {
   EXPECT_NE(explainExit(exitedWith(137), "", {}).find("killed by signal 9"), std::string::npos);
   EXPECT_NE(explainExit(SIGKILL, "", {}).find("killed by signal 9"), std::string::npos);
   EXPECT_NE(explainExit(exitedWith(0), "", {}).find("before answering"), std::string::npos);
+  // Through ssh a signal may have ended ssh here (the shell reports 128 + n, or ssh in its place
+  // was killed) or the command on the host (ssh passes the shell's status on).
+  const ExitContext throughSsh{true, true};
+  EXPECT_NE(
+      explainExit(exitedWith(137), "Killed", throughSsh)
+          .find("killed by signal 9, Killed: ssh on this machine, or the command on the host"),
+      std::string::npos);
+  EXPECT_EQ(explainExit(SIGKILL, "", throughSsh),
+            "ssh was killed on this machine by signal 9 (Killed)");
 }
 
 TEST(ExitStatus, SshIsTheFirstWordOfTheCommand) {
@@ -167,6 +188,9 @@ TEST_F(LostServer, ALostConnectionIsToldAsLostAndTheServerIsWaitedFor) {
   EXPECT_TRUE(server.isConnected());
   EXPECT_FALSE(server.lostConnection());
   ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_NE(reasons[0].find("the connection was lost"), std::string::npos) << reasons[0];
+  EXPECT_EQ(reasons[1].rfind("not back yet: the server exited with status 255", 0), 0u)
+      << reasons[1];
   EXPECT_NE(reasons[1].find("cannot reach the host"), std::string::npos) << reasons[1];
 }
 

@@ -199,5 +199,48 @@ TEST(RemoteClient, ACancelEndsAWriteToAServerThatStoppedReading) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
 }
 
+// A server that never answers hello (a queued Slurm job, a command that is not the server) is
+// unavailable after the hello timeout, saying whether it wrote anything, and is stopped.
+TEST(RemoteClient, AServerThatNeverAnswersHelloIsUnavailableAfterTheTimeoutSayingWhatItWrote) {
+  ServerAddress silent{"queued", "sleep 600", "cpu"};
+  silent.helloTimeout = 300ms;
+  const auto start = std::chrono::steady_clock::now();
+  RemoteBackend quiet(silent);
+  EXPECT_EQ(quiet.unavailableReason(),
+            "server queued did not answer within 300 ms, and wrote nothing: a Slurm job still "
+            "queued, or a command that does not start tilescope-bench --serve?");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+
+  ServerAddress talking{"queued",
+                        "echo 'srun: job 4242 queued and waiting for resources' >&2; "
+                        "sleep 600",
+                        "cpu"};
+  talking.helloTimeout = 300ms;
+  RemoteBackend told(talking);
+  EXPECT_EQ(told.unavailableReason(),
+            "server queued did not answer within 300 ms: srun: job 4242 queued and waiting for "
+            "resources");
+}
+
+// Through ssh (here a fake one: a script named ssh), a greeting before hello is the host's
+// ~/.bashrc talking, and the message says so.
+TEST(RemoteClient, AGreetingBeforeHelloThroughSshPointsAtTheHostsStartupFiles) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("tilescope-chatty-ssh-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "ssh") << "#!/bin/sh\necho 'Welcome to gpu1'\ncat >/dev/null\n";
+  std::filesystem::permissions(folder / "ssh", std::filesystem::perms::owner_all);
+  RemoteBackend chatty(
+      {"gpu1", (folder / "ssh").string() + " gpu1 tilescope-bench --serve", "cpu"});
+  EXPECT_EQ(chatty.unavailableReason(),
+            "the server does not speak the TileScope protocol; it wrote: 'Welcome to gpu1' "
+            "(printed before the server started: the host's ~/.bashrc or login scripts must print "
+            "nothing for ssh commands)");
+  RemoteBackend local({"local", "echo 'Welcome'; cat >/dev/null", "cpu"});
+  EXPECT_EQ(local.unavailableReason(),
+            "the server does not speak the TileScope protocol; it wrote: 'Welcome'");
+  std::filesystem::remove_all(folder);
+}
+
 }  // namespace
 }  // namespace tilescope::remote

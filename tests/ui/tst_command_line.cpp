@@ -393,6 +393,37 @@ class TestCommandLine : public QObject {
     QVERIFY2(!down.err.contains(QStringLiteral("connecting to the server")), qPrintable(down.err));
   }
 
+  // A server lost mid-sweep holds its runs: the headless binary says why on stderr, says when it
+  // is back, and exports every result.
+  void binarySaysWhenAServerIsLostAndBack() {
+    const QString config = dir_.filePath(QStringLiteral("flaky-server"));
+    QVERIFY(QDir().mkpath(config + QStringLiteral("/TileScope")));
+    const std::string once = dir_.filePath(QStringLiteral("flaky-once")).toStdString();
+    // The first server is killed a second after it starts, in the sweep's first run.
+    const std::string command = "if [ ! -e '" + once + "' ]; then touch '" + once +
+                                "'; (sleep 1; kill -9 $$) </dev/null >/dev/null 2>&1 & fi; exec '" +
+                                TILESCOPE_BENCH + "' --serve";
+    const nlohmann::json settings = {
+        {"servers", {{{"name", "flaky"}, {"command", command}, {"backend", "cpu"}}}}};
+    writeText(config + QStringLiteral("/TileScope/TileScope.json"), settings.dump().c_str());
+    const Finished run = runBinary({"-platform", "offscreen", "--backend", "cpu@flaky", "--kernel",
+                                    "naive", "--tile", "8", "--sweep", "size=512,520,528", "--reps",
+                                    "100", "--run", "--export-csv", "flaky.csv", "--quit"},
+                                   config);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("tilescope: server flaky: the connection was lost: "
+                                             "the server was killed by signal 9")),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral(" runs held until flaky is back\n")),
+             qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral("tilescope: flaky is back; the ")),
+             qPrintable(run.err));
+    std::ifstream csv(dir_.filePath(QStringLiteral("flaky.csv")).toStdString());
+    const std::vector<RunResult> rows = report::readCsv(csv);
+    QCOMPARE(rows.size(), std::size_t(3));
+    for (const RunResult& row : rows) QVERIFY(row.verified());
+  }
+
   void binaryRunsExportsAndQuits() {
     const Finished run = runBinary({"-platform",    "offscreen",
                                     "--backend",    "cpu",

@@ -20,11 +20,14 @@ bool mentionsAny(const std::string& errors, std::initializer_list<std::string_vi
 std::string sshFailure(const std::string& errors, bool greeted) {
   if (mentionsAny(errors, {"Could not resolve hostname", "Name or service not known"}))
     return "ssh cannot find the host: check its name (and ~/.ssh/config)";
+  if (mentionsAny(errors, {"Host key verification failed", "REMOTE HOST IDENTIFICATION HAS CHANGED",
+                           "no matching host key type"}))
+    return "ssh could not log in: it does not know or trust the host's key (connect once in a "
+           "terminal to accept a new host's key; a changed key needs the host's administrator)";
   if (mentionsAny(errors, {"Permission denied", "Too many authentication failures",
-                           "No more authentication methods", "Host key verification failed",
-                           "REMOTE HOST IDENTIFICATION HAS CHANGED", "no matching host key type"}))
-    return "ssh could not log in: check the user name, the key (ssh-add -l) and the host key "
-           "(run the command once in a terminal)";
+                           "No more authentication methods"}))
+    return "ssh could not log in: the host refused the user name or the key (check them with "
+           "ssh-add -l; ssh-copy-id puts the key on the host)";
   if (mentionsAny(errors, {"Connection closed by", "Connection reset", "Broken pipe",
                            "client_loop: send disconnect", "Timeout, server",
                            "closed by remote host", "not responding"}))
@@ -34,8 +37,8 @@ std::string sshFailure(const std::string& errors, bool greeted) {
     return "ssh cannot reach the host (it is down, has no ssh server, or a firewall or the "
            "network is in the way)";
   if (greeted)
-    return "the connection ended without a word from ssh: the network dropped, or the server was "
-           "killed on the host (ssh reports that as 255 too)";
+    return "ssh gave no reason: the server was killed on the host, or ssh was stopped on this "
+           "machine (a dropped network makes ssh say so)";
   return "ssh failed without a message: run the command once in a terminal to see why";
 }
 
@@ -50,6 +53,9 @@ bool startsSsh(const std::string& command) {
 }
 
 std::string explainExit(int waitStatus, const std::string& errors, const ExitContext& context) {
+  if (WIFSIGNALED(waitStatus) && context.throughSsh)  // the shell ran ssh in its place
+    return "ssh was killed on this machine by signal " + std::to_string(WTERMSIG(waitStatus)) +
+           " (" + ::strsignal(WTERMSIG(waitStatus)) + ")";
   if (WIFSIGNALED(waitStatus))
     return "the server was killed by signal " + std::to_string(WTERMSIG(waitStatus)) + " (" +
            ::strsignal(WTERMSIG(waitStatus)) + ")";
@@ -65,6 +71,9 @@ std::string explainExit(int waitStatus, const std::string& errors, const ExitCon
         "non-interactive shells on the server; see docs/remote.md)";
   else if (code == 126)
     message += " (a command could not be executed: check its permissions)";
+  else if (code > 128 && code <= 128 + 64 && context.throughSsh)  // the local shell's or the host's
+    message += " (killed by signal " + std::to_string(code - 128) + ", " + ::strsignal(code - 128) +
+               ": ssh on this machine, or the command on the host)";
   else if (code > 128 && code <= 128 + 64)  // a shell's report of a child's signal
     message +=
         " (killed by signal " + std::to_string(code - 128) + ", " + ::strsignal(code - 128) + ")";

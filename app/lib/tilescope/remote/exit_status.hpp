@@ -12,8 +12,10 @@ struct ExitContext {
 };
 
 // "the server exited with status 127 (a command was not found: ...)"; `waitStatus` as waitpid
-// reports it. ssh's 255 is told apart by its message: it could not log in, could not find or reach
-// the host, or lost a connection that was up (also what a server killed on the host looks like).
+// reports it. ssh's 255 is told apart by its message: the host refused the key, the host's key is
+// unknown, the host cannot be found or reached, or a connection that was up was lost; without a
+// message after hello, the server was killed on the host (ssh passes no remote signal on) or ssh
+// was stopped here.
 std::string explainExit(int waitStatus, const std::string& errors, const ExitContext& context);
 
 // Whether `command` (run through /bin/sh -c) starts ssh.

@@ -28,7 +28,7 @@ bool waitForServer(RemoteBackend& server, std::chrono::seconds giveUpAfter,
     }
     const std::optional<std::string> reason = server.unavailableReason();
     if (server.isConnected()) return true;
-    why = reason.value_or("the server did not answer");
+    why = "not back yet: " + reason.value_or("the server did not answer");
   }
 }
 

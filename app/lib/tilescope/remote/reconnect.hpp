@@ -19,7 +19,8 @@ std::chrono::seconds reconnectDelay(int attempt);
 // How many times a run interrupted by a lost connection is made again before it fails.
 inline constexpr int kRunRetriesAfterLoss = 1;
 
-// Told before each pause: why the server is not back, the attempt coming and its pause.
+// Told before each pause: why the server is not back (first the lost connection's reason, then
+// "not back yet: " and the last try's), the attempt coming and its pause.
 using WaitReport = std::function<void(const std::string& why, int attempt, std::chrono::seconds)>;
 
 // Waits for `server` to come back after a lost connection, trying to connect after each

@@ -17,8 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-// Slurm may queue the job before the server starts; ssh may ask nothing (it has no terminal).
-constexpr int kHelloTimeoutMs = 120000;
 // How often a waiting run looks at the cancel flag.
 constexpr int kPollMs = 100;
 // A server that does not answer a cancel within this long is hung (a kernel that never ends) and
@@ -93,12 +91,16 @@ RemoteBackend::Connection& RemoteBackend::connected() const {
                                                               ServerProcess::kDefaultWriteTimeout));
     connection->process->send({{"verb", "hello"}, {"id", 0}, {"protocol", kProtocolVersion}});
     const std::optional<json> hello =
-        connection->process->receive(kHelloTimeoutMs, stopConnecting_);
+        connection->process->receive(int(address_.helloTimeout.count()), stopConnecting_);
     if (!hello && stopConnecting_ && stopConnecting_->load())
       throw Error(ErrorKind::Cancelled, where + ": stopped while connecting");
-    if (!hello)
-      unavailable(where + " did not answer within " + std::to_string(kHelloTimeoutMs / 1000) +
-                  " s: " + connection->process->stderrTail());
+    if (!hello) {
+      const std::string errors = connection->process->stderrTail();
+      unavailable(where + " did not answer within " + durationText(address_.helloTimeout) +
+                  (errors.empty() ? ", and wrote nothing: a Slurm job still queued, or a command "
+                                    "that does not start tilescope-bench --serve?"
+                                  : ": " + errors));
+    }
     connection->process->markGreeted();
     Hello read = readHello(*hello, address_.backend, where);
     connection->program = std::move(read.program);

@@ -27,6 +27,9 @@ struct ServerAddress {
   // connection or a stuck server, which is then stopped. Longer than any one repetition the
   // kernels' work bounds allow; tests make it short.
   std::chrono::milliseconds replyTimeout = std::chrono::minutes(5);
+  // The server must answer hello within this long: Slurm may queue its job first, and ssh may
+  // ask nothing (it has no terminal). Tests make it short.
+  std::chrono::milliseconds helloTimeout = std::chrono::minutes(2);
   // The app closes a server idle this long (so a Slurm job is released); zero: never.
   std::chrono::milliseconds idleClose = std::chrono::minutes(10);
 

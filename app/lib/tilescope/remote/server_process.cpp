@@ -234,8 +234,13 @@ std::optional<nlohmann::json> ServerProcess::receive(int timeoutMs, const std::a
   try {
     return parseMessage(line->text);
   } catch (const Error&) {
+    // Through ssh, a line before hello comes from the host's shell startup files, not the server.
     unavailable("the server does not speak the TileScope protocol; it wrote: '" +
-                excerpt(line->text) + "'");
+                excerpt(line->text) + "'" +
+                (throughSsh_ && !greeted_
+                     ? " (printed before the server started: the host's ~/.bashrc or login "
+                       "scripts must print nothing for ssh commands)"
+                     : ""));
   }
 }
 

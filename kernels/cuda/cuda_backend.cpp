@@ -482,9 +482,8 @@ class CudaBackend final : public Backend {
     auto found = userModules_.find(key);
     if (found != userModules_.end()) return *found->second;
     const std::string name = userKernelName(config.kernel);
-    const CompileResult compiled = compileUserKernel({name, config.source.value_or("")},
-                                                     {arch, config.params, element, traced},
-                                                     cancel);
+    const CompileResult compiled = compileUserKernel(
+        {name, config.source.value_or("")}, {arch, config.params, element, traced}, cancel);
     if (!compiled.ok && cancel && cancel->load())
       throw Error(ErrorKind::Cancelled, "cancelled by the user");
     if (!compiled.ok) {

@@ -136,11 +136,10 @@ TEST_P(CompileChild, ACompileOverTheMemoryLimitIsStopped) {
   const CompileResult child = inChild("hungry", hungrySource(), limits);
   EXPECT_FALSE(child.ok);
   ASSERT_FALSE(child.diagnostics.empty());
-  EXPECT_EQ(child.diagnostics.front().message, compile::memoryLimitMessage(limits))
-      << child.log;
-  EXPECT_NE(child.diagnostics.front().message.find(
-                "the compiler ran out of its 1 GiB memory limit"),
-            std::string::npos);
+  EXPECT_EQ(child.diagnostics.front().message, compile::memoryLimitMessage(limits)) << child.log;
+  EXPECT_NE(
+      child.diagnostics.front().message.find("the compiler ran out of its 1 GiB memory limit"),
+      std::string::npos);
 }
 
 TEST_P(CompileChild, CancelStopsACompileInProgress) {

@@ -134,10 +134,10 @@ CompileResult resultFrom(const json& reply) {
   const json& diagnostics = io::arrayAt(io::requiredField(reply, "diagnostics", ""), "diagnostics");
   for (std::size_t i = 0; i < diagnostics.size(); ++i) {
     const std::string at = io::elementPath("diagnostics", i);
-    r.diagnostics.push_back({int(integerField(diagnostics[i], "line", at, 0, INT32_MAX, "line")),
-                             int(integerField(diagnostics[i], "column", at, 0, INT32_MAX, "column")),
-                             booleanField(diagnostics[i], "error", at),
-                             stringField(diagnostics[i], "message", at)});
+    r.diagnostics.push_back(
+        {int(integerField(diagnostics[i], "line", at, 0, INT32_MAX, "line")),
+         int(integerField(diagnostics[i], "column", at, 0, INT32_MAX, "column")),
+         booleanField(diagnostics[i], "error", at), stringField(diagnostics[i], "message", at)});
   }
   r.log = stringField(reply, "log", "");
   r.arch = stringField(reply, "arch", "");
@@ -159,11 +159,14 @@ CompileResult resultFrom(const json& reply) {
   r.values = paramsFrom(io::requiredField(reply, "values", ""), "values");
   if (const json* resources = io::optionalField(reply, "resources")) {
     KernelResources k;
-    k.registersPerThread = int(integerField(*resources, "registers", "resources", 0, INT32_MAX, "count"));
+    k.registersPerThread =
+        int(integerField(*resources, "registers", "resources", 0, INT32_MAX, "count"));
     k.sharedBytesPerBlock = integerField(*resources, "shared_bytes", "resources", 0, kMost, "size");
     k.localBytesPerThread = integerField(*resources, "local_bytes", "resources", 0, kMost, "size");
-    k.threadsPerBlock = int(integerField(*resources, "threads", "resources", 0, INT32_MAX, "count"));
-    k.blocksPerSM = int(integerField(*resources, "blocks_per_sm", "resources", 0, INT32_MAX, "count"));
+    k.threadsPerBlock =
+        int(integerField(*resources, "threads", "resources", 0, INT32_MAX, "count"));
+    k.blocksPerSM =
+        int(integerField(*resources, "blocks_per_sm", "resources", 0, INT32_MAX, "count"));
     k.occupancy = io::numberField(*resources, "occupancy", "resources", io::Sign::NonNegative);
     r.resources = k;
   }
@@ -178,10 +181,9 @@ CompileResult resultFrom(const json& reply) {
 // The words of a compiler or process that ran out of memory: NVRTC's front end and its LLVM,
 // GCC's cc1plus, NVRTC's status, the C++ runtime (tilescope-bench prints what() of bad_alloc).
 bool saysOutOfMemory(const std::string& text) {
-  for (const char* words :
-       {"catastrophic error: out of memory", "LLVM ERROR: out of memory",
-        "virtual memory exhausted", "cc1plus: out of memory", "NVRTC_ERROR_OUT_OF_MEMORY",
-        "std::bad_alloc"})
+  for (const char* words : {"catastrophic error: out of memory", "LLVM ERROR: out of memory",
+                            "virtual memory exhausted", "cc1plus: out of memory",
+                            "NVRTC_ERROR_OUT_OF_MEMORY", "std::bad_alloc"})
     if (text.find(words) != std::string::npos) return true;
   return false;
 }
@@ -191,9 +193,9 @@ std::string lastLine(const std::string& text) {
   std::size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return {};
   const std::size_t begin = text.rfind('\n', end);
-  return text.substr(begin == std::string::npos ? 0 : begin + 1,
-                     std::min<std::size_t>(end + 1 - (begin == std::string::npos ? 0 : begin + 1),
-                                           300));
+  return text.substr(
+      begin == std::string::npos ? 0 : begin + 1,
+      std::min<std::size_t>(end + 1 - (begin == std::string::npos ? 0 : begin + 1), 300));
 }
 
 CompileResult failed(const CompileOptions& options, const CompileTarget& target,

@@ -15,7 +15,7 @@
 namespace tilescope::compile {
 
 struct Limits {
-  double seconds = 60;                                  // wall clock, and CPU time per process
+  double seconds = 60;                                 // wall clock, and CPU time per process
   std::uint64_t memoryBytes = std::uint64_t(4) << 30;  // address space per process; 0: none
 };
 

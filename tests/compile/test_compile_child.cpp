@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -171,26 +172,30 @@ TEST(CompileChildProgram, AProgramThatCannotStartIsNamed) {
 }
 
 // The CPU backend compiles through the isolated compiler and loads what it left: the run is the
-// same as in process, exact on integers.
+// same as in process, exact on integers. It runs in a forked process that ends with _Exit:
+// LeakSanitizer's scan at exit now and then crashes on a loaded kernel's dynamic TLS, a known
+// fault of that scan, not of this path.
 TEST(CompileChildProgram, ACpuRunCompilesInTheChild) {
   if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
-  std::atomic<int> compiles{0};
-  setIsolatedCompiler([&](const UserKernelSource& kernel, const CompileOptions& options,
-                          const CompileTarget& target, const std::atomic<bool>* cancel) {
-    ++compiles;
-    return compile::compileInChild(TILESCOPE_BENCH, kernel, options, target, {}, cancel);
-  });
-  RunRequest request;
-  request.kernel = {userKernelId("tiled_run"), {}, shapedSource()};
-  request.shape = {96, 80, 72};
-  request.fill = Fill::Integer;
-  request.sampling.fixedReps = 1;
-  const RunResult result = makeBackend("cpu")->run(request, {}, nullptr);
-  setIsolatedCompiler({});
-  EXPECT_EQ(compiles.load(), 1);
-  ASSERT_TRUE(result.verification.has_value());
-  EXPECT_TRUE(result.verification->passed);
-  EXPECT_EQ(result.verification->maxAbsError, 0);
+  const auto runAndExit = [] {
+    std::atomic<int> compiles{0};
+    setIsolatedCompiler([&](const UserKernelSource& kernel, const CompileOptions& options,
+                            const CompileTarget& target, const std::atomic<bool>* cancel) {
+      ++compiles;
+      return compile::compileInChild(TILESCOPE_BENCH, kernel, options, target, {}, cancel);
+    });
+    RunRequest request;
+    request.kernel = {userKernelId("tiled_run"), {}, shapedSource()};
+    request.shape = {96, 80, 72};
+    request.fill = Fill::Integer;
+    request.sampling.fixedReps = 1;
+    const RunResult result = makeBackend("cpu")->run(request, {}, nullptr);
+    const bool exact =
+        result.verification && result.verification->passed && result.verification->maxAbsError == 0;
+    std::fprintf(stderr, "compiles %d, exact %d\n", compiles.load(), int(exact));
+    std::_Exit(compiles == 1 && exact ? 0 : 1);
+  };
+  EXPECT_EXIT(runAndExit(), ::testing::ExitedWithCode(0), "compiles 1, exact 1");
 }
 
 TEST(CompileChildProgram, BenchStopsAKernelFileOverTheTimeLimit) {

@@ -41,6 +41,8 @@ class KernelEditor : public QWidget {
   bool saveFile(const QString& path, QString* error);
   // Compiles on the compiler's thread; the result arrives as compiled().
   void compile();
+  // Stops a compile in progress: its result says it was cancelled.
+  void cancelCompile() { compiler_.cancel(); }
   // Compiles, and asks the window to run the kernel as it stands (runRequested()), or to
   // autotune it over its TS_PARAM values (autotuneRequested()).
   void run();

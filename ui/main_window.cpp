@@ -303,6 +303,8 @@ void MainWindow::connectControllers() {
   connect(diagrams_, &DiagramHost::presentationModeChanged, this, presenting);
   connect(charts_, &ChartPanel::presentationModeChanged, this, presenting);
   connect(kernelEditor_, &KernelEditor::runRequested, this, &MainWindow::runUserKernel);
+  // Cancel stops the editor's compile too (a run from the editor starts one beside it).
+  connect(runActions_->cancel(), &QAction::triggered, kernelEditor_, &KernelEditor::cancelCompile);
   connect(kernelEditor_, &KernelEditor::traceRequested, this, &MainWindow::traceUserKernel);
   connect(&traces_, &desktop::TraceController::drawn, this, [this](const KernelTrace& trace) {
     kernelEditor_->showSanitizer(trace);

@@ -111,6 +111,8 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
       ->type_name("SUBMISSION");
   // The child --grade starts for each submission: not for people (no help, no man page).
   app.add_option("--grade-child", cl.gradeChild)->group("");
+  // The child every compile of a user kernel runs in (app/lib/tilescope/compile): not for people.
+  app.add_option("--compile-kernel", cl.compileKernel)->group("");
   tile->excludes(params);
   size->excludes(m)->excludes(n)->excludes(k);
   for (CLI::Option* other :

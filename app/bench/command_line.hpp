@@ -23,6 +23,8 @@ struct CommandLine {
   // Grading: the exercise, the submissions (the positional arguments), the limits. The hidden
   // --grade-child EXERCISE FILE is the child that checks one of them.
   std::optional<std::string> grade, checkExercise, gradeChild;
+  // --compile-kernel REQUEST compiles one user kernel and writes the result (compile_child.hpp).
+  std::optional<std::string> compileKernel;
   std::optional<std::string> timeLimit, memoryLimit, jobs, scratch;
   std::vector<std::string> submissions;
   PlanInput plan;  // kernel, parameters, sizes and sweeps

@@ -22,6 +22,7 @@
 #include "grading.hpp"
 #include "listing.hpp"
 #include "plan.hpp"
+#include "tilescope/compile/compile_child.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/io/file_io.hpp"
 #include "tilescope/io/interrupt.hpp"
@@ -406,6 +407,14 @@ int runBench(int argc, char** argv) {
     printError(e.what());
     return kExitError;
   }
+
+  if (cl.compileKernel) {
+    writeStdout(compile::answerCompileRequest(*cl.compileKernel) + "\n");
+    return kExitOk;
+  }
+  // Every compile of a user kernel (a run's, a server's, a check's) in a child with limits; a
+  // grader's child compiles under its own.
+  if (!cl.gradeChild) compile::isolateCompiles("/proc/self/exe", compile::limitsFromEnvironment());
 
   if (cl.serve) {
     for (const CLI::Option* option : app.get_options()) {

@@ -17,6 +17,7 @@
 #include "main_window.hpp"
 #include "servers.hpp"
 #include "settings.hpp"
+#include "tilescope/compile/compile_child.hpp"
 #include "tilescope/io/interrupt.hpp"
 
 namespace {
@@ -92,6 +93,9 @@ int main(int argc, char* argv[]) {
     return outcome.exitCode;
   }
   const desktop::CommandLine& commandLine = *outcome.commandLine;
+  // The Kernel Editor's compiles (and any run in this process) in a child with limits: a source
+  // that makes the compiler hang or exhaust memory costs a message, not the window.
+  compile::isolateCompiles(desktop::benchProgram().toStdString(), compile::limitsFromEnvironment());
 
   ui::MainWindow window;
   window.setRemembersSettings(!commandLine.quit);

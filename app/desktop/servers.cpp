@@ -86,12 +86,17 @@ QString slurmCommand(const QString& host) {
   return QStringLiteral("ssh %1 srun --gres=gpu:1 tilescope-bench --serve").arg(host);
 }
 
-QString localServerCommand() {
+QString benchProgram() {
   const QString here = QCoreApplication::applicationDirPath();
   QString bench = QStandardPaths::findExecutable(QStringLiteral("tilescope-bench"),
                                                  {here, here + QStringLiteral("/../bench")});
   if (bench.isEmpty()) bench = QStandardPaths::findExecutable(QStringLiteral("tilescope-bench"));
   if (bench.isEmpty()) bench = QStringLiteral("tilescope-bench");
+  return bench;
+}
+
+QString localServerCommand() {
+  QString bench = benchProgram();
   // Single quotes keep spaces in the path; a quote inside is closed, escaped and reopened.
   bench.replace(QStringLiteral("'"), QStringLiteral("'\\''"));
   return QStringLiteral("'%1' --serve").arg(bench);

@@ -36,8 +36,10 @@ std::vector<remote::ServerAddress> remoteBackends(const ServerSettings& settings
 // The two presets of the dialog.
 QString sshCommand(const QString& host);
 QString slurmCommand(const QString& host);
-// `tilescope-bench --serve` from beside this executable (or the build tree, or PATH), quoted for
-// the shell.
+// tilescope-bench's path: beside this executable, in the build tree, or on PATH; else its bare
+// name.
+QString benchProgram();
+// `tilescope-bench --serve` (benchProgram()), quoted for the shell.
 QString localServerCommand();
 
 // Why a server cannot be added next to `others`, or nullopt: a name that is empty, has

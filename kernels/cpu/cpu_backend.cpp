@@ -94,12 +94,16 @@ void checkDevice(int device) {
 }
 
 // A user kernel compiled for the CPU; throws Error(InvalidArgument) with its first error where it
-// does not compile. `traced`: with the accessors recording, and the sanitizer's checks.
-std::shared_ptr<const HostModule> compiledForCpu(const KernelConfig& config, bool traced) {
+// does not compile, Error(Cancelled) where `cancel` stopped the compile. `traced`: with the
+// accessors recording, and the sanitizer's checks.
+std::shared_ptr<const HostModule> compiledForCpu(const KernelConfig& config, bool traced,
+                                                 const std::atomic<bool>* cancel) {
   const std::string name = userKernelName(config.kernel);
   const HostCompileResult compiled =
       compileUserKernelForHost({name, config.source.value_or("")},
-                               {"host", config.params, ElementType::F32, traced}, traced);
+                               {"host", config.params, ElementType::F32, traced}, traced, cancel);
+  if (!compiled.module && cancel && cancel->load())
+    throw Error(ErrorKind::Cancelled, "cancelled by the user");
   if (!compiled.module) {
     std::string why = name + ".cu did not compile for the CPU";
     const auto error =
@@ -192,7 +196,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
   HostLaunch userLaunch;
   if (isUserKernelId(config.id())) {
     report(0.0, "compiling " + userKernelName(config.id()) + " for the CPU");
-    user = compiledForCpu(request.kernel, false);
+    user = compiledForCpu(request.kernel, false, cancel);
     userLaunch = user->launchFor(shape);
     kernel = [&] {
       const SanitizerReport found = user->launch(gemm.a, gemm.b, gemm.c, shape, userLaunch, cancel);
@@ -243,7 +247,7 @@ RunResult CpuBackend::run(const RunRequest& request, const ProgressFn& progress,
 }
 
 KernelTrace CpuBackend::trace(const TraceRequest& request, const ProgressFn& progress,
-                              const std::atomic<bool>*) {
+                              const std::atomic<bool>* cancel) {
   validateShape(request.shape);
   checkDevice(request.device);
   if (auto why = traceRefusal(request)) throw Error(ErrorKind::Unsupported, *why);
@@ -256,7 +260,7 @@ KernelTrace CpuBackend::trace(const TraceRequest& request, const ProgressFn& pro
   report(0.0, "compiling " + userKernelName(config.kernel) +
                   " for the CPU, with its accessors "
                   "recording and the sanitizer");
-  const std::shared_ptr<const HostModule> module = compiledForCpu(config, true);
+  const std::shared_ptr<const HostModule> module = compiledForCpu(config, true, cancel);
   const HostLaunch launch = module->launchFor(request.shape);
   const Operands operands = makeOperands(request.shape, Fill::Random, 42);
   Matrix c = makePoisonedMatrix(request.shape.m, request.shape.n);

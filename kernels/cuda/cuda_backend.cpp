@@ -191,9 +191,9 @@ class CudaBackend final : public Backend {
     });
   }
 
-  // One launch, which cannot be stopped once started: `cancel` is not read.
+  // One launch, which cannot be stopped once started: `cancel` stops the compile before it.
   KernelTrace trace(const TraceRequest& request, const ProgressFn& progress,
-                    const std::atomic<bool>*) override {
+                    const std::atomic<bool>* cancel) override {
     requireUsable();
     validateShape(request.shape);
     if (auto why = traceRefusal(request)) throw Error(ErrorKind::Unsupported, *why);
@@ -209,7 +209,7 @@ class CudaBackend final : public Backend {
       ensureFits(shape, request.element, false);
       report(0.0, "compiling " + userKernelName(config.kernel) + " with its accessors recording");
       const cuda::UserModule& module =
-          userModule(config, request.device, request.element, /*traced=*/true);
+          userModule(config, request.device, request.element, cancel, /*traced=*/true);
       const cuda::UserLaunch launch = module.launchFor(shape);
       const Operands operands = makeOperands(shape, Fill::Random, 42, request.element);
       const cuda::HostOperand hostA(operands.a, request.element),
@@ -361,7 +361,7 @@ class CudaBackend final : public Backend {
     cuda::UserLaunch userLaunch;
     if (isUser) {
       report(0.03, "compiling " + userKernelName(config.id()) + " with NVRTC");
-      user = &userModule(config, request.device, request.element);
+      user = &userModule(config, request.device, request.element, cancel);
       userLaunch = user->launchFor(shape);
     }
 
@@ -470,9 +470,10 @@ class CudaBackend final : public Backend {
 
   // A user kernel compiled for `device` and loaded there, once per source and parameters. Throws
   // Error(InvalidArgument) with the compiler's first error when the source does not compile.
-  // `traced`: compiled with the accessors recording (CompileOptions::trace).
+  // `traced`: compiled with the accessors recording (CompileOptions::trace). Throws
+  // Error(Cancelled) where `cancel` stopped the compile.
   const cuda::UserModule& userModule(const KernelConfig& config, int device, ElementType element,
-                                     bool traced = false) {
+                                     const std::atomic<bool>* cancel, bool traced = false) {
     const int capability = capabilities_[std::size_t(device)];
     const std::string arch = userKernelArchitecture(capability);
     const std::string key = std::to_string(device) + (traced ? " traced " : " ") +
@@ -481,8 +482,10 @@ class CudaBackend final : public Backend {
     auto found = userModules_.find(key);
     if (found != userModules_.end()) return *found->second;
     const std::string name = userKernelName(config.kernel);
-    const CompileResult compiled = compileUserKernel({name, config.source.value_or("")},
-                                                     {arch, config.params, element, traced});
+    const CompileResult compiled = compileUserKernel(
+        {name, config.source.value_or("")}, {arch, config.params, element, traced}, cancel);
+    if (!compiled.ok && cancel && cancel->load())
+      throw Error(ErrorKind::Cancelled, "cancelled by the user");
     if (!compiled.ok) {
       std::string why = name + ".cu did not compile for " + arch;
       const auto error = std::find_if(compiled.diagnostics.begin(), compiled.diagnostics.end(),

@@ -418,10 +418,14 @@ std::string withHostSharedMemory(const std::string& source,
 
 namespace {
 
-// compileUserKernelForHost; without `load`, up to the shared object in the cache folder (the
-// result is ok where it is there).
+enum class HostStep {
+  Build,         // up to the shared object in the cache folder (ok where it is there)
+  BuildAndLoad,  // and loaded
+  LoadBuilt,     // loaded from the cache folder, where an isolated compile left it: no compiler
+};
+
 HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOptions& options,
-                                 bool sanitize, bool load) {
+                                 bool sanitize, HostStep step) {
   HostCompileResult compiled;
   CompileResult& result = compiled.result;
   result = prepareCompile(kernel, options);
@@ -477,6 +481,10 @@ HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOp
   if (fs::exists(library)) {
     std::ifstream in(log);
     result.log.assign(std::istreambuf_iterator<char>(in), {});
+  } else if (step == HostStep::LoadBuilt) {
+    result.diagnostics.push_back(
+        {0, 0, true, "the compiled kernel is missing from " + directory.string() + " (removed?)"});
+    return compiled;
   } else {
     const std::string unique = std::string(hash) + "." + std::to_string(getpid());
     const fs::path input = directory / (unique + ".cpp"), output = directory / (unique + ".so");
@@ -504,7 +512,7 @@ HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOp
   }
   for (CompileDiagnostic& d : hostCompilerDiagnostics(result.log, file))
     result.diagnostics.push_back(std::move(d));
-  if (!load) {
+  if (step == HostStep::Build) {
     result.ok = std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                              [](const CompileDiagnostic& d) { return d.error; });
     return compiled;
@@ -543,13 +551,19 @@ HostCompileResult compileForHost(const UserKernelSource& kernel, const CompileOp
 }  // namespace
 
 HostCompileResult compileUserKernelForHost(const UserKernelSource& kernel,
-                                           const CompileOptions& options, bool sanitize) {
-  return compileForHost(kernel, options, sanitize, true);
+                                           const CompileOptions& options, bool sanitize,
+                                           const std::atomic<bool>* cancel) {
+  const IsolatedCompiler compiler = isolatedCompiler();
+  if (!compiler) return compileForHost(kernel, options, sanitize, HostStep::BuildAndLoad);
+  HostCompileResult built;
+  built.result = compiler(kernel, options, CompileTarget{true, sanitize}, cancel);
+  if (!built.result.ok) return built;
+  return compileForHost(kernel, options, sanitize, HostStep::LoadBuilt);
 }
 
 CompileResult buildUserKernelForHost(const UserKernelSource& kernel, const CompileOptions& options,
                                      bool sanitize) {
-  return compileForHost(kernel, options, sanitize, false).result;
+  return compileForHost(kernel, options, sanitize, HostStep::Build).result;
 }
 
 HostModule::HostModule(void* library, const Entry& entry, bool sanitized)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "tilescope/occupancy.hpp"
 #include "user/compiler_logs.hpp"
@@ -129,7 +130,34 @@ CompileResult prepareCompile(const UserKernelSource& kernel, const CompileOption
   return result;
 }
 
-CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options) {
+namespace {
+
+std::mutex isolatedMutex;
+IsolatedCompiler& isolated() {
+  static IsolatedCompiler compiler;
+  return compiler;
+}
+
+}  // namespace
+
+void setIsolatedCompiler(IsolatedCompiler compiler) {
+  const std::lock_guard lock(isolatedMutex);
+  isolated() = std::move(compiler);
+}
+
+IsolatedCompiler isolatedCompiler() {
+  const std::lock_guard lock(isolatedMutex);
+  return isolated();
+}
+
+CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options,
+                                const std::atomic<bool>* cancel) {
+  if (const IsolatedCompiler compiler = isolatedCompiler())
+    return compiler(kernel, options, CompileTarget{}, cancel);
+  return compileUserKernelHere(kernel, options);
+}
+
+CompileResult compileUserKernelHere(const UserKernelSource& kernel, const CompileOptions& options) {
   CompileResult result = prepareCompile(kernel, options);
   if (!result.diagnostics.empty()) return result;
   if (const std::optional<std::string> why = userKernelCompilerUnavailable()) {

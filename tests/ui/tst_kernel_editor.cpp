@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Kernel Editor: highlighting, the gutter, find, compiling off the window's thread with the
-// compiler's messages marked at their lines, every template compiling, and .cu files saved and
-// opened through the one writer and reader.
+// compiler's messages marked at their lines, every template compiling, the compiler's limits
+// and Cancel as the app has them (a child process), and .cu files saved and opened through the one
+// writer and reader.
 #include <QAction>
+#include <QElapsedTimer>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -11,6 +13,7 @@
 #include <QtTest>
 
 #include "kernel_editor.hpp"
+#include "tilescope/compile/compile_child.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "ui_suite.hpp"
 
@@ -36,6 +39,34 @@ bool compileAndWait(KernelEditor& editor, int results = 1) {
   while (done.count() < results)
     if (!done.wait(60000)) return false;
   return true;
+}
+
+// Compiles in a child with `limits`, as the app does, while it lives.
+struct IsolatedCompiles {
+  explicit IsolatedCompiles(const compile::Limits& limits) {
+    compile::isolateCompiles(TILESCOPE_BENCH, limits);
+  }
+  ~IsolatedCompiles() { setIsolatedCompiler({}); }
+};
+
+// The naive template after 4,096 constant evaluations of a million steps each: minutes in NVRTC.
+QString slowSource() {
+  return QStringLiteral(
+             "constexpr long long spin(int n) {\n"
+             "  long long s = 0;\n"
+             "  for (int i = 0; i < 1000; ++i)\n"
+             "    for (int j = 0; j < 1000; ++j) s += i ^ j ^ n;\n"
+             "  return s;\n"
+             "}\n"
+             "template <int Lo, int Hi> struct Bomb {\n"
+             "  static constexpr long long value =\n"
+             "      Bomb<Lo, (Lo + Hi) / 2>::value + Bomb<(Lo + Hi) / 2, Hi>::value;\n"
+             "};\n"
+             "template <int Lo> struct Bomb<Lo, Lo + 1> {\n"
+             "  static constexpr long long value = spin(Lo);\n"
+             "};\n"
+             "constexpr long long bomb = Bomb<0, 4096>::value;\n") +
+         QString::fromStdString(userKernelTemplate("naive")->source);
 }
 
 }  // namespace
@@ -168,6 +199,46 @@ class TestKernelEditor : public QObject {
     editor.compile();
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 60000);
     QVERIFY(!editor.lastResult()->ok);
+  }
+
+  // As in the app: a compile past the time limit ends with that message, and the editor goes
+  // on compiling.
+  void aCompileOverTheTimeLimitEndsWithAMessage() {
+    if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
+    const compile::Limits limits{2, 0};
+    const IsolatedCompiles isolated(limits);
+    KernelEditor editor;
+    editor.setKernel(QStringLiteral("bomb"), slowSource());
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY(compileAndWait(editor));
+    QVERIFY2(timer.elapsed() < 15000, qPrintable(QString::number(timer.elapsed())));
+    QVERIFY(!editor.lastResult()->ok);
+    QCOMPARE(editor.messages()->count(), 1);
+    QCOMPARE(editor.messages()->item(0)->text(),
+             QStringLiteral("error program: ") +
+                 QString::fromStdString(compile::timeLimitMessage(limits)));
+    QVERIFY(editor.newFrom(QStringLiteral("naive")));
+    QVERIFY(compileAndWait(editor));
+    QVERIFY(editor.lastResult()->ok);
+  }
+
+  // Cancel (the window's, a run's) stops the compile in progress at once.
+  void cancelStopsACompileInProgress() {
+    if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
+    const IsolatedCompiles isolated({60, 0});
+    KernelEditor editor;
+    editor.setKernel(QStringLiteral("bomb"), slowSource());
+    QSignalSpy done(&editor, &KernelEditor::compiled);
+    QElapsedTimer timer;
+    timer.start();
+    editor.compile();  // on the compiler's thread: Cancel reaches it starting or running
+    editor.cancelCompile();
+    QVERIFY(done.wait(10000));
+    QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+    QVERIFY(!editor.lastResult()->ok);
+    QCOMPARE(editor.messages()->item(0)->text(),
+             QStringLiteral("error program: the compile was cancelled"));
   }
 
   void runAsksForTheKernelAsItStands() {

@@ -70,10 +70,15 @@ struct HostCompileResult {
 // is returned without any file or process being touched: a grader's child compiles, holds the
 // modules and shuts file access off before checking.
 // `sanitize`: the build checks __shared__ indices, races and unwritten words (TS_SANITIZE).
+// Where an isolated compiler is set (setIsolatedCompiler), the compiler runs there
+// (buildUserKernelForHost) and this process only loads what it left in the cache folder;
+// `cancel` stops it.
 HostCompileResult compileUserKernelForHost(const UserKernelSource& kernel,
-                                           const CompileOptions& options, bool sanitize = false);
+                                           const CompileOptions& options, bool sanitize = false,
+                                           const std::atomic<bool>* cancel = nullptr);
 
-// compileUserKernelForHost up to the shared object in the cache folder, without loading it: no
+// compileUserKernelForHost up to the shared object in the cache folder, in this process (an
+// isolated compiler's child calls it), without loading it: no
 // code of the kernel runs (a global's constructor would, at load). ok where it is there, and the
 // compileUserKernelForHost that follows takes it from there. A grader's child builds, shuts
 // itself in, and only then loads.

@@ -3,6 +3,8 @@
 // A kernel the user writes: CUDA source against a small API (userApiHeader()), compiled at run
 // time with NVRTC. Compiling needs no GPU, only NVRTC from the CUDA Toolkit, which is loaded when
 // first asked for: a build or machine without it says so and still runs everything else.
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -187,9 +189,31 @@ std::optional<std::string> userKernelCompilerUnavailable();
 // wrong (an undeclared parameter, a value or type the source does not allow).
 CompileResult prepareCompile(const UserKernelSource& kernel, const CompileOptions& options);
 
-// Compiles on the calling thread (a fraction of a second to seconds); never throws for anything
-// the source or options do wrong: that is a CompileResult with its diagnostics.
-CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options);
+// Compiles on the calling thread (a fraction of a second to seconds), through the isolated
+// compiler where the program set one (setIsolatedCompiler), else in this process; never throws
+// for anything the source or options do wrong: that is a CompileResult with its diagnostics.
+// `cancel`: an isolated compile stops when it is set.
+CompileResult compileUserKernel(const UserKernelSource& kernel, const CompileOptions& options,
+                                const std::atomic<bool>* cancel = nullptr);
+// compileUserKernel in this process, whatever compiler is set: what an isolated compiler runs.
+CompileResult compileUserKernelHere(const UserKernelSource& kernel, const CompileOptions& options);
+
+// What an isolated compile makes: NVRTC's image, or the CPU's shared object in the cache folder
+// (buildUserKernelForHost, `sanitize` as it says).
+struct CompileTarget {
+  bool host = false;
+  bool sanitize = false;
+};
+// A compile somewhere else than this process. The app and tilescope-bench set one that runs each
+// compile in a child process with time and memory limits (app/lib/tilescope/compile), so that a
+// source that makes the compiler hang or exhaust memory costs a message, not the program.
+using IsolatedCompiler =
+    std::function<CompileResult(const UserKernelSource&, const CompileOptions&,
+                                const CompileTarget&, const std::atomic<bool>* cancel)>;
+// Every compile of this process from now on goes through `compiler`; an empty one: in process.
+void setIsolatedCompiler(IsolatedCompiler compiler);
+// The compiler set, or an empty one.
+IsolatedCompiler isolatedCompiler();
 
 // A diagnostic at each line of `source` longer than kMaxUserSourceLineLength, naming its length.
 // prepareCompile and userKernelInfo refuse such a source before reading anything else of it.

@@ -79,8 +79,10 @@ Running start(const ChildSpec& spec, const std::vector<int>& cpus) {
 
   const pid_t pid = fork();
   if (pid == 0) {
-    // The child, until exec: its own session, so that the parent can kill the group whole.
+    // The child, until exec: its own session, so that the parent can kill the group whole; and
+    // it dies with the thread that started it (a server killed mid-compile leaves no compiler).
     setsid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     const int null = open("/dev/null", O_RDONLY);
     dup2(null, STDIN_FILENO);
     dup2(out[1], STDOUT_FILENO);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // The grader's isolation (docs/exercises.md, "Grading a class"). Each submission is checked in a
-// child process of its own, and what it does wrong ends there.
+// child process of its own, and what it does wrong ends there. Every compile of a user kernel runs
+// in such a child too (the parent's side alone: tilescope/compile/compile_child.hpp).
 //
 // The parent's side: children started with fork and exec, each in a session of its own (a process
-// group the parent kills whole), in its own working directory and environment, with nothing open
-// but /dev/null and two pipes, with resource limits (address space, CPU time, file size, no core
-// files), pinned to its share of the cores, and a wall-clock deadline the parent enforces with
-// SIGKILL. What they write is read within that deadline.
+// group the parent kills whole) that is killed when the starting thread ends, in its own working
+// directory and environment, with nothing open but /dev/null and two pipes, with resource limits
+// (address space, CPU time, file size, no core files), pinned to its share of the cores, and a
+// wall-clock deadline the parent enforces with SIGKILL. What they write is read within that
+// deadline.
 //
 // The child's side: file access narrowed with Landlock (where the kernel has it), then system calls
 // with a seccomp-BPF allowlist, in stages, so that no code of the submission runs before it is shut

@@ -11,8 +11,11 @@
 
 #include <QImage>
 #include <QPainter>
+#include <QRegularExpression>
+#include <QScrollArea>
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
@@ -24,6 +27,14 @@ using namespace tilescope;
 using namespace tilescope::ui;
 
 namespace {
+
+// The smallest text a desk reads (docked), and a lecture hall (presenting on a 1280x720
+// projector), in pixels.
+constexpr double kDeskPixels = 12, kHallPixels = 20;
+
+double pixels(const QFont& font) {
+  return font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96 / 72;
+}
 
 // The figure's bounding box reaches across at least this share of the view's width or height,
 // whatever the size and scale. (Along its limiting side: a figure keeps its aspect, so a tall
@@ -184,6 +195,20 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
   return {};
 }
 
+// Every kernel's loads of 16-byte vectors (float4s), with the access that makes them.
+std::vector<std::pair<KernelConfig, Access>> vectorLoads() {
+  std::vector<std::pair<KernelConfig, Access>> loads;
+  for (const KernelConfig& config : oneKernelPerFamily()) {
+    DiagramDocument document;
+    document.setConfiguration(config, {1024, 1024, 1024});
+    if (!document.mapping()) continue;
+    for (const Access access : {Access::LoadA, Access::LoadB})
+      if (accessPicture(*document.mapping(), {0, 0}, 0, access, 0, 0).width > 1)
+        loads.emplace_back(config, access);
+  }
+  return loads;
+}
+
 const PlacedLabel* labelStarting(const DiagramView& view, const QString& prefix) {
   const auto& labels = view.lastLayout().labels();
   const auto found = std::ranges::find_if(
@@ -218,6 +243,7 @@ class TestDiagramLayout : public QObject {
   void blockAndKStepNameTheSameKRange();
   void theBlockViewNamesBothOperands();
   void digitsInCellsReadInEveryTheme();
+  void vectorLoadsKeepRowsAndLaneNumbersDocked();
 };
 
 void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
@@ -414,5 +440,66 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
                       unreadable.mid(0, 20).join(QLatin1Char('\n'))));
 }
 
+void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
+  // Docked at 1280x720 and 1920x1080, warptile's float4 rows were 6-10 pixel strips without
+  // names or lane numbers (issue #35). Docked as the window docks it (a scrolling column at its
+  // narrowest), the view takes the height it needs: every line touched keeps a row and its name,
+  // every active lane its number, at a desk's 12 pixels.
+  const std::vector<std::pair<KernelConfig, Access>> loads = vectorLoads();
+  QVERIFY(loads.size() >= 5);
+  QVERIFY(
+      std::ranges::any_of(loads, [](const auto& load) { return load.first.kernel == "warptile"; }));
+  const QRegularExpression rowName(QStringLiteral("^([AB]\\[\\d+\\]\\[\\d+\\]|past the end)$"));
+  QStringList problems;
+  for (const int screenHeight : {720, 1080})
+    for (const auto& [config, access] : loads) {
+      QScrollArea dock;
+      dock.setWidgetResizable(true);
+      dock.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+      auto* panel = new DiagramPanel;
+      dock.setWidget(panel);
+      panel->setConfiguration(config, {1024, 1024, 1024});
+      QVERIFY(panel->setCurrentView(QStringLiteral("access")));
+      DiagramSelection selection = panel->document()->selection();
+      selection.access = access;
+      panel->document()->setSelection(selection);
+      dock.resize(panel->minimumSizeHint().width(), screenHeight - kWindowChrome);
+      dock.show();
+      QCoreApplication::processEvents();
+      DiagramView& view = *panel->currentView();
+      renderAt(view, view.size());
+      const QString at = QStringLiteral("%1 %2 docked at %3 (view %4x%5)")
+                             .arg(QString::fromStdString(config.kernel))
+                             .arg(QLatin1String(toString(access)))
+                             .arg(screenHeight)
+                             .arg(view.width())
+                             .arg(view.height());
+      const AccessPicture picture =
+          accessPicture(*panel->document()->mapping(), {0, 0}, 0, access, 0, 0);
+      int rows = 0;
+      for (const PlacedLabel& label : view.lastLayout().labels()) {
+        if (!rowName.match(label.text).hasMatch()) continue;
+        ++rows;
+        if (pixels(label.font) < kDeskPixels)
+          problems << QStringLiteral("%1: row '%2' is %3 px")
+                          .arg(at, label.text)
+                          .arg(pixels(label.font));
+      }
+      if (rows != int(picture.lines.size()))
+        problems << QStringLiteral("%1: %2 of %3 lines named")
+                        .arg(at)
+                        .arg(rows)
+                        .arg(picture.lines.size());
+      std::set<QString> numbered;
+      for (const CellText& text : view.lastLayout().cellTexts())
+        if (pixels(text.font) >= kDeskPixels) numbered.insert(text.text);
+      for (const LaneAddress& lane : picture.lanes)
+        if (lane.cell && !numbered.contains(QString::number(lane.lane)))
+          problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
+    }
+  QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
+}
+
+// PROBE
 QTEST_MAIN(TestDiagramLayout)
 #include "tst_diagram_layout.moc"

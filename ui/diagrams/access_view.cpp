@@ -19,6 +19,14 @@ namespace {
 constexpr int kMaxBankRows = 8;
 constexpr double kMinMemoryHeight = 80;  // below this the words around give way to memory rows
 constexpr double kMinBankBox = 7;        // thinnest a bank row is drawn, in pixels
+// The rows' names and the lanes' numbers: 12 pixels at scale 1, read from a desk.
+constexpr double kRowTextPoints = 9;
+// The rows' names take the widest one's room, up to this share of the panel's width.
+constexpr double kMaxNameShare = 0.3;
+// A line's row, where the view may grow to draw every line: a little more than its text needs.
+constexpr double kRoomyRow = 1.3;
+// Room the lanes' threads down to the words take, where the panel is tall enough.
+constexpr double kFanHeight = 30;
 constexpr int kWrap = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
 
 double textHeight(const QFont& font, double width, const QString& text) {
@@ -205,6 +213,31 @@ QString headerText(const AccessView::Panel& panel) {
       .arg(m.instructionsPerStep(s.access));
 }
 
+// A memory row's name: the first element its line holds.
+QString lineName(const AccessPicture& picture, std::int64_t line, std::int64_t operandElements) {
+  const std::int64_t first = line * (kLineBytes / picture.elementBytes);
+  if (first >= operandElements) return QStringLiteral("past the end");
+  return QStringLiteral("%1[%2][%3]")
+      .arg(QLatin1String(operandName(picture.operand)))
+      .arg(first / picture.operandCols)
+      .arg(first % picture.operandCols);
+}
+
+std::int64_t operandElementsOf(const AccessView::Panel& panel) {
+  const Shape& shape = panel.mapping->shape();
+  return operandRows(shape, panel.picture.operand) * panel.picture.operandCols;
+}
+
+// The lanes numbered in the lane strip: every one where a cell holds two digits, else every
+// second, fourth, ... lane (each number starts at its lane's cell); the words below still carry
+// every lane's number where a vector's box is wide enough.
+int laneNumberStride(const QFont& font, double wordWidth) {
+  const double digits = QFontMetricsF(font).horizontalAdvance(QStringLiteral("00")) + 2;
+  int stride = 1;
+  while (stride < kWarpSize && stride * wordWidth < digits) stride *= 2;
+  return stride;
+}
+
 // Rows each phase gets in the bank strip: all its passes, up to a fair share of `maxRows`.
 std::vector<int> phaseRowsOf(const std::vector<BankPhase>& phases, int maxRows = kMaxBankRows) {
   const int share = std::max(maxRows / std::max(int(phases.size()), 1), 2);
@@ -329,18 +362,49 @@ std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count
           QRectF(area.left() + width + gap, area.top(), width, area.height())};
 }
 
+std::vector<QString> AccessView::rowNames(const Panel& panel) {
+  std::vector<QString> names{QStringLiteral("lanes")};
+  const std::int64_t elements = operandElementsOf(panel);
+  for (const std::int64_t line : panel.picture.lines)
+    names.push_back(lineName(panel.picture, line, elements));
+  if (panel.banks) {
+    names.push_back(QStringLiteral("bank"));
+    for (const BankPhase& phase : bankPhases(*panel.banks)) names.push_back(laneSpan(phase));
+  }
+  return names;
+}
+
 AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel& panel,
                                                 const DiagramTheme& theme) const {
   const double scale = theme.fontScale;
   const double gap = 8 * scale;
   PanelLayout l;
-  const double labelWidth = std::min(96 * scale, rect.width() * 0.2);
+  l.rowFont = theme.font(kRowTextPoints);
+  const QFontMetricsF rowMetrics(l.rowFont);
+  double widestName = 0;
+  for (const QString& name : rowNames(panel))
+    widestName = std::max(widestName, rowMetrics.horizontalAdvance(name));
+  const double labelWidth = std::min(widestName + 8 * scale, kMaxNameShare * rect.width());
   l.wordsLeft = rect.left() + labelWidth;
   l.wordWidth = (rect.right() - l.wordsLeft) / kWarpSize;
   const double wordsWidth = rect.right() - l.wordsLeft;
-  const double lanesHeight = 18 * scale;
+  const double lanesHeight = std::max(18 * scale, rowMetrics.height() + 4);
   // Room for the lanes' threads down to the words, less where the panel is short.
-  const double fanHeight = std::min(30 * scale, 0.06 * rect.height());
+  const double fanHeight = std::min(kFanHeight * scale, 0.06 * rect.height());
+  // A row keeps its name and its lanes' numbers whole: thinner rows give way to a note.
+  l.minRowHeight = rowMetrics.height() + 4;
+
+  // One row per line touched, and a gap row wherever untouched lines lie between two of them.
+  const std::vector<std::int64_t>& lines = panel.picture.lines;
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    if (n > 0 && lines[n] > lines[n - 1] + 1)
+      l.rows.push_back({-1, lines[n] - lines[n - 1] - 1, 0, 0, 0});
+    l.rows.push_back({lines[n], 0, 0, 0, 0});
+  }
+  // Notes take less height than a line.
+  constexpr double kNoteShare = 0.6;
+  double units = 0;
+  for (const MemoryRow& row : l.rows) units += row.line < 0 ? kNoteShare : 1.0;
 
   // The figure comes first: the words around it shrink, then the least needed give way, until
   // the lanes, some lines of memory and every bank row fit.
@@ -361,15 +425,21 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     l.bankIndexHeight = panel.banks ? QFontMetricsF(theme.font(7.5)).height() + 3 * scale : 0;
   };
   measure();
-  l.bankBoxHeight = 15 * scale;
+  l.bankBoxHeight = std::max(15 * scale, rowMetrics.height() + 2);
+  auto bankStrip = [&] {
+    return panel.banks
+               ? l.bankTextHeight + l.bankIndexHeight + bankRows * l.bankBoxHeight + phaseGaps + gap
+               : 0;
+  };
+  // The height that draws every line touched, roomily, with all the words at full size.
+  l.wantedHeight = headerHeight + gap + lanesHeight + kFanHeight * scale +
+                   units * kRoomyRow * l.minRowHeight + statsHeight + bankStrip() + footerHeight +
+                   2 * gap;
   const double memoryWanted =
-      std::min(kMinMemoryHeight * scale, double(panel.picture.lines.size()) * 12 * scale + 1);
+      std::min(kMinMemoryHeight * scale, double(lines.size()) * l.minRowHeight + 1);
   auto spare = [&] {
-    const double banks = panel.banks ? l.bankTextHeight + l.bankIndexHeight +
-                                           bankRows * l.bankBoxHeight + phaseGaps + gap
-                                     : 0;
-    return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight - banks -
-           footerHeight - 2 * gap - memoryWanted;
+    return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight -
+           bankStrip() - footerHeight - 2 * gap - memoryWanted;
   };
   // Where the panel has room, the strip grows down to draw every pass of a bank that serves
   // more words than kMaxBankRows (a column of the tile in one bank: 32).
@@ -393,25 +463,13 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   l.header = QRectF(rect.left(), rect.top(), rect.width(), headerHeight);
   l.lanes = QRectF(l.wordsLeft, l.header.bottom() + gap, wordsWidth, lanesHeight);
   const double memoryTop = l.lanes.bottom() + fanHeight;
-  const double bankHeight = panel.banks ? l.bankTextHeight + l.bankIndexHeight +
-                                              bankRows * l.bankBoxHeight + phaseGaps + gap
-                                        : 0;
+  const double bankHeight = bankStrip();
   const double memoryBottom = rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap;
 
-  // One row per line touched, and a gap row wherever untouched lines lie between two of them.
-  const std::vector<std::int64_t>& lines = panel.picture.lines;
-  for (std::size_t n = 0; n < lines.size(); ++n) {
-    if (n > 0 && lines[n] > lines[n - 1] + 1)
-      l.rows.push_back({-1, lines[n] - lines[n - 1] - 1, 0, 0, 0});
-    l.rows.push_back({lines[n], 0, 0, 0, 0});
-  }
-  // Notes take less height than a line.
-  constexpr double kNoteShare = 0.6;
-  constexpr double kMinRow = 5;
-  double units = 0;
-  for (const MemoryRow& row : l.rows) units += row.line < 0 ? kNoteShare : 1.0;
   const double available = std::max(memoryBottom - memoryTop, 1.0);
-  l.rowHeight = l.rows.empty() ? 0 : std::clamp(available / units, kMinRow, 30 * scale);
+  l.rowHeight = l.rows.empty() ? 0
+                               : std::clamp(available / units, l.minRowHeight,
+                                            std::max(30 * scale, l.minRowHeight));
   // Where even the thinnest rows do not fit, the last rows give way to one note.
   if (units * l.rowHeight > available + 0.5) {
     double used = kNoteShare * l.rowHeight;
@@ -419,6 +477,8 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     while (kept < l.rows.size() &&
            used + (l.rows[kept].line < 0 ? kNoteShare : 1.0) * l.rowHeight <= available)
       used += (l.rows[kept++].line < 0 ? kNoteShare : 1.0) * l.rowHeight;
+    // A gap's note next to the rest's would crowd it; the rest's says enough.
+    while (kept > 0 && l.rows[kept - 1].line < 0) --kept;
     const auto hidden = std::count_if(l.rows.begin() + std::ptrdiff_t(kept), l.rows.end(),
                                       [](const MemoryRow& row) { return row.line >= 0; });
     l.rows.resize(kept);
@@ -438,6 +498,25 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   return l;
 }
 
+int AccessView::heightFor(int width) const {
+  if (!document()->mapping() || emptyState()) return 0;
+  const DiagramTheme theme = widgetTheme();
+  const std::vector<Panel> all = panels();
+  // The frame around the figure (title, caption, legend) depends a little on the height: twice
+  // settles it.
+  double height = 2000;
+  for (int pass = 0; pass < 2; ++pass) {
+    const QRectF area(0, 0, width, height);
+    const QRectF diagram = diagramArea(area, theme);
+    const std::vector<QRectF> rects = panelRects(diagram, all.size());
+    double wanted = 0;
+    for (std::size_t p = 0; p < all.size(); ++p)
+      wanted = std::max(wanted, panelLayout(rects[p], all[p], theme).wantedHeight);
+    height = area.height() - diagram.height() + wanted;
+  }
+  return int(std::ceil(height));
+}
+
 void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                               LabelLayout& labels) {
   const std::vector<Panel> all = panels();
@@ -454,8 +533,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                             const DiagramTheme& theme, LabelLayout& labels) {
   const PanelLayout l = panelLayout(rect, panel, theme);
   const AccessPicture& picture = panel.picture;
-  const Shape& shape = panel.mapping->shape();
-  const std::int64_t operandElements = operandRows(shape, picture.operand) * picture.operandCols;
+  const std::int64_t operandElements = operandElementsOf(panel);
   const QFont tiny = theme.font(7.5);
   const double ww = l.wordWidth;
   auto wordRect = [&](double top, int word, double height) {
@@ -474,22 +552,39 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   // The names left of the figure's rows: a row's name is left out rather than cut.
   const double nameWidth = l.wordsLeft - rect.left() - 4;
   auto rowName = [&](const QString& text, double top, double height, const QColor& color) {
-    labels.place({text}, tiny, color,
+    labels.place({text}, l.rowFont, color,
                  {{QRectF(rect.left(), top, nameWidth, height), Qt::AlignRight | Qt::AlignVCenter}},
                  false, false);
   };
   labels.place({headerText(panel)}, theme.font(9, true), theme.text,
                {{l.header, Qt::AlignLeft | Qt::AlignTop}}, true);
 
-  // Lanes.
-  painter.setFont(tiny);
+  // Lanes, numbered every `stride` lanes, each number from its own lane's cell on.
+  painter.setFont(l.rowFont);
   rowName(QStringLiteral("lanes"), l.lanes.top(), l.lanes.height(), theme.text);
+  const int stride = laneNumberStride(l.rowFont, ww);
+  auto laneFill = [&](const LaneAddress& lane) {
+    return lane.cell ? theme.laneColor(lane.lane) : theme.idle;
+  };
+  for (const LaneAddress& lane : picture.lanes)
+    painter.fillRect(wordRect(l.lanes.top(), lane.lane, l.lanes.height()), laneFill(lane));
   for (const LaneAddress& lane : picture.lanes) {
+    if (lane.lane % stride != 0) continue;
     const QRectF box = wordRect(l.lanes.top(), lane.lane, l.lanes.height());
-    const QColor fill = lane.cell ? theme.laneColor(lane.lane) : theme.idle;
-    painter.fillRect(box, fill);
-    painter.setPen(theme.inkOn(fill));
-    drawFittedText(painter, labels, box, QString::number(lane.lane));
+    painter.setPen(theme.inkOn(laneFill(lane)));
+    if (stride == 1) {
+      drawFittedText(painter, labels, box, QString::number(lane.lane));
+      continue;
+    }
+    const QString number = QString::number(lane.lane);
+    const QFontMetricsF metrics(l.rowFont);
+    const QRectF text(box.left() + 1, box.center().y() - metrics.height() / 2,
+                      metrics.horizontalAdvance(number), metrics.height());
+    if (text.height() > box.height()) continue;
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, number);
+    labels.noteCellText(
+        box.united(wordRect(l.lanes.top(), lane.lane + stride - 1, l.lanes.height())), text, number,
+        l.rowFont);
   }
 
   // Memory: the lines touched, sectors fetched and the words the lanes ask for.
@@ -500,7 +595,6 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       for (std::int64_t sector = lane.byte / kSectorBytes;
            sector <= (lane.byte + bytes - 1) / kSectorBytes; ++sector)
         sectors.push_back(sector);
-  const std::int64_t elementsPerLine = kLineBytes / picture.elementBytes;
   // The first element a word of a line holds.
   auto elementAt = [&](std::int64_t line, int word) {
     return (line * kLineBytes + std::int64_t(word) * kWordBytes) / picture.elementBytes;
@@ -523,7 +617,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
         QFont font = tiny;
         font.setPointSizeF(tiny.pointSizeF() * share);
         painter.setFont(font);
-        const double free = std::max((l.rowHeight - QFontMetricsF(tiny).height()) / 2, 0.0);
+        const double free = std::max((l.rowHeight - QFontMetricsF(l.rowFont).height()) / 2, 0.0);
         const double spill = std::min((l.rowHeight - row.height) / 2, free);
         if (drawFittedText(
                 painter, labels,
@@ -532,16 +626,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       }
       continue;
     }
-    const std::int64_t firstElement = row.line * elementsPerLine;
-    painter.setPen(theme.text);
-    painter.setFont(tiny);
-    const QString label = firstElement < operandElements
-                              ? QStringLiteral("%1[%2][%3]")
-                                    .arg(operandName(picture.operand))
-                                    .arg(firstElement / picture.operandCols)
-                                    .arg(firstElement % picture.operandCols)
-                              : QStringLiteral("past the end");
-    rowName(label, row.top, l.rowHeight, theme.text);
+    rowName(lineName(picture, row.line, operandElements), row.top, l.rowHeight, theme.text);
     for (int sector = 0; sector < kWarpSize / kWordsPerSector; ++sector) {
       const std::int64_t id = row.line * (kLineBytes / kSectorBytes) + sector;
       const bool fetched = std::ranges::find(sectors, id) != sectors.end();
@@ -582,7 +667,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       painter.drawRect(box.adjusted(1, 1, -1, -1));
     }
     painter.setPen(theme.inkOn(theme.laneColor(lane.lane)));
-    painter.setFont(tiny);
+    painter.setFont(l.rowFont);
     drawFittedText(painter, labels, box,
                    readers > 1 ? QStringLiteral("×%1").arg(readers) : QString::number(lane.lane));
   }
@@ -619,8 +704,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     for (std::size_t p = 0; p < phases.size(); ++p) {
       const BankPhase& phase = phases[p];
       const int rows = l.phaseRows[p];
-      painter.setPen(theme.text);
-      painter.setFont(tiny);
+      painter.setFont(l.rowFont);
       rowName(laneSpan(phase), top, rows * l.bankBoxHeight, theme.text);
       for (int bank = 0; bank < kSharedBanks; ++bank) {
         const auto& served = phase.byBank[std::size_t(bank)];

@@ -391,7 +391,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
       const auto& [tag, name] = tags[t];
       painter.fillRect(tag, back);
       painter.drawText(tag, Qt::AlignCenter, name);
-      labels.noteCellText(tagged[t], tag, name);
+      labels.noteCellText(tagged[t], tag, name, tagFont);
     }
   }
   painter.restore();

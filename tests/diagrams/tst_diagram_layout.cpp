@@ -244,6 +244,7 @@ class TestDiagramLayout : public QObject {
   void theBlockViewNamesBothOperands();
   void digitsInCellsReadInEveryTheme();
   void vectorLoadsKeepRowsAndLaneNumbersDocked();
+  void kstepWordsWholeOnAProjector();
 };
 
 void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
@@ -500,6 +501,40 @@ void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
   QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
 }
 
-// PROBE
+void TestDiagramLayout::kstepWordsWholeOnAProjector() {
+  // tensor-persistent's k-step words shrank to 9 pixels and stopped at "In every k-step:" when
+  // presented on a 1280x720 projector (issue #35). They come whole, part by part where they are
+  // long, every part at a lecture hall's 20 pixels.
+  const Setting setting = projector();
+  DiagramDocument document;
+  document.setConfiguration({"tensor-persistent", {}}, {1024, 1024, 1024});
+  QVERIFY(document.mapping());
+  document.setFontScale(setting.fontScale);
+  document.setPresenting(true);
+  KStepView view(&document);
+  const QString recipe = view.recipe();
+  QVERIFY(recipe.size() > 500);
+  QStringList parts;
+  for (int turn = 0; turn < 12; ++turn) {
+    renderAt(view, setting.view);
+    const auto& labels = view.lastLayout().labels();
+    const auto part = std::ranges::find_if(labels, [&](const PlacedLabel& label) {
+      return label.text.size() > 40 && recipe.simplified().contains(label.text.simplified());
+    });
+    QVERIFY2(part != labels.end(), qPrintable(QStringLiteral("no words in turn %1").arg(turn)));
+    QVERIFY2(pixels(part->font) >= kHallPixels,
+             qPrintable(QStringLiteral("%1 px: %2").arg(pixels(part->font)).arg(part->text)));
+    if (!parts.isEmpty() && parts.front() == part->text) break;  // back at the first part
+    parts << part->text;
+    view.nextRecipePart();
+  }
+  QCOMPARE(parts.join(QLatin1Char(' ')).simplified(), recipe.simplified());
+  // The figure keeps most of the projector.
+  const QRectF area =
+      view.diagramArea(QRectF(QPointF(0, 0), QSizeF(setting.view)), view.widgetTheme());
+  const QRectF tile = view.layout(area, view.widgetTheme()).tile;
+  QVERIFY2(std::min(tile.width(), tile.height()) >= 100, qPrintable(describe(tile)));
+}
+
 QTEST_MAIN(TestDiagramLayout)
 #include "tst_diagram_layout.moc"

@@ -24,6 +24,7 @@
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
 #include "diagram_view.hpp"
+#include "kstep_view.hpp"
 #include "presenter.hpp"
 
 namespace tilescope::ui {
@@ -462,6 +463,7 @@ void DiagramPanel::setPresentationMode(bool on) {
     // One view large with its step controls: exporting waits for the desk.
     exportButtons_->hide();
     presenter_->begin(content_, tr("TileScope presentation"));
+    document_->setPresenting(true);
     fitViewHeight();
     fitPresentation();
     currentView()->setFocus(Qt::OtherFocusReason);
@@ -471,6 +473,7 @@ void DiagramPanel::setPresentationMode(bool on) {
     presentingNote_->hide();
     exportButtons_->show();
     document_->setFontScale(1.0);
+    document_->setPresenting(false);
     content_->setFont(dockedFont_);
     fitViewHeight();
   }
@@ -505,6 +508,11 @@ bool DiagramPanel::handleKey(int key) {
     case Qt::Key_Down:
       tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count());
       currentView()->setFocus(Qt::OtherFocusReason);
+      return true;
+    case Qt::Key_T:
+      // The k-step view's words, where they come in parts.
+      if (currentView()->kind() != DiagramKind::KStep) return false;
+      static_cast<KStepView*>(currentView())->nextRecipePart();
       return true;
     default:
       return false;

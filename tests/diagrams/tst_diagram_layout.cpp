@@ -399,14 +399,26 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
       {"high contrast", palette(Qt::black, Qt::white)}};
   QStringList unreadable;
   int digits = 0;
-  for (const KernelConfig& config : {KernelConfig{"shared-tiled", {{"tile", 16}}},
-                                     KernelConfig{"vectorized", {}}, KernelConfig{"naive", {}}}) {
+  // Every view, of a scalar, a float4 and a tensor-core kernel and a staged one; in the
+  // access view docked too (its lane strip then numbers every fourth lane across four cells).
+  struct Drawn {
+    KernelConfig config;
+    DiagramKind kind;
+    QSize size;
+  };
+  std::vector<Drawn> drawn;
+  for (const KernelConfig& config :
+       {KernelConfig{"shared-tiled", {{"tile", 16}}}, KernelConfig{"vectorized", {}},
+        KernelConfig{"naive", {}}, KernelConfig{"warptile", {}}, KernelConfig{"tensor-mma", {}}})
+    for (const DiagramKind kind : kDiagramKinds) drawn.push_back({config, kind, {1400, 900}});
+  drawn.push_back({{"warptile", {}}, DiagramKind::Access, {280, 900}});
+  for (const auto& [config, kind, size] : drawn) {
     DiagramDocument document;
     document.setConfiguration(config, {256, 256, 256});
-    const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::Access, &document));
+    const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
     for (const auto& [name, colours] : themes) {
       const DiagramTheme theme = DiagramTheme::fromPalette(colours, 1.0);
-      QImage image(1400, 900, QImage::Format_ARGB32);
+      QImage image(size, QImage::Format_ARGB32);
       image.fill(theme.background);
       {
         QPainter painter(&image);
@@ -428,9 +440,9 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
             best = std::max(best, contrastRatio(QColor(image.pixel(x, y)), fill));
         ++digits;
         if (best < 3.0)
-          unreadable << QStringLiteral("%1, %2: '%3' on %4 at %5:1")
-                            .arg(QString::fromStdString(config.kernel), QLatin1String(name),
-                                 text.text, fill.name())
+          unreadable << QStringLiteral("%1 view of %2, %3: '%4' on %5 at %6:1")
+                            .arg(diagramKindName(kind), QString::fromStdString(config.kernel),
+                                 QLatin1String(name), text.text, fill.name())
                             .arg(best, 0, 'f', 1);
       }
     }

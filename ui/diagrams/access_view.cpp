@@ -191,8 +191,10 @@ QString headerText(const AccessView::Panel& panel) {
   const DiagramSelection& s = panel.selection;
   const Mapping& m = *panel.mapping;
   QString label = QString::fromStdString(m.config().kernel);
+  // The parameters spaced, so that a narrow view wraps their list rather than cut it.
   if (const std::string params = formatParams(m.config()); !params.empty())
-    label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
+    label += QStringLiteral(" (%1)").arg(
+        QString::fromStdString(params).replace(QLatin1Char(','), QStringLiteral(", ")));
   if (m.element() != ElementType::F32)
     label += QStringLiteral(" in %1").arg(QLatin1String(toString(m.element())));
   // A trace knows the accesses of the block it recorded, no other.

@@ -71,7 +71,8 @@ QColor DiagramTheme::laneColor(int lane) const {
 }
 
 QColor DiagramTheme::inkOn(const QColor& fill) const {
-  return contrastRatio(text, fill) >= contrastRatio(background, fill) ? text : background;
+  const QColor black(Qt::black), white(Qt::white);
+  return contrastRatio(black, fill) >= contrastRatio(white, fill) ? black : white;
 }
 
 double contrastRatio(const QColor& a, const QColor& b) {

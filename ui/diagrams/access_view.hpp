@@ -38,6 +38,8 @@ class AccessView : public DiagramView {
   static QString header(const Panel& panel);
   // The words over the bank strip: the shared access drawn and its passes; empty without one.
   static QString bankCaption(const Panel& panel);
+  // The words under the memory rows: the request's lanes, sectors, lines and efficiency.
+  static QString stats(const AccessPicture& picture);
   // Tall enough to draw every line the access touches in a row of its own, its name and its
   // lanes' numbers whole, with all the words around at full size.
   int heightFor(int width) const override;

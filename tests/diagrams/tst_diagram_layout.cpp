@@ -11,8 +11,11 @@
 
 #include <QImage>
 #include <QPainter>
+#include <QRegularExpression>
+#include <QScrollArea>
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
@@ -24,6 +27,14 @@ using namespace tilescope;
 using namespace tilescope::ui;
 
 namespace {
+
+// The smallest text a desk reads (docked), and a lecture hall (presenting on a 1280x720
+// projector), in pixels.
+constexpr double kDeskPixels = 12, kHallPixels = 20;
+
+double pixels(const QFont& font) {
+  return font.pixelSize() > 0 ? font.pixelSize() : font.pointSizeF() * 96 / 72;
+}
 
 // The figure's bounding box reaches across at least this share of the view's width or height,
 // whatever the size and scale. (Along its limiting side: a figure keeps its aspect, so a tall
@@ -184,6 +195,20 @@ QString layoutProblems(DiagramView& view, QSize size, double* figureShare) {
   return {};
 }
 
+// Every kernel's loads of 16-byte vectors (float4s), with the access that makes them.
+std::vector<std::pair<KernelConfig, Access>> vectorLoads() {
+  std::vector<std::pair<KernelConfig, Access>> loads;
+  for (const KernelConfig& config : oneKernelPerFamily()) {
+    DiagramDocument document;
+    document.setConfiguration(config, {1024, 1024, 1024});
+    if (!document.mapping()) continue;
+    for (const Access access : {Access::LoadA, Access::LoadB})
+      if (accessPicture(*document.mapping(), {0, 0}, 0, access, 0, 0).width > 1)
+        loads.emplace_back(config, access);
+  }
+  return loads;
+}
+
 const PlacedLabel* labelStarting(const DiagramView& view, const QString& prefix) {
   const auto& labels = view.lastLayout().labels();
   const auto found = std::ranges::find_if(
@@ -218,6 +243,8 @@ class TestDiagramLayout : public QObject {
   void blockAndKStepNameTheSameKRange();
   void theBlockViewNamesBothOperands();
   void digitsInCellsReadInEveryTheme();
+  void vectorLoadsKeepRowsAndLaneNumbersDocked();
+  void kstepWordsWholeOnAProjector();
 };
 
 void TestDiagramLayout::everyViewFitsEverySizeAndScale() {
@@ -372,14 +399,26 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
       {"high contrast", palette(Qt::black, Qt::white)}};
   QStringList unreadable;
   int digits = 0;
-  for (const KernelConfig& config : {KernelConfig{"shared-tiled", {{"tile", 16}}},
-                                     KernelConfig{"vectorized", {}}, KernelConfig{"naive", {}}}) {
+  // Every view, of a scalar, a float4 and a tensor-core kernel and a staged one; in the
+  // access view docked too (its lane strip then numbers every fourth lane across four cells).
+  struct Drawn {
+    KernelConfig config;
+    DiagramKind kind;
+    QSize size;
+  };
+  std::vector<Drawn> drawn;
+  for (const KernelConfig& config :
+       {KernelConfig{"shared-tiled", {{"tile", 16}}}, KernelConfig{"vectorized", {}},
+        KernelConfig{"naive", {}}, KernelConfig{"warptile", {}}, KernelConfig{"tensor-mma", {}}})
+    for (const DiagramKind kind : kDiagramKinds) drawn.push_back({config, kind, {1400, 900}});
+  drawn.push_back({{"warptile", {}}, DiagramKind::Access, {280, 900}});
+  for (const auto& [config, kind, size] : drawn) {
     DiagramDocument document;
     document.setConfiguration(config, {256, 256, 256});
-    const std::unique_ptr<DiagramView> view(makeDiagramView(DiagramKind::Access, &document));
+    const std::unique_ptr<DiagramView> view(makeDiagramView(kind, &document));
     for (const auto& [name, colours] : themes) {
       const DiagramTheme theme = DiagramTheme::fromPalette(colours, 1.0);
-      QImage image(1400, 900, QImage::Format_ARGB32);
+      QImage image(size, QImage::Format_ARGB32);
       image.fill(theme.background);
       {
         QPainter painter(&image);
@@ -401,9 +440,9 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
             best = std::max(best, contrastRatio(QColor(image.pixel(x, y)), fill));
         ++digits;
         if (best < 3.0)
-          unreadable << QStringLiteral("%1, %2: '%3' on %4 at %5:1")
-                            .arg(QString::fromStdString(config.kernel), QLatin1String(name),
-                                 text.text, fill.name())
+          unreadable << QStringLiteral("%1 view of %2, %3: '%4' on %5 at %6:1")
+                            .arg(diagramKindName(kind), QString::fromStdString(config.kernel),
+                                 QLatin1String(name), text.text, fill.name())
                             .arg(best, 0, 'f', 1);
       }
     }
@@ -412,6 +451,101 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
   QVERIFY2(unreadable.isEmpty(),
            qPrintable(QStringLiteral("%1 of %2 unreadable:\n").arg(unreadable.size()).arg(digits) +
                       unreadable.mid(0, 20).join(QLatin1Char('\n'))));
+}
+
+void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
+  // Docked at 1280x720 and 1920x1080, warptile's float4 rows were 6-10 pixel strips without
+  // names or lane numbers (issue #35). Docked as the window docks it (a scrolling column at its
+  // narrowest), the view takes the height it needs: every line touched keeps a row and its name,
+  // every active lane its number, at a desk's 12 pixels.
+  const std::vector<std::pair<KernelConfig, Access>> loads = vectorLoads();
+  QVERIFY(loads.size() >= 5);
+  QVERIFY(
+      std::ranges::any_of(loads, [](const auto& load) { return load.first.kernel == "warptile"; }));
+  const QRegularExpression rowName(QStringLiteral("^([AB]\\[\\d+\\]\\[\\d+\\]|past the end)$"));
+  QStringList problems;
+  for (const int screenHeight : {720, 1080})
+    for (const auto& [config, access] : loads) {
+      QScrollArea dock;
+      dock.setWidgetResizable(true);
+      dock.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+      auto* panel = new DiagramPanel;
+      dock.setWidget(panel);
+      panel->setConfiguration(config, {1024, 1024, 1024});
+      QVERIFY(panel->setCurrentView(QStringLiteral("access")));
+      DiagramSelection selection = panel->document()->selection();
+      selection.access = access;
+      panel->document()->setSelection(selection);
+      dock.resize(panel->minimumSizeHint().width(), screenHeight - kWindowChrome);
+      dock.show();
+      QCoreApplication::processEvents();
+      DiagramView& view = *panel->currentView();
+      renderAt(view, view.size());
+      const QString at = QStringLiteral("%1 %2 docked at %3 (view %4x%5)")
+                             .arg(QString::fromStdString(config.kernel))
+                             .arg(QLatin1String(toString(access)))
+                             .arg(screenHeight)
+                             .arg(view.width())
+                             .arg(view.height());
+      const AccessPicture picture =
+          accessPicture(*panel->document()->mapping(), {0, 0}, 0, access, 0, 0);
+      int rows = 0;
+      for (const PlacedLabel& label : view.lastLayout().labels()) {
+        if (!rowName.match(label.text).hasMatch()) continue;
+        ++rows;
+        if (pixels(label.font) < kDeskPixels)
+          problems << QStringLiteral("%1: row '%2' is %3 px")
+                          .arg(at, label.text)
+                          .arg(pixels(label.font));
+      }
+      if (rows != int(picture.lines.size()))
+        problems << QStringLiteral("%1: %2 of %3 lines named")
+                        .arg(at)
+                        .arg(rows)
+                        .arg(picture.lines.size());
+      std::set<QString> numbered;
+      for (const CellText& text : view.lastLayout().cellTexts())
+        if (pixels(text.font) >= kDeskPixels) numbered.insert(text.text);
+      for (const LaneAddress& lane : picture.lanes)
+        if (lane.cell && !numbered.contains(QString::number(lane.lane)))
+          problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
+    }
+  QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
+}
+
+void TestDiagramLayout::kstepWordsWholeOnAProjector() {
+  // tensor-persistent's k-step words shrank to 9 pixels and stopped at "In every k-step:" when
+  // presented on a 1280x720 projector (issue #35). They come whole, part by part where they are
+  // long, every part at a lecture hall's 20 pixels.
+  const Setting setting = projector();
+  DiagramDocument document;
+  document.setConfiguration({"tensor-persistent", {}}, {1024, 1024, 1024});
+  QVERIFY(document.mapping());
+  document.setFontScale(setting.fontScale);
+  document.setPresenting(true);
+  KStepView view(&document);
+  const QString recipe = view.recipe();
+  QVERIFY(recipe.size() > 500);
+  QStringList parts;
+  for (int turn = 0; turn < 12; ++turn) {
+    renderAt(view, setting.view);
+    const auto& labels = view.lastLayout().labels();
+    const auto part = std::ranges::find_if(labels, [&](const PlacedLabel& label) {
+      return label.text.size() > 40 && recipe.simplified().contains(label.text.simplified());
+    });
+    QVERIFY2(part != labels.end(), qPrintable(QStringLiteral("no words in turn %1").arg(turn)));
+    QVERIFY2(pixels(part->font) >= kHallPixels,
+             qPrintable(QStringLiteral("%1 px: %2").arg(pixels(part->font)).arg(part->text)));
+    if (!parts.isEmpty() && parts.front() == part->text) break;  // back at the first part
+    parts << part->text;
+    view.nextRecipePart();
+  }
+  QCOMPARE(parts.join(QLatin1Char(' ')).simplified(), recipe.simplified());
+  // The figure keeps most of the projector.
+  const QRectF area =
+      view.diagramArea(QRectF(QPointF(0, 0), QSizeF(setting.view)), view.widgetTheme());
+  const QRectF tile = view.layout(area, view.widgetTheme()).tile;
+  QVERIFY2(std::min(tile.width(), tile.height()) >= 100, qPrintable(describe(tile)));
 }
 
 QTEST_MAIN(TestDiagramLayout)

@@ -26,6 +26,7 @@ class TestDiagramPanel : public QObject {
   void f11LeavesPresentationOnEveryPlatform();
   void sliderAndCaptionNameTheStepAlike();
   void closedLibraryDisablesTheControls();
+  void tTurnsTheKStepWordsWhilePresenting();
 };
 
 void TestDiagramPanel::showsTheConfigurationAndSwitchesViews() {
@@ -141,6 +142,37 @@ void TestDiagramPanel::closedLibraryDisablesTheControls() {
   QVERIFY(!panel.playing());
   panel.stepBy(1);  // nothing to step, nothing thrown
   QCOMPARE(panel.document()->selection().step, std::int64_t(0));
+}
+
+void TestDiagramPanel::tTurnsTheKStepWordsWhilePresenting() {
+  // tensor-persistent's recipe is longer than its column on a projector: T shows the next part.
+  DiagramPanel panel;
+  panel.setConfiguration({"tensor-persistent", {}}, {1024, 1024, 1024});
+  QVERIFY(panel.setCurrentView(QStringLiteral("kstep")));
+  panel.setPresentationMode(true);
+  QVERIFY(panel.document()->presenting());
+  QWidget* shown = panel.presentationWindow();
+  shown->setWindowState(Qt::WindowNoState);  // the offscreen screen is not a projector's
+  shown->resize(1280, 720);
+  shown->show();
+  QCoreApplication::processEvents();
+  DiagramView* view = panel.currentView();
+  QVERIFY2(view->width() > 1200, qPrintable(QString::number(view->width())));
+  auto partNote = [view] {
+    QImage image(view->size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    view->render(painter, QRectF(image.rect()), view->widgetTheme());
+    for (const PlacedLabel& label : view->lastLayout().labels())
+      if (label.text.startsWith(QStringLiteral("part "))) return label.text.left(11);
+    return QString();
+  };
+  QCOMPARE(partNote(), QStringLiteral("part 1 of 2"));
+  QTest::keyClick(view, Qt::Key_T);
+  QCOMPARE(partNote(), QStringLiteral("part 2 of 2"));
+  QTest::keyClick(view, Qt::Key_T);
+  QCOMPARE(partNote(), QStringLiteral("part 1 of 2"));
+  panel.setPresentationMode(false);
+  QVERIFY(!panel.document()->presenting());
 }
 
 QTEST_MAIN(TestDiagramPanel)

@@ -8,8 +8,6 @@
 #include <numeric>
 
 #include "access_banks.hpp"
-#include "tilescope/counter_model.hpp"
-#include "tilescope/user_kernel.hpp"
 
 namespace tilescope::ui {
 
@@ -19,190 +17,43 @@ namespace {
 constexpr int kMaxBankRows = 8;
 constexpr double kMinMemoryHeight = 80;  // below this the words around give way to memory rows
 constexpr double kMinBankBox = 7;        // thinnest a bank row is drawn, in pixels
+// The rows' names and the lanes' numbers: 12 pixels at scale 1, read from a desk.
+constexpr double kRowTextPoints = 9;
+// The rows' names take the widest one's room, up to this share of the panel's width.
+constexpr double kMaxNameShare = 0.3;
+// A line's row, where the view may grow to draw every line: a little more than its text needs.
+constexpr double kRoomyRow = 1.3;
+// Room the lanes' threads down to the words take, where the panel is tall enough.
+constexpr double kFanHeight = 30;
 constexpr int kWrap = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
 
 double textHeight(const QFont& font, double width, const QString& text) {
   return QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e6), kWrap, text).height();
 }
 
-QString accessSummary(const AccessTotals& totals) {
-  return QStringLiteral("%1 sectors/request, %2 used")
-      .arg(totals.sectorsPerRequest(), 0, 'f', 1)
-      .arg(percentText(totals.efficiency()));
+// A memory row's name: the first element its line holds.
+QString lineName(const AccessPicture& picture, std::int64_t line, std::int64_t operandElements) {
+  const std::int64_t first = line * (kLineBytes / picture.elementBytes);
+  if (first >= operandElements) return QStringLiteral("past the end");
+  return QStringLiteral("%1[%2][%3]")
+      .arg(QLatin1String(operandName(picture.operand)))
+      .arg(first / picture.operandCols)
+      .arg(first % picture.operandCols);
 }
 
-QString statsText(const AccessPicture& picture) {
-  const RequestTraffic& t = picture.traffic;
-  if (t.activeLanes == 0) return QStringLiteral("every lane is idle: this warp makes no request");
-  const auto ideal = (t.bytesUsed + kSectorBytes - 1) / kSectorBytes;
-  return QStringLiteral(
-             "%1 active lane%2 · %3 sector%4 in %5 line%6 · %7 of %8 bytes used · "
-             "efficiency %9 (the same bytes side by side would need %10 sector%11)")
-      .arg(t.activeLanes)
-      .arg(QLatin1String(t.activeLanes == 1 ? "" : "s") +
-           (picture.width > 1
-                ? QStringLiteral(" × %1 bytes (a %2 of %3 elements each)")
-                      .arg(laneBytes(picture))
-                      .arg(QString::fromStdString(vectorName(picture.width, picture.elementBytes)))
-                      .arg(picture.width)
-            : picture.elementBytes != kWordBytes
-                ? QStringLiteral(" × %1 bytes").arg(picture.elementBytes)
-                : QString()))
-      .arg(t.sectors)
-      .arg(t.sectors == 1 ? "" : "s")
-      .arg(t.lines)
-      .arg(t.lines == 1 ? "" : "s")
-      .arg(t.bytesUsed)
-      .arg(t.bytesFetched())
-      .arg(percentText(t.efficiency()))
-      .arg(ideal)
-      .arg(ideal == 1 ? "" : "s");
+std::int64_t operandElementsOf(const AccessView::Panel& panel) {
+  const Shape& shape = panel.mapping->shape();
+  return operandRows(shape, panel.picture.operand) * panel.picture.operandCols;
 }
 
-QString bankText(const AccessView::Panel& panel) {
-  const BankTraffic& t = panel.banks->traffic;
-  const Mapping& m = *panel.mapping;
-  const DiagramSelection& s = panel.selection;
-  const QString phases =
-      t.width > 1 ? QStringLiteral(", %1 bytes per lane served %2 lanes at a time: %3 phase%4 need")
-                        .arg(t.width * kWordBytes)
-                        .arg(lanesPerPhase(t.width))
-                        .arg(t.phases)
-                        .arg(t.phases == 1 ? "" : "s")
-                  : QStringLiteral(":");
-  // A traced kernel's words are those it touched in the selected k-step, as its code laid the
-  // tile out; the formulas' are the same at every k-step, with the pad chosen here.
-  const QString layout = m.trace() ? QStringLiteral(
-                                         " in k-step %1 (traced; words from the tile's "
-                                         "start)")
-                                         .arg(s.step)
-                                   : QStringLiteral(" with pad %1").arg(s.pad);
-  const QString outcome =
-      QStringLiteral("%1 %2 pass%3, %4 conflict%5%6")
-          .arg(phases)
-          .arg(t.wavefronts)
-          .arg(t.wavefronts == 1 ? "" : "es")
-          .arg(t.conflicts())
-          .arg(t.conflicts() == 1 ? "" : "s")
-          .arg(!t.broadcast    ? QString()
-               : s.sharedWrite ? QStringLiteral(" (lanes writing one word: one write lands)")
-                               : QStringLiteral(" (lanes reading one word share it: a broadcast)"));
-  if (s.sharedWrite) {
-    const int writes = m.sharedWriteSlots(panel.bankOperand);
-    // The copy engine has no warps: its chunks are drawn as the producer warpgroup's vectors.
-    const bool byTma = m.pipeline() && m.pipeline()->fill == StageFill::Tma;
-    return QStringLiteral("Shared memory: warp %1 writes %2's tile%3%4%5%6")
-        .arg(s.warp)
-        .arg(operandName(panel.bankOperand))
-        .arg(writes > 1
-                 ? QStringLiteral(" (write %1 of %2 per k-step)").arg(panel.bankSlot).arg(writes)
-                 : QString())
-        .arg(byTma ? QStringLiteral(" (TMA: the copy engine's 16-byte chunks, drawn as the "
-                                    "producer warpgroup's)")
-                   : QString())
-        .arg(layout)
-        .arg(outcome);
-  }
-  const int reads = m.sharedReadSlots(panel.bankOperand);
-  const int stride = sharedReadStride(m);
-  const QString per =
-      stride > 1 ? QStringLiteral("%1-deep chunk of k").arg(stride) : QStringLiteral("inner index");
-  const QString read =
-      reads > 1 ? QStringLiteral(" (read %1 of %2 per %3)").arg(panel.bankSlot).arg(reads).arg(per)
-                : QString();
-  // The tensor cores read fragments for a whole mma.sync; the SIMT kernels a value per index.
-  const QString how =
-      QStringLiteral("%1s").arg(operandName(panel.bankOperand)) +
-      (readsWithLdmatrix(m) ? QStringLiteral(" with ldmatrix.x4, each lane naming a 16-byte row of "
-                                             "an 8×8 matrix")
-       : stride > 1         ? QStringLiteral(" as fragment words, one per lane")
-                            : QString());
-  const QString at = stride > 1 ? QStringLiteral("for the %1 at k = %2..%3")
-                                      .arg(QString::fromStdString(mmaShape(m)))
-                                      .arg(s.innerK)
-                                      .arg(s.innerK + stride - 1)
-                                : QStringLiteral("at inner k = %1").arg(s.innerK);
-  return QStringLiteral("Shared memory: warp %1 reads %2%3 %4%5%6")
-      .arg(s.warp)
-      .arg(how)
-      .arg(read)
-      .arg(at)
-      .arg(layout)
-      .arg(outcome);
-}
-
-// The latest counted run of the panel's kernel, figure by figure beside the model.
-QString countedText(const AccessView::Panel& panel) {
-  if (!panel.counted) return {};
-  QStringList figures;
-  for (const CounterComparison& c : compareWithModel(*panel.counted)) {
-    figures << QStringLiteral("%1 %2 %3 (model %4)")
-                   .arg(QString::fromStdString(c.what))
-                   .arg(c.measured, 0, 'g', 3)
-                   .arg(QString::fromStdString(c.unit))
-                   .arg(c.model, 0, 'g', 3);
-  }
-  return QStringLiteral(" Counted on %1: %2.")
-      .arg(QString::fromStdString(panel.counted->device), figures.join(QStringLiteral(" · ")));
-}
-
-// A load's totals, and where a cluster multicasts the operand, that its tiles count once.
-QString loadSummary(const AccessView::Panel& panel, Access access) {
-  const QString summary = accessSummary(panel.traffic->totals(access));
-  const int blocks = panel.mapping->multicastBlocks(operandOf(access));
-  if (blocks == 1) return summary;
-  return summary + QStringLiteral(
-                       ", each tile fetched once per cluster of %1 blocks (TMA "
-                       "multicast into every block's shared memory)")
-                       .arg(blocks);
-}
-
-QString footerText(const AccessView::Panel& panel) {
-  if (!panel.traffic) return {};
-  const KernelTraffic& t = *panel.traffic;
-  const KernelTrace* trace = panel.mapping->trace();
-  const QString counted = trace
-                              ? QStringLiteral(" (block (%1,%2)'s traced requests, once per block)")
-                                    .arg(trace->tracedBlock.x)
-                                    .arg(trace->tracedBlock.y)
-                          : t.exact ? QString()
-                                    : QStringLiteral(" (sampled)");
-  return QStringLiteral(
-             "Whole launch, no cache reuse%1: A loads %2 · B loads %3 · C stores %4. "
-             "Global traffic %5 against %6 compulsory: %7 FLOP per byte (at best %8).")
-             .arg(counted)
-             .arg(loadSummary(panel, Access::LoadA), loadSummary(panel, Access::LoadB),
-                  accessSummary(t.totals(Access::StoreC)), bytesText(t.globalBytes),
-                  bytesText(t.compulsoryBytes))
-             .arg(t.arithmeticIntensity(), 0, 'g', 3)
-             .arg(t.compulsoryIntensity(), 0, 'g', 3) +
-         countedText(panel);
-}
-
-QString headerText(const AccessView::Panel& panel) {
-  const DiagramSelection& s = panel.selection;
-  const Mapping& m = *panel.mapping;
-  QString label = QString::fromStdString(m.config().kernel);
-  if (const std::string params = formatParams(m.config()); !params.empty())
-    label += QStringLiteral(" (%1)").arg(QString::fromStdString(params));
-  if (m.element() != ElementType::F32)
-    label += QStringLiteral(" in %1").arg(QLatin1String(toString(m.element())));
-  // A trace knows the accesses of the block it recorded, no other.
-  const KernelTrace* trace = m.trace();
-  if (trace && (s.block.x != trace->tracedBlock.x || s.block.y != trace->tracedBlock.y))
-    label += QStringLiteral(" (only block (%1,%2)'s accesses were traced)")
-                 .arg(trace->tracedBlock.x)
-                 .arg(trace->tracedBlock.y);
-  return QStringLiteral("%1: warp %2 of block (%3,%4) · %5 · %6 · instruction %7 of %8")
-      .arg(label)
-      .arg(s.warp)
-      .arg(s.block.x)
-      .arg(s.block.y)
-      .arg(QLatin1String(toString(s.access)))
-      .arg(s.access == Access::StoreC ? QStringLiteral("after the last k-step")
-                                      : QString::fromStdString(kStepText(m, s.step)))
-      .arg(s.instr)
-      .arg(m.instructionsPerStep(s.access));
+// The lanes numbered in the lane strip: every one where a cell holds two digits, else every
+// second, fourth, ... lane (each number starts at its lane's cell); the words below still carry
+// every lane's number where a vector's box is wide enough.
+int laneNumberStride(const QFont& font, double wordWidth) {
+  const double digits = QFontMetricsF(font).horizontalAdvance(QStringLiteral("00")) + 2;
+  int stride = 1;
+  while (stride < kWarpSize && stride * wordWidth < digits) stride *= 2;
+  return stride;
 }
 
 // Rows each phase gets in the bank strip: all its passes, up to a fair share of `maxRows`.
@@ -254,18 +105,6 @@ std::vector<AccessView::Panel> AccessView::panels() const {
   if (const Mapping* compare = document()->compareMapping())
     add(*compare, compareTraffic(*compare));
   return result;
-}
-
-QString AccessView::footer(const Panel& panel) {
-  return footerText(panel);
-}
-
-QString AccessView::bankCaption(const Panel& panel) {
-  return panel.banks ? bankText(panel) : QString();
-}
-
-QString AccessView::header(const Panel& panel) {
-  return headerText(panel);
 }
 
 QString AccessView::caption() const {
@@ -329,24 +168,55 @@ std::vector<QRectF> AccessView::panelRects(const QRectF& area, std::size_t count
           QRectF(area.left() + width + gap, area.top(), width, area.height())};
 }
 
+std::vector<QString> AccessView::rowNames(const Panel& panel) {
+  std::vector<QString> names{QStringLiteral("lanes")};
+  const std::int64_t elements = operandElementsOf(panel);
+  for (const std::int64_t line : panel.picture.lines)
+    names.push_back(lineName(panel.picture, line, elements));
+  if (panel.banks) {
+    names.push_back(QStringLiteral("bank"));
+    for (const BankPhase& phase : bankPhases(*panel.banks)) names.push_back(laneSpan(phase));
+  }
+  return names;
+}
+
 AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel& panel,
                                                 const DiagramTheme& theme) const {
   const double scale = theme.fontScale;
   const double gap = 8 * scale;
   PanelLayout l;
-  const double labelWidth = std::min(96 * scale, rect.width() * 0.2);
+  l.rowFont = theme.font(kRowTextPoints);
+  const QFontMetricsF rowMetrics(l.rowFont);
+  double widestName = 0;
+  for (const QString& name : rowNames(panel))
+    widestName = std::max(widestName, rowMetrics.horizontalAdvance(name));
+  const double labelWidth = std::min(widestName + 8 * scale, kMaxNameShare * rect.width());
   l.wordsLeft = rect.left() + labelWidth;
   l.wordWidth = (rect.right() - l.wordsLeft) / kWarpSize;
   const double wordsWidth = rect.right() - l.wordsLeft;
-  const double lanesHeight = 18 * scale;
+  const double lanesHeight = std::max(18 * scale, rowMetrics.height() + 4);
   // Room for the lanes' threads down to the words, less where the panel is short.
-  const double fanHeight = std::min(30 * scale, 0.06 * rect.height());
+  const double fanHeight = std::min(kFanHeight * scale, 0.06 * rect.height());
+  // A row keeps its name and its lanes' numbers whole: thinner rows give way to a note.
+  l.minRowHeight = rowMetrics.height() + 4;
+
+  // One row per line touched, and a gap row wherever untouched lines lie between two of them.
+  const std::vector<std::int64_t>& lines = panel.picture.lines;
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    if (n > 0 && lines[n] > lines[n - 1] + 1)
+      l.rows.push_back({-1, lines[n] - lines[n - 1] - 1, 0, 0, 0});
+    l.rows.push_back({lines[n], 0, 0, 0, 0});
+  }
+  // Notes take less height than a line.
+  constexpr double kNoteShare = 0.6;
+  double units = 0;
+  for (const MemoryRow& row : l.rows) units += row.line < 0 ? kNoteShare : 1.0;
 
   // The figure comes first: the words around it shrink, then the least needed give way, until
   // the lanes, some lines of memory and every bank row fit.
   l.textFont = theme.font(8.5);
   const QFont headerFont = theme.font(9, true);
-  double headerHeight = textHeight(headerFont, rect.width(), headerText(panel));
+  double headerHeight = textHeight(headerFont, rect.width(), header(panel));
   double statsHeight = 0, footerHeight = 0;
   int bankRows = 0;
   if (panel.banks) {
@@ -355,21 +225,27 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   }
   const double phaseGaps = panel.banks ? double(l.phaseRows.size() - 1) * 3 * scale : 0;
   auto measure = [&] {
-    statsHeight = textHeight(l.textFont, rect.width(), statsText(panel.picture));
-    footerHeight = textHeight(l.textFont, rect.width(), footerText(panel));
-    l.bankTextHeight = panel.banks ? textHeight(l.textFont, rect.width(), bankText(panel)) : 0;
+    statsHeight = textHeight(l.textFont, rect.width(), stats(panel.picture));
+    footerHeight = textHeight(l.textFont, rect.width(), footer(panel));
+    l.bankTextHeight = panel.banks ? textHeight(l.textFont, rect.width(), bankCaption(panel)) : 0;
     l.bankIndexHeight = panel.banks ? QFontMetricsF(theme.font(7.5)).height() + 3 * scale : 0;
   };
   measure();
-  l.bankBoxHeight = 15 * scale;
+  l.bankBoxHeight = std::max(15 * scale, rowMetrics.height() + 2);
+  auto bankStrip = [&] {
+    return panel.banks
+               ? l.bankTextHeight + l.bankIndexHeight + bankRows * l.bankBoxHeight + phaseGaps + gap
+               : 0;
+  };
+  // The height that draws every line touched, roomily, with all the words at full size.
+  l.wantedHeight = headerHeight + gap + lanesHeight + kFanHeight * scale +
+                   units * kRoomyRow * l.minRowHeight + statsHeight + bankStrip() + footerHeight +
+                   2 * gap;
   const double memoryWanted =
-      std::min(kMinMemoryHeight * scale, double(panel.picture.lines.size()) * 12 * scale + 1);
+      std::min(kMinMemoryHeight * scale, double(lines.size()) * l.minRowHeight + 1);
   auto spare = [&] {
-    const double banks = panel.banks ? l.bankTextHeight + l.bankIndexHeight +
-                                           bankRows * l.bankBoxHeight + phaseGaps + gap
-                                     : 0;
-    return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight - banks -
-           footerHeight - 2 * gap - memoryWanted;
+    return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight -
+           bankStrip() - footerHeight - 2 * gap - memoryWanted;
   };
   // Where the panel has room, the strip grows down to draw every pass of a bank that serves
   // more words than kMaxBankRows (a column of the tile in one bank: 32).
@@ -393,25 +269,13 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   l.header = QRectF(rect.left(), rect.top(), rect.width(), headerHeight);
   l.lanes = QRectF(l.wordsLeft, l.header.bottom() + gap, wordsWidth, lanesHeight);
   const double memoryTop = l.lanes.bottom() + fanHeight;
-  const double bankHeight = panel.banks ? l.bankTextHeight + l.bankIndexHeight +
-                                              bankRows * l.bankBoxHeight + phaseGaps + gap
-                                        : 0;
+  const double bankHeight = bankStrip();
   const double memoryBottom = rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap;
 
-  // One row per line touched, and a gap row wherever untouched lines lie between two of them.
-  const std::vector<std::int64_t>& lines = panel.picture.lines;
-  for (std::size_t n = 0; n < lines.size(); ++n) {
-    if (n > 0 && lines[n] > lines[n - 1] + 1)
-      l.rows.push_back({-1, lines[n] - lines[n - 1] - 1, 0, 0, 0});
-    l.rows.push_back({lines[n], 0, 0, 0, 0});
-  }
-  // Notes take less height than a line.
-  constexpr double kNoteShare = 0.6;
-  constexpr double kMinRow = 5;
-  double units = 0;
-  for (const MemoryRow& row : l.rows) units += row.line < 0 ? kNoteShare : 1.0;
   const double available = std::max(memoryBottom - memoryTop, 1.0);
-  l.rowHeight = l.rows.empty() ? 0 : std::clamp(available / units, kMinRow, 30 * scale);
+  l.rowHeight = l.rows.empty() ? 0
+                               : std::clamp(available / units, l.minRowHeight,
+                                            std::max(30 * scale, l.minRowHeight));
   // Where even the thinnest rows do not fit, the last rows give way to one note.
   if (units * l.rowHeight > available + 0.5) {
     double used = kNoteShare * l.rowHeight;
@@ -419,6 +283,8 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     while (kept < l.rows.size() &&
            used + (l.rows[kept].line < 0 ? kNoteShare : 1.0) * l.rowHeight <= available)
       used += (l.rows[kept++].line < 0 ? kNoteShare : 1.0) * l.rowHeight;
+    // A gap's note next to the rest's would crowd it; the rest's says enough.
+    while (kept > 0 && l.rows[kept - 1].line < 0) --kept;
     const auto hidden = std::count_if(l.rows.begin() + std::ptrdiff_t(kept), l.rows.end(),
                                       [](const MemoryRow& row) { return row.line >= 0; });
     l.rows.resize(kept);
@@ -438,6 +304,25 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   return l;
 }
 
+int AccessView::heightFor(int width) const {
+  if (!document()->mapping() || emptyState()) return 0;
+  const DiagramTheme theme = widgetTheme();
+  const std::vector<Panel> all = panels();
+  // The frame around the figure (title, caption, legend) depends a little on the height: twice
+  // settles it.
+  double height = 2000;
+  for (int pass = 0; pass < 2; ++pass) {
+    const QRectF area(0, 0, width, height);
+    const QRectF diagram = diagramArea(area, theme);
+    const std::vector<QRectF> rects = panelRects(diagram, all.size());
+    double wanted = 0;
+    for (std::size_t p = 0; p < all.size(); ++p)
+      wanted = std::max(wanted, panelLayout(rects[p], all[p], theme).wantedHeight);
+    height = area.height() - diagram.height() + wanted;
+  }
+  return int(std::ceil(height));
+}
+
 void AccessView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
                               LabelLayout& labels) {
   const std::vector<Panel> all = panels();
@@ -454,8 +339,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                             const DiagramTheme& theme, LabelLayout& labels) {
   const PanelLayout l = panelLayout(rect, panel, theme);
   const AccessPicture& picture = panel.picture;
-  const Shape& shape = panel.mapping->shape();
-  const std::int64_t operandElements = operandRows(shape, picture.operand) * picture.operandCols;
+  const std::int64_t operandElements = operandElementsOf(panel);
   const QFont tiny = theme.font(7.5);
   const double ww = l.wordWidth;
   auto wordRect = [&](double top, int word, double height) {
@@ -474,22 +358,39 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   // The names left of the figure's rows: a row's name is left out rather than cut.
   const double nameWidth = l.wordsLeft - rect.left() - 4;
   auto rowName = [&](const QString& text, double top, double height, const QColor& color) {
-    labels.place({text}, tiny, color,
+    labels.place({text}, l.rowFont, color,
                  {{QRectF(rect.left(), top, nameWidth, height), Qt::AlignRight | Qt::AlignVCenter}},
                  false, false);
   };
-  labels.place({headerText(panel)}, theme.font(9, true), theme.text,
+  labels.place({header(panel)}, theme.font(9, true), theme.text,
                {{l.header, Qt::AlignLeft | Qt::AlignTop}}, true);
 
-  // Lanes.
-  painter.setFont(tiny);
+  // Lanes, numbered every `stride` lanes, each number from its own lane's cell on.
+  painter.setFont(l.rowFont);
   rowName(QStringLiteral("lanes"), l.lanes.top(), l.lanes.height(), theme.text);
+  const int stride = laneNumberStride(l.rowFont, ww);
+  auto laneFill = [&](const LaneAddress& lane) {
+    return lane.cell ? theme.laneColor(lane.lane) : theme.idle;
+  };
+  for (const LaneAddress& lane : picture.lanes)
+    painter.fillRect(wordRect(l.lanes.top(), lane.lane, l.lanes.height()), laneFill(lane));
   for (const LaneAddress& lane : picture.lanes) {
+    if (lane.lane % stride != 0) continue;
     const QRectF box = wordRect(l.lanes.top(), lane.lane, l.lanes.height());
-    const QColor fill = lane.cell ? theme.laneColor(lane.lane) : theme.idle;
-    painter.fillRect(box, fill);
-    painter.setPen(theme.inkOn(fill));
-    drawFittedText(painter, labels, box, QString::number(lane.lane));
+    painter.setPen(theme.inkOn(laneFill(lane)));
+    if (stride == 1) {
+      drawFittedText(painter, labels, box, QString::number(lane.lane));
+      continue;
+    }
+    const QString number = QString::number(lane.lane);
+    const QFontMetricsF metrics(l.rowFont);
+    const QRectF text(box.left() + 1, box.center().y() - metrics.height() / 2,
+                      metrics.horizontalAdvance(number), metrics.height());
+    if (text.height() > box.height()) continue;
+    painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, number);
+    labels.noteCellText(
+        box.united(wordRect(l.lanes.top(), lane.lane + stride - 1, l.lanes.height())), text, number,
+        l.rowFont);
   }
 
   // Memory: the lines touched, sectors fetched and the words the lanes ask for.
@@ -500,7 +401,6 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       for (std::int64_t sector = lane.byte / kSectorBytes;
            sector <= (lane.byte + bytes - 1) / kSectorBytes; ++sector)
         sectors.push_back(sector);
-  const std::int64_t elementsPerLine = kLineBytes / picture.elementBytes;
   // The first element a word of a line holds.
   auto elementAt = [&](std::int64_t line, int word) {
     return (line * kLineBytes + std::int64_t(word) * kWordBytes) / picture.elementBytes;
@@ -523,7 +423,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
         QFont font = tiny;
         font.setPointSizeF(tiny.pointSizeF() * share);
         painter.setFont(font);
-        const double free = std::max((l.rowHeight - QFontMetricsF(tiny).height()) / 2, 0.0);
+        const double free = std::max((l.rowHeight - QFontMetricsF(l.rowFont).height()) / 2, 0.0);
         const double spill = std::min((l.rowHeight - row.height) / 2, free);
         if (drawFittedText(
                 painter, labels,
@@ -532,16 +432,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       }
       continue;
     }
-    const std::int64_t firstElement = row.line * elementsPerLine;
-    painter.setPen(theme.text);
-    painter.setFont(tiny);
-    const QString label = firstElement < operandElements
-                              ? QStringLiteral("%1[%2][%3]")
-                                    .arg(operandName(picture.operand))
-                                    .arg(firstElement / picture.operandCols)
-                                    .arg(firstElement % picture.operandCols)
-                              : QStringLiteral("past the end");
-    rowName(label, row.top, l.rowHeight, theme.text);
+    rowName(lineName(picture, row.line, operandElements), row.top, l.rowHeight, theme.text);
     for (int sector = 0; sector < kWarpSize / kWordsPerSector; ++sector) {
       const std::int64_t id = row.line * (kLineBytes / kSectorBytes) + sector;
       const bool fetched = std::ranges::find(sectors, id) != sectors.end();
@@ -582,7 +473,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       painter.drawRect(box.adjusted(1, 1, -1, -1));
     }
     painter.setPen(theme.inkOn(theme.laneColor(lane.lane)));
-    painter.setFont(tiny);
+    painter.setFont(l.rowFont);
     drawFittedText(painter, labels, box,
                    readers > 1 ? QStringLiteral("×%1").arg(readers) : QString::number(lane.lane));
   }
@@ -601,10 +492,10 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     if (box.height() > 0)
       labels.place({text}, l.textFont, color, {{box, Qt::AlignLeft | Qt::AlignTop}}, true);
   };
-  words(statsText(picture), l.stats, theme.text);
+  words(stats(picture), l.stats, theme.text);
 
   if (panel.banks) {
-    words(bankText(panel), QRectF(rect.left(), l.banks.top(), rect.width(), l.bankTextHeight),
+    words(bankCaption(panel), QRectF(rect.left(), l.banks.top(), rect.width(), l.bankTextHeight),
           theme.text);
     const double indexTop = bankIndexTop;
     const double indexHeight = l.bankIndexHeight;
@@ -619,8 +510,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     for (std::size_t p = 0; p < phases.size(); ++p) {
       const BankPhase& phase = phases[p];
       const int rows = l.phaseRows[p];
-      painter.setPen(theme.text);
-      painter.setFont(tiny);
+      painter.setFont(l.rowFont);
       rowName(laneSpan(phase), top, rows * l.bankBoxHeight, theme.text);
       for (int bank = 0; bank < kSharedBanks; ++bank) {
         const auto& served = phase.byBank[std::size_t(bank)];
@@ -644,6 +534,6 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       top += rows * l.bankBoxHeight + 3 * theme.fontScale;
     }
   }
-  words(footerText(panel), l.footer, theme.muted);
+  words(footer(panel), l.footer, theme.muted);
 }
 }  // namespace tilescope::ui

@@ -38,6 +38,11 @@ class AccessView : public DiagramView {
   static QString header(const Panel& panel);
   // The words over the bank strip: the shared access drawn and its passes; empty without one.
   static QString bankCaption(const Panel& panel);
+  // The words under the memory rows: the request's lanes, sectors, lines and efficiency.
+  static QString stats(const AccessPicture& picture);
+  // Tall enough to draw every line the access touches in a row of its own, its name and its
+  // lanes' numbers whole, with all the words around at full size.
+  int heightFor(int width) const override;
 
  protected:
   QString caption() const override;
@@ -60,7 +65,12 @@ class AccessView : public DiagramView {
     std::vector<int> phaseRows;  // bank rows drawn for each phase of the shared read
     double bankTextHeight = 0, bankIndexHeight = 0;
     QFont textFont;  // of the words around the figure: smaller where the panel is short
+    QFont rowFont;   // of the rows' names and the numbers in the figure's cells
+    double minRowHeight = 0;
+    double wantedHeight = 0;  // what the panel needs for a roomy row for every line
   };
+  // The names left of the figure's rows: the lanes, the lines of memory, the bank strip's.
+  static std::vector<QString> rowNames(const Panel& panel);
   PanelLayout panelLayout(const QRectF& rect, const Panel& panel, const DiagramTheme& theme) const;
   std::vector<QRectF> panelRects(const QRectF& area, std::size_t count) const;
   void paintPanel(QPainter& painter, const QRectF& rect, const Panel& panel,

@@ -349,7 +349,10 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
     auto underATag = [&](const QRectF& rect) {
       return std::ranges::any_of(tags, [&](const auto& tag) { return tag.first.intersects(rect); });
     };
+    const WarpLaneColors colors = colorTable(theme);
     for (const ThreadOutputs& thread : *cache.outputs) {
+      // Dark or light ink, whichever stands out on the thread's colour.
+      const QColor ink = theme.inkOn(QColor::fromRgba(colorOf(colors, thread.thread)));
       for (const CellBox& piece : thread.pieces) {
         const QRectF rect = spanRect(l.cols, l.rows, piece.rows, piece.cols);
         if (piece.rows.count * piece.cols.count == 1 || rect.width() < 5 ||
@@ -357,7 +360,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
           continue;
         painter.setPen(QPen(theme.outline, 0.8));
         painter.drawRect(rect);
-        painter.setPen(theme.text);
+        painter.setPen(ink);
         if (!underATag(rect))
           drawUniformLabel(painter, labels, rect, threadLabel(m, thread.thread.thread), widest);
       }
@@ -366,7 +369,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
         return piece.rows.count * piece.cols.count == 1;
       });
       if (cell < kLabelCell * theme.fontScale || !single) continue;
-      painter.setPen(theme.text);
+      painter.setPen(ink);
       for (const Cell& c : thread.cells) {
         const QRectF rect = spanRect(l.cols, l.rows, {c.row, 1}, {c.col, 1});
         if (inside(rows, c.row) && inside(cols, c.col) && !underATag(rect))
@@ -391,7 +394,7 @@ void BlockView::paintTile(QPainter& painter, const Layout& l, const DiagramTheme
       const auto& [tag, name] = tags[t];
       painter.fillRect(tag, back);
       painter.drawText(tag, Qt::AlignCenter, name);
-      labels.noteCellText(tagged[t], tag, name);
+      labels.noteCellText(tagged[t], tag, name, tagFont);
     }
   }
   painter.restore();
@@ -442,7 +445,8 @@ void BlockView::paintStaged(QPainter& painter, const Layout& l, const DiagramThe
         painter.setPen(QPen(theme.outline, 0.8));
         painter.drawRect(rect);
       }
-      painter.setPen(theme.text);
+      painter.setPen(
+          theme.inkOn(theme.warpColor(run.element->loader->warp, run.element->loader->lane)));
       if (named || run.length > 1)
         drawUniformLabel(painter, labels, rect, threadLabel(m, run.element->loader->thread),
                          widest);

@@ -159,6 +159,12 @@ void DiagramDocument::setFontScale(double scale) {
   emit appearanceChanged();
 }
 
+void DiagramDocument::setPresenting(bool on) {
+  if (on == presenting_) return;
+  presenting_ = on;
+  emit appearanceChanged();
+}
+
 DiagramSelection clampSelection(const Mapping& m, DiagramSelection s) {
   s.block.x = std::clamp(s.block.x, 0, m.grid().x - 1);
   s.block.y = std::clamp(s.block.y, 0, m.grid().y - 1);

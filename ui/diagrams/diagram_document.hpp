@@ -79,6 +79,9 @@ class DiagramDocument : public QObject {
 
   double fontScale() const { return fontScale_; }
   void setFontScale(double scale);
+  // Shown full screen to a room (presentation mode): words meant to be read are drawn larger.
+  bool presenting() const { return presenting_; }
+  void setPresenting(bool on);
 
   // Runs with hardware counters (the results table's); the access view sets the latest one of
   // the drawn configuration beside the model.
@@ -102,6 +105,7 @@ class DiagramDocument : public QObject {
   DiagramSelection selection_;
   mutable std::optional<KernelTraffic> traffic_;
   double fontScale_ = 1.0;
+  bool presenting_ = false;
   std::vector<RunResult> counted_;
 };
 

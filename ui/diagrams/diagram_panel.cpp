@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -23,6 +24,7 @@
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
 #include "diagram_view.hpp"
+#include "kstep_view.hpp"
 #include "presenter.hpp"
 
 namespace tilescope::ui {
@@ -31,6 +33,8 @@ namespace {
 
 // The controls grow more slowly than the diagrams' text: they must not eat the figure's height.
 constexpr double kControlsShare = 0.75, kMaxControlsScale = 2.5;
+// The most a docked view grows to show its figure whole; beyond it the view folds rows away.
+constexpr int kMaxDockedViewHeight = 3000;
 const int kStepsPerSecond[] = {1, 2, 4, 8, 16, 32};
 
 QString tabTitle(DiagramKind kind) {
@@ -93,9 +97,13 @@ DiagramPanel::DiagramPanel(QWidget* parent)
   connect(tabs_, &QTabWidget::currentChanged, this, [this] {
     accessRow_->setVisible(currentView()->kind() == DiagramKind::Access);
     hover_->clear();
+    fitViewHeight();
   });
   connect(document_, &DiagramDocument::configurationChanged, this, &DiagramPanel::syncControls);
   connect(document_, &DiagramDocument::selectionChanged, this, &DiagramPanel::syncControls);
+  for (auto changed : {&DiagramDocument::configurationChanged, &DiagramDocument::selectionChanged,
+                       &DiagramDocument::appearanceChanged})
+    connect(document_, changed, this, &DiagramPanel::fitViewHeight);
   connect(timer_, &QTimer::timeout, this, &DiagramPanel::advanceAnimation);
   accessRow_->setVisible(false);
   setConfiguration({"naive", {}}, {64, 64, 64});
@@ -418,6 +426,18 @@ QWidget* DiagramPanel::presentationWindow() const {
   return presenter_->window();
 }
 
+void DiagramPanel::fitViewHeight() {
+  // Docked, the current view takes the height its figure needs and the dock scrolls; the other
+  // views ask nothing (the tabs take the tallest page's minimum), nor does a presented view.
+  for (int t = 0; t < tabs_->count(); ++t) {
+    auto* view = static_cast<DiagramView*>(tabs_->widget(t));
+    const int wanted =
+        presentationMode() || view != currentView() ? 0 : view->heightFor(view->width());
+    const int height = std::clamp(wanted, DiagramView::kMinimumSize.height(), kMaxDockedViewHeight);
+    if (view->minimumHeight() != height) view->setMinimumHeight(height);
+  }
+}
+
 void DiagramPanel::fitPresentation() {
   if (!presenter_->active()) return;
   const double scale = presentationFontScale(presenter_->window()->size());
@@ -443,6 +463,8 @@ void DiagramPanel::setPresentationMode(bool on) {
     // One view large with its step controls: exporting waits for the desk.
     exportButtons_->hide();
     presenter_->begin(content_, tr("TileScope presentation"));
+    document_->setPresenting(true);
+    fitViewHeight();
     fitPresentation();
     currentView()->setFocus(Qt::OtherFocusReason);
   } else {
@@ -451,7 +473,9 @@ void DiagramPanel::setPresentationMode(bool on) {
     presentingNote_->hide();
     exportButtons_->show();
     document_->setFontScale(1.0);
+    document_->setPresenting(false);
     content_->setFont(dockedFont_);
+    fitViewHeight();
   }
   const QSignalBlocker block(presentButton_);
   presentButton_->setChecked(on);
@@ -485,12 +509,22 @@ bool DiagramPanel::handleKey(int key) {
       tabs_->setCurrentIndex((tabs_->currentIndex() + 1) % tabs_->count());
       currentView()->setFocus(Qt::OtherFocusReason);
       return true;
+    case Qt::Key_T:
+      // The k-step view's words, where they come in parts.
+      if (currentView()->kind() != DiagramKind::KStep) return false;
+      static_cast<KStepView*>(currentView())->nextRecipePart();
+      return true;
     default:
       return false;
   }
 }
 
 bool DiagramPanel::eventFilter(QObject* watched, QEvent* event) {
+  // A view's height follows its width (the scroll bar coming or going changes it too).
+  if (event->type() == QEvent::Resize && watched == currentView()) {
+    const auto* resize = static_cast<QResizeEvent*>(event);
+    if (resize->oldSize().width() != resize->size().width()) fitViewHeight();
+  }
   if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
   const auto* key = static_cast<QKeyEvent*>(event);
   if (presentationMode() && Presenter::endsPresentation(*key)) {

@@ -84,6 +84,8 @@ class DiagramPanel : public QWidget {
   void exportCurrent(const QString& suffix);
   // Sizes the presentation's text to its window.
   void fitPresentation();
+  // Gives the current view, docked, the height it asks for at its width.
+  void fitViewHeight();
   // The keys that step and play the animation and go through the views; false for another key.
   bool handleKey(int key);
 

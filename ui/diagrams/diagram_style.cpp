@@ -71,7 +71,8 @@ QColor DiagramTheme::laneColor(int lane) const {
 }
 
 QColor DiagramTheme::inkOn(const QColor& fill) const {
-  return contrastRatio(text, fill) >= contrastRatio(background, fill) ? text : background;
+  const QColor black(Qt::black), white(Qt::white);
+  return contrastRatio(black, fill) >= contrastRatio(white, fill) ? black : white;
 }
 
 double contrastRatio(const QColor& a, const QColor& b) {
@@ -185,11 +186,11 @@ bool drawUniformLabel(QPainter& painter, LabelLayout& labels, const QRectF& rect
   const double own = metrics.horizontalAdvance(text);
   if (length <= rect.width() && thickness <= rect.height()) {
     painter.drawText(rect, Qt::AlignCenter, text);
-    labels.noteCellText(rect, centred(rect, {own, thickness}), text);
+    labels.noteCellText(rect, centred(rect, {own, thickness}), text, painter.font());
     return true;
   }
   if (length > rect.height() || thickness > rect.width()) return false;
-  labels.noteCellText(rect, centred(rect, {thickness, own}), text);
+  labels.noteCellText(rect, centred(rect, {thickness, own}), text, painter.font());
   painter.save();
   painter.translate(rect.center());
   painter.rotate(-90);
@@ -227,7 +228,7 @@ bool drawFittedText(QPainter& painter, LabelLayout& labels, const QRectF& rect,
   const QSizeF size(metrics.horizontalAdvance(text), metrics.height());
   if (size.width() > rect.width() - 2 || size.height() > rect.height()) return false;
   painter.drawText(rect, Qt::AlignCenter, text);
-  labels.noteCellText(rect, centred(rect, size), text);
+  labels.noteCellText(rect, centred(rect, size), text, painter.font());
   return true;
 }
 

@@ -29,8 +29,9 @@ struct DiagramTheme {
   // Well separated hues for up to 32 warps; lighter for higher lanes when `lane` is given.
   QColor warpColor(int warp, int lane = 0) const;
   QColor laneColor(int lane) const;
-  // The colour of text on a cell filled with `fill`: the theme's text or its background,
-  // whichever contrasts more with the fill (dark digits on a pastel lane in a dark theme).
+  // The colour of text on a cell filled with `fill`: black or white, whichever contrasts more
+  // with the fill (dark digits on a pastel lane in a dark theme; the small digits a block view
+  // draws on mid-tone cells need the most contrast there is).
   QColor inkOn(const QColor& fill) const;
   QFont font(double points = 9.0, bool bold = false) const;
 

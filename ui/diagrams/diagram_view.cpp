@@ -75,8 +75,7 @@ DiagramView::DiagramView(DiagramDocument* document, QWidget* parent)
     : QWidget(parent), document_(document) {
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
-  // As narrow as a projector's three-column window leaves the Diagrams dock.
-  setMinimumSize(280, 240);
+  setMinimumSize(kMinimumSize);
   auto repaint = [this] { update(); };
   connect(document_, &DiagramDocument::configurationChanged, this, [this] {
     resetView();

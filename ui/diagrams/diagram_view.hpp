@@ -41,6 +41,12 @@ class DiagramView : public QWidget {
     QString reason, remedy;
   };
   virtual std::optional<EmptyState> emptyState() const { return std::nullopt; }
+  // The height the view needs at `width` to draw its figure with text a desk can read; 0 where
+  // any height will do (the figure scales). A docked panel gives it that much and scrolls.
+  virtual int heightFor(int /*width*/) const { return 0; }
+  // The smallest a view is drawn: as narrow as a projector's three-column window leaves the
+  // Diagrams dock.
+  static constexpr QSize kMinimumSize{280, 240};
 
  signals:
   void hovered(const QString& text);

@@ -8,6 +8,7 @@
 
 #include "core/registry.hpp"
 #include "diagram_model.hpp"
+#include "text_pages.hpp"
 #include "tilescope/user_kernel.hpp"
 
 namespace tilescope::ui {
@@ -18,6 +19,19 @@ constexpr double kMinStrip = 8;      // thinnest a staged tile or panel is drawn
 constexpr double kMaxCell = 48;      // largest an element is drawn, in pixels
 constexpr double kPanelShare = 0.3;  // most of the width (height) the A (B) panel may take
 constexpr double kMinGridCell = 10;  // element grid lines from this size up
+// Presenting, the recipe is read from the back of a room: 20 pixels on a 1280x720 projector.
+constexpr double kRecipeHallShare = 1.4;
+// The recipe's own column, where the corner is too small for it: this share of the width, and
+// no narrower than a readable measure.
+constexpr double kRecipeColumnShare = 0.4, kMinRecipeColumn = 240, kMinCorner = 180;
+// The share of its scale the figure keeps beside the recipe's column, at least.
+constexpr double kKeptFigure = 0.8;
+
+// The empty corner left of the B panel and above the A panel.
+QRectF cornerOf(const KStepView::Layout& l, const QRectF& area, const DiagramTheme& theme) {
+  return QRectF(area.left(), area.top(), l.panelB.left() - area.left() - 16 * theme.fontScale,
+                l.panelA.top() - l.labelHeight - area.top() - 8 * theme.fontScale);
+}
 
 std::int64_t summedProducts(const Mapping& m, std::int64_t step) {
   return kStepValues(m, step).end();
@@ -213,6 +227,46 @@ void drawElementGrid(QPainter& painter, const QRectF& rect, const AxisScale& x, 
 KStepView::KStepView(DiagramDocument* document, QWidget* parent) : DiagramView(document, parent) {}
 
 KStepView::Layout KStepView::layout(const QRectF& area, const DiagramTheme& theme) const {
+  return fitted(recipePlace(area, theme).figure, theme);
+}
+
+QString KStepView::recipe() const {
+  const Mapping& m = *document()->mapping();
+  const DiagramSelection& sel = document()->selection();
+  return stepRecipe(m, m.regionA(sel.block, sel.step).shared,
+                    m.regionB(sel.block, sel.step).shared);
+}
+
+void KStepView::nextRecipePart() {
+  ++recipePart_;
+  update();
+}
+
+KStepView::RecipePlace KStepView::recipePlace(const QRectF& area, const DiagramTheme& theme) const {
+  RecipePlace place;
+  place.font = theme.font(9 * (document()->presenting() ? kRecipeHallShare : 1.0));
+  place.figure = area;
+  const QRectF corner = cornerOf(fitted(area, theme), area, theme);
+  const double needed = QFontMetricsF(place.font)
+                            .boundingRect(QRectF(0, 0, corner.width(), 1e6),
+                                          Qt::AlignLeft | Qt::TextWordWrap, recipe())
+                            .height();
+  const double width = kRecipeColumnShare * area.width();
+  if ((corner.width() >= kMinCorner * theme.fontScale && needed <= corner.height()) ||
+      width < kMinRecipeColumn * theme.fontScale)
+    return place;
+  const double gap = 20 * theme.fontScale;
+  const QRectF figure = area.adjusted(0, 0, -width - gap, 0);
+  // Not at the cost of the figure: where it would shrink much, the words give way.
+  if (fitted(figure, theme).cols.pixelsPerUnit <
+      kKeptFigure * fitted(area, theme).cols.pixelsPerUnit)
+    return place;
+  place.column = QRectF(area.right() - width, area.top(), width, area.height());
+  place.figure = figure;
+  return place;
+}
+
+KStepView::Layout KStepView::fitted(const QRectF& area, const DiagramTheme& theme) const {
   // The partial sums' bar goes under the C tile, or beside it where the view is wide and short:
   // whichever leaves the tiles larger.
   const Layout below = arrange(area, theme, false), beside = arrange(area, theme, true);
@@ -332,12 +386,14 @@ std::vector<DiagramView::LegendEntry> KStepView::legend(const DiagramTheme& them
   return entries;
 }
 
-void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const DiagramTheme& theme,
+void KStepView::paintDiagram(QPainter& painter, const QRectF& whole, const DiagramTheme& theme,
                              LabelLayout& labels) {
   const Mapping& m = *document()->mapping();
   const Shape& s = m.shape();
   const DiagramSelection& sel = document()->selection();
-  const Layout l = layout(area, theme);
+  // The figure and its labels keep to their share: the recipe may take a column of its own.
+  const QRectF area = recipePlace(whole, theme).figure;
+  const Layout l = fitted(area, theme);
   const Range rows = m.blockRows(sel.block), cols = m.blockCols(sel.block);
   const Range kr = m.kRange(sel.step);
   const Range allK{0, m.kSteps() * m.kDepth()};
@@ -474,17 +530,41 @@ void KStepView::paintDiagram(QPainter& painter, const QRectF& area, const Diagra
                           l.tile.left() - area.left() - 8, area.bottom() - l.tile.bottom()),
                    Qt::AlignLeft | Qt::AlignTop}},
                  true);
-  // The empty corner left of the B panel explains the step in words, where it fits.
-  const QRectF corner(area.left(), area.top(), l.panelB.left() - area.left() - 16 * theme.fontScale,
-                      l.panelA.top() - l.labelHeight - area.top() - 8 * theme.fontScale);
-  std::vector<LabelSpot> cornerSpots{{corner, Qt::AlignLeft | Qt::AlignTop}};
-  // Above "shared Bs" where that label took the corner's foot.
-  if (l.sharedB)
-    cornerSpots.push_back(
-        {QRectF(corner.left(), corner.top(), corner.width(), l.stagedB.top() - 4 - corner.top()),
-         Qt::AlignLeft | Qt::AlignTop});
-  if (corner.width() >= 180 * theme.fontScale)
-    labels.place({stepRecipe(m, l.sharedA, l.sharedB)}, plain, theme.text, cornerSpots, true);
+  paintRecipe(l, whole, theme, labels);
+}
+
+void KStepView::paintRecipe(const Layout& l, const QRectF& area, const DiagramTheme& theme,
+                            LabelLayout& labels) {
+  const RecipePlace place = recipePlace(area, theme);
+  if (place.column.isEmpty()) {
+    // The empty corner left of the B panel explains the step in words, where it fits.
+    const QRectF corner = cornerOf(l, area, theme);
+    std::vector<LabelSpot> cornerSpots{{corner, Qt::AlignLeft | Qt::AlignTop}};
+    // Above "shared Bs" where that label took the corner's foot.
+    if (l.sharedB)
+      cornerSpots.push_back(
+          {QRectF(corner.left(), corner.top(), corner.width(), l.stagedB.top() - 4 - corner.top()),
+           Qt::AlignLeft | Qt::AlignTop});
+    if (corner.width() >= kMinCorner * theme.fontScale)
+      labels.place({recipe()}, place.font, theme.text, cornerSpots, true);
+    return;
+  }
+  // A column of its own, part by part where the whole is longer: T or a click turns the part.
+  const double noteHeight = QFontMetricsF(place.font).height() + 8 * theme.fontScale;
+  QStringList parts =
+      textPages(recipe(), place.font, place.column.adjusted(0, 0, 0, -noteHeight).size());
+  if (parts.size() == 1) parts = textPages(recipe(), place.font, place.column.size());
+  const int part = recipePart_ % int(parts.size());
+  labels.place({parts[part]}, place.font, theme.text,
+               {{place.column, Qt::AlignLeft | Qt::AlignTop}}, true, false);
+  if (parts.size() > 1)
+    labels.place(
+        {QStringLiteral("part %1 of %2 · T or a click: the next").arg(part + 1).arg(parts.size()),
+         QStringLiteral("%1 of %2 · T: next").arg(part + 1).arg(parts.size())},
+        place.font, theme.muted,
+        {{QRectF(place.column.left(), place.column.bottom() - noteHeight, place.column.width(),
+                 noteHeight),
+          Qt::AlignLeft | Qt::AlignBottom}});
 }
 
 QString KStepView::hoverText(const QRectF& area, QPointF pos) const {
@@ -545,6 +625,10 @@ QString KStepView::hoverText(const QRectF& area, QPointF pos) const {
 }
 
 void KStepView::clickAt(const QRectF& area, QPointF pos) {
+  if (recipePlace(area, widgetTheme()).column.contains(pos)) {
+    nextRecipePart();
+    return;
+  }
   const Mapping& m = *document()->mapping();
   const Layout l = layout(area, widgetTheme());
   double k = -1;

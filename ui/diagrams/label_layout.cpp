@@ -44,8 +44,9 @@ bool LabelLayout::isFree(const QRectF& rect) const {
          std::ranges::none_of(labels_, hits, &PlacedLabel::rect);
 }
 
-void LabelLayout::noteCellText(const QRectF& cell, const QRectF& rect, const QString& text) {
-  cellTexts_.push_back({cell, rect, text});
+void LabelLayout::noteCellText(const QRectF& cell, const QRectF& rect, const QString& text,
+                               const QFont& font) {
+  cellTexts_.push_back({cell, rect, text, font});
 }
 
 bool LabelLayout::reserveLabel(const QRectF& rect, const QString& text) {

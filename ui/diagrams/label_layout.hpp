@@ -28,6 +28,7 @@ struct CellText {
   QRectF cell;
   QRectF rect;  // the text's own extent
   QString text;
+  QFont font;
 };
 
 struct PlacedLabel {
@@ -58,7 +59,7 @@ class LabelLayout {
   void paint(QPainter& painter) const;
   // Notes text the figure draws inside its own cell (see drawFittedText), so that tests can
   // check it fits the cell.
-  void noteCellText(const QRectF& cell, const QRectF& rect, const QString& text);
+  void noteCellText(const QRectF& cell, const QRectF& rect, const QString& text, const QFont& font);
   const std::vector<CellText>& cellTexts() const { return cellTexts_; }
 
   // Whether `rect` is inside the bounds and clear of every figure and label placed so far.

@@ -193,7 +193,7 @@ void MatrixView::paintTiles(QPainter& painter, const QRectF& area, const Layout&
     const QRectF needed = painter.fontMetrics().boundingRect(inside.toRect(), flags, note);
     if (inside.contains(needed)) {
       painter.drawText(inside, flags, note);
-      labels.noteCellText(visibleC, needed, note);
+      labels.noteCellText(visibleC, needed, note, painter.font());
     }
     return;
   }

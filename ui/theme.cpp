@@ -3,8 +3,11 @@
 
 #include <QActionGroup>
 #include <QApplication>
+#include <QPainter>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 #include "settings.hpp"
 
@@ -103,6 +106,45 @@ QPalette highContrastPalette() {
   return palette;
 }
 
+// Fusion draws a slider's groove and handle and the frames of spin boxes and line edits in shades
+// of the window colour, which on High Contrast's pure black are black: this style outlines them in
+// the text colour.
+class HighContrastStyle : public QProxyStyle {
+ public:
+  HighContrastStyle() : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion"))) {}
+
+  void drawComplexControl(ComplexControl control, const QStyleOptionComplex* option,
+                          QPainter* painter, const QWidget* widget) const override {
+    QProxyStyle::drawComplexControl(control, option, painter, widget);
+    if (control == CC_Slider) {
+      for (SubControl part : {SC_SliderGroove, SC_SliderHandle})
+        if (option->subControls & part)
+          outline(painter, subControlRect(control, option, part, widget), option);
+    } else if (control == CC_SpinBox) {
+      const auto* spinBox = qstyleoption_cast<const QStyleOptionSpinBox*>(option);
+      if (spinBox && spinBox->frame) outline(painter, option->rect, option);
+    }
+  }
+
+  void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+    QProxyStyle::drawPrimitive(element, option, painter, widget);
+    if (element == PE_FrameLineEdit) outline(painter, option->rect, option);
+  }
+
+ private:
+  static void outline(QPainter* painter, const QRect& rect, const QStyleOption* option) {
+    const QPalette::ColorGroup group =
+        option->state & State_Enabled ? QPalette::Active : QPalette::Disabled;
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->setPen(option->palette.color(group, QPalette::WindowText));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(rect.adjusted(0, 0, -1, -1));
+    painter->restore();
+  }
+};
+
 }  // namespace
 
 QString themeId(Theme theme) {
@@ -124,7 +166,9 @@ void applyTheme(Theme theme) {
     QApplication::setPalette(look.palette);
     return;
   }
-  QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  QApplication::setStyle(theme == Theme::HighContrast
+                             ? new HighContrastStyle
+                             : QStyleFactory::create(QStringLiteral("Fusion")));
   switch (theme) {
     case Theme::Light:
       QApplication::setPalette(QApplication::style()->standardPalette());

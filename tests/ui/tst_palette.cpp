@@ -18,6 +18,9 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QLineEdit>
+#include <QSlider>
+#include <QSpinBox>
 #include <map>
 
 #include "colour_difference.hpp"
@@ -182,6 +185,43 @@ class TestPalette : public QObject {
     }
     QCOMPARE(shapes.size(), ui::markerCount());
     QVERIFY(ui::markerCount() >= int(catalogue().size()));
+  }
+
+  // Fusion outlines controls in shades of the window colour, black on High Contrast's black: the
+  // theme's style outlines a slider's groove and handle, a spin box and a line edit in white.
+  void highContrastOutlinesSlidersSpinBoxesAndLineEdits() {
+    const auto whiteIn = [](const QImage& image, const QRect& area) {
+      int white = 0;
+      for (int y = area.top(); y <= area.bottom(); ++y)
+        for (int x = area.left(); x <= area.right(); ++x)
+          white += QColor(image.pixel(x, y)).lightness() > 200;
+      return white;
+    };
+    const auto drawn = [](QWidget& widget) {
+      widget.resize(240, 32);
+      widget.ensurePolished();
+      return widget.grab().toImage();
+    };
+    for (const ThemeCase& theme : kThemes) {
+      ui::applyTheme(theme.theme);
+      QSlider slider(Qt::Horizontal);
+      slider.setRange(0, 100);
+      const QImage sliderImage = drawn(slider);
+      // The groove right of the handle (at 0), a band through the middle.
+      const int grooveEnd = whiteIn(sliderImage, QRect(120, 4, 100, 24));
+      QSpinBox spinBox;
+      QLineEdit lineEdit;
+      // A frame's left edge, a few pixels wide.
+      const int spinEdge = whiteIn(drawn(spinBox), QRect(0, 8, 3, 16));
+      const int lineEdge = whiteIn(drawn(lineEdit), QRect(0, 8, 3, 16));
+      qInfo("%s: groove %d, spin box edge %d, line edit edge %d white pixels", theme.name,
+            grooveEnd, spinEdge, lineEdge);
+      if (theme.theme != ui::Theme::HighContrast) continue;
+      QVERIFY(grooveEnd >= 50);
+      QVERIFY(spinEdge >= 8);
+      QVERIFY(lineEdge >= 8);
+    }
+    ui::applyTheme(ui::Theme::System);
   }
 };
 

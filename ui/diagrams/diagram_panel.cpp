@@ -181,10 +181,12 @@ QWidget* DiagramPanel::buildSelectionRow() {
   stepLine->addWidget(backButton_);
   stepLine->addWidget(playButton_);
   stepLine->addWidget(forwardButton_);
-  stepLine->addWidget(stepSlider_, 1);
-  stepLine->addWidget(stepLabel_);
+  stepLine->addWidget(stepLabel_, 1);
   layout->addLayout(blockLine);
   layout->addLayout(stepLine);
+  // The slider on a line of its own: beside the buttons and the label a narrow dock left it a
+  // stub of 20 px.
+  layout->addWidget(stepSlider_);
   return row;
 }
 

@@ -71,6 +71,9 @@ class ChartPanel : public QTabWidget {
   void putBack(QWidget* chart);
   void fitPresentation();
   void scheduleRefresh();
+  // The chart's title, with the device when every result comes from one.
+  static QString titleFor(desktop::ChartKind kind, const std::vector<RunResult>& results);
+  // Each chart drawn again from drawn_ (chart_builders.cpp; the roofline: roofline_chart.cpp).
   void buildAgainstSize(desktop::ChartKind kind);
   void buildTileSweep();
   void buildPhases();

@@ -161,7 +161,9 @@ class ChartView : public QCustomPlot {
   QString tipAt(const QPointF& position) const;
   // After each layout (screen or export): legend, category and tick labels, axis labels and
   // title for the size just laid out, then again while they change the layout; then the labels
-  // kept clear and the placeholder.
+  // kept clear and the placeholder. The legend's part is in chart_legend.cpp, the ticks' in
+  // chart_ticks.cpp, the categories' in chart_categories.cpp, the labels kept clear in
+  // chart_labels.cpp.
   void fitToLayout();
   bool fitTitle();
   bool fitAxisLabels();

@@ -124,7 +124,7 @@ bool ChartView::fitCategories() {
     // Upright on one line, shortened past a share of the height (still distinct), every n-th one
     // when even one line is too thick for the spacing.
     rotation = -90;
-    const int longest = std::max(40, int(viewport().height() * kUprightLabelShare));
+    const int longest = std::max(40, int(seenHeight() * kUprightLabelShare));
     const int every = std::max(1, int(std::ceil((metrics.height() + kLabelGap / 2) / spacing)));
     QStringList kept;
     for (int i = 0; i < categoryTexts_.size(); i += every) kept << categoryTexts_[i];

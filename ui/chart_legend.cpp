@@ -45,6 +45,7 @@ void ChartView::placeLegend(LegendPlace place) {
 void ChartView::setLegendEntries(const std::vector<LegendEntry>& entries) {
   legendEntries_ = entries;
   legendShown_ = {};
+  legendRoom_ = {};
   legend->clearItems();
   for (const LegendEntry& entry : entries) legend->addItem(new EntryLegendItem(legend, entry));
   legend->setVisible(legendWanted_ && !entries.empty());
@@ -73,6 +74,7 @@ void ChartView::setLegendWanted(bool wanted) {
   legendWanted_ = wanted;
   legend->setVisible(wanted && !legendEntries_.empty());
   legendShown_ = {};
+  legendRoom_ = {};
   // A hidden legend keeps no room (the layout still counts an invisible element's minimum);
   // shown again, fitLegend asks for its rows.
   legend->setMinimumSize(0, 0);
@@ -80,7 +82,7 @@ void ChartView::setLegendWanted(bool wanted) {
   replot(QCustomPlot::rpQueuedReplot);
 }
 
-ChartView::LegendShown ChartView::legendFor(QSize size) const {
+ChartView::LegendShown ChartView::legendFor(QSize size, bool runsOn) const {
   const QFont font = legend->font();
   const int spacing = legend->columnSpacing();
   const int margins = legend->margins().left() + legend->margins().right();
@@ -117,7 +119,7 @@ ChartView::LegendShown ChartView::legendFor(QSize size) const {
     const int columns =
         std::clamp((width - margins + spacing) / std::max(1, widest + spacing), 1, count);
     const int rows = (count + columns - 1) / columns;
-    return LegendShown{false, compact, mostText, columns, width, heightOf(rows, rowHeight), count};
+    return LegendShown{false, compact, mostText, columns, width, heightOf(rows, rowHeight)};
   };
   // Beside: one column (or more, as the height asks) no wider than a share of the chart, as tall
   // as the chart below its title.
@@ -136,7 +138,7 @@ ChartView::LegendShown ChartView::legendFor(QSize size) const {
     const int rows = (count + columns - 1) / columns;
     const int across = columns * widest + (columns - 1) * spacing + margins;
     if (across > room || heightOf(rows, rowHeight) > tall) return std::nullopt;
-    return LegendShown{true, compact, mostText, columns, across, heightOf(rows, rowHeight), count};
+    return LegendShown{true, compact, mostText, columns, across, heightOf(rows, rowHeight)};
   };
   // The most height the legend may take and leave the title, the axes and a plot.
   const int titleHeight = title_->outerRect().height();
@@ -150,6 +152,12 @@ ChartView::LegendShown ChartView::legendFor(QSize size) const {
   }
   for (bool compact : {false, true})
     if (const std::optional<LegendShown> shown = beside(compact)) return *shown;
+  // Running on below the chart's height, compact entries show whole.
+  if (runsOn) {
+    LegendShown shown = below(true);
+    shown.fits = shown.height <= most;
+    return shown;
+  }
   // Compact entries in more columns, each shortened to its column (kept distinct), until they
   // fit; no narrower than a few letters.
   const int fewestLetters = QFontMetrics(font).averageCharWidth() * kLeastLegendLetters;
@@ -160,23 +168,47 @@ ChartView::LegendShown ChartView::legendFor(QSize size) const {
     int widest = 0, rowHeight = 0;
     measure(true, mostText, &widest, &rowHeight);
     const int rows = (count + columns - 1) / columns;
-    shown = LegendShown{false, true, mostText, columns, width, heightOf(rows, rowHeight), count};
+    shown = LegendShown{false, true, mostText, columns, width, heightOf(rows, rowHeight)};
   }
-  // An export or a presentation lists every entry, however much of the height that takes.
-  if (presenting_ || exporting_ || shown.height <= most) return shown;
-  // Docked and too small: the rows that fit, their last cell saying what is left out.
-  int rowHeight = 0, widest = 0;
-  measure(true, shown.mostTextWidth, &widest, &rowHeight);
-  const int rowsThatFit = std::max(
-      1, (most - verticalMargins + legend->rowSpacing()) / (rowHeight + legend->rowSpacing()));
-  shown.entries = std::max(0, rowsThatFit * shown.columns - 1);
-  shown.height = heightOf(rowsThatFit, rowHeight);
+  // Past that, an export or a presentation lists every entry however much of the height that
+  // takes; a docked chart asks for more height (askRoomForLegend).
+  shown.fits = shown.height <= most;
   return shown;
+}
+
+void ChartView::askRoomForLegend() {
+  // A presentation or an export has the room it has.
+  if (presenting_ || exporting_) return;
+  // The height the chart is seen at: its parent's (ChartPanel's scroll area), else its own.
+  const int seen =
+      std::max(parentWidget() ? parentWidget()->height() : height(), kLeastChartHeight);
+  const int titleHeight = title_->outerRect().height();
+  const bool listed = legend->visible() && !legendEntries_.empty();
+  if (listed && (legendRoom_.width != width() || legendRoom_.seenHeight != seen ||
+                 legendRoom_.titleHeight != titleHeight)) {
+    legendRoom_ = {width(), seen, titleHeight, kLeastChartHeight, std::nullopt};
+    // Too short for every entry: as tall as the plot and its axes keeping three quarters of the
+    // page, the legend (its entries whole) taking the last quarter and going on below.
+    if (!legendFor({width(), seen}).fits) {
+      const LegendShown shown = legendFor({width(), seen}, true);
+      legendRoom_.grown = shown;
+      legendRoom_.height = std::max(seen, seen + shown.height - int(seen * kLegendBelowShare));
+    }
+  }
+  const int least = listed ? legendRoom_.height : kLeastChartHeight;
+  if (minimumHeight() != least) setMinimumHeight(least);
+}
+
+int ChartView::seenHeight() const {
+  const bool grown = !presenting_ && !exporting_ && legendRoom_.grown;
+  return grown ? std::min(legendRoom_.seenHeight, viewport().height()) : viewport().height();
 }
 
 bool ChartView::fitLegend() {
   if (!legend->visible() || legendEntries_.empty()) return false;
-  const LegendShown shown = legendFor(viewport().size());
+  // A docked chart grown for its legend keeps the legend it grew for.
+  const bool grown = !presenting_ && !exporting_ && legendRoom_.grown;
+  const LegendShown shown = grown ? *legendRoom_.grown : legendFor(viewport().size());
   if (shown == legendShown_) return false;
   legendShown_ = shown;
   legend->clearItems();
@@ -193,17 +225,10 @@ bool ChartView::fitLegend() {
   }
   const QStringList distinct =
       elidedDistinct(texts, QFontMetrics(legend->font()), shown.mostTextWidth);
-  QStringList leftOut;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (int(i) < shown.entries) {
-      items[i]->setShownText(distinct[int(i)]);
-      legend->addItem(items[i]);
-    } else {
-      leftOut << legendEntries_[i].label;
-      delete items[i];
-    }
+    items[i]->setShownText(distinct[int(i)]);
+    legend->addItem(items[i]);
   }
-  if (!leftOut.isEmpty()) legend->addItem(new MoreLegendItem(legend, leftOut));
   legend->setWrap(shown.columns);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
   placeLegend(shown.beside ? LegendPlace::Beside : LegendPlace::Below);

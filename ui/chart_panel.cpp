@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -81,9 +82,16 @@ ChartPanel::ChartPanel(const desktop::ResultsModel* model, QWidget* parent)
     note->setAlignment(Qt::AlignCenter);
     note->hide();
     layout->addWidget(note);
-    auto* view = new ChartView(QString::fromLatin1(textOf(kind).title), page);
+    // A docked chart too short for its legend grows taller than the page, which then scrolls.
+    auto* scroll = new QScrollArea;
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    auto* view = new ChartView(QString::fromLatin1(textOf(kind).title));
     view->setObjectName(desktop::chartId(kind));
-    layout->addWidget(view, 1);
+    scroll->setWidget(view);
+    // The page is never smaller than the least chart (the docks are laid out with it).
+    scroll->setMinimumSize(view->minimumSize());
+    layout->addWidget(scroll, 1);
     charts_[std::size_t(kind)] = view;
     const int tab = addTab(page, tr(textOf(kind).tab));
     setTabToolTip(tab, tr(textOf(kind).tip));
@@ -176,7 +184,9 @@ QWidget* ChartPanel::presentationWindow() const {
 QWidget* ChartPanel::takeChart(ChartKind kind) {
   ChartView* view = chart(kind);
   QWidget* page = widget(int(kind));
-  page->layout()->removeWidget(view);
+  auto* scroll = page->findChild<QScrollArea*>();
+  scroll->takeWidget();
+  scroll->hide();
   view->setParent(nullptr);
   page->findChild<QLabel*>()->show();
   return view;
@@ -187,8 +197,9 @@ void ChartPanel::putBack(QWidget* shown) {
   if (!view) return;
   const auto kind = desktop::chartFromId(view->objectName());
   QWidget* page = widget(int(kind.value_or(ChartKind::Time)));
-  view->setParent(page);
-  static_cast<QVBoxLayout*>(page->layout())->addWidget(view, 1);
+  auto* scroll = page->findChild<QScrollArea*>();
+  scroll->setWidget(view);
+  scroll->show();
   page->findChild<QLabel*>()->hide();
   view->setPresenting(false);
   view->show();
@@ -309,8 +320,8 @@ void ChartPanel::resetView() {
   }
 }
 
-bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QString* error,
-                             double scale, bool largeText) {
+bool ChartPanel::asExported(ChartKind kind, QSize size, bool largeText,
+                            const std::function<bool(ChartView*)>& draw) {
   ChartView* view = chart(kind);
   const bool presenting = view->presenting();
   const double presentingScale = view->presentingScale();
@@ -319,7 +330,7 @@ bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QS
   if (kind == ChartKind::Roofline) buildRooflineIfStale();
   // A file stands alone: its legend lists every entry.
   view->setExporting(true);
-  const bool written = exportPlot(view, view->title(), path, size, error, scale);
+  const bool drawn = draw(view);
   view->setExporting(false);
   if (largeText) {
     // Back to the text it had (a presented chart keeps its own).
@@ -327,7 +338,14 @@ bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QS
     refresh();
   }
   view->replot(QCustomPlot::rpQueuedReplot);
-  return written;
+  return drawn;
+}
+
+bool ChartPanel::exportChart(ChartKind kind, const QString& path, QSize size, QString* error,
+                             double scale, bool largeText) {
+  return asExported(kind, size, largeText, [&](ChartView* view) {
+    return exportPlot(view, view->title(), path, size, error, scale);
+  });
 }
 void ChartPanel::buildRooflineIfStale() {
   if (!rooflineStale_) return;

@@ -45,7 +45,7 @@ QCPRange padded(QCPRange range, bool logarithmic, double margin) {
 ChartView::ChartView(const QString& title, QWidget* parent) : QCustomPlot(parent) {
   setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   setMouseTracking(true);
-  setMinimumSize(320, 220);
+  setMinimumSize(320, kLeastChartHeight);
   // A click gives the chart the focus, so F11 presents it.
   setFocusPolicy(Qt::ClickFocus);
 
@@ -128,14 +128,18 @@ void ChartView::styleBars(QCPBars* bars, const SeriesStyle& style) {
 void ChartView::setPresenting(bool presenting, double scale) {
   presenting_ = presenting;
   presentScale_ = presenting ? scale : 1;
+  // Full screen, the chart takes the screen's height; docked again, it asks for its legend's.
+  if (presenting) setMinimumHeight(kLeastChartHeight);
   applyText();
   legendShown_ = {};
+  legendRoom_ = {};
   replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ChartView::setExporting(bool exporting) {
   exporting_ = exporting;
   legendShown_ = {};
+  legendRoom_ = {};
 }
 
 double ChartView::drawScale() const {
@@ -357,6 +361,7 @@ void ChartView::changeEvent(QEvent* event) {
     emit skinChanged();
     replot(QCustomPlot::rpQueuedReplot);
   } else if (event->type() == QEvent::FontChange) {
+    legendRoom_ = {};
     applyText();
     replot(QCustomPlot::rpQueuedReplot);
   }
@@ -377,6 +382,7 @@ void ChartView::fitToLayout() {
   }
   placeLabelsClear();
   fitPlaceholder();
+  askRoomForLegend();
   fittingLayout_ = false;
 }
 
@@ -406,7 +412,7 @@ bool ChartView::fitTitle() {
   const QFontMetrics metrics(title_->font());
   // A line too wide breaks after its dash ("Throughput against size — NVIDIA H200 (cuda)") where
   // the chart is tall enough to give it a line, then what is still too wide is shortened.
-  const bool roomy = viewport().height() >= kTallTitleHeight;
+  const bool roomy = seenHeight() >= kTallTitleHeight;
   QStringList lines;
   for (const QString& line : fullTitle_.split(QLatin1Char('\n'))) {
     const qsizetype dash = line.indexOf(QStringLiteral(" \u2014 "));
@@ -446,7 +452,6 @@ QString ChartView::tipAt(const QPointF& position) const {
       QCPAbstractLegendItem* item = legend->item(i);
       if (!item || !item->outerRect().contains(position.toPoint())) continue;
       if (const auto* entry = dynamic_cast<const EntryLegendItem*>(item)) return entry->tip();
-      if (const auto* more = dynamic_cast<const MoreLegendItem*>(item)) return more->tip();
     }
     return {};
   }
@@ -524,6 +529,12 @@ void ChartView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ChartView::wheelEvent(QWheelEvent* event) {
+  // The wheel zooms over the plot and its axes; elsewhere (over a legend that runs below the
+  // page) it scrolls the page.
+  if (!axisRect()->outerRect().contains(event->position().toPoint())) {
+    event->ignore();
+    return;
+  }
   userMovedView_ = true;
   QCustomPlot::wheelEvent(event);
 }

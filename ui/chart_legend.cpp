@@ -168,7 +168,8 @@ ChartView::LegendShown ChartView::legendFor(QSize size, bool runsOn) const {
     int widest = 0, rowHeight = 0;
     measure(true, mostText, &widest, &rowHeight);
     const int rows = (count + columns - 1) / columns;
-    shown = LegendShown{false, true, mostText, columns, width, heightOf(rows, rowHeight)};
+    shown =
+        LegendShown{false, true, mostText, columns, width, heightOf(rows, rowHeight), true, true};
   }
   // Past that, an export or a presentation lists every entry however much of the height that
   // takes; a docked chart asks for more height (askRoomForLegend).
@@ -187,9 +188,10 @@ void ChartView::askRoomForLegend() {
   if (listed && (legendRoom_.width != width() || legendRoom_.seenHeight != seen ||
                  legendRoom_.titleHeight != titleHeight)) {
     legendRoom_ = {width(), seen, titleHeight, kLeastChartHeight, std::nullopt};
-    // Too short for every entry: as tall as the plot and its axes keeping three quarters of the
-    // page, the legend (its entries whole) taking the last quarter and going on below.
-    if (!legendFor({width(), seen}).fits) {
+    // Too short for every entry, or for every entry whole: as tall as the plot and its axes
+    // keeping three quarters of the page, the legend (its entries whole) taking the last quarter
+    // and going on below.
+    if (const LegendShown atSeen = legendFor({width(), seen}); !atSeen.fits || atSeen.shortened) {
       const LegendShown shown = legendFor({width(), seen}, true);
       legendRoom_.grown = shown;
       legendRoom_.height = std::max(seen, seen + shown.height - int(seen * kLegendBelowShare));

@@ -177,7 +177,8 @@ class ChartView : public QCustomPlot {
     bool beside = false;
     bool compact = false;
     int mostTextWidth = 0, columns = 0, width = 0, height = 0;
-    bool fits = true;  // within the room the plot leaves it
+    bool fits = true;        // within the room the plot leaves it
+    bool shortened = false;  // its entries cut to columns narrower than they are
     bool operator==(const LegendShown&) const = default;
   };
   // `runsOn`: the legend may run on below the height (a docked chart grows for it).

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// The legend's cells: an entry drawn from its series' style (its series listed on hover), the
-// "+ n more" cell of a docked chart too small for every entry, and a legend as wide as the chart
-// below it, or as wide as its entries beside it.
+// The legend's cells: an entry drawn from its series' style (its series listed on hover), and a
+// legend as wide as the chart below it, or as wide as its entries beside it.
 #include <qcustomplot.h>
 
 #include "chart_view.hpp"
@@ -97,43 +96,6 @@ class EntryLegendItem : public QCPAbstractLegendItem {
   bool compact_ = false;
   int mostTextWidth_ = 0;
   QString shownText_;
-};
-
-// The last cell of a docked chart's legend that has no room for every entry: "+ 12 more", the
-// ones left out listed on hover. Exports and presentations list every entry.
-class MoreLegendItem : public QCPAbstractLegendItem {
- public:
-  MoreLegendItem(QCPLegend* legend, QStringList leftOut)
-      : QCPAbstractLegendItem(legend), leftOut_(std::move(leftOut)) {}
-
-  QString text() const { return QObject::tr("+ %1 more\u2026").arg(leftOut_.size()); }
-  const QStringList& leftOut() const { return leftOut_; }
-
-  QString tip() const {
-    return QObject::tr(
-               "<b>%1 more</b> (the legend has no room for them here; an export or the "
-               "presentation lists every entry):<br>%2")
-        .arg(leftOut_.size())
-        .arg(leftOut_.join(QStringLiteral(", ")).toHtmlEscaped());
-  }
-
- protected:
-  void draw(QCPPainter* painter) override {
-    painter->setFont(mFont);
-    painter->setPen(QPen(mTextColor));
-    painter->drawText(mRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, text());
-  }
-
- public:
-  QSize minimumOuterSizeHint() const override {
-    const QFontMetrics metrics(mFont);
-    return {metrics.horizontalAdvance(text()) + mMargins.left() + mMargins.right(),
-            std::max(metrics.height(), mParentLegend->iconSize().height()) + mMargins.top() +
-                mMargins.bottom()};
-  }
-
- private:
-  QStringList leftOut_;
 };
 
 // A layout column is no wider than the narrowest maximum of its elements, and a legend's is the

@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <array>
+#include <functional>
 
 #include "chart_kind.hpp"
 #include "result_analysis.hpp"
@@ -35,6 +36,11 @@ class ChartPanel : public QTabWidget {
   // when presenting on a screen of `size`.
   bool exportChart(desktop::ChartKind kind, const QString& path, QSize size, QString* error,
                    double scale = 1, bool largeText = false);
+  // Lays `kind` out for a file of `size` (its legend listing every entry, large text if asked),
+  // runs `draw` on it (exportChart writes the file; a test records what it draws), then lays it
+  // out as shown again. What `draw` returns.
+  bool asExported(desktop::ChartKind kind, QSize size, bool largeText,
+                  const std::function<bool(ChartView*)>& draw);
   void resetView();
 
   // Presentation mode: the chart on show alone in a full-screen window, its text sized for a
@@ -71,6 +77,9 @@ class ChartPanel : public QTabWidget {
   void putBack(QWidget* chart);
   void fitPresentation();
   void scheduleRefresh();
+  // The chart's title, with the device when every result comes from one.
+  static QString titleFor(desktop::ChartKind kind, const std::vector<RunResult>& results);
+  // Each chart drawn again from drawn_ (chart_builders.cpp; the roofline: roofline_chart.cpp).
   void buildAgainstSize(desktop::ChartKind kind);
   void buildTileSweep();
   void buildPhases();

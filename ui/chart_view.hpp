@@ -64,9 +64,9 @@ class ChartView : public QCustomPlot {
   // The legend lists every entry: below the plot in as many columns as the width takes, or beside
   // it in a column when that leaves the plot more room; an entry shows its series (or its group
   // and their count), shortened to the room it has, or only its group when there is little room.
-  // Its series are listed on hover. Only a docked chart too small for all of them (on screen, not
-  // presenting or exporting) shows the rows that fit, the last saying "+ n more" (listed on
-  // hover). Empty hides it.
+  // Its series are listed on hover. A docked chart (on screen, neither presenting nor exporting)
+  // too short for every entry asks for the height they take (its minimum height; ChartPanel
+  // holds it in a page that scrolls), the plot keeping its share. Empty hides it.
   void setLegendEntries(const std::vector<LegendEntry>& entries);
   const std::vector<LegendEntry>& legendEntries() const { return legendEntries_; }
   // Whether the legend stands beside the plot, as laid out last.
@@ -155,13 +155,17 @@ class ChartView : public QCustomPlot {
   void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
+  // The least height of a chart (a docked one asks for more to list its legend).
+  static constexpr int kLeastChartHeight = 220;
   void applyPalette();
   void applyText();
   void followScreen();
   QString tipAt(const QPointF& position) const;
   // After each layout (screen or export): legend, category and tick labels, axis labels and
   // title for the size just laid out, then again while they change the layout; then the labels
-  // kept clear and the placeholder.
+  // kept clear and the placeholder. The legend's part is in chart_legend.cpp, the ticks' in
+  // chart_ticks.cpp, the categories' in chart_categories.cpp, the labels kept clear in
+  // chart_labels.cpp.
   void fitToLayout();
   bool fitTitle();
   bool fitAxisLabels();
@@ -173,11 +177,17 @@ class ChartView : public QCustomPlot {
     bool beside = false;
     bool compact = false;
     int mostTextWidth = 0, columns = 0, width = 0, height = 0;
-    int entries = 0;  // how many are listed (the rest behind "+ n more")
+    bool fits = true;        // within the room the plot leaves it
+    bool shortened = false;  // its entries cut to columns narrower than they are
     bool operator==(const LegendShown&) const = default;
   };
-  LegendShown legendFor(QSize size) const;
+  // `runsOn`: the legend may run on below the height (a docked chart grows for it).
+  LegendShown legendFor(QSize size, bool runsOn = false) const;
   bool fitLegend();
+  // Docked and too short for every entry, the chart asks for more height (its minimum).
+  void askRoomForLegend();
+  // The height the chart is seen at: a docked chart grown for its legend is seen at its page's.
+  int seenHeight() const;
   // Where the legend stands: beside the plot, below it, or (hidden) out of the layout.
   enum class LegendPlace { Below, Beside, Nowhere };
   void placeLegend(LegendPlace place);
@@ -189,6 +199,13 @@ class ChartView : public QCustomPlot {
   QCPLayoutGrid* body_ = nullptr;  // the plot, and the legend when it stands beside it
   std::vector<LegendEntry> legendEntries_;
   LegendShown legendShown_;
+  // The height a docked chart asks for, worked out for its width, the height it is seen at and
+  // its title's height; and the legend it grew for, if it grew.
+  struct LegendRoom {
+    int width = -1, seenHeight = -1, titleHeight = -1, height = 0;
+    std::optional<LegendShown> grown;
+  };
+  LegendRoom legendRoom_;
   QCPItemText* placeholder_ = nullptr;
   QString placeholderText_;  // unbroken: fitPlaceholder() breaks it to the chart's width
   QHash<QCPAbstractPlottable*, QStringList> tips_;

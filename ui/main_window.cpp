@@ -389,8 +389,9 @@ bool MainWindow::openKernelFile(const QString& path, QString* error) {
 
 bool MainWindow::saveScreenshot(const QString& path, QString* error) {
   charts_->refresh();
-  // The charts replot on a queued event; let them draw before the window is grabbed.
-  QCoreApplication::processEvents();
+  // The charts replot on a queued event, and one may then grow for its legend (its tab scrolls,
+  // a few events later): let them draw and settle before the window is grabbed.
+  for (int round = 0; round < 4; ++round) QCoreApplication::processEvents();
   QByteArray png;
   QBuffer buffer(&png);
   buffer.open(QIODevice::WriteOnly);

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The charts' layout, checked on what they really draw: every chart kind (and the kernels compared
 // at one size as bars), docked in the window and presented full screen, on screens of 853x480 (a
-// 1280x720 projector at 150 %), 1280x720, 1920x1080 and 3840x2160, with 1, 12 and 45 series. Each
-// chart is drawn through a paint device that records every piece of text the painter is given
-// (where, how large, turned how), whichever part of QCustomPlot or of the chart drew it, so no
-// label escapes the check: no two pieces of text overlap, none leaves the chart, none is smaller
-// than 12 px (20 px presenting on a 1280x720 screen or larger, where the title is 28 px or more),
-// the legend lists every entry, a chart with data draws tick labels on both axes, and an empty one
-// says why in words alone.
+// 1280x720 projector at 150 %), 1280x720, 1920x1080 and 3840x2160, and exported at every size the
+// Export Chart dialog offers (the slides and pages, and as shown docked on each screen), with text
+// as at a desk and as large as presenting, with 1, 12 and 45 series. Each chart is drawn through a
+// paint device that records every piece of text the painter is given (where, how large, turned
+// how), whichever part of QCustomPlot or of the chart drew it, so no label escapes the check: no
+// two pieces of text overlap, none leaves the chart, none is smaller than 12 px (20 px presenting
+// on a 1280x720 screen or larger, where the title is 28 px or more), the legend draws every entry
+// and no other (a docked chart too short for them grows, its page scrolls, its plot stays in
+// view), a chart with data draws tick labels on both axes, and an empty one says why in words.
 #include <QtTest>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QPaintEngine>
+#include <QScrollArea>
 #include <QTextItem>
 #include <algorithm>
 #include <map>
 
+#include "chart_export_dialog.hpp"
 #include "chart_legend.hpp"
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
@@ -122,16 +127,35 @@ class RecordingDevice : public QPaintDevice {
   mutable TextRecorder engine_;
 };
 
-// Every piece of text `view` draws at its own size, as on screen.
-std::vector<DrawnText> drawnTexts(ChartView* view, int* pixmaps) {
-  RecordingDevice device(view->size());
+// Every piece of text `draw` draws onto a painter of `size`.
+std::vector<DrawnText> recordedTexts(QSize size, const std::function<void(QCPPainter*)>& draw,
+                                     int* pixmaps) {
+  RecordingDevice device(size);
   QCPPainter painter;
   if (!painter.begin(&device)) return {};
   painter.setMode(QCPPainter::pmNoCaching);  // text as text, not cached pictures of it
-  view->toPainter(&painter, view->width(), view->height());
+  draw(&painter);
   painter.end();
   *pixmaps = device.recorder().pixmaps;
   return device.recorder().texts;
+}
+
+// Every piece of text `view` draws at its own size, as on screen.
+std::vector<DrawnText> drawnTexts(ChartView* view, int* pixmaps) {
+  return recordedTexts(
+      view->size(),
+      [&](QCPPainter* painter) { view->toPainter(painter, view->width(), view->height()); },
+      pixmaps);
+}
+
+// Lets a docked chart take the height it asks for (its page's scroll area lays it out again).
+void settle(ChartView* view) {
+  for (int round = 0; round < 4; ++round) {
+    const int asked = view->minimumHeight();
+    view->replot();
+    QCoreApplication::processEvents();
+    if (view->minimumHeight() == asked && view->height() >= asked) return;
+  }
 }
 
 QString describe(const QRectF& r) {
@@ -318,6 +342,91 @@ DeviceCeilings h200Ceilings() {
           {kBandwidthCeiling, kBandwidthUnit, 4210, 4800, "test"}};
 }
 
+// The layout checks of one drawing: `drawn`, the texts of `view` drawn at `size`.
+class LayoutCheck {
+ public:
+  LayoutCheck(QStringList* problems, QString where)
+      : problems_(problems), where_(std::move(where)) {}
+
+  void problem(const QString& what) { *problems_ << where_ + ": " + what; }
+
+  // No picture of text, none under `smallest` px, none outside `size`, no two overlapping; the
+  // largest at least `largestAtLeast` px (the title).
+  void texts(const std::vector<DrawnText>& drawn, int pixmaps, QSize size, double smallest,
+             double largestAtLeast) {
+    if (pixmaps > 0) problem(QStringLiteral("%1 pictures (text drawn as pixels?)").arg(pixmaps));
+    const QRectF inside = QRectF(QPointF(0, 0), QSizeF(size)).adjusted(-0.5, -0.5, 0.5, 0.5);
+    double largest = 0;
+    for (std::size_t a = 0; a < drawn.size(); ++a) {
+      const DrawnText& text = drawn[a];
+      largest = std::max(largest, text.pixels);
+      if (text.pixels < smallest - 0.01)
+        problem(QStringLiteral("'%1' is %2 px").arg(text.text).arg(text.pixels));
+      if (!inside.contains(text.box))
+        problem(QStringLiteral("'%1' %2 leaves the chart").arg(text.text, describe(text.box)));
+      for (std::size_t b = a + 1; b < drawn.size(); ++b) {
+        if (overlaps(text.box, drawn[b].box))
+          problem(QStringLiteral("'%1' %2 overlaps '%3' %4")
+                      .arg(text.text, describe(text.box), drawn[b].text, describe(drawn[b].box)));
+      }
+    }
+    if (largest < largestAtLeast) problem(QStringLiteral("the title is %1 px").arg(largest));
+  }
+
+  // Every legend entry of `view` is a cell of its legend, drawn as the legend shortened it; each
+  // cell is one of the chart's entries and lies in the chart; an empty chart draws no axes.
+  void legendAndAxes(ChartView* view, const std::vector<DrawnText>& drawn, QSize size) {
+    const auto shows = [&](const QString& text) {
+      return std::ranges::any_of(drawn, [&](const DrawnText& d) { return d.text == text; });
+    };
+    if (view->hasPlaceholder()) {
+      if (view->xAxis->visible() || view->yAxis->visible())
+        problem(QStringLiteral("an empty chart draws its axes"));
+      return;
+    }
+    QStringList listed;
+    for (int i = 0; i < view->legend->itemCount(); ++i) {
+      QCPAbstractLegendItem* cell = view->legend->item(i);
+      if (!cell) continue;  // an empty cell of the last column
+      const auto* item = dynamic_cast<const ui::EntryLegendItem*>(cell);
+      if (!item) {
+        problem(QStringLiteral("the legend holds a cell that is no entry"));
+        continue;
+      }
+      listed << item->entry().label;
+      if (!shows(item->shownText()))
+        problem(QStringLiteral("the legend's '%1' is not drawn").arg(item->shownText()));
+      if (!QRect(QPoint(0, 0), size).contains(cell->outerRect()))
+        problem(QStringLiteral("the legend's '%1' lies outside the chart").arg(item->shownText()));
+    }
+    if (view->legendWanted()) {
+      for (const ui::LegendEntry& entry : view->legendEntries()) {
+        if (!listed.removeOne(entry.label))
+          problem(QStringLiteral("the legend leaves out '%1'").arg(entry.label));
+      }
+      if (!listed.isEmpty())
+        problem(QStringLiteral("the legend lists more: %1").arg(listed.join(QStringLiteral(", "))));
+    }
+    // Both axes say where they are: at least two numbers or categories each.
+    for (QCPAxis* axis : {view->xAxis, view->yAxis}) {
+      QVector<double> ticks;
+      QVector<QString> labels;
+      axis->ticker()->generate(axis->range(), QLocale(), 'g', 6, ticks, nullptr, &labels);
+      const auto shown = std::ranges::count_if(labels, [&](const QString& label) {
+        return !label.isEmpty() && shows(label.section(QLatin1Char('\n'), 0, 0));
+      });
+      if (shown < (view->categories().size() == 1 && axis == view->xAxis ? 1 : 2))
+        problem(QStringLiteral("the %1 axis shows %2 labels")
+                    .arg(axis == view->xAxis ? QStringLiteral("x") : QStringLiteral("y"))
+                    .arg(shown));
+    }
+  }
+
+ private:
+  QStringList* problems_;
+  QString where_;
+};
+
 }  // namespace
 
 class TestChartLayout : public QObject {
@@ -344,16 +453,16 @@ class TestChartLayout : public QObject {
   }
 
   void everyChartFitsEverySizeAndCount();
+  void everyExportFitsEverySizeAndCount();
 };
 
 void TestChartLayout::everyChartFitsEverySizeAndCount() {
   QElapsedTimer timer;
   timer.start();
   QStringList problems;
-  int checked = 0;
+  int checked = 0, grown = 0;
   std::size_t texts = 0;
   double smallestPresenting = 1e9;
-  int legendsShortened = 0;
   for (const Chart& chart : kCharts) {
     for (int count : {1, 12, 45}) {
       ResultsModel model;
@@ -371,103 +480,126 @@ void TestChartLayout::everyChartFitsEverySizeAndCount() {
           QCoreApplication::processEvents();
           panel.refresh();
           ChartView* view = panel.chart(chart.kind);
+          if (!presenting) settle(view);
           int pixmaps = 0;
           const std::vector<DrawnText> drawn = drawnTexts(view, &pixmaps);
           ++checked;
           texts += drawn.size();
-          const QString where =
-              QStringLiteral("%1, %2 series, %3 %4x%5 (chart %6x%7)")
-                  .arg(chart.name)
-                  .arg(count)
-                  .arg(presenting ? QStringLiteral("presenting on") : QStringLiteral("docked on"))
-                  .arg(screen.width())
-                  .arg(screen.height())
-                  .arg(view->width())
-                  .arg(view->height());
-          const auto problem = [&](const QString& what) { problems << where + ": " + what; };
-          if (pixmaps > 0)
-            problem(QStringLiteral("%1 pictures (text drawn as pixels?)").arg(pixmaps));
+          LayoutCheck check(&problems, QStringLiteral("%1, %2 series, %3 %4x%5 (chart %6x%7)")
+                                           .arg(chart.name)
+                                           .arg(count)
+                                           .arg(presenting ? QStringLiteral("presenting on")
+                                                           : QStringLiteral("docked on"))
+                                           .arg(screen.width())
+                                           .arg(screen.height())
+                                           .arg(view->width())
+                                           .arg(view->height()));
           // Presenting on a projector or larger: 20 px text, a 28 px title.
           const bool lectureHall = presenting && screen.height() >= 720;
-          const double smallest = lectureHall ? 20 : 12;
-          const QRectF inside =
-              QRectF(QPointF(0, 0), QSizeF(view->size())).adjusted(-0.5, -0.5, 0.5, 0.5);
-          double largest = 0;
-          for (std::size_t a = 0; a < drawn.size(); ++a) {
-            const DrawnText& text = drawn[a];
-            largest = std::max(largest, text.pixels);
-            if (presenting) smallestPresenting = std::min(smallestPresenting, text.pixels);
-            if (text.pixels < smallest - 0.01)
-              problem(QStringLiteral("'%1' is %2 px").arg(text.text).arg(text.pixels));
-            if (!inside.contains(text.box))
-              problem(
-                  QStringLiteral("'%1' %2 leaves the chart").arg(text.text, describe(text.box)));
-            for (std::size_t b = a + 1; b < drawn.size(); ++b) {
-              if (overlaps(text.box, drawn[b].box))
-                problem(
-                    QStringLiteral("'%1' %2 overlaps '%3' %4")
-                        .arg(text.text, describe(text.box), drawn[b].text, describe(drawn[b].box)));
-            }
+          check.texts(drawn, pixmaps, view->size(), lectureHall ? 20 : 12, lectureHall ? 28 : 0);
+          if (presenting) {
+            for (const DrawnText& text : drawn)
+              smallestPresenting = std::min(smallestPresenting, text.pixels);
+            if (view->size() != screen)
+              check.problem(QStringLiteral("the chart does not fill the screen"));
+          } else if (const auto* page = qobject_cast<QScrollArea*>(
+                         view->parentWidget() ? view->parentWidget()->parentWidget() : nullptr)) {
+            // Docked: a chart taller than its page scrolls below the plot, which stays in view.
+            const int visible = page->viewport()->height();
+            grown += view->height() > visible;
+            if (view->axisRect()->outerRect().bottom() > visible)
+              check.problem(QStringLiteral("the plot runs %1 px below the page (%2 px)")
+                                .arg(view->axisRect()->outerRect().bottom() - visible)
+                                .arg(visible));
+            if (view->height() > visible && view->legend->outerRect().top() > visible)
+              check.problem(QStringLiteral("the legend starts below the page"));
+          } else {
+            check.problem(QStringLiteral("the docked chart is not in a scroll area"));
           }
-          if (lectureHall && largest < 28)
-            problem(QStringLiteral("the title is %1 px").arg(largest));
-          const auto shows = [&](const QString& text) {
-            return std::ranges::any_of(drawn, [&](const DrawnText& d) { return d.text == text; });
-          };
-          if (view->hasPlaceholder()) {
-            // Words alone: no ticks, no legend.
-            if (view->xAxis->visible() || view->yAxis->visible())
-              problem(QStringLiteral("an empty chart draws its axes"));
-            continue;
-          }
-          // Every legend entry, drawn as the legend shortened it; only a docked chart too small
-          // for them all ends in "+ n more" (hover lists them).
-          int entries = 0, more = 0;
-          for (int i = 0; i < view->legend->itemCount(); ++i) {
-            if (const auto* rest = dynamic_cast<const ui::MoreLegendItem*>(view->legend->item(i))) {
-              more = int(rest->leftOut().size());
-              if (!shows(rest->text())) problem(QStringLiteral("'+ n more' is not drawn"));
-            }
-            const auto* item = dynamic_cast<const ui::EntryLegendItem*>(view->legend->item(i));
-            if (!item) continue;
-            ++entries;
-            if (!shows(item->shownText()))
-              problem(QStringLiteral("the legend's '%1' is not drawn").arg(item->shownText()));
-          }
-          if (presenting && more > 0)
-            problem(QStringLiteral("presenting, the legend leaves out %1").arg(more));
-          if (view->legendWanted() && entries + more != int(view->legendEntries().size()))
-            problem(QStringLiteral("the legend lists %1 and %2 more of %3 entries")
-                        .arg(entries)
-                        .arg(more)
-                        .arg(view->legendEntries().size()));
-          if (!presenting) legendsShortened += more > 0;
-          // Both axes say where they are: at least two numbers or categories each.
-          for (QCPAxis* axis : {view->xAxis, view->yAxis}) {
-            QVector<double> ticks;
-            QVector<QString> labels;
-            axis->ticker()->generate(axis->range(), QLocale(), 'g', 6, ticks, nullptr, &labels);
-            const auto shown = std::ranges::count_if(labels, [&](const QString& label) {
-              return !label.isEmpty() && shows(label.section(QLatin1Char('\n'), 0, 0));
-            });
-            if (shown < (view->categories().size() == 1 && axis == view->xAxis ? 1 : 2))
-              problem(QStringLiteral("the %1 axis shows %2 labels")
-                          .arg(axis == view->xAxis ? QStringLiteral("x") : QStringLiteral("y"))
-                          .arg(shown));
-          }
+          check.legendAndAxes(view, drawn, view->size());
         }
         if (presenting) panel.setPresentationMode(false);
       }
     }
   }
   qInfo(
-      "%d layouts checked in %lld ms, %zu texts; the smallest text presenting %.0f px; %d "
-      "docked legends end in '+ n more'",
-      checked, timer.elapsed(), texts, smallestPresenting, legendsShortened);
+      "%d layouts checked in %lld ms, %zu texts; the smallest text presenting %.0f px; %d docked "
+      "charts taller than their page",
+      checked, timer.elapsed(), texts, smallestPresenting, grown);
   for (const QString& problem : problems.mid(0, 60)) qInfo("%s", qPrintable(problem));
   QVERIFY2(
       problems.isEmpty(),
       qPrintable(QStringLiteral("%1 problems in %2 layouts").arg(problems.size()).arg(checked)));
+}
+
+void TestChartLayout::everyExportFitsEverySizeAndCount() {
+  // Every size the Export Chart dialog offers: as shown (the chart docked on each screen, grown
+  // for its legend where it must), the slides and the pages; text as at a desk, and large where
+  // the size is a screen's.
+  QElapsedTimer timer;
+  timer.start();
+  std::vector<QSize> offered;
+  {
+    ui::ChartExportDialog dialog(QSize(640, 400), true);
+    auto* presets = dialog.findChild<QComboBox*>(QStringLiteral("exportPreset"));
+    QVERIFY(presets);
+    for (int i = 1; i < presets->count(); ++i)
+      if (const QSize size = presets->itemData(i).toSize(); !size.isEmpty())
+        offered.push_back(size);
+  }
+  QVERIFY(offered.size() >= 3);
+  QStringList problems;
+  int checked = 0;
+  for (const Chart& chart : kCharts) {
+    for (int count : {1, 12, 45}) {
+      ResultsModel model;
+      model.setResults(chart.results(count));
+      if (chart.kind == ChartKind::Roofline) model.setCeilings({h200Ceilings()});
+      ChartPanel panel(&model);
+      panel.showChart(chart.kind);
+      std::vector<QSize> sizes = offered;
+      for (const QSize screen : kScreens) {
+        panel.resize(docked_[screen.width()]);
+        panel.show();
+        QCoreApplication::processEvents();
+        panel.refresh();
+        settle(panel.chart(chart.kind));
+        sizes.push_back(panel.chart(chart.kind)->size().expandedTo({320, 320}));
+      }
+      for (const QSize size : sizes) {
+        for (bool largeText : {false, true}) {
+          // Large text as presenting on a screen of the size: on the screens presenting is
+          // checked on (853x480 and larger).
+          if (largeText && (size.width() < 853 || size.height() < 480)) continue;
+          LayoutCheck check(&problems,
+                            QStringLiteral("%1, %2 series, exported at %3x%4%5")
+                                .arg(chart.name)
+                                .arg(count)
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(largeText ? QStringLiteral(", large text") : QString()));
+          // Large text on a slide of 1280x720 or more: as presenting on that screen.
+          const bool slide = largeText && size.height() >= 720 && size.width() >= 1280;
+          panel.asExported(chart.kind, size, largeText, [&](ChartView* view) {
+            int pixmaps = 0;
+            const std::vector<DrawnText> drawn = recordedTexts(
+                size,
+                [&](QCPPainter* painter) { view->toPainter(painter, size.width(), size.height()); },
+                &pixmaps);
+            check.texts(drawn, pixmaps, size, slide ? 20 : 12, slide ? 28 : 0);
+            check.legendAndAxes(view, drawn, size);
+            return true;
+          });
+          ++checked;
+        }
+      }
+    }
+  }
+  qInfo("%d exports checked in %lld ms", checked, timer.elapsed());
+  for (const QString& problem : problems.mid(0, 60)) qInfo("%s", qPrintable(problem));
+  QVERIFY2(
+      problems.isEmpty(),
+      qPrintable(QStringLiteral("%1 problems in %2 exports").arg(problems.size()).arg(checked)));
 }
 
 TILESCOPE_UI_SUITE(TestChartLayout, Gui)

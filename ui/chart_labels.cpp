@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Labels in a chart's plot (the roofline's roof and slope labels) placed where they cover no
+// other label, no point and no line.
+#include <cmath>
+
+#include "chart_view.hpp"
+
+namespace tilescope::ui {
+namespace {
+
+QRectF rectOf(const QCPItemText* label) {
+  return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+}
+
+// Whether the segment crosses or lies in `rect`.
+bool crosses(const QLineF& segment, const QRectF& rect) {
+  if (rect.contains(segment.p1()) || rect.contains(segment.p2())) return true;
+  const QLineF edges[] = {{rect.topLeft(), rect.topRight()},
+                          {rect.topRight(), rect.bottomRight()},
+                          {rect.bottomRight(), rect.bottomLeft()},
+                          {rect.bottomLeft(), rect.topLeft()}};
+  for (const QLineF& edge : edges)
+    if (segment.intersects(edge, nullptr) == QLineF::BoundedIntersection) return true;
+  return false;
+}
+
+}  // namespace
+
+void ChartView::keepClear(QCPItemText* label, std::vector<LabelPlace> spots) {
+  clear_.push_back({label, std::move(spots), label->text()});
+}
+
+void ChartView::keepApart(const std::vector<QCPItemText*>& labels) {
+  for (QCPItemText* label : labels) {
+    std::vector<LabelPlace> spots;
+    for (double shift : {0.0, 1.0, -1.0, 2.0, -2.0})
+      spots.push_back({label->position->coords(), label->positionAlignment(), shift});
+    keepClear(label, std::move(spots));
+  }
+}
+
+void ChartView::placeLabelsClear() {
+  if (clear_.empty()) return;
+  // The plot (a label may touch its edge).
+  const QRectF area = QRectF(axisRect()->rect()).adjusted(-1, -1, 1, 1);
+  // What a label must not cover: the points of every graph, and its lines.
+  std::vector<QRectF> points;
+  std::vector<QLineF> lines;
+  for (int g = 0; g < graphCount(); ++g) {
+    QCPGraph* graph = this->graph(g);
+    if (!graph->visible()) continue;
+    const double marker = graph->scatterStyle().isNone() ? 0 : graph->scatterStyle().size() + 2;
+    QPointF previous;
+    bool first = true;
+    for (auto point = graph->data()->constBegin(); point != graph->data()->constEnd(); ++point) {
+      const QPointF at = graph->coordsToPixels(point->key, point->value);
+      if (!std::isfinite(at.x()) || !std::isfinite(at.y())) continue;
+      if (marker > 0) points.emplace_back(at.x() - marker / 2, at.y() - marker / 2, marker, marker);
+      if (!first && graph->lineStyle() != QCPGraph::lsNone) lines.emplace_back(previous, at);
+      previous = at;
+      first = false;
+    }
+  }
+  std::vector<QRectF> placed;
+  for (auto& [label, spots, text] : clear_) {
+    if (!label) continue;
+    bool shown = false;
+    // First clear of lines too; else over a line (the label's veil keeps it readable).
+    for (bool strict : {true, false}) {
+      for (const LabelPlace& spot : spots) {
+        label->setText(spot.text.isEmpty() ? text : spot.text);
+        label->setPositionAlignment(spot.alignment);
+        label->position->setCoords(spot.coords);
+        QRectF rect = rectOf(label);
+        if (spot.shiftHeights != 0) {
+          const double offset = spot.shiftHeights * rect.height();
+          label->position->setPixelPosition(label->position->pixelPosition() + QPointF(0, offset));
+          rect.translate(0, offset);
+        }
+        if (!area.contains(rect)) continue;
+        const auto covers = [&](const QRectF& other) { return other.intersects(rect); };
+        if (std::any_of(placed.begin(), placed.end(), covers)) continue;
+        if (std::any_of(points.begin(), points.end(), covers)) continue;
+        // A label may touch a line (its own roof, its slope at a corner), not cross it.
+        const QRectF inner = rect.adjusted(2, 2, -2, -2);
+        if (strict && std::any_of(lines.begin(), lines.end(),
+                                  [&](const QLineF& line) { return crosses(line, inner); }))
+          continue;
+        placed.push_back(rect);
+        shown = true;
+        break;
+      }
+      if (shown) break;
+    }
+    label->setVisible(shown);
+  }
+}
+
+}  // namespace tilescope::ui

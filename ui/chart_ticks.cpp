@@ -11,20 +11,24 @@ namespace {
 
 // Ticks a chart thins until their labels stand apart: candidates(range, level) offers sparser
 // ticks as the level rises (none past the sparsest); the chart fixes the ones it drew.
-class SpacedTicker {
+// Labels with SI suffixes (ChartView::tickText), no sub-ticks.
+class SpacedTicker : public QCPAxisTicker {
  public:
-  virtual ~SpacedTicker() = default;
   virtual QVector<double> candidates(const QCPRange& range, int level) const = 0;
   void setFixed(std::optional<QVector<double>> ticks) { fixed_ = std::move(ticks); }
   const std::optional<QVector<double>>& fixed() const { return fixed_; }
 
  protected:
-  QVector<double> ticksIn(const QCPRange& range) const {
+  int getSubTickCount(double) override { return 0; }
+  QVector<double> createTickVector(double, const QCPRange& range) override {
     if (!fixed_) return candidates(range, 0);
     QVector<double> ticks;
     for (double tick : *fixed_)
       if (range.contains(tick)) ticks << tick;
     return ticks;
+  }
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return ChartView::tickText(tick);
   }
 
  private:
@@ -32,7 +36,7 @@ class SpacedTicker {
 };
 
 // Linear ticks at 1, 2 or 5 times a power of ten, at most ten to a range at level 0.
-class LinearTicker : public QCPAxisTicker, public SpacedTicker {
+class LinearTicker : public SpacedTicker {
  public:
   QVector<double> candidates(const QCPRange& range, int level) const override {
     const double span = range.size();
@@ -54,21 +58,12 @@ class LinearTicker : public QCPAxisTicker, public SpacedTicker {
     }
     return ticks;
   }
-
- protected:
-  int getSubTickCount(double) override { return 0; }
-  QVector<double> createTickVector(double, const QCPRange& range) override {
-    return ticksIn(range);
-  }
-  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-    return ChartView::tickText(tick);
-  }
 };
 
 // Logarithmic ticks. Base 10: 1..9, then 1-2-5, 1-3, the powers, every second power and so on;
 // level 0 is 1-2-5, or 1..9 when the range holds fewer than four of those, or the powers when it
 // holds more than fourteen. Base 2: every power, every second, fourth ...
-class LogTicker : public QCPAxisTicker, public SpacedTicker {
+class LogTicker : public SpacedTicker {
  public:
   explicit LogTicker(double base) : base_(base) {}
 
@@ -87,15 +82,6 @@ class LogTicker : public QCPAxisTicker, public SpacedTicker {
     const int chosen = start + level;
     if (chosen < 3) return withMantissas(range, kMantissas[std::size_t(chosen)]);
     return powers(range, chosen - 3);
-  }
-
- protected:
-  int getSubTickCount(double) override { return 0; }
-  QVector<double> createTickVector(double, const QCPRange& range) override {
-    return ticksIn(range);
-  }
-  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-    return ChartView::tickText(tick);
   }
 
  private:

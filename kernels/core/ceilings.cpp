@@ -12,8 +12,8 @@ namespace tilescope {
 namespace {
 
 struct DatasheetEntry {
-  const char* device;             // cudaDeviceProp::name
-  double fp32, tf32, fp16, bf16;  // TFLOP/s, dense
+  const char* device;                  // cudaDeviceProp::name
+  double fp32, tf32, fp16, bf16, fp8;  // TFLOP/s, dense
   double bandwidthTBs;
 };
 
@@ -21,10 +21,10 @@ struct DatasheetEntry {
 // Tensor Core GPU datasheet (H200 SXM): the dense figures, i.e. half of the tensor rates the
 // datasheets give "with sparsity". The H200 has the H100 SXM's compute and faster HBM3e.
 constexpr DatasheetEntry kDatasheets[] = {
-    {"NVIDIA H100 80GB HBM3", 66.9, 494.7, 989.4, 989.4, 3.35},
-    {"NVIDIA H200", 66.9, 494.7, 989.4, 989.4, 4.8},
-    {"NVIDIA H100 PCIe", 51.2, 378.0, 756.0, 756.0, 2.0},
-    {"NVIDIA H100 NVL", 60.0, 418.0, 835.0, 835.0, 3.9},
+    {"NVIDIA H100 80GB HBM3", 66.9, 494.7, 989.4, 989.4, 1978.9, 3.35},
+    {"NVIDIA H200", 66.9, 494.7, 989.4, 989.4, 1978.9, 4.8},
+    {"NVIDIA H100 PCIe", 51.2, 378.0, 756.0, 756.0, 1513.0, 2.0},
+    {"NVIDIA H100 NVL", 60.0, 418.0, 835.0, 835.0, 1670.5, 3.9},
 };
 
 }  // namespace
@@ -39,6 +39,9 @@ const char* computeCeilingFor(ElementType element) {
       return kFp16Ceiling;
     case ElementType::BF16:
       return kBf16Ceiling;
+    case ElementType::E4M3:
+    case ElementType::E5M2:
+      return kFp8Ceiling;
   }
   return kFp32Ceiling;
 }
@@ -66,7 +69,8 @@ std::optional<DatasheetCeilings> datasheetFor(const std::string& device) {
   return DatasheetCeilings{{{kFp32Ceiling, entry->fp32 * kGiga},
                             {kTf32Ceiling, entry->tf32 * kGiga},
                             {kFp16Ceiling, entry->fp16 * kGiga},
-                            {kBf16Ceiling, entry->bf16 * kGiga}},
+                            {kBf16Ceiling, entry->bf16 * kGiga},
+                            {kFp8Ceiling, entry->fp8 * kGiga}},
                            entry->bandwidthTBs * kGiga};
 }
 

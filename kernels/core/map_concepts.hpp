@@ -30,4 +30,22 @@ concept FragmentMap = requires(const Map& map) {
   map.fragmentReads(true);
 };
 
+// B stored K-major (FP8: tensor-fp8): B's copies are N rows of K values, their vectors running
+// along k. Every other ladder map copies K rows of N values.
+template <typename Map>
+concept CopiesBAlongK = requires {
+  Map::kCopiesBAlongK;
+}
+&&Map::kCopiesBAlongK;
+
+// Element (row, col) of a B copy (TileCopy::at) as a (k, n) cell of B's tile, and element `e` of
+// the vector starting there.
+template <typename Map>
+Cell bCopyCell(Cell copied, int e = 0) {
+  if constexpr (CopiesBAlongK<Map>)
+    return {copied.col + e, copied.row};
+  else
+    return {copied.row, copied.col + e};
+}
+
 }  // namespace tilescope

@@ -437,8 +437,10 @@ std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64
           if (k < region.rows.begin || k >= region.rows.end() || col < region.cols.begin ||
               col >= region.cols.end())
             return std::nullopt;
-          const auto copier =
-              map.bCopy().copierOf(int(k - region.rows.begin), int(col - region.cols.begin));
+          const int tileK = int(k - region.rows.begin), tileN = int(col - region.cols.begin);
+          const auto copier = CopiesBAlongK<std::decay_t<decltype(map)>>
+                                  ? map.bCopy().copierOf(tileN, tileK)
+                                  : map.bCopy().copierOf(tileK, tileN);
           return Dim2{copier.thread, 0};
         } else if constexpr (StagesSeedTileB<std::decay_t<decltype(map)>>) {
           for (int y = 0; y < block_.y; ++y)
@@ -450,6 +452,22 @@ std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64
         return std::nullopt;
       },
       map_);
+}
+
+bool Mapping::copiesBAlongK() const {
+  return std::visit([](const auto& map) { return CopiesBAlongK<std::decay_t<decltype(map)>>; },
+                    map_);
+}
+
+std::int64_t Mapping::elementIndex(Operand operand, Cell cell) const {
+  if (operand == Operand::B && copiesBAlongK()) return cell.col * shape_.k + cell.row;
+  return cell.row * (operand == Operand::A ? shape_.k : shape_.n) + cell.col;
+}
+
+Cell Mapping::elementCell(Operand operand, std::int64_t index) const {
+  if (operand == Operand::B && copiesBAlongK()) return {index % shape_.k, index / shape_.k};
+  const std::int64_t cols = operand == Operand::A ? shape_.k : shape_.n;
+  return {index / cols, index % cols};
 }
 
 int Mapping::firstOutputThread() const {
@@ -478,6 +496,11 @@ std::vector<Cell> Mapping::stagedBy(Operand operand, Dim2 block, Dim2 thread,
           if (thread.x >= copy.threads) return {};
           std::vector<Cell> cells;
           for (int instr = 0; instr < copy.copiesPerThread(); ++instr) {
+            if (operand == Operand::B && CopiesBAlongK<Map>) {
+              const Cell first = map.bLoad(block, thread, step, instr);
+              for (int e = 0; e < copy.width; ++e) cells.push_back({first.row + e, first.col});
+              continue;
+            }
             const Cell first = operand == Operand::A ? map.aLoad(block, thread, step, instr)
                                                      : map.bLoad(block, thread, step, instr);
             for (int e = 0; e < copy.width; ++e) cells.push_back({first.row, first.col + e});
@@ -588,7 +611,10 @@ std::optional<Cell> Mapping::threadAccess(Dim2 block, Dim2 thread, Access access
           const int vector = int(instr / perCopy), element = int(instr % perCopy);
           Cell cell = access == Access::LoadA ? map.aLoad(block, thread, step, vector)
                                               : map.bLoad(block, thread, step, vector);
-          cell.col += element;
+          if (access == Access::LoadB && CopiesBAlongK<std::decay_t<decltype(map)>>)
+            cell.row += element;
+          else
+            cell.col += element;
           return access == Access::LoadA ? inside(cell, m, k) : inside(cell, k, n);
         } else if constexpr (requires { map.instructionsPerStep(access, Extent{}); }) {
           return map.globalAccess(block, thread, access, step, instr, extent());
@@ -604,7 +630,6 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
   result.operand = operandOf(access);
   result.width = accessWidth(access);
   result.elementBytes = access == Access::StoreC ? 4 : storageBytes(element_);
-  const std::int64_t cols = access == Access::LoadA ? shape_.k : shape_.n;
   // A traced kernel's load instruction is as wide as its lanes' loads were (they agree).
   const auto* traced = std::get_if<maps::Traced>(&map_);
   const bool tracedLoads = traced && access != Access::StoreC &&
@@ -618,7 +643,7 @@ WarpAccess Mapping::warpAccess(Dim2 block, int warp, Access access, std::int64_t
     }
     const std::optional<Cell> cell =
         threadAccess(block, threadOfLinear(linear), access, step, instr);
-    result.element[lane] = cell ? cell->row * cols + cell->col : -1;
+    result.element[lane] = cell ? elementIndex(result.operand, *cell) : -1;
     if (tracedLoads && cell) {
       const auto [first, last] =
           traced->tables->stepLoads(access == Access::LoadA ? 0 : 1, linear, step);

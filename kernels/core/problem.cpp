@@ -34,6 +34,10 @@ const char* toString(ElementType type) {
       return "fp16";
     case ElementType::BF16:
       return "bf16";
+    case ElementType::E4M3:
+      return "e4m3";
+    case ElementType::E5M2:
+      return "e5m2";
   }
   return "fp32";
 }
@@ -45,7 +49,26 @@ std::optional<ElementType> parseElementType(const std::string& text) {
 }
 
 int storageBytes(ElementType type) {
-  return type == ElementType::F16 || type == ElementType::BF16 ? 2 : 4;
+  switch (type) {
+    case ElementType::F32:
+    case ElementType::TF32:
+      return 4;
+    case ElementType::F16:
+    case ElementType::BF16:
+      return 2;
+    case ElementType::E4M3:
+    case ElementType::E5M2:
+      return 1;
+  }
+  return 4;
+}
+
+bool isFp8(ElementType type) {
+  return type == ElementType::E4M3 || type == ElementType::E5M2;
+}
+
+bool storesBKMajor(ElementType type) {
+  return isFp8(type);
 }
 
 int mantissaBits(ElementType type) {
@@ -57,6 +80,10 @@ int mantissaBits(ElementType type) {
       return 10;
     case ElementType::BF16:
       return 7;
+    case ElementType::E4M3:
+      return 3;
+    case ElementType::E5M2:
+      return 2;
   }
   return 23;
 }
@@ -78,16 +105,44 @@ float roundMantissa(float value, int bits) {
 
 }  // namespace
 
+namespace {
+
+// A narrow type's exponent range: its smallest normal value, the step of its subnormals and its
+// largest finite value; and what lies past that: infinity, or the largest value (saturation).
+struct ExponentRange {
+  float smallestNormal, subnormalStep, largest;
+  bool saturates;
+};
+
+std::optional<ExponentRange> exponentRange(ElementType type) {
+  switch (type) {
+    case ElementType::F16:
+      return ExponentRange{0x1p-14f, 0x1p-24f, 65504.0f, false};
+    case ElementType::E4M3:
+      return ExponentRange{0x1p-6f, 0x1p-9f, 448.0f, true};
+    case ElementType::E5M2:
+      return ExponentRange{0x1p-14f, 0x1p-16f, 57344.0f, true};
+    case ElementType::F32:
+    case ElementType::TF32:
+    case ElementType::BF16:
+      break;
+  }
+  return std::nullopt;  // float32's own exponent range
+}
+
+}  // namespace
+
 float roundToElement(float value, ElementType type) {
-  if (type != ElementType::F16) return roundMantissa(value, mantissaBits(type));
-  constexpr float kSmallestNormal = 0x1p-14f, kSubnormalStep = 0x1p-24f, kLargest = 65504.0f;
+  const std::optional<ExponentRange> range = exponentRange(type);
+  if (!range || std::isnan(value)) return roundMantissa(value, mantissaBits(type));
   float rounded;
-  if (std::abs(value) < kSmallestNormal)  // subnormal FP16: a multiple of 2^-24
-    rounded = std::nearbyint(value / kSubnormalStep) * kSubnormalStep;
+  if (std::abs(value) < range->smallestNormal)  // subnormal: a multiple of the step
+    rounded = std::nearbyint(value / range->subnormalStep) * range->subnormalStep;
   else
     rounded = roundMantissa(value, mantissaBits(type));
-  if (std::abs(rounded) > kLargest)
-    return std::copysign(std::numeric_limits<float>::infinity(), value);
+  if (std::abs(rounded) > range->largest)
+    return std::copysign(range->saturates ? range->largest : std::numeric_limits<float>::infinity(),
+                         value);
   return rounded;
 }
 

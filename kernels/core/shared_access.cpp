@@ -204,10 +204,11 @@ std::optional<WarpSharedAccess> Mapping::warpSharedWrite(Operand operand, int wa
       const StageWrites writes = stageWrites(map, operand, shape_);
       if (linear >= copy.threads) return -1;
       const Cell at = copy.at(linear, slot / writes.writes);
-      const int col = int(at.col) + slot % writes.writes;
       width = writes.width;
-      return operand == Operand::A ? map.aWord(int(at.row), col, pad)
-                                   : map.bWord(int(at.row), col, pad);
+      if (operand == Operand::A)
+        return map.aWord(int(at.row), int(at.col) + slot % writes.writes, pad);
+      const Cell kn = bCopyCell<Map>(at, slot % writes.writes);
+      return map.bWord(int(kn.row), int(kn.col), pad);
     } else if constexpr (StagesSeedTileA<Map>) {
       // A seed kernel's thread stores the element it stages at its place in the tile.
       const Dim2 t = threadOfLinear(linear);

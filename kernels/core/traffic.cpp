@@ -88,8 +88,8 @@ RequestTraffic requestTraffic(const WarpAccess& access) {
                 "a global access of " + std::to_string(access.width) + " elements of " +
                     std::to_string(access.elementBytes) +
                     " bytes per lane: lanes move 4, 8 or 16 bytes, or one 16-bit element");
-  // Every element of every lane's vector: at most 32 lanes of 16 bytes of 2-byte elements.
-  constexpr int kMostElements = kWarpSize * 16 / 2;
+  // Every element of every lane's vector: at most 32 lanes of 16 bytes of 1-byte elements.
+  constexpr int kMostElements = kWarpSize * 16;
   std::array<std::int64_t, kMostElements> elements{}, sectors{}, lines{};
   RequestTraffic traffic;
   int touched = 0;

@@ -105,6 +105,7 @@ constexpr ComputeKind kComputeKinds[] = {
     {ElementType::TF32, "cuBLAS GemmEx, tf32 inputs, FP32 accumulation"},
     {ElementType::F16, "cuBLAS GemmEx, fp16 inputs, FP32 accumulation"},
     {ElementType::BF16, "cuBLAS GemmEx, bf16 inputs, FP32 accumulation"},
+    {ElementType::E4M3, "cuBLASLt matmul, e4m3 inputs, FP32 accumulation"},
 };
 // The share of the progress bar the arithmetic takes; the copy takes the rest.
 constexpr double kComputeProgress = 0.75;
@@ -112,14 +113,14 @@ constexpr double kComputeProgress = 0.75;
 std::vector<Ceiling> measureCompute(CublasGemm& gemm, const ProgressFn& progress,
                                     const std::atomic<bool>* cancel) {
   const Shape shape{kGemmSize, kGemmSize, kGemmSize};
-  // Float A, B and C, and 16-bit copies of A and B for fp16 and bf16.
+  // Float A, B and C, and packed copies of A and B for fp16, bf16 and FP8 (2 bytes at most).
   requireFree(problemBytes(shape, ElementType::F32) + 2 * (shape.elementsA() + shape.elementsB()),
               "the arithmetic measurements (cuBLAS at 8192^3)");
   // Random operands (never zeros: they draw less power and run faster). One matrix serves as
   // both A and B; the rate does not depend on which values are multiplied.
   const Matrix operand = makeMatrix(kGemmSize, kGemmSize, Fill::Random, 42);
   DeviceBuffer<float> a32(shape.elementsA()), b32(shape.elementsB()), c(shape.elementsC());
-  DeviceBuffer<std::uint16_t> a16(shape.elementsA()), b16(shape.elementsB());
+  DeviceBuffer<std::uint16_t> aPacked(shape.elementsA()), bPacked(shape.elementsB());
   TS_CUDA_CHECK(cudaMemcpy(a32.get(), operand.data.data(), a32.bytes(), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(b32.get(), operand.data.data(), b32.bytes(), cudaMemcpyHostToDevice));
 
@@ -133,12 +134,12 @@ std::vector<Ceiling> measureCompute(CublasGemm& gemm, const ProgressFn& progress
     args.n = shape.n;
     args.k = shape.k;
     args.element = kind.element;
-    if (storageBytes(kind.element) == 2) {
-      const HostOperand packed(operand, kind.element);
-      TS_CUDA_CHECK(cudaMemcpy(a16.get(), packed.data(), packed.bytes(), cudaMemcpyHostToDevice));
-      TS_CUDA_CHECK(cudaMemcpy(b16.get(), packed.data(), packed.bytes(), cudaMemcpyHostToDevice));
-      args.a = a16.get();
-      args.b = b16.get();
+    if (storageBytes(kind.element) < 4) {
+      const HostOperand a(operand, kind.element, Operand::A), b(operand, kind.element, Operand::B);
+      TS_CUDA_CHECK(cudaMemcpy(aPacked.get(), a.data(), a.bytes(), cudaMemcpyHostToDevice));
+      TS_CUDA_CHECK(cudaMemcpy(bPacked.get(), b.data(), b.bytes(), cudaMemcpyHostToDevice));
+      args.a = aPacked.get();
+      args.b = bPacked.get();
     } else {
       args.a = a32.get();
       args.b = b32.get();
@@ -150,8 +151,8 @@ std::vector<Ceiling> measureCompute(CublasGemm& gemm, const ProgressFn& progress
       ceilings.push_back({name, kComputeUnit, shape.flops() / (rounds.bestMs * 1e6), std::nullopt,
                           std::string(kind.library) + " 8192x8192x8192, " + describe(rounds)});
     } catch (const Error& error) {
-      // A GPU whose tensor cores lack this type (bf16 and tf32 before sm_80) has no such
-      // ceiling; the others stand.
+      // A GPU whose tensor cores lack this type (bf16 and tf32 before sm_80, FP8 before sm_89) has
+      // no such ceiling; the others stand.
       if (error.kind() != ErrorKind::Unsupported || kind.element == ElementType::F32) throw;
     }
     from += step;

@@ -113,7 +113,13 @@ __device__ __forceinline__ unsigned char* atomAligned(unsigned char* dynamicShar
 
 // ---- The consumers' side ----
 
-// One k-step of consumer `consumer` (its 64 rows): the map's BK / 16 wgmma instructions on the
+// Maps whose B is stored K-major (tensor-fp8): B's boxes and descriptors lie like A's.
+template <typename Map>
+inline constexpr bool kCopiesBAlongK = requires {
+  std::remove_cv_t<Map>::kCopiesBAlongK;
+};
+
+// One k-step of consumer `consumer` (its 64 rows): the map's BK / kInstrK wgmma instructions on the
 // stage, committed as one batch. The first instruction overwrites the accumulators unless
 // `accumulate` (a tile's first k-step), so they need no zeroing, which also keeps ptxas from
 // serialising the batches.
@@ -131,8 +137,11 @@ __device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const un
     // B: 16 k values are two 8-row atom groups (1024 bytes each) down every slab; the slabs,
     // 64 columns each, lie slabBytes apart.
     const std::uint64_t a = descriptor(aTile + kk * map.kInstrK * kBytes<Element>, 16, kAtom);
+    // A K-major B (FP8) lies like A: n rows of 128 bytes.
     const std::uint64_t b =
-        descriptor(bTile + kk * map.kInstrK * map.kRowBytes, map.slabBytes(), kAtom);
+        kCopiesBAlongK<decltype(map)>
+            ? descriptor(bTile + kk * map.kInstrK * kBytes<Element>, 16, kAtom)
+            : descriptor(bTile + kk * map.kInstrK * map.kRowBytes, map.slabBytes(), kAtom);
     WarpgroupMma<Element, map.bn>::run(sum, a, b, accumulate || kk > 0);
   }
   commitWarpgroup();

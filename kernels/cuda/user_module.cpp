@@ -71,6 +71,9 @@ CUtensorMapDataType tensorMapType(ElementType element) {
       return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     case ElementType::BF16:
       return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    case ElementType::E4M3:
+    case ElementType::E5M2:
+      return CU_TENSOR_MAP_DATA_TYPE_UINT8;
     case ElementType::F32:
     case ElementType::TF32:
       break;

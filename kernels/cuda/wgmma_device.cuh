@@ -3,6 +3,8 @@
 // What the Hopper kernels (tensor-wgmma, tensor-tma) share on the device: shared-memory matrix
 // descriptors, the wgmma.mma_async instructions they issue, and the fences and waits around them.
 // sm_90a only: include from files built for that architecture alone.
+#include <cuda_fp8.h>
+
 #include "tensor_device.cuh"
 
 namespace tilescope::cuda {
@@ -87,10 +89,29 @@ struct WarpgroupMma;
     }                                                                                      \
   };
 
+// FP8, m64nNk32: both operands K-major (the instruction has no transpose for 8-bit types).
+#define TS_WGMMA_FP8_INSTRUCTION(ElementType, typeName, n, regs, a, b, p)                  \
+  template <>                                                                              \
+  struct WarpgroupMma<ElementType, n> {                                                    \
+    __device__ __forceinline__ static void run(float (&d)[regs], std::uint64_t descA,      \
+                                               std::uint64_t descB, int accumulate) {      \
+      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #p                                 \
+                   ", 0;\n"                                                                \
+                   "wgmma.mma_async.sync.aligned.m64n" #n "k32.f32." typeName "." typeName \
+                   " " TS_WGMMA_REGISTERS_##regs ", %" #a ", %" #b ", p, 1, 1;\n}\n"       \
+                   : TS_WGMMA_ACCUMULATORS_##regs(d)                                       \
+                   : "l"(descA), "l"(descB), "r"(accumulate));                             \
+    }                                                                                      \
+  };
+
 TS_WGMMA_INSTRUCTION(__half, "f16", 128, 64, 64, 65, 66)
 TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 128, 64, 64, 65, 66)
 TS_WGMMA_INSTRUCTION(__half, "f16", 256, 128, 128, 129, 130)
 TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 256, 128, 128, 129, 130)
+TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e4m3, "e4m3", 128, 64, 64, 65, 66)
+TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e5m2, "e5m2", 128, 64, 64, 65, 66)
+TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e4m3, "e4m3", 256, 128, 128, 129, 130)
+TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e5m2, "e5m2", 256, 128, 128, 129, 130)
 
 // tf32 with A from registers, m64n256k8: tf32 operands in shared memory must be K-major, so the
 // transposed product (tensor-tf32) passes its N-major operand through registers. `a` holds the
@@ -107,6 +128,7 @@ __device__ __forceinline__ void warpgroupMmaTf32(float (&d)[128], const unsigned
 }
 
 #undef TS_WGMMA_INSTRUCTION
+#undef TS_WGMMA_FP8_INSTRUCTION
 #undef TS_WGMMA_ACCUMULATORS_128
 #undef TS_WGMMA_ACCUMULATORS_64
 #undef TS_WGMMA_REGISTERS_128

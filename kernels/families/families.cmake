@@ -25,6 +25,7 @@ set(TILESCOPE_FAMILIES
   tensor_tma
   tensor_persistent
   tensor_tf32
+  tensor_fp8
   library
 )
 

@@ -78,7 +78,7 @@ DeviceProduct::DeviceProduct(const Operands& operands, ElementType element)
       a_(storageBytes(element) * shape_.elementsA()),
       b_(storageBytes(element) * shape_.elementsB()),
       c_(shape_.elementsC()) {
-  const cuda::HostOperand a(operands.a, element), b(operands.b, element);
+  const cuda::HostOperand a(operands.a, element, Operand::A), b(operands.b, element, Operand::B);
   TS_CUDA_CHECK(cudaMemcpy(a_.get(), a.data(), a_.bytes(), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(b_.get(), b.data(), b_.bytes(), cudaMemcpyHostToDevice));
 }

@@ -74,10 +74,11 @@ std::string nameOf(const UserKernelTemplate& t, const Params& values) {
 struct DeviceProduct {
   DeviceProduct(const Shape& shape, ElementType type, Fill fill)
       : operands(makeOperands(shape, fill, 7, type)),
-        a(std::int64_t(cuda::HostOperand(operands.a, type).bytes())),
-        b(std::int64_t(cuda::HostOperand(operands.b, type).bytes())),
+        a(std::int64_t(cuda::HostOperand(operands.a, type, Operand::A).bytes())),
+        b(std::int64_t(cuda::HostOperand(operands.b, type, Operand::B).bytes())),
         c(shape.m * shape.n) {
-    const cuda::HostOperand hostA(operands.a, type), hostB(operands.b, type);
+    const cuda::HostOperand hostA(operands.a, type, Operand::A),
+        hostB(operands.b, type, Operand::B);
     TS_CUDA_CHECK(cudaMemcpy(a.get(), hostA.data(), a.bytes(), cudaMemcpyHostToDevice));
     TS_CUDA_CHECK(cudaMemcpy(b.get(), hostB.data(), b.bytes(), cudaMemcpyHostToDevice));
     args = {a.get(), b.get(), c.get(), shape.m, shape.n, shape.k};

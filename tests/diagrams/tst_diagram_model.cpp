@@ -255,8 +255,7 @@ void TestDiagramModel::stagedLoadersMatchWarpAccesses() {
           if (element.padding) {
             QCOMPARE(first, std::int64_t(-1));
           } else {
-            const std::int64_t at =
-                element.cell.row * operandCols(shape, operand) + element.cell.col;
+            const std::int64_t at = m.elementIndex(operand, element.cell);
             QVERIFY2(first >= 0 && at >= first && at < first + warp.width,
                      qPrintable(QStringLiteral("%1[%2][%3]: lane %4 of instruction %5")
                                     .arg(operandName(operand))

@@ -160,6 +160,7 @@ TEST(Catalogue, LadderConfigurationsAreExactlyTheMapsValidOnes) {
   expectCatalogueMatchesTheMap<maps::Tma>("tensor-tma");
   expectCatalogueMatchesTheMap<maps::Persistent>("tensor-persistent");
   expectCatalogueMatchesTheMap<maps::PersistentTf32>("tensor-tf32");
+  expectCatalogueMatchesTheMap<maps::PersistentFp8>("tensor-fp8");
 }
 
 // The server packages carry machine code for sm_75 (Turing) and up: cp.async exists from sm_80,
@@ -226,6 +227,36 @@ TEST(Catalogue, TensorTf32IsTensorPersistentForTf32) {
   ASSERT_NE(persistent, ids.end());
   ASSERT_NE(persistent + 1, ids.end());
   EXPECT_EQ(*(persistent + 1), "tensor-tf32");
+}
+
+// tensor-fp8: tensor-persistent for the two FP8 types, the top of the ladder after tensor-tf32,
+// with 128-deep k-steps (128 bytes of FP8); the 16-bit rungs' FP8 refusals point to it.
+TEST(Catalogue, TensorFp8IsTheTopRung) {
+  const KernelInfo& info = kernelInfo("tensor-fp8");
+  EXPECT_EQ(info.cudaArchitecture.minimum, 90);
+  EXPECT_TRUE(info.cudaArchitecture.only) << "wgmma is built for sm_90a alone";
+  EXPECT_EQ(info.backends, std::vector<std::string>{"cuda"});
+  EXPECT_EQ(info.types, (std::vector<ElementType>{ElementType::E4M3, ElementType::E5M2}));
+  EXPECT_EQ(info.param("BM")->defaultValue, 128);
+  EXPECT_EQ(info.param("BN")->defaultValue, 256);
+  EXPECT_EQ(info.param("BK")->defaultValue, 128);
+  // BN 128 with 4 or 6 stages of 32 KiB, BN 256 with 4 of 48 KiB, each with every cluster and
+  // group.
+  EXPECT_EQ(validConfigurations(info).size(), 3u * 2u * 2u);
+  const auto tooDeep = refusal({"tensor-fp8", {{"stages", 6}}});
+  EXPECT_TRUE(mentions(tooDeep, "227 KiB")) << tooDeep.value_or("");
+  for (const ElementType other :
+       {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16})
+    EXPECT_TRUE(elementRefusal(info, other).has_value()) << toString(other);
+  const auto persistentFp8 = elementRefusal(kernelInfo("tensor-persistent"), ElementType::E4M3);
+  EXPECT_TRUE(mentions(persistentFp8, "tensor-fp8")) << persistentFp8.value_or("");
+  EXPECT_FALSE(elementRefusal(kernelInfo("library"), ElementType::E5M2).has_value());
+  std::vector<std::string> ids;
+  for (const KernelInfo& entry : catalogue()) ids.push_back(entry.id);
+  const auto tf32 = std::find(ids.begin(), ids.end(), "tensor-tf32");
+  ASSERT_NE(tf32, ids.end());
+  ASSERT_NE(tf32 + 1, ids.end());
+  EXPECT_EQ(*(tf32 + 1), "tensor-fp8");
 }
 
 TEST(Catalogue, LadderRefusalsNameTheBrokenRule) {

@@ -50,9 +50,12 @@ TEST(Roofline, DatasheetKnowsTheHopperParts) {
   const auto h200 = datasheetFor("NVIDIA H200");
   ASSERT_TRUE(h200);
   EXPECT_DOUBLE_EQ(h200->bandwidthGBs, 4800);
-  ASSERT_EQ(h200->compute.size(), 4u);
+  ASSERT_EQ(h200->compute.size(), 5u);
   EXPECT_EQ(h200->compute[0].first, kFp32Ceiling);
   EXPECT_DOUBLE_EQ(h200->compute[0].second, 66900);
+  // FP8 dense: twice the 16-bit tensor rate.
+  EXPECT_EQ(h200->compute[4].first, kFp8Ceiling);
+  EXPECT_DOUBLE_EQ(h200->compute[4].second, 1978900);
 
   const auto sxm = datasheetFor("NVIDIA H100 80GB HBM3");
   ASSERT_TRUE(sxm);
@@ -102,6 +105,8 @@ TEST(Roofline, EachElementTypeHasItsComputeCeiling) {
   EXPECT_STREQ(computeCeilingFor(ElementType::TF32), kTf32Ceiling);
   EXPECT_STREQ(computeCeilingFor(ElementType::F16), kFp16Ceiling);
   EXPECT_STREQ(computeCeilingFor(ElementType::BF16), kBf16Ceiling);
+  EXPECT_STREQ(computeCeilingFor(ElementType::E4M3), kFp8Ceiling);
+  EXPECT_STREQ(computeCeilingFor(ElementType::E5M2), kFp8Ceiling);
   // Every compute ceiling of the datasheet is one an element type is held to.
   const std::optional<DatasheetCeilings> sheet = datasheetFor("NVIDIA H200");
   ASSERT_TRUE(sheet);

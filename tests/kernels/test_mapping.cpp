@@ -15,6 +15,7 @@
 
 #include "tilescope/error.hpp"
 #include "tilescope/mapping.hpp"
+#include "tilescope/traffic.hpp"
 
 namespace tilescope {
 namespace {
@@ -596,6 +597,57 @@ TEST(Mapping, TensorTf32ThreadsOwnColumnsAndReadBWithoutConflicts) {
         for (const int word : read->word) banks.insert(word % 32);
         EXPECT_EQ(banks.size(), 32u) << "warp " << warp << ", register " << slot << ", k " << kk;
       }
+}
+
+// tensor-fp8 stores B K-major: its producer copies each B tile as n rows of 128 k values, 16
+// bytes a vector along k, every element once; a warp's copy reads four whole 128-byte rows of
+// B^T (element (k, n) at n K + k). Its outputs are tensor-persistent's.
+TEST(Mapping, Fp8CopiesBAlongKAndOwnsLikePersistent) {
+  const Shape shape{512, 768, 512};
+  const Mapping fp8({"tensor-fp8", {}}, shape, ElementType::E4M3);
+  const Mapping bf16({"tensor-persistent", {}}, shape, ElementType::BF16);
+  EXPECT_TRUE(fp8.copiesBAlongK());
+  EXPECT_FALSE(bf16.copiesBAlongK());
+  const Dim2 block{1, 1};
+  const std::int64_t step = 2;
+  std::map<std::pair<std::int64_t, std::int64_t>, int> copied;
+  for (int t = 0; t < fp8.stagingThreads(Operand::B); ++t) {
+    const std::vector<Cell> cells = fp8.stagedBy(Operand::B, block, {t, 0}, step);
+    ASSERT_FALSE(cells.empty()) << t;
+    for (std::size_t e = 0; e < cells.size(); ++e) {
+      ++copied[{cells[e].row, cells[e].col}];
+      if (e % 16 != 0) {  // a vector: consecutive k at one n
+        EXPECT_EQ(cells[e].row, cells[e - 1].row + 1);
+        EXPECT_EQ(cells[e].col, cells[e - 1].col);
+      }
+    }
+  }
+  EXPECT_EQ(copied.size(), std::size_t(128 * 256));
+  for (const auto& [cell, times] : copied) {
+    EXPECT_EQ(times, 1);
+    EXPECT_GE(cell.first, step * 128);
+    EXPECT_LT(cell.first, (step + 1) * 128);
+    EXPECT_GE(cell.second, 256);
+    EXPECT_LT(cell.second, 512);
+  }
+  const WarpAccess load = fp8.warpAccess(block, 0, Access::LoadB, step, 0);
+  EXPECT_EQ(load.width, 16);
+  EXPECT_EQ(load.elementBytes, 1);
+  const RequestTraffic traffic = requestTraffic(load);
+  EXPECT_EQ(traffic.activeLanes, 32);
+  EXPECT_EQ(traffic.bytesUsed, 512);
+  EXPECT_EQ(traffic.lines, 4);
+  EXPECT_EQ(traffic.sectors, 16);
+  // Lane 0 starts row n = 256 of B^T at k = 256.
+  EXPECT_EQ(load.element[0], 256 * shape.k + 256);
+  for (std::int64_t i = 0; i < shape.m; i += 37)
+    for (std::int64_t j = 0; j < shape.n; j += 23) {
+      const ThreadRef a = fp8.owner(i, j), b = bf16.owner(i, j);
+      EXPECT_EQ(a.block.x, b.block.x);
+      EXPECT_EQ(a.block.y, b.block.y);
+      EXPECT_EQ(a.warp, b.warp);
+      EXPECT_EQ(a.lane, b.lane);
+    }
 }
 
 // tensor-persistent's blocks are tensor-tma's tiles: the same owners, copies and stages.

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
+#include <vector>
 
 #include "tilescope/error.hpp"
 #include "tilescope/problem.hpp"
@@ -27,6 +29,55 @@ TEST(ElementType, NamesRoundTripAndSizesFollowTheType) {
   EXPECT_EQ(storageBytes(ElementType::TF32), 4);
   EXPECT_EQ(storageBytes(ElementType::F16), 2);
   EXPECT_EQ(storageBytes(ElementType::BF16), 2);
+  EXPECT_EQ(storageBytes(ElementType::E4M3), 1);
+  EXPECT_EQ(storageBytes(ElementType::E5M2), 1);
+  for (const ElementType type : kElementTypes)
+    EXPECT_EQ(storesBKMajor(type), storageBytes(type) == 1) << toString(type);
+}
+
+// The value of an FP8 code with `exponentBits` and `mantissaBits` (OCP FP8: E4M3 has no
+// infinities and one NaN mantissa at the top exponent; E5M2 is IEEE-like), or NaN.
+float decodeFp8(unsigned code, int exponentBits, int mantissaBits) {
+  const int bias = (1 << (exponentBits - 1)) - 1;
+  const unsigned exponent = code >> mantissaBits & ((1u << exponentBits) - 1);
+  const unsigned mantissa = code & ((1u << mantissaBits) - 1);
+  const float sign = code >> 7 ? -1.0f : 1.0f;
+  const unsigned top = (1u << exponentBits) - 1;
+  if (exponentBits == 4 && exponent == top && mantissa == (1u << mantissaBits) - 1) return NAN;
+  if (exponentBits == 5 && exponent == top) return NAN;  // infinities and NaNs: never produced
+  const float fraction = float(mantissa) / float(1 << mantissaBits);
+  if (exponent == 0) return sign * std::ldexp(fraction, 1 - bias);
+  return sign * std::ldexp(1.0f + fraction, int(exponent) - bias);
+}
+
+// Every FP8 value is kept; halfway between two neighbours rounds to the even code, just off it
+// to the nearer one; past the largest value, the largest (the GPU's saturating conversion).
+TEST(ElementType, Fp8RoundsToEveryCodeWithTiesToEvenAndSaturates) {
+  for (const auto& [type, exponentBits, largest] :
+       {std::tuple{ElementType::E4M3, 4, 448.0f}, std::tuple{ElementType::E5M2, 5, 57344.0f}}) {
+    const int mantissa = 7 - exponentBits;
+    EXPECT_EQ(mantissaBits(type), mantissa);
+    std::vector<float> positive;
+    for (unsigned code = 0; code < 128; ++code) {
+      const float value = decodeFp8(code, exponentBits, mantissa);
+      if (std::isnan(value)) continue;
+      positive.push_back(value);
+      EXPECT_EQ(roundToElement(value, type), value) << toString(type) << " code " << code;
+      EXPECT_EQ(roundToElement(-value, type), -value) << toString(type) << " code " << code;
+    }
+    ASSERT_EQ(positive.back(), largest) << toString(type);
+    for (std::size_t i = 0; i + 1 < positive.size(); ++i) {
+      const float below = positive[i], above = positive[i + 1], half = (below + above) / 2;
+      // Codes are consecutive integers here: the even one has an even index.
+      EXPECT_EQ(roundToElement(half, type), i % 2 == 0 ? below : above)
+          << toString(type) << " between " << below << " and " << above;
+      EXPECT_EQ(roundToElement(std::nextafter(half, 0.0f), type), below) << toString(type);
+      EXPECT_EQ(roundToElement(std::nextafter(half, largest * 2), type), above) << toString(type);
+    }
+    EXPECT_EQ(roundToElement(largest * 1.1f, type), largest) << toString(type);
+    EXPECT_EQ(roundToElement(-1e30f, type), -largest) << toString(type);
+    EXPECT_EQ(roundToElement(INFINITY, type), largest) << toString(type);
+  }
 }
 
 TEST(ElementType, RoundsToNearestWithTiesToEven) {

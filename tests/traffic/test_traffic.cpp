@@ -557,8 +557,9 @@ TEST(KernelTraffic, OnlyPersistentClustersMulticast) {
     if (!info.hasMapping) continue;
     for (const KernelConfig& config : validConfigurations(info)) {
       const Mapping mapping(config, shape, info.types.front());
-      const bool multicasts = (info.id == "tensor-persistent" || info.id == "tensor-tf32") &&
-                              config.params.at("cluster") > 1;
+      const bool multicasts =
+          (info.id == "tensor-persistent" || info.id == "tensor-tf32" || info.id == "tensor-fp8") &&
+          config.params.at("cluster") > 1;
       EXPECT_EQ(mapping.fetchingBlocks(Operand::A), mapping.blockCount());
       EXPECT_EQ(mapping.fetchingBlocks(Operand::C), mapping.blockCount());
       EXPECT_EQ(mapping.multicastBlocks(Operand::B), multicasts ? 2 : 1)

@@ -89,11 +89,10 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
     }
     QStringList elements;
     for (std::int64_t element = byte / picture.elementBytes;
-         element < (byte + kWordBytes) / picture.elementBytes; ++element)
-      elements << QStringLiteral("%1[%2][%3]")
-                      .arg(QLatin1String(name))
-                      .arg(element / picture.operandCols)
-                      .arg(element % picture.operandCols);
+         element < (byte + kWordBytes) / picture.elementBytes; ++element) {
+      const Cell cell = picture.cellOf(element);
+      elements << QStringLiteral("%1[%2][%3]").arg(QLatin1String(name)).arg(cell.row).arg(cell.col);
+    }
     const QString what = QStringLiteral("%1 (bytes %2..%3, sector %4)")
                              .arg(elements.join(QStringLiteral(", ")))
                              .arg(byte)

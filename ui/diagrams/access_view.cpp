@@ -35,10 +35,11 @@ double textHeight(const QFont& font, double width, const QString& text) {
 QString lineName(const AccessPicture& picture, std::int64_t line, std::int64_t operandElements) {
   const std::int64_t first = line * (kLineBytes / picture.elementBytes);
   if (first >= operandElements) return QStringLiteral("past the end");
+  const Cell cell = picture.cellOf(first);
   return QStringLiteral("%1[%2][%3]")
       .arg(QLatin1String(operandName(picture.operand)))
-      .arg(first / picture.operandCols)
-      .arg(first % picture.operandCols);
+      .arg(cell.row)
+      .arg(cell.col);
 }
 
 std::int64_t operandElementsOf(const AccessView::Panel& panel) {

@@ -253,11 +253,15 @@ std::string loaderText(const Mapping& mapping, Dim2 block, std::int64_t step, Op
   const WarpAccess access = mapping.warpAccess(block, t.warp, loadOf(operand), step, element.instr);
   const std::int64_t first = access.element[std::size_t(t.lane)];
   if (access.width == 1 || first < 0) return text;
-  const std::int64_t cols = operandCols(mapping.shape(), operand);
+  // The vector runs along a row of the operand, or down a column of a K-major B.
+  const Cell from = mapping.elementCell(operand, first);
+  const auto span = [&](std::int64_t start) {
+    return std::to_string(start) + ".." + std::to_string(start + access.width - 1);
+  };
+  const bool down = operand == Operand::B && mapping.copiesBAlongK();
   return text + ": a " + vectorName(access.width, access.elementBytes) + " of " +
-         operandName(operand) + "[" + std::to_string(first / cols) + "][" +
-         std::to_string(first % cols) + ".." + std::to_string(first % cols + access.width - 1) +
-         "]";
+         operandName(operand) + "[" + (down ? span(from.row) : std::to_string(from.row)) + "][" +
+         (down ? std::to_string(from.col) : span(from.col)) + "]";
 }
 
 std::string vectorName(int width, int elementBytes) {
@@ -329,6 +333,8 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
   AccessPicture picture;
   picture.operand = warpAccess.operand;
   picture.operandCols = operandCols(mapping.shape(), warpAccess.operand);
+  picture.operandRows = operandRows(mapping.shape(), warpAccess.operand);
+  picture.kMajor = warpAccess.operand == Operand::B && mapping.copiesBAlongK();
   picture.width = warpAccess.width;
   picture.elementBytes = warpAccess.elementBytes;
   picture.traffic = requestTraffic(warpAccess);
@@ -336,7 +342,7 @@ AccessPicture accessPicture(const Mapping& mapping, Dim2 block, int warp, Access
     const std::int64_t element = warpAccess.element[std::size_t(lane)];
     LaneAddress address{lane, std::nullopt, 0, 0, 0};
     if (element >= 0) {
-      address.cell = Cell{element / picture.operandCols, element % picture.operandCols};
+      address.cell = mapping.elementCell(picture.operand, element);
       address.byte = byteOffset(element, picture.elementBytes);
       address.sector = sectorOf(element, picture.elementBytes);
       address.line = lineOf(element, picture.elementBytes);

@@ -140,6 +140,14 @@ struct LaneAddress {
 struct AccessPicture {
   Operand operand = Operand::A;
   std::int64_t operandCols = 1;
+  // B stored K-major (FP8): a memory row holds one column of B (Mapping::elementCell).
+  bool kMajor = false;
+  Cell cellOf(std::int64_t element) const {
+    const std::int64_t rowLength = kMajor ? operandRows : operandCols;
+    return kMajor ? Cell{element % rowLength, element / rowLength}
+                  : Cell{element / rowLength, element % rowLength};
+  }
+  std::int64_t operandRows = 1;
   int width = 1;                    // elements each lane touches from its address (4: a float4)
   int elementBytes = 4;             // of each of them: 2 for fp16 and bf16 A and B
   std::vector<LaneAddress> lanes;   // 32, in lane order

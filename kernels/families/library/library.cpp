@@ -24,15 +24,17 @@ void registerFamily(Registry& registry) {
   registry.add(
       {.info = {.id = "library",
                 .displayName = "Library reference (OpenBLAS / cuBLAS)",
-                .seed = "reference: OpenBLAS sgemm on the CPU; cuBLAS sgemm, or cublasGemmEx for "
-                        "tf32, fp16 and bf16, on the GPU",
+                .seed = "reference: OpenBLAS sgemm on the CPU; cuBLAS sgemm, cublasGemmEx for "
+                        "tf32, fp16 and bf16, or cuBLASLt's matmul for FP8, on the GPU",
                 .teaching = "The vendor library: the yardstick every hand-written kernel is "
                             "measured against. Its tiling is not visible, so it has no diagram.",
                 .params = {},
                 .backends = kCpuAndCuda,
                 .hasMapping = false,
-                // The tensor-core types run through cublasGemmEx (FP32 accumulation) on the GPU.
-                .types = {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16},
+                // The tensor-core types run through cublasGemmEx, FP8 through cuBLASLt (FP32
+                // accumulation) on the GPU; on the CPU sgemm multiplies their values as floats.
+                .types = {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16,
+                          ElementType::E4M3, ElementType::E5M2},
                 .hue = {"#757575", "#8d8d8d"}},
        .runOnCpu = runOnCpu});
 }

@@ -59,7 +59,7 @@ struct PersistentOrder : WarpSpecialised<Self> {
   // A cluster multicasts B only when TMA copies both operands: rows that are not 16-byte aligned
   // are copied by each block's producer threads, each block its own.
   TS_HDC bool multicastsB(std::int64_t k, std::int64_t n) const {
-    return cluster > 1 && this->aVectorCopies(k) && this->bVectorCopies(n);
+    return cluster > 1 && this->self().aVectorCopies(k) && this->self().bVectorCopies(n);
   }
   TS_HDC int rounds(std::int64_t m, std::int64_t n) const {
     return (units(m, n) + clusters(m, n) - 1) / clusters(m, n);

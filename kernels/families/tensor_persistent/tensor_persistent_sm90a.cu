@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tensor-persistent and tensor-tf32 (Hopper, sm_90a only): tensor-tma's warp-specialised block,
-// launched once per SM and looping over output tiles in maps::PersistentOrder's grouped order. The
-// producer's thread 0 runs ahead into the next tile's k-steps while the consumers still multiply or
-// store this one: the stage ring and its mbarrier phases run on across tiles. With clusters of two
-// blocks (two tiles stacked along M) each producer loads half of B's slabs and multicasts them into
-// both blocks, and the consumers free a stage in both blocks. tensor-tf32 (maps::PersistentTf32) is
-// the same kernel but for its consumers, which compute each tile transposed with B through
-// registers. Every index and the tile order come from the maps.
+// tensor-persistent, tensor-tf32 and tensor-fp8 (Hopper, sm_90a only): tensor-tma's
+// warp-specialised block, launched once per SM and looping over output tiles in
+// maps::PersistentOrder's grouped order. The producer's thread 0 runs ahead into the next tile's
+// k-steps while the consumers still multiply or store this one: the stage ring and its mbarrier
+// phases run on across tiles. With clusters of two blocks (two tiles stacked along M) each producer
+// loads half of B's slabs and multicasts them into both blocks, and the consumers free a stage in
+// both blocks. tensor-tf32 (maps::PersistentTf32) is the same kernel but for its consumers, which
+// compute each tile transposed with B through registers. tensor-fp8 (maps::PersistentFp8) reads a
+// K-major B, whose boxes are n rows like A's. Every index and the tile order come from the maps.
 #include <array>
 #include <map>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "families/tensor_fp8/tensor_fp8.hpp"
 #include "families/tensor_tf32/tensor_tf32.hpp"
 #include "tensor_map.hpp"
 #include "tma_device.cuh"
@@ -23,10 +25,16 @@ namespace tilescope::cuda {
 namespace {
 
 using maps::Persistent;
+using maps::PersistentFp8;
 using maps::PersistentTf32;
 
 template <typename Map>
 inline constexpr bool kTransposed = std::is_same_v<Map, PersistentTf32>;
+// A K-major B's box: 64 n rows (tensor-fp8).
+template <typename Map>
+inline constexpr int kSlabRows = 64;
+template <>
+inline constexpr int kSlabRows<PersistentFp8> = PersistentFp8::kSlabRows;
 
 // The tile order's band height is read at run time, so one kernel serves every `group`: the
 // compiled configurations are the valid ones with the first group.
@@ -81,7 +89,10 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
   const int steps = int(ceilDiv(args.k, map.kDepth()));
   // TMA needs 16-byte aligned rows; an operand without them is copied by the producer's threads,
   // each block its own (then nothing is multicast).
-  const bool aByTma = map.aVectorCopies(args.k), bByTma = map.bVectorCopies(args.n);
+  // (tensor-fp8 runs only where K keeps both operands' rows aligned: TMA copies everything.)
+  constexpr bool kBAlongK = kCopiesBAlongK<Map>;
+  const bool aByTma = kBAlongK || map.aVectorCopies(args.k);
+  const bool bByTma = kBAlongK || map.bVectorCopies(args.n);
   const bool allByTma = aByTma && bByTma;
   const bool multicast = map.multicastsB(args.k, args.n);
 
@@ -102,8 +113,10 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
   if (map.isProducer(t)) {
     shrinkRegisters<kProducerRegisters>();
     if (!allByTma || t == 0) {
-      constexpr int kSlabs = map.bn * kBytes<Element> / Map::kRowBytes;
-      constexpr int kSlabColumns = Map::kRowBytes / kBytes<Element>;
+      // B's boxes: slabs of 64 columns (k rows of 128 bytes), or of 64 n rows when K-major.
+      constexpr int kSlabs =
+          kBAlongK ? map.bn / kSlabRows<Map> : map.bn * kBytes<Element> / Map::kRowBytes;
+      constexpr int kSlabColumns = kBAlongK ? kSlabRows<Map> : Map::kRowBytes / kBytes<Element>;
       // With multicast this block loads its 1/cluster of B's slabs into every block.
       const int firstSlab = multicast ? int(clusterRank()) * (kSlabs / kCluster) : 0;
       const int lastSlab = multicast ? firstSlab + kSlabs / kCluster : kSlabs;
@@ -129,18 +142,22 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
             if (bByTma)
               for (int slab = firstSlab; slab < lastSlab; ++slab) {
                 unsigned char* const to = bTile + slab * map.slabBytes();
-                const int column = tile.x * map.bn + slab * kSlabColumns;
+                const int n0 = tile.x * map.bn + slab * kSlabColumns;
+                // TMA's coordinates: innermost (contiguous) first.
+                const int x = kBAlongK ? k0 : n0, y = kBAlongK ? n0 : k0;
                 if (multicast)
-                  loadBoxMulticast(to, bTensor, column, k0, &full[index], (1u << kCluster) - 1);
+                  loadBoxMulticast(to, bTensor, x, y, &full[index], (1u << kCluster) - 1);
                 else
-                  loadBox(to, bTensor, column, k0, &full[index]);
+                  loadBox(to, bTensor, x, y, &full[index]);
               }
           }
-          if (allByTma) continue;
-          if (!aByTma) copyElements<kMap, Element, true>(args, tile, t, s, aTile);
-          if (!bByTma) copyElements<kMap, Element, false>(args, tile, t, s, bTile);
-          fenceSharedForAsyncProxy();  // the stores above, then wgmma's reads (async proxy)
-          arrive(&full[index]);
+          if constexpr (!kBAlongK) {
+            if (allByTma) continue;
+            if (!aByTma) copyElements<kMap, Element, true>(args, tile, t, s, aTile);
+            if (!bByTma) copyElements<kMap, Element, false>(args, tile, t, s, bTile);
+            fenceSharedForAsyncProxy();  // the stores above, then wgmma's reads (async proxy)
+            arrive(&full[index]);
+          }
         }
       }
     }
@@ -214,6 +231,7 @@ const auto kKernels =
 
 template <typename Map>
 const char* kernelName() {
+  if constexpr (kCopiesBAlongK<Map>) return "tensor-fp8";
   return kTransposed<Map> ? "tensor-tf32" : "tensor-persistent";
 }
 
@@ -292,10 +310,12 @@ void launchFor(const Map& configured, const ProductArgs& args, CUtensorMapDataTy
       map.aVectorCopies(args.k)
           ? swizzledTensorMap(args.a, args.m, args.k, map.bm, type, kernelName<Map>())
           : CUtensorMap{};
+  // A K-major B (N rows of K values) in boxes of 64 n rows; else K rows in boxes of BK.
   const CUtensorMap bTensor =
-      map.bVectorCopies(args.n)
-          ? swizzledTensorMap(args.b, args.k, args.n, map.bk, type, kernelName<Map>())
-          : CUtensorMap{};
+      !map.bVectorCopies(args.n) ? CUtensorMap{}
+      : kCopiesBAlongK<Map>
+          ? swizzledTensorMap(args.b, args.n, args.k, kSlabRows<Map>, type, kernelName<Map>())
+          : swizzledTensorMap(args.b, args.k, args.n, map.bk, type, kernelName<Map>());
   cudaLaunchAttribute cluster = clusterAttribute(map);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(grid.x), unsigned(grid.y));
@@ -317,10 +337,13 @@ static void launchPersistent(const maps::Persistent& map, const ProductArgs& arg
       return launchFor<Persistent, __nv_bfloat16>(map, args, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
     case ElementType::F32:
     case ElementType::TF32:
+    case ElementType::E4M3:
+    case ElementType::E5M2:
       break;
   }
-  throw Error(ErrorKind::Unsupported,
-              "tensor-persistent multiplies fp16 or bf16 (tf32: tensor-tf32)");
+  throw Error(
+      ErrorKind::Unsupported,
+      "tensor-persistent multiplies fp16 or bf16 (tf32: tensor-tf32; e4m3, e5m2: tensor-fp8)");
 }
 
 static int persistentResidentCtas(const maps::Persistent& map, ElementType element) {
@@ -331,6 +354,8 @@ static int persistentResidentCtas(const maps::Persistent& map, ElementType eleme
       return launchMap<Persistent, __nv_bfloat16>(map).residentCtas;
     case ElementType::F32:
     case ElementType::TF32:
+    case ElementType::E4M3:
+    case ElementType::E5M2:
       break;
   }
   throw Error(ErrorKind::Unsupported, "tensor-persistent multiplies fp16 or bf16");
@@ -347,11 +372,38 @@ static int persistentTf32ResidentCtas(const maps::PersistentTf32& map) {
   return launchMap<PersistentTf32, float>(map).residentCtas;
 }
 
+static void launchPersistentFp8(const maps::PersistentFp8& map, const ProductArgs& args) {
+  // TMA copies rows that start on 16-byte boundaries only, and both operands' rows are K long.
+  if (args.k % 16 != 0)
+    throw Error(ErrorKind::Unsupported,
+                "tensor-fp8 needs K a multiple of 16 (K = " + std::to_string(args.k) +
+                    "): its FP8 rows must start on 16-byte boundaries for the copy engine, as "
+                    "cuBLASLt's FP8 matmul needs too");
+  switch (args.element) {
+    case ElementType::E4M3:
+      return launchFor<PersistentFp8, __nv_fp8_e4m3>(map, args, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+    case ElementType::E5M2:
+      return launchFor<PersistentFp8, __nv_fp8_e5m2>(map, args, CU_TENSOR_MAP_DATA_TYPE_UINT8);
+    case ElementType::F32:
+    case ElementType::TF32:
+    case ElementType::F16:
+    case ElementType::BF16:
+      break;
+  }
+  throw Error(ErrorKind::Unsupported, "tensor-fp8 multiplies e4m3 or e5m2");
+}
+
+static int persistentFp8ResidentCtas(const maps::PersistentFp8& map) {
+  // One block per SM whatever the FP8 type: the same shared memory and registers.
+  return launchMap<PersistentFp8, __nv_fp8_e4m3>(map).residentCtas;
+}
+
 }  // namespace tilescope::cuda
 
 namespace tilescope::families::tensor_persistent {
 
-// tensor-tf32 is this kernel with maps::PersistentTf32: both launch from here.
+// tensor-tf32 and tensor-fp8 are this kernel with maps::PersistentTf32 and maps::PersistentFp8:
+// all three launch from here.
 void registerCuda(cuda::Launchers& launchers) {
   launchers.add("tensor-persistent", {.launch =
                                           [](const Params& params, const cuda::ProductArgs& args) {
@@ -372,6 +424,16 @@ void registerCuda(cuda::Launchers& launchers) {
        .residentBlocks =
            [](const Params& params, ElementType) {
              return cuda::persistentTf32ResidentCtas(ladderMap<maps::PersistentTf32>(params));
+           }});
+  launchers.add(
+      "tensor-fp8",
+      {.launch =
+           [](const Params& params, const cuda::ProductArgs& args) {
+             cuda::launchPersistentFp8(ladderMap<maps::PersistentFp8>(params), args);
+           },
+       .residentBlocks =
+           [](const Params& params, ElementType) {
+             return cuda::persistentFp8ResidentCtas(ladderMap<maps::PersistentFp8>(params));
            }});
 }
 

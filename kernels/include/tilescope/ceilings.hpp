@@ -17,6 +17,7 @@ inline constexpr const char* kFp32Ceiling = "FP32";
 inline constexpr const char* kTf32Ceiling = "TF32 tensor";
 inline constexpr const char* kFp16Ceiling = "FP16 tensor";
 inline constexpr const char* kBf16Ceiling = "BF16 tensor";
+inline constexpr const char* kFp8Ceiling = "FP8 tensor";  // E4M3 and E5M2 run at one rate
 inline constexpr const char* kBandwidthCeiling = "memory bandwidth";
 
 // The compute ceiling a product of `element` inputs is held to: FP32 on the SIMT cores, the

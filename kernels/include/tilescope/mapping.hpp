@@ -196,6 +196,12 @@ class Mapping {
   // The threads from this linear index on own outputs (0 but in tensor-tma, whose producer
   // warpgroup owns none); the others compute nothing.
   int firstOutputThread() const;
+  // Whether B is stored K-major (FP8 kernels): element (k, n) at n K + k, copied along k.
+  bool copiesBAlongK() const;
+  // Where element `cell` of A, B or C lies in memory, in elements from the operand's start, and
+  // the cell at an index: row-major, but a K-major B holds (k, n) at n K + k.
+  std::int64_t elementIndex(Operand operand, Cell cell) const;
+  Cell elementCell(Operand operand, std::int64_t index) const;
   // The in-bounds elements of C thread `thread` of `block` computes, in slot order.
   std::vector<Cell> outputs(Dim2 block, Dim2 thread) const;
   // The (unclipped) rows and columns of C a block covers.

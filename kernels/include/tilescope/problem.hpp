@@ -21,21 +21,29 @@ struct Shape {
 
 // What A and B hold, and so which units may multiply them: FP32 on the SIMT cores, or one of the
 // tensor-core input types. TF32 values are stored in 32 bits (the tensor cores read their top 19);
-// FP16 and BF16 in 16.
-enum class ElementType { F32, TF32, F16, BF16 };
+// FP16 and BF16 in 16; the two FP8 types (OCP's E4M3 and E5M2) in 8.
+enum class ElementType { F32, TF32, F16, BF16, E4M3, E5M2 };
 
-inline constexpr ElementType kElementTypes[] = {ElementType::F32, ElementType::TF32,
-                                                ElementType::F16, ElementType::BF16};
+inline constexpr ElementType kElementTypes[] = {ElementType::F32,  ElementType::TF32,
+                                                ElementType::F16,  ElementType::BF16,
+                                                ElementType::E4M3, ElementType::E5M2};
 
-const char* toString(ElementType type);  // "fp32", "tf32", "fp16", "bf16"
+// "fp32", "tf32", "fp16", "bf16", "e4m3", "e5m2"
+const char* toString(ElementType type);
 std::optional<ElementType> parseElementType(const std::string& text);
-// Bytes one element of A or B takes in memory: 4, 4, 2, 2.
+// Bytes one element of A or B takes in memory: 4, 4, 2, 2, 1, 1.
 int storageBytes(ElementType type);
-// Explicit mantissa bits: 23, 10, 10, 7.
+// Explicit mantissa bits: 23, 10, 10, 7, 3, 2.
 int mantissaBits(ElementType type);
-// The nearest value of the type (ties to even); FP16 also has its narrower exponent range, so
-// tiny values become subnormal and values past 65504 infinite.
+bool isFp8(ElementType type);
+// The nearest value of the type (ties to even). FP16 and FP8 also have their narrower exponent
+// ranges: tiny values become subnormal, and values past the largest finite one become infinite
+// (FP16) or that largest value (FP8, which the GPU converts with saturation: 448 for E4M3, 57344
+// for E5M2).
 float roundToElement(float value, ElementType type);
+// FP8 operands are stored K-major on the GPU: B as its transpose, N rows of K values, which is
+// how Hopper's FP8 tensor cores and cuBLASLt's FP8 matmul read it. The other types keep B K x N.
+bool storesBKMajor(ElementType type);
 // Bytes of A and B in `type` and C in float32 (64-bit arithmetic: 46341^2 overflows 32 bits).
 std::int64_t problemBytes(const Shape& shape, ElementType type);
 

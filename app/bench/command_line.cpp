@@ -16,6 +16,13 @@ const cli::OptionSpec& spec(std::string_view name) {
 }
 
 // "-o,--output" or "--size": the names CLI11 declares.
+// --type's choices: every element type's name.
+std::vector<std::string> typeNames() {
+  std::vector<std::string> names;
+  for (const ElementType type : kElementTypes) names.emplace_back(toString(type));
+  return names;
+}
+
 std::string namesOf(std::string_view name) {
   const cli::OptionSpec& option = spec(name);
   std::string names = option.shortName.empty() ? "" : "-" + std::string(option.shortName) + ",";
@@ -90,9 +97,7 @@ const CLI::Option* declareOptions(CLI::App& app, CommandLine& cl) {
   addOption(app, "fill", cl.fill)
       ->check(CLI::IsMember({"random", "integer"}))
       ->capture_default_str();
-  addOption(app, "type", cl.type)
-      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}))
-      ->capture_default_str();
+  addOption(app, "type", cl.type)->check(CLI::IsMember(typeNames()))->capture_default_str();
   addFlag(app, "no-verify", cl.noVerify);
   addFlag(app, "allow-long-runs", cl.allowLongRuns);
   addFlag(app, "counters", cl.counters);

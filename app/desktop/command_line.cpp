@@ -270,8 +270,9 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
       const std::optional<ElementType> type =
           parseElementType(parser.value(typeOption).toStdString());
       if (!type) {
-        refuse(QStringLiteral("--type %1 is not fp32, tf32, fp16 or bf16")
-                   .arg(quoted(parser.value(typeOption))));
+        refuse(
+            QStringLiteral("--type %1 is not %2")
+                .arg(quoted(parser.value(typeOption)), QString::fromStdString(elementTypeNames())));
       }
       choices.element = *type;
     } else {

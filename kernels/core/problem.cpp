@@ -48,6 +48,16 @@ std::optional<ElementType> parseElementType(const std::string& text) {
   return std::nullopt;
 }
 
+std::string elementTypeNames() {
+  std::string names;
+  for (std::size_t i = 0; i < std::size(kElementTypes); ++i)
+    names += (i == 0                              ? ""
+              : i + 1 == std::size(kElementTypes) ? " or "
+                                                  : ", ") +
+             std::string(toString(kElementTypes[i]));
+  return names;
+}
+
 int storageBytes(ElementType type) {
   switch (type) {
     case ElementType::F32:

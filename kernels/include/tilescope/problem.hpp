@@ -31,6 +31,8 @@ inline constexpr ElementType kElementTypes[] = {ElementType::F32,  ElementType::
 // "fp32", "tf32", "fp16", "bf16", "e4m3", "e5m2"
 const char* toString(ElementType type);
 std::optional<ElementType> parseElementType(const std::string& text);
+// Every type's name, for messages: "fp32, tf32, fp16, bf16, e4m3 or e5m2".
+std::string elementTypeNames();
 // Bytes one element of A or B takes in memory: 4, 4, 2, 2, 1, 1.
 int storageBytes(ElementType type);
 // Explicit mantissa bits: 23, 10, 10, 7, 3, 2.

@@ -167,7 +167,8 @@ const ProgramSpec kBenchSpec = {
     "remembered."},
    {"Ceilings",
     "--ceilings measures the device's roofline ceilings (peak rates through OpenBLAS, or cuBLAS "
-    "in fp32, tf32, fp16 and bf16; memory bandwidth through a large copy) and prints them beside "
+    "in fp32, tf32, fp16 and bf16, cuBLASLt in e4m3; memory bandwidth through a large copy) and "
+    "prints them beside "
     "the datasheet's figures. Alone it runs no kernel; with --kernel or --sweep the ceilings are "
     "measured after the runs and written with them (table or json; csv takes one of the two)."},
    {"Tracing",

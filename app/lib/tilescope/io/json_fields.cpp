@@ -130,7 +130,7 @@ ElementType elementTypeField(const nlohmann::json& object, const char* name,
   const std::string text = stringField(object, name, path);
   if (const auto element = parseElementType(text)) return *element;
   refuseAt(memberPath(path, name),
-           quoteValue(text) + " is not an element type (fp32, tf32, fp16 or bf16)");
+           quoteValue(text) + " is not an element type (" + elementTypeNames() + ")");
 }
 
 }  // namespace tilescope::io

@@ -181,7 +181,7 @@ RunResult resultFromCsv(const CsvRow& row) {
     if (const auto element = parseElementType(row.text("element")))
       r.element = *element;
     else
-      row.error("element", "'" + row.text("element") + "' is not fp32, tf32, fp16 or bf16");
+      row.error("element", "'" + row.text("element") + "' is not " + elementTypeNames());
   }
   // Files written before the resource columns existed end at unsynced_host_ms.
   if (row.has("registers")) {

@@ -17,7 +17,14 @@ namespace {
 constexpr int kBoxRowBytes = 128;
 
 int elementBytes(CUtensorMapDataType type) {
-  return type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2;
+  switch (type) {
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+      return 4;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT8:  // FP8
+      return 1;
+    default:
+      return 2;
+  }
 }
 
 // cuTensorMapEncodeTiled from the driver the runtime has loaded, so nothing links libcuda.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -352,6 +353,38 @@ TEST_F(CudaUserKernel, EverySimtTemplatesCpuTraceEqualsItsGpuTrace) {
     ++compared;
   }
   EXPECT_EQ(compared, 12);  // serial to warptile, and prefetched's SIMT part
+}
+
+// ts::toFloat reads every FP8 code as CUDA's own conversion does: a block of 256 threads stores
+// code threadIdx.x's value in C[0][threadIdx.x].
+TEST_F(CudaUserKernel, ToFloatReadsEveryFp8CodeAsCudaDoes) {
+  const std::string source =
+      "TS_TYPES(e4m3, e5m2)\nTS_LAUNCH(256, 1, 1, 1, 0)\n"
+      "TS_KERNEL {\n"
+      "  const ts::Element code{(unsigned char)threadIdx.x};\n"
+      "  ts::storeC(p, 0, threadIdx.x, ts::toFloat(code));\n"
+      "}\n";
+  const Shape shape{1, 256, 16};
+  for (const ElementType type : {ElementType::E4M3, ElementType::E5M2}) {
+    SCOPED_TRACE(toString(type));
+    const CompileResult compiled = compileUserKernel({"codes", source}, {arch_, {}, type});
+    ASSERT_TRUE(compiled.ok) << said(compiled);
+    const cuda::UserModule module(compiled);
+    const DeviceProduct product(shape, type, Fill::Integer);
+    module.launch(product.args, module.launchFor(shape));
+    std::vector<float> values(256);
+    TS_CUDA_CHECK(cudaMemcpy(values.data(), product.c.get(), values.size() * sizeof(float),
+                             cudaMemcpyDeviceToHost));
+    for (int code = 0; code < 256; ++code) {
+      const __half_raw half = __nv_cvt_fp8_to_halfraw(
+          __nv_fp8_storage_t(code), type == ElementType::E4M3 ? __NV_E4M3 : __NV_E5M2);
+      const float expected = __half2float(__half(half));
+      if (std::isnan(expected))
+        EXPECT_TRUE(std::isnan(values[std::size_t(code)])) << code;
+      else
+        EXPECT_EQ(values[std::size_t(code)], expected) << code;
+    }
+  }
 }
 
 // The Kernel Editor's experiment, traced: shared-tiled with A stored transposed writes a column

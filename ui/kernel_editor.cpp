@@ -14,6 +14,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QTextDocument>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -51,6 +52,7 @@ KernelEditor::KernelEditor(QWidget* parent)
       highlighter_(new CudaHighlighter(editor_->document(), isDark(palette()))),
       name_(new QLineEdit(this)),
       arch_(new QComboBox(this)),
+      type_(new QComboBox(this)),
       find_(new QLineEdit(this)),
       messages_(new QListWidget(this)),
       summary_(new QLabel(this)) {
@@ -123,6 +125,17 @@ KernelEditor::KernelEditor(QWidget* parent)
                    QStringLiteral("sm_80"), QStringLiteral("sm_89")});
   arch_->setToolTip(tr("The GPU architecture Compile checks for (a run compiles for its GPU)"));
   identity->addWidget(arch_);
+  auto* typeLabel = new QLabel(tr("&Type"), this);
+  typeLabel->setBuddy(type_);
+  identity->addWidget(typeLabel);
+  type_->setObjectName(QStringLiteral("type"));
+  type_->setToolTip(
+      tr("The element type of A and B Compile checks, one of those the source's TS_TYPES "
+         "declares (a run multiplies Run Setup's type where the kernel takes it, else the "
+         "first)"));
+  identity->addWidget(type_);
+  connect(editor_->document(), &QTextDocument::contentsChanged, this,
+          &KernelEditor::listDeclaredTypes);
 
   find_->setPlaceholderText(tr("Find (Enter: next, Shift+Enter: previous, Esc: close)"));
   find_->setClearButtonEnabled(true);
@@ -352,11 +365,36 @@ void KernelEditor::showFind() {
   find_->setFocus();
 }
 
+void KernelEditor::listDeclaredTypes() {
+  const std::vector<ElementType> types = declaredTypes(editor_->toPlainText().toStdString());
+  std::vector<ElementType> listed;
+  for (int i = 0; i < type_->count(); ++i)
+    listed.push_back(ElementType(type_->itemData(i).toInt()));
+  if (listed == types) return;  // most edits leave TS_TYPES alone
+  const QVariant chosen = type_->currentData();
+  type_->clear();
+  for (const ElementType type : types) {
+    type_->addItem(QLatin1String(toString(type)), int(type));
+    // FP8's B lies K-major on the GPU: a kernel that indexes B itself must know.
+    type_->setItemData(type_->count() - 1,
+                       storesBKMajor(type)
+                           ? tr("%1: 1 byte per element; B is stored K-major, N rows of K values "
+                                "(TS_B_K_MAJOR)")
+                                 .arg(QLatin1String(toString(type)))
+                           : tr("%1: %2 bytes per element")
+                                 .arg(QLatin1String(toString(type)))
+                                 .arg(storageBytes(type)),
+                       Qt::ToolTipRole);
+  }
+  // The type chosen where the source still declares it, else its first (its default).
+  type_->setCurrentIndex(std::max(type_->findData(chosen), 0));
+}
+
 void KernelEditor::compile() {
   const std::string source = editor_->toPlainText().toStdString();
-  // For the first element type the source takes (its default in the Run Setup).
-  compiler_.compile({kernelName().toStdString(), source},
-                    {arch_->currentText().toStdString(), {}, declaredTypes(source).front()});
+  compiler_.compile(
+      {kernelName().toStdString(), source},
+      {arch_->currentText().toStdString(), {}, ElementType(type_->currentData().toInt())});
 }
 
 void KernelEditor::showResult(const UserKernelSource&, const CompileResult& result) {

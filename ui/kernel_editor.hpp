@@ -92,6 +92,8 @@ class KernelEditor : public QWidget {
   // The compiler's messages, then the sanitizer's, in the message list.
   void listMessages();
   void showFind();
+  // The type picker lists the types the source's TS_TYPES declares, keeping the one chosen.
+  void listDeclaredTypes();
   void openDialog();
   // False when nothing was saved (the dialog cancelled, or an error, shown in the summary).
   bool saveDialog(bool askForName);
@@ -101,6 +103,7 @@ class KernelEditor : public QWidget {
   CudaHighlighter* highlighter_;
   QLineEdit* name_;
   QComboBox* arch_;
+  QComboBox* type_;
   QLineEdit* find_;
   QListWidget* messages_;
   QLabel* summary_;

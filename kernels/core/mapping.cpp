@@ -455,6 +455,8 @@ std::optional<Dim2> Mapping::loaderOfB(Dim2 block, std::int64_t step, std::int64
 }
 
 bool Mapping::copiesBAlongK() const {
+  // A traced user kernel read B as the backend stored it: K-major for the FP8 types.
+  if (std::holds_alternative<maps::Traced>(map_)) return storesBKMajor(element_);
   return std::visit([](const auto& map) { return CopiesBAlongK<std::decay_t<decltype(map)>>; },
                     map_);
 }

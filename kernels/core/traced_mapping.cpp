@@ -195,7 +195,7 @@ std::shared_ptr<const TracedTables> indexTrace(const KernelTrace& trace) {
       threadStart.push_back(flat.size());
       std::vector<TracedLoad> ordered = perThread[std::size_t(thread)];
       for (const TracedLoad& load : ordered)
-        if (!tracedWidth(load.width)) refuseTrace("a load is not 1, 2, 4 or 8 elements wide");
+        if (!tracedWidth(load.width)) refuseTrace("a load is not 1, 2, 4, 8 or 16 elements wide");
       // k runs along A's columns and B's rows; a load before k = 0 falls in no k-step.
       const auto stepOf = [&](const TracedLoad& load) {
         const std::int64_t k = operand == 0 ? load.col : load.row;

@@ -82,12 +82,13 @@ double RequestTraffic::efficiency() const {
 
 RequestTraffic requestTraffic(const WarpAccess& access) {
   const int laneBytes = access.width * access.elementBytes;
+  // A lone 8- or 16-bit element: an FP8 or fp16 kernel's scalar loads (a user kernel's ts::loadB).
   if (!(laneBytes == 4 || laneBytes == 8 || laneBytes == 16 ||
-        (laneBytes == 2 && access.elementBytes == 2)))
+        (access.width == 1 && laneBytes < 4)))
     throw Error(ErrorKind::InvalidArgument,
                 "a global access of " + std::to_string(access.width) + " elements of " +
                     std::to_string(access.elementBytes) +
-                    " bytes per lane: lanes move 4, 8 or 16 bytes, or one 16-bit element");
+                    " bytes per lane: lanes move 4, 8 or 16 bytes, or one 8- or 16-bit element");
   // Every element of every lane's vector: at most 32 lanes of 16 bytes of 1-byte elements.
   constexpr int kMostElements = kWarpSize * 16;
   std::array<std::int64_t, kMostElements> elements{}, sectors{}, lines{};

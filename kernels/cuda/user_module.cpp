@@ -302,9 +302,12 @@ void UserModule::launchWith(const ProductArgs& args, const UserLaunch& launch,
       std::memcpy(&problem.tensorA, &map, sizeof map);
       problem.tensorMaps |= 1;
     }
-    if (aligned(args.b, args.n, bytes)) {
+    // A K-major B (FP8) lies as N rows of K values.
+    const bool kMajor = storesBKMajor(args.element);
+    const std::int64_t bRows = kMajor ? args.n : args.k, bCols = kMajor ? args.k : args.n;
+    if (aligned(args.b, bCols, bytes)) {
       const CUtensorMap map =
-          swizzledTensorMap(args.b, args.k, args.n, launch.boxRowsB, type, "the user kernel");
+          swizzledTensorMap(args.b, bRows, bCols, launch.boxRowsB, type, "the user kernel");
       std::memcpy(&problem.tensorB, &map, sizeof map);
       problem.tensorMaps |= 2;
     }

@@ -274,7 +274,8 @@ std::vector<ElementType> declaredTypes(const std::string& source,
       const std::optional<ElementType> type = parseElementType(field);
       if (!type) {
         problem(problems, number,
-                "TS_TYPES: '" + field + "' is not an element type (fp32, tf32, fp16 or bf16)");
+                "TS_TYPES: '" + field +
+                    "' is not an element type (fp32, tf32, fp16, bf16, e4m3 or e5m2)");
         types.clear();
         break;
       }

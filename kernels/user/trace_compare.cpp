@@ -8,10 +8,13 @@
 namespace tilescope {
 namespace {
 
-std::string cellText(const char* matrix, std::int64_t element, std::int64_t cols) {
+// The element at `element` of the operand as its cell (a K-major B's too: Mapping::elementCell).
+std::string cellText(const Mapping& m, Operand operand, std::int64_t element) {
   if (element < 0) return "nothing";
-  return std::string(matrix) + "[" + std::to_string(element / cols) + "][" +
-         std::to_string(element % cols) + "]";
+  const Cell cell = m.elementCell(operand, element);
+  const char* matrix = operand == Operand::A ? "A" : operand == Operand::B ? "B" : "C";
+  return std::string(matrix) + "[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) +
+         "]";
 }
 
 std::string dimText(Dim2 d) {
@@ -151,8 +154,7 @@ std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& 
   }
   const Dim2 block = trace->tracedBlock;
   for (const Access access : {Access::LoadA, Access::LoadB, Access::StoreC}) {
-    const std::int64_t cols = access == Access::LoadA ? shape.k : shape.n;
-    const char* matrix = access == Access::LoadA ? "A" : access == Access::LoadB ? "B" : "C";
+    const Operand operand = operandOf(access);
     // Stores happen once, not per k-step: both count them at step 0.
     const std::int64_t steps = access == Access::StoreC ? 1 : traced.kSteps();
     const std::int64_t instructions =
@@ -174,7 +176,8 @@ std::vector<std::string> traceDifferences(const Mapping& traced, const Mapping& 
               found.add("block " + dimText(block) + " warp " + std::to_string(warp) + " lane " +
                         std::to_string(lane) + ", " + toString(access) + " " +
                         std::to_string(instr) + " of k-step " + std::to_string(step) + ": " +
-                        cellText(matrix, g, cols) + ", the Mapping's " + cellText(matrix, w, cols));
+                        cellText(traced, operand, g) + ", the Mapping's " +
+                        cellText(model, operand, w));
           }
         }
   }

@@ -19,11 +19,11 @@ void readEvents(const std::vector<int>& counts, const std::vector<unsigned long 
     const int recorded = std::min(counts[t], capacity);
     out.truncated = out.truncated || counts[t] > capacity;
     for (int n = 0; n < recorded; ++n) {
-      // The API header's encoding: kind << 62 | log2(width) << 60 | row << 31 | col.
+      // The API header's encoding: kind << 62 | log2(width) << 59 | row << 30 | col.
       const unsigned long long event = events[t * std::size_t(capacity) + std::size_t(n)];
-      const auto row = std::int64_t(event >> 31 & 0x1FFFFFFF);
-      const auto col = std::int64_t(event & 0x7FFFFFFF);
-      const int width = 1 << (event >> 60 & 3);
+      const auto row = std::int64_t(event >> 30 & 0x1FFFFFFF);
+      const auto col = std::int64_t(event & 0x3FFFFFFF);
+      const int width = 1 << (event >> 59 & 7);
       switch (event >> 62) {
         case 0:
           out.loadsA[t].push_back({row, col, width});

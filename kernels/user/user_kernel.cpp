@@ -185,6 +185,8 @@ CompileResult compileUserKernelHere(const UserKernelSource& kernel, const Compil
   if (options.element == ElementType::TF32) arguments.push_back("-DTS_TF32");
   if (options.element == ElementType::F16) arguments.push_back("-DTS_FP16");
   if (options.element == ElementType::BF16) arguments.push_back("-DTS_BF16");
+  if (options.element == ElementType::E4M3) arguments.push_back("-DTS_E4M3");
+  if (options.element == ElementType::E5M2) arguments.push_back("-DTS_E5M2");
   std::vector<const char*> argv;
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
   const nvrtcResult compiled = api.compileProgram(program, int(argv.size()), argv.data());

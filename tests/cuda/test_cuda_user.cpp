@@ -7,6 +7,7 @@
 #include <string>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
@@ -51,7 +52,8 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
       {"tensor-wgmma", {{"BN", 128}, {"stages", 3}}},
       {"tensor-tma", {{"BN", 128}, {"stages", 3}}},
       {"tensor-persistent", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}},
-      {"tensor-tf32", {{"stages", 3}, {"cluster", 1}, {"group", 8}}}};
+      {"tensor-tf32", {{"stages", 3}, {"cluster", 1}, {"group", 8}}},
+      {"tensor-fp8", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial
   if (params.front().name == "TILE") return {{}, {{"TILE", 8}}};
@@ -59,10 +61,21 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
 }
 
 // Sizes that are no tile multiple. K or N no multiple of 4 takes a float4 template's scalar
-// path for A or B: both, A alone (prefetched: both, as its catalogue kernel), neither.
+// path for A or B: both, A alone (prefetched: both, as its catalogue kernel), neither. No K here
+// is a multiple of 16: the FP8 template copies its tiles byte by byte.
 // 150 x 300 x 72 holds a whole block of tensor-wgmma's 128 x 256 tiles (and K a multiple of 8:
 // 16-byte copies of A).
 const std::vector<Shape> kShapes = {{100, 70, 50}, {100, 72, 50}, {150, 140, 52}, {150, 300, 72}};
+
+// The catalogue's tensor-fp8 runs only where K is a multiple of 16 (rows of K FP8 bytes through
+// the copy engine), and its Mapping draws only that. The FP8 template runs at any K, copying
+// tiles of other rows byte by byte, which no Mapping draws: it is traced at K rounded up.
+bool mappingDraws(ElementType type, const Shape& shape) {
+  return !isFp8(type) || shape.k % 16 == 0;
+}
+Shape drawnShape(ElementType type, const Shape& shape) {
+  return mappingDraws(type, shape) ? shape : Shape{shape.m, shape.n, (shape.k + 15) / 16 * 16};
+}
 
 std::string nameOf(const UserKernelTemplate& t, const Params& values) {
   std::string name = t.kernel;
@@ -226,18 +239,20 @@ TEST_F(CudaUserKernel, ASourceThatDoesNotCompileIsRefusedAtItsLine) {
 // Mapping: every element of C stored by the block and thread the Mapping names, and every warp
 // instruction of the traced block's global loads and stores, k-step by k-step, touching the
 // Mapping's elements, and every warp's reads (and the seeds' writes) of the staged tiles
-// meeting the Mapping's words (traceDifferences).
+// meeting the Mapping's words (traceDifferences). FP8 at K rounded up to a multiple of 16
+// (drawnShape), where its B, stored K-major, goes through the copy engine.
 TEST_F(CudaUserKernel, EveryTemplatesTraceDrawsItsMappingsPictures) {
   for (const Shape& shape : kShapes) tracesDrawTheirMappingsPictures(shape);
 }
 
-void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& shape) {
-  SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
-               std::to_string(shape.k));
+void CudaUserKernel::tracesDrawTheirMappingsPictures(const Shape& given) {
   std::map<ElementType, std::unique_ptr<DeviceProduct>> products;
   int traced = 0;
   for (const UserKernelTemplate& t : userKernelTemplates()) {
     for (const ElementType type : declaredTypes(t.source)) {
+      const Shape shape = drawnShape(type, given);
+      SCOPED_TRACE(std::to_string(shape.m) + " x " + std::to_string(shape.n) + " x " +
+                   std::to_string(shape.k));
       auto& product = products[type];
       if (!product) product = std::make_unique<DeviceProduct>(shape, type, Fill::Integer);
       for (const Params& params : variants(t)) {
@@ -340,6 +355,38 @@ TEST_F(CudaUserKernel, EverySimtTemplatesCpuTraceEqualsItsGpuTrace) {
   EXPECT_EQ(compared, 12);  // serial to warptile, and prefetched's SIMT part
 }
 
+// ts::toFloat reads every FP8 code as CUDA's own conversion does: a block of 256 threads stores
+// code threadIdx.x's value in C[0][threadIdx.x].
+TEST_F(CudaUserKernel, ToFloatReadsEveryFp8CodeAsCudaDoes) {
+  const std::string source =
+      "TS_TYPES(e4m3, e5m2)\nTS_LAUNCH(256, 1, 1, 1, 0)\n"
+      "TS_KERNEL {\n"
+      "  const ts::Element code{(unsigned char)threadIdx.x};\n"
+      "  ts::storeC(p, 0, threadIdx.x, ts::toFloat(code));\n"
+      "}\n";
+  const Shape shape{1, 256, 16};
+  for (const ElementType type : {ElementType::E4M3, ElementType::E5M2}) {
+    SCOPED_TRACE(toString(type));
+    const CompileResult compiled = compileUserKernel({"codes", source}, {arch_, {}, type});
+    ASSERT_TRUE(compiled.ok) << said(compiled);
+    const cuda::UserModule module(compiled);
+    const DeviceProduct product(shape, type, Fill::Integer);
+    module.launch(product.args, module.launchFor(shape));
+    std::vector<float> values(256);
+    TS_CUDA_CHECK(cudaMemcpy(values.data(), product.c.get(), values.size() * sizeof(float),
+                             cudaMemcpyDeviceToHost));
+    for (int code = 0; code < 256; ++code) {
+      const __half_raw half = __nv_cvt_fp8_to_halfraw(
+          __nv_fp8_storage_t(code), type == ElementType::E4M3 ? __NV_E4M3 : __NV_E5M2);
+      const float expected = __half2float(__half(half));
+      if (std::isnan(expected))
+        EXPECT_TRUE(std::isnan(values[std::size_t(code)])) << code;
+      else
+        EXPECT_EQ(values[std::size_t(code)], expected) << code;
+    }
+  }
+}
+
 // The Kernel Editor's experiment, traced: shared-tiled with A stored transposed writes a column
 // of the tile, TILE + PAD words apart. At TILE = 32 the trace draws a warp's 32 lanes in one
 // bank (31 conflicts per write); PAD = 1 draws them in 32 banks. The reads of the column are one
@@ -377,16 +424,20 @@ TEST_F(CudaUserKernel, ATransposedTilesTraceShowsItsBankConflictsAndThePaddedOne
   }
 }
 
-// The persistent templates (tensor-persistent in bf16, tensor-tf32) where their blocks work
-// through several tiles each (more units of tiles than the GPU holds clusters, at a size that is
-// no tile multiple): each verifies in both variants, TMA's path and the element-by-element one
-// (K and N no multiple of 8), and a tile of the second round traces as the Mapping draws it,
-// its stores numbered too (its tiles are whole there).
+// The persistent templates (tensor-persistent in bf16, tensor-tf32, tensor-fp8 in e4m3 and e5m2)
+// where their blocks work through several tiles each (more units of tiles than the GPU holds
+// clusters, at a size that is no tile multiple): each verifies in both variants, TMA's path and
+// the element-by-element one (K and N no multiple of 8; FP8: K no multiple of 16), and a tile of
+// the second round traces as the Mapping draws it, its stores numbered too (its tiles are whole
+// there).
 TEST_F(CudaUserKernel, ThePersistentTemplatesBlocksWorkThroughTilesInTurn) {
   for (const auto& [kernel, type] : {std::pair{"tensor-persistent", ElementType::BF16},
                                      std::pair{"tensor-tf32", ElementType::TF32}})
     for (const Shape& shape : {Shape{2200, 2400, 136}, Shape{2200, 2402, 137}})
       persistentTemplateWorksThroughTilesInTurn(kernel, type, shape);
+  for (const ElementType type : {ElementType::E4M3, ElementType::E5M2})
+    for (const Shape& shape : {Shape{2200, 2400, 144}, Shape{2200, 2402, 137}})
+      persistentTemplateWorksThroughTilesInTurn("tensor-fp8", type, shape);
 }
 
 void CudaUserKernel::persistentTemplateWorksThroughTilesInTurn(const std::string& kernel,
@@ -400,6 +451,7 @@ void CudaUserKernel::persistentTemplateWorksThroughTilesInTurn(const std::string
   const std::vector<double> reference = referenceProduct(product.operands.a, product.operands.b);
   for (const Params& params : variants(*t)) {
     for (const bool traced : {false, true}) {
+      if (traced && !mappingDraws(type, shape)) continue;
       const CompileResult compiled =
           compileUserKernel({t->kernel, t->source}, {arch_, params, type, traced});
       ASSERT_TRUE(compiled.ok) << said(compiled);

@@ -902,7 +902,7 @@ TEST(ReportTrace, VectorAccessesKeepTheirWidths) {
   EXPECT_EQ(back.storeWidth, 4);
   nlohmann::json three = json;
   three["load_widths_a"][1] = nlohmann::json({3, 0, 3});
-  EXPECT_EQ(traceRefused(three), "trace.load_widths_a[1]: a width other than 1, 2, 4 or 8");
+  EXPECT_EQ(traceRefused(three), "trace.load_widths_a[1]: a width other than 1, 2, 4, 8 or 16");
   nlohmann::json more = json;
   more["load_widths_a"][1] = nlohmann::json({4, 0, 4});
   EXPECT_EQ(traceRefused(more),

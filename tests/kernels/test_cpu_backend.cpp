@@ -123,6 +123,22 @@ TEST(CpuBackend, RunsAUserKernelAndSaysWhatNeedsAGpu) {
               "mine.cu did not compile for the CPU, line 2: TS_CLUSTER needs an NVIDIA GPU: the "
               "CPU runs no thread-block clusters");
   }
+  // An FP8 kernel (tensor-fp8's template, or any in e4m3 or e5m2) runs on the GPU alone.
+  request.kernel.source = userKernelTemplate("tensor-fp8")->source;
+  for (const ElementType type : {ElementType::E4M3, ElementType::E5M2}) {
+    request.element = type;
+    EXPECT_EQ(backend->refusal(request), std::string("the CPU backend multiplies fp32 only: ") +
+                                             toString(type) +
+                                             " needs tensor cores (the CUDA backend)");
+    const HostCompileResult onCpu = compileUserKernelForHost(
+        {"mine", "TS_TYPES(e4m3, e5m2)\nTS_LAUNCH(1, 1, 1, 1, 0)\nTS_KERNEL {}\n"},
+        {"host", {}, type}, false);
+    EXPECT_FALSE(onCpu.module);
+    ASSERT_FALSE(onCpu.result.diagnostics.empty());
+    EXPECT_EQ(
+        onCpu.result.diagnostics.front().message,
+        std::string("the CPU multiplies fp32 only: ") + toString(type) + " needs an NVIDIA GPU");
+  }
 }
 
 // A trace on the CPU carries what the sanitizer found. Where another block than the one asked

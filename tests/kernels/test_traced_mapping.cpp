@@ -53,7 +53,6 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
       for (std::int64_t instr = 0; instr < model.instructionsPerStep(access); ++instr)
         for (int warp = 0; warp < model.warpsPerBlock(); ++warp) {
           const WarpAccess loads = model.warpAccess(block, warp, access, step, instr);
-          const std::int64_t cols = access == Access::LoadA ? s.k : s.n;
           const std::int64_t k = step * model.kDepth();
           const TracedLoad outside = access == Access::LoadA ? TracedLoad{s.m, k, loads.width}
                                                              : TracedLoad{k, s.n, loads.width};
@@ -62,8 +61,10 @@ KernelTrace traceOf(const Mapping& model, Dim2 block) {
             if (thread >= threads) continue;
             const std::int64_t element = loads.element[std::size_t(lane)];
             auto& list = access == Access::LoadA ? trace.loadsA : trace.loadsB;
+            // The tracer records a load as its cell (k, n) of B, however B is stored.
+            const Cell cell = model.elementCell(operandOf(access), element);
             list[std::size_t(thread)].push_back(
-                element < 0 ? outside : TracedLoad{element / cols, element % cols, loads.width});
+                element < 0 ? outside : TracedLoad{cell.row, cell.col, loads.width});
           }
         }
   for (const Operand operand : {Operand::A, Operand::B}) {
@@ -200,7 +201,12 @@ INSTANTIATE_TEST_SUITE_P(
                     // wgmma reads the tiles itself: copies, stores and owners
                     Case{resolve({"tensor-wgmma", {}}), {150, 300, 72}, ElementType::F16},
                     // tiles worked through by fewer launched blocks, in clusters
-                    Case{resolve({"tensor-persistent", {}}), {300, 600, 72}, ElementType::BF16}),
+                    Case{resolve({"tensor-persistent", {}}), {300, 600, 72}, ElementType::BF16},
+                    // B stored K-major: 16-byte copies along k, and both FP8 types
+                    Case{resolve({"tensor-fp8", {}}), {300, 600, 80}, ElementType::E4M3},
+                    Case{resolve({"tensor-fp8", {{"cluster", 1}, {"BN", 128}}}),
+                         {150, 300, 272},
+                         ElementType::E5M2}),
     [](const testing::TestParamInfo<Case>& info) {
       std::string name = info.param.config.kernel + "_" + toString(info.param.element) + "_" +
                          std::to_string(info.param.shape.m) + "x" +
@@ -618,6 +624,35 @@ TEST(TracedMappingChanged, ALoadOutsideTheMatrixKeepsItsPlace) {
                 "block (0,0) warp 0 lane 0, A load 0 of k-step 2: nothing, the Mapping's A[0][2]",
                 "block (0,0) warp 0 lane 0, A load 1 of k-step 2: A[0][2], the Mapping's "
                 "nothing"}));
+}
+
+// An FP8 B is stored K-major: a traced load of B's cell (k, n) lies at n K + k, and a kernel that
+// read it as a K x N B is named in B's cells.
+TEST(TracedMappingChanged, AnFp8TracesLoadsOfBLieKMajor) {
+  const Shape shape{128, 128, 256};
+  const Mapping fp8(resolve({"tensor-fp8", {{"BN", 128}, {"cluster", 1}}}), shape,
+                    ElementType::E4M3);
+  KernelTrace trace = traceOf(fp8, {0, 0});
+  const Mapping traced(trace);
+  EXPECT_TRUE(traced.copiesBAlongK());
+  // Thread 1 copies B's second 16 values of k of column 0: B[16..31][0], at 16.
+  const TracedLoad second = trace.loadsB[1].front();
+  EXPECT_EQ(second.row, 16);
+  EXPECT_EQ(second.col, 0);
+  EXPECT_EQ(second.width, 16);
+  const WarpAccess loads = traced.warpAccess({0, 0}, 0, Access::LoadB, 0, 0);
+  EXPECT_EQ(loads.element[1], 16);
+  EXPECT_EQ(loads.element[8], 1 * shape.k + 0);  // thread 8: column 1 from k = 0
+  EXPECT_EQ(traced.elementCell(Operand::B, loads.element[8]).col, 1);
+  EXPECT_EQ(traceDifferences(traced, fp8), std::vector<std::string>{});
+  // A kernel that took B[k][n] at k N + n reads other bytes: named as the cells it loaded.
+  trace.loadsB[8].front() = {8, 0, 16};
+  EXPECT_EQ(traceDifferences(Mapping(trace), fp8, 1),
+            std::vector<std::string>{
+                "block (0,0) warp 0 lane 8, B load 0 of k-step 0: B[8][0], the Mapping's B[0][1]"});
+  // The same trace of a 16-bit type reads B row-major.
+  trace.element = ElementType::F16;
+  EXPECT_FALSE(Mapping(trace).copiesBAlongK());
 }
 
 }  // namespace

@@ -87,6 +87,11 @@ TEST(UserKernelEntry, ItsTypesComeFromTheSource) {
   EXPECT_EQ(tensor.types, kernelInfo("tensor-mma").types);
   EXPECT_EQ(declaredTypes("TS_TYPES( bf16 ,fp32, bf16)\n"),
             (std::vector<ElementType>{ElementType::BF16, ElementType::F32}));
+  // The FP8 types, as the catalogue's tensor-fp8 takes them.
+  EXPECT_EQ(declaredTypes("TS_TYPES(e5m2, e4m3)\n"),
+            (std::vector<ElementType>{ElementType::E5M2, ElementType::E4M3}));
+  EXPECT_EQ(userKernelInfo("mine", templateOf("tensor-fp8")).types,
+            (std::vector<ElementType>{ElementType::E4M3, ElementType::E5M2}));
   EXPECT_TRUE(elementRefusal(tensor, ElementType::F32));
   EXPECT_FALSE(elementRefusal(tensor, ElementType::BF16));
   std::vector<CompileDiagnostic> problems;
@@ -95,7 +100,7 @@ TEST(UserKernelEntry, ItsTypesComeFromTheSource) {
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_EQ(problems[0].line, 2);
   EXPECT_EQ(problems[0].message,
-            "TS_TYPES: 'int8' is not an element type (fp32, tf32, fp16 or bf16)");
+            "TS_TYPES: 'int8' is not an element type (fp32, tf32, fp16, bf16, e4m3 or e5m2)");
   EXPECT_EQ(problems[1].line, 3);
   EXPECT_EQ(problems[1].message, "TS_TYPES is declared twice");
   problems.clear();
@@ -332,6 +337,48 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75Sm90AndSm90aInEachOfItsTyp
         EXPECT_GT(result.resources->blocksPerSM, 0) << t.kernel;
         EXPECT_GT(result.resources->occupancy, 0) << t.kernel;
       }
+}
+
+// tensor-fp8's template in both FP8 types for Hopper (sm_90a): the wgmma k32 instructions, the
+// copy engine and clusters, with the registers its consumers need and nothing spilled.
+TEST_F(UserKernelCompile, TheFp8TemplateCompilesForSm90aInBothTypes) {
+  const std::string& source = templateOf("tensor-fp8");
+  for (const ElementType type : {ElementType::E4M3, ElementType::E5M2})
+    for (const bool trace : {false, true}) {
+      SCOPED_TRACE(std::string(toString(type)) + (trace ? " traced" : ""));
+      const CompileResult result =
+          compileUserKernel({"tensor-fp8", source}, {"sm_90a", {}, type, trace});
+      ASSERT_TRUE(result.ok) << describe(result);
+      EXPECT_EQ(result.values.at("BK"), 128);
+      EXPECT_TRUE(result.declaresTensorMaps);
+      EXPECT_TRUE(result.declaresCluster);
+      EXPECT_TRUE(result.declaresPersistent);
+      ASSERT_TRUE(result.resources);
+      EXPECT_EQ(result.resources->threadsPerBlock, 384);
+      if (!trace) EXPECT_EQ(result.resources->localBytesPerThread, 0) << describe(result);
+    }
+  // A 16-bit type is not one it takes.
+  EXPECT_FALSE(compileUserKernel({"tensor-fp8", source}, {"sm_90a", {}, ElementType::BF16}).ok);
+}
+
+// What the API gives a variant of each type: ts::Element's size and whether B is K-major.
+TEST_F(UserKernelCompile, EachTypeCompilesItsElementAndBsLayout) {
+  const auto source = [](int bytes, int kMajor) {
+    return "TS_TYPES(fp32, tf32, fp16, bf16, e4m3, e5m2)\nTS_LAUNCH(32, 1, 1, 1, 0)\n"
+           "static_assert(sizeof(ts::Element) == " +
+           std::to_string(bytes) + " && TS_ELEMENT_BYTES == " + std::to_string(bytes) +
+           " && TS_B_K_MAJOR == " + std::to_string(kMajor) +
+           ", \"the type's layout\");\n"
+           "TS_KERNEL { ts::storeC(p, 0, 0, ts::toFloat(ts::loadB(p, 0, 0))); }\n";
+  };
+  for (const ElementType type : kElementTypes) {
+    const int bytes = storageBytes(type), kMajor = storesBKMajor(type) ? 1 : 0;
+    EXPECT_TRUE(compileUserKernel({"types", source(bytes, kMajor)}, {"sm_90", {}, type}).ok)
+        << toString(type);
+    const CompileResult wrong =
+        compileUserKernel({"types", source(bytes, 1 - kMajor)}, {"sm_90", {}, type});
+    EXPECT_FALSE(wrong.ok) << toString(type);
+  }
 }
 
 TEST(UserKernelLaunch, TheDeclaredBlockIsEvaluatedFromTheParameters) {

@@ -129,6 +129,22 @@ TEST(RequestTraffic, WidthDecidesTheBytesEachLaneUses) {
   EXPECT_THROW(requestTraffic(access), Error);
 }
 
+// An FP8 kernel's scalar loads (a user kernel's ts::loadB): a warp reading 32 consecutive bytes
+// fetches one sector and uses all of it; a 1-byte element in pairs is no lane's width.
+TEST(RequestTraffic, OneByteLanesOfFp8ReadOneSectorTogether) {
+  WarpAccess access;
+  for (int lane = 0; lane < kWarpSize; ++lane) access.element[std::size_t(lane)] = 64 + lane;
+  access.width = 1;
+  access.elementBytes = 1;
+  const RequestTraffic bytes = requestTraffic(access);
+  EXPECT_EQ(bytes.sectors, 1);
+  EXPECT_EQ(bytes.lines, 1);
+  EXPECT_EQ(bytes.bytesUsed, 32);
+  EXPECT_DOUBLE_EQ(bytes.efficiency(), 1.0);
+  access.width = 2;
+  EXPECT_THROW(requestTraffic(access), Error);
+}
+
 WarpSharedAccess columnRead(maps::SharedTile layout, int lanes, int col) {
   WarpSharedAccess read;
   read.word.fill(-1);

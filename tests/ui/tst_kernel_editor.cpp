@@ -4,6 +4,7 @@
 // and Cancel as the app has them (a child process), and .cu files saved and opened through the one
 // writer and reader.
 #include <QAction>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -186,6 +187,40 @@ class TestKernelEditor : public QObject {
       QVERIFY2(editor.summary().contains(QStringLiteral("registers per thread")),
                qPrintable(editor.summary()));
     }
+  }
+
+  // The type picker lists what the source's TS_TYPES declares (tensor-fp8's template: e4m3 and
+  // e5m2), follows an edit of it, and Compile checks the type picked.
+  void theTypePickerListsTheDeclaredTypesAndCompilesThePickedOne() {
+    KernelEditor editor;
+    auto* picker = editor.findChild<QComboBox*>(QStringLiteral("type"));
+    QVERIFY(picker);
+    const auto listed = [picker] {
+      QStringList names;
+      for (int i = 0; i < picker->count(); ++i) names << picker->itemText(i);
+      return names;
+    };
+    QCOMPARE(listed(), QStringList{QStringLiteral("fp32")});  // naive's
+    QVERIFY(editor.newFrom(QStringLiteral("tensor-fp8")));
+    QCOMPARE(listed(), (QStringList{QStringLiteral("e4m3"), QStringLiteral("e5m2")}));
+    QCOMPARE(picker->currentText(), QStringLiteral("e4m3"));
+    QVERIFY2(picker->itemData(1, Qt::ToolTipRole).toString().contains(QStringLiteral("K-major")),
+             qPrintable(picker->itemData(1, Qt::ToolTipRole).toString()));
+    picker->setCurrentIndex(1);
+    // A source whose types differ: the one picked stays where it is still declared.
+    const QString source = QStringLiteral(
+        "TS_TYPES(fp16, e5m2)\nTS_LAUNCH(32, 1, 1, 1, 0)\n"
+        "static_assert(TS_ELEMENT_BYTES == 1 && TS_B_K_MAJOR, \"an FP8 type\");\n"
+        "TS_KERNEL { ts::storeC(p, 0, 0, ts::toFloat(ts::loadB(p, 0, 0))); }\n");
+    editor.editor()->setPlainText(source);
+    QCOMPARE(listed(), (QStringList{QStringLiteral("fp16"), QStringLiteral("e5m2")}));
+    QCOMPARE(picker->currentText(), QStringLiteral("e5m2"));
+    if (const auto why = userKernelCompilerUnavailable()) QSKIP(why->c_str());
+    QVERIFY(compileAndWait(editor));
+    QVERIFY2(editor.lastResult()->ok, qPrintable(editor.summary()));
+    picker->setCurrentIndex(0);  // fp16: the static_assert fails
+    QVERIFY(compileAndWait(editor));
+    QVERIFY(!editor.lastResult()->ok);
   }
 
   // Ctrl+B again while compiling: the newest source follows, and its result is the last.

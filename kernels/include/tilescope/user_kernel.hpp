@@ -73,9 +73,9 @@ struct SharedTrace {
 };
 
 // The widths an access may have, in elements (loads and stores) or words (shared memory): one,
-// two (a float2), four (a float4) or eight (16 bytes of fp16 or bf16).
+// two (a float2), four (a float4), eight (16 bytes of fp16 or bf16) or sixteen (16 bytes of FP8).
 inline bool tracedWidth(std::int64_t width) {
-  return width == 1 || width == 2 || width == 4 || width == 8;
+  return width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
 }
 
 // One thing the CPU backend's sanitizer found (host_kernel.hpp), where compute-sanitizer would: at

@@ -148,7 +148,7 @@ json widthsJson(const std::vector<std::vector<Access>>& perThread) {
 }
 
 // Sets the width of each access from `name`, runs per thread matching `perThread`; absent
-// leaves every width 1. Loads reach 8 elements (16 bytes of a 16-bit type), words 4.
+// leaves every width 1. Loads reach 16 elements (16 bytes of FP8), words 4.
 template <typename Access>
 void widthsFromJson(const json& object, const char* name, const std::string& path,
                     std::vector<std::vector<Access>>& perThread, int widest) {
@@ -167,8 +167,8 @@ void widthsFromJson(const json& object, const char* name, const std::string& pat
                              std::to_string(perThread[t].size()) + " accesses");
     for (std::size_t n = 0; n < widths.size(); ++n) {
       if (!tracedWidth(widths[n]))
-        io::refuseAt(
-            here, widest == 8 ? "a width other than 1, 2, 4 or 8" : "a width other than 1, 2 or 4");
+        io::refuseAt(here, widest == 16 ? "a width other than 1, 2, 4, 8 or 16"
+                                        : "a width other than 1, 2 or 4");
       perThread[t][n].width = widths[n];
     }
   }
@@ -388,8 +388,8 @@ KernelTrace traceFromJson(const nlohmann::json& json, const std::string& path) {
   perThread("loads_b", "loads", trace.loadsB);
   // Traces written before stores were recorded have none.
   if (io::optionalField(json, "stores_c")) perThread("stores_c", "stores", trace.stores);
-  widthsFromJson(json, "load_widths_a", path, trace.loadsA, 8);
-  widthsFromJson(json, "load_widths_b", path, trace.loadsB, 8);
+  widthsFromJson(json, "load_widths_a", path, trace.loadsA, 16);
+  widthsFromJson(json, "load_widths_b", path, trace.loadsB, 16);
   widthsFromJson(json, "store_widths", path, trace.stores, 4);
   if (io::optionalField(json, "store_width")) {
     trace.storeWidth = int(io::integerField(json, "store_width", path, 1, 4, "store width"));

@@ -9,7 +9,7 @@ __device__ __forceinline__ Element loadA(const Problem& p, int i, int k) {
 }
 __device__ __forceinline__ Element loadB(const Problem& p, int k, int j) {
   detail::record(p, 1, k, j);
-  return detail::inside(k, j, p.K, p.N) ? p.B[(long long)k * p.N + j] : Element{};
+  return detail::inside(k, j, p.K, p.N) ? p.B[offsetB(p, k, j)] : Element{};
 }
 #if TS_ELEMENT_BYTES == 4
 // Four consecutive elements as one 16-byte load (a float4), zeros outside the matrix. A float4

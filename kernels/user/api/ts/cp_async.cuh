@@ -26,7 +26,7 @@ __device__ __forceinline__ void copyAsync(void* to, const void* from, bool insid
 #endif
 }
 // One element from `from` (or zero) into `to`: cp.async for 4 bytes, a load and a store for 2
-// (cp.async copies 4, 8 or 16).
+// or 1 (cp.async copies 4, 8 or 16).
 __device__ __forceinline__ void copyElement(Element& to, const Element* from, bool inside) {
   if (sizeof(Element) == 4)
     copyAsync<4>(&to, from, inside);
@@ -34,12 +34,13 @@ __device__ __forceinline__ void copyElement(Element& to, const Element* from, bo
     to = inside ? *from : Element{};
 }
 }  // namespace detail
-// The elements one 16-byte copy takes: 4 floats, or 8 fp16 or bf16 values.
+// The elements one 16-byte copy takes: 4 floats, 8 fp16 or bf16 values, or 16 FP8 values.
 constexpr int kCopyElements = 16 / (int)sizeof(Element);
 // Copies straight from global into shared memory without passing through registers (cp.async,
 // sm_80 and up): A[i][k] into `to`, B[k][j] into `to`, zeros outside the matrix; copyA16 and
 // copyB16 take kCopyElements consecutive elements as 16 bytes (K, or N, and k, or j, multiples of
-// kCopyElements). The tracer sees a load and a write of the tile. They land after
+// kCopyElements), consecutive along B's rows in memory: along j, or along k where B is K-major
+// (TS_B_K_MAJOR: K and k multiples of kCopyElements). The tracer sees a load and a write of the tile. They land after
 // ts::waitCopies: commit each k-step's copies as one group.
 __device__ __forceinline__ void copyA(const Problem& p, Element& to, int i, int k) {
   detail::record(p, 0, i, k);
@@ -51,7 +52,7 @@ __device__ __forceinline__ void copyB(const Problem& p, Element& to, int k, int 
   detail::record(p, 1, k, j);
   detail::record(p, 3, TileB, detail::sharedWord(&to));
   const bool inside = detail::inside(k, j, p.K, p.N);
-  detail::copyElement(to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
+  detail::copyElement(to, inside ? p.B + offsetB(p, k, j) : p.B, inside);
 }
 __device__ __forceinline__ void copyA16(const Problem& p, Element& to, int i, int k) {
   detail::record(p, 0, i, k, kCopyElements);
@@ -63,7 +64,7 @@ __device__ __forceinline__ void copyB16(const Problem& p, Element& to, int k, in
   detail::record(p, 1, k, j, kCopyElements);
   detail::record(p, 3, TileB, detail::sharedWord(&to), 4);
   const bool inside = detail::inside(k, j, p.K, p.N);
-  detail::copyAsync<16>(&to, inside ? p.B + (long long)k * p.N + j : p.B, inside);
+  detail::copyAsync<16>(&to, inside ? p.B + offsetB(p, k, j) : p.B, inside);
 }
 // Closes this thread's copies since the last commit into one group.
 __device__ __forceinline__ void commitCopies() {

@@ -10,8 +10,9 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
 // TS_PARAM(NAME, default, allowed...): a named parameter, a compile-time constant NAME in the
 // source; TileScope compiles one variant per value it runs, sweeps and autotunes.
 #define TS_PARAM(...)
-// TS_TYPES(fp16, bf16, ...): the types of A and B the kernel multiplies (fp32, tf32, fp16, bf16),
-// the first its default; without it, fp32 alone. Each variant is compiled for one, ts::Element.
+// TS_TYPES(fp16, bf16, ...): the types of A and B the kernel multiplies (fp32, tf32, fp16, bf16,
+// e4m3, e5m2), the first its default; without it, fp32 alone. Each variant is compiled for one,
+// ts::Element; an FP8 B is stored K-major (TS_B_K_MAJOR).
 #define TS_TYPES(...)
 // TS_LAUNCH(blockX, blockY, gridX, gridY, sharedBytes): the launch, from M, N, K and the
 // parameters; sharedBytes is the dynamic shared memory (0 for static __shared__ arrays only).
@@ -32,7 +33,8 @@ __host__ __device__ constexpr int ceilDiv(int n, int b) { return (n + b - 1) / b
   }
 // TS_TENSOR_MAPS(aBoxRows, bBoxRows): TileScope makes TMA tensor maps of A and B for each launch
 // (ts::copyTileA, ts::copyTileB), in boxes of aBoxRows rows of A and of bBoxRows rows of B (1 to
-// 256), each row 128 bytes wide, 128-byte swizzled.
+// 256), each row 128 bytes wide, 128-byte swizzled. The rows of an FP8 B are its columns, each K
+// values long (TS_B_K_MAJOR): a box holds bBoxRows columns of B, 128 values of k each.
 #define TS_TENSOR_MAPS(aBoxRows, bBoxRows)                                     \
   extern "C" __global__ void ts_tensor_maps(int M, int N, int K, int* ts_out) {\
     ts_out[0] = (aBoxRows);                                                    \

@@ -6,7 +6,7 @@ namespace ts {
 // One mma multiplies a 16 x kMmaK fragment of A by a kMmaK x 8 fragment of B into a 16 x 8
 // float accumulator spread over the warp: lane 4g + q holds rows g and g + 8, columns 2q and
 // 2q + 1 (d[0], d[1] on row g; d[2], d[3] on row g + 8). kMmaK is 32 bytes of the element type:
-// 16 fp16 or bf16 values, 8 tf32.
+// 16 fp16 or bf16 values, 8 tf32, 32 FP8 (and one wgmma's k).
 constexpr int kMmaK = 32 / (int)sizeof(Element);
 // Four 8 x 8 matrices of 16-bit elements from shared memory (ldmatrix.x4): lanes 8i .. 8i + 7
 // each name one 16-byte row of matrix i (`row`, its first element); lane 4g + q receives row g,
@@ -39,9 +39,9 @@ __device__ __forceinline__ unsigned readFragment(const Problem& p, Tile tile, co
   return __float_as_uint(word);
 }
 // d += a b on the tensor cores, for the element type compiled: a the A fragment (4 registers),
-// b the B fragment (2), d the accumulator.
+// b the B fragment (2), d the accumulator. FP8 (m16n8k32) needs sm_89.
 __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-#if __CUDA_ARCH__ >= 800
+#if __CUDA_ARCH__ >= 800 && (TS_ELEMENT_BYTES > 1 || __CUDA_ARCH__ >= 890)
 #if defined(TS_FP16)
   asm volatile(
       "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
@@ -49,6 +49,14 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
 #elif defined(TS_BF16)
   asm volatile(
       "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+#elif defined(TS_E4M3)
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+      "{%8,%9}, {%0,%1,%2,%3};\n"
+#elif defined(TS_E5M2)
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
       "{%8,%9}, {%0,%1,%2,%3};\n"
 #else
   asm volatile(
@@ -58,14 +66,14 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #else
-  __trap();  // these mma.sync shapes need sm_80
+  __trap();  // these mma.sync shapes need sm_80, FP8's sm_89
 #endif
 }
 // ---- Hopper's warpgroup MMA (wgmma, sm_90a) ----
 // A shared-memory matrix descriptor for wgmma: where the operand starts and the byte offsets
 // between its 1024-byte atoms (8 rows of 128 bytes, 128-byte swizzled), leading and strided. A
-// K-major operand (A) steps along its 8-row atoms by the stride; an N-major one (B) steps to the
-// next 64 columns by the leading offset and to the next 8 rows of k by the stride.
+// K-major operand (A, and an FP8 B) steps along its 8-row atoms by the stride; an N-major one (B)
+// steps to the next 64 columns by the leading offset and to the next 8 rows of k by the stride.
 __device__ __forceinline__ unsigned long long sharedDescriptor(const void* start, int leadingBytes,
                                                               int strideBytes) {
   return (unsigned long long)(detail::sharedAddress(start) >> 4 & 0x3FFF) |
@@ -97,17 +105,24 @@ __device__ __forceinline__ void fenceAsyncProxy() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
-// One m64n128k16 wgmma of the warpgroup (its 128 threads together): d = a b (+ d where
-// `accumulate`), A 64 x 16 K-major and B 16 x 128 N-major (rows of B contiguous), both read from
-// shared memory through their descriptors. Register j of d is row 16 (warp % 4) + 8 (j % 4 / 2)
-// + lane / 4 and column 8 (j / 4) + 2 (lane % 4) + j % 2 of the 64 x 128 tile. fp16 and bf16.
+// One m64n128 wgmma of the warpgroup (its 128 threads together) over kMmaK values of k: d = a b
+// (+ d where `accumulate`), both operands read from shared memory through their descriptors.
+// fp16 and bf16 (m64n128k16): A 64 x 16 K-major and B 16 x 128 N-major (rows of B contiguous).
+// FP8 (m64n128k32, e4m3 or e5m2): both K-major, B as 128 rows of n of 32 values of k each, as it
+// lies in memory (TS_B_K_MAJOR): the instruction cannot transpose 8-bit operands. Register j of d
+// is row 16 (warp % 4) + 8 (j % 4 / 2) + lane / 4 and column 8 (j / 4) + 2 (lane % 4) + j % 2 of
+// the 64 x 128 tile.
 __device__ __forceinline__ void wgmma(float (&d)[64], unsigned long long a, unsigned long long b,
                                       bool accumulate) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TS_ELEMENT_BYTES == 2
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && TS_ELEMENT_BYTES <= 2
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
 #if defined(TS_BF16)
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+#elif defined(TS_E4M3)
+      "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {"
+#elif defined(TS_E5M2)
+      "wgmma.mma_async.sync.aligned.m64n128k32.f32.e5m2.e5m2 {"
 #else
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
 #endif
@@ -115,7 +130,11 @@ __device__ __forceinline__ void wgmma(float (&d)[64], unsigned long long a, unsi
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+#if TS_ELEMENT_BYTES == 1
+      "}, %64, %65, p, 1, 1;\n}\n"  // no transpose flags: both operands K-major
+#else
+      "}, %64, %65, p, 1, 1, 0, 1;\n}\n"  // A K-major, B transposed (N-major)
+#endif
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
         "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
         "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
@@ -128,7 +147,7 @@ __device__ __forceinline__ void wgmma(float (&d)[64], unsigned long long a, unsi
         "+f"(d[63])
       : "l"(a), "l"(b), "r"((int)accumulate));
 #else
-  __trap();  // wgmma: sm_90a, fp16 or bf16
+  __trap();  // wgmma: sm_90a, fp16, bf16, e4m3 or e5m2
 #endif
 }
 // One m64n128k8 tf32 wgmma of the warpgroup with A from registers: d = a b (+ d where

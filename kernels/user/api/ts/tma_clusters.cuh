@@ -98,40 +98,71 @@ __device__ __forceinline__ int swizzledWord(const void* at) {
   return (int)((address ^ (address >> 7 & 7) << 4) / 4);
 }
 // The tracer draws a tile the copy engine moves as the 128 threads of the issuing thread's
-// warpgroup copying its 16-byte vectors, row by row: thread v % 128 the v-th.
+// warpgroup copying its 16-byte vectors, row by row: thread v % 128 the v-th. `rows` x `cols` is
+// the tile as it lies in memory, from (row0, col0); a K-major B's rows are its columns n, and
+// each load is recorded as B's (k, n).
 __device__ __forceinline__ void recordTileCopy(const Problem& p, Tile tile, int row0, int col0,
-                                               int rows, int cols, const unsigned char* to) {
+                                               int rows, int cols, int boxRows,
+                                               const unsigned char* to) {
 #ifdef TS_TRACE
   const int first = (threadIdx.x + threadIdx.y * blockDim.x) / 128 * 128;
   const int elements = 16 / (int)sizeof(Element), perRow = cols / elements;
+  const bool kMajorB = TS_B_K_MAJOR && tile == TileB;
   for (int v = 0; v < rows * perRow; ++v) {
     const int r = v / perRow, c = v % perRow;
     const int row = row0 + r, col = col0 + c * elements;
-    recordAs(p, first + v % 128, tile == TileA ? 0 : 1, row, col, elements);
-    // Box c / 8 of the tile, row r of the box, chunk c % 8 of that row.
-    recordAs(p, first + v % 128, 3, tile, swizzledWord(to + (c / 8 * rows + r) * 128 + c % 8 * 16),
-             4);
+    if (kMajorB)
+      recordAs(p, first + v % 128, 1, col, row, elements);
+    else
+      recordAs(p, first + v % 128, tile == TileA ? 0 : 1, row, col, elements);
+    // Box c / 8 of the tile (its boxes lie one after another: along the 128-byte rows, or down
+    // a K-major B's rows), row r of the box, chunk c % 8 of that row.
+    const int box = kMajorB ? r / boxRows : c / 8;
+    recordAs(p, first + v % 128, 3, tile,
+             swizzledWord(to + (box * boxRows + r % boxRows) * 128 + c % 8 * 16), 4);
   }
 #endif
 }
 }  // namespace detail
 // The copy engine fills a stage (sm_90): copyTileA copies A's rows row .. row + boxRowsA - 1,
-// 128 bytes of k from k on, as one box into `to`; copyTileB copies B's rows k .. k + boxRowsB - 1,
-// `columns` columns from col on, as columns / (128 bytes) boxes, box b at to + b * boxRowsB * 128.
-// Each box lands 128-byte swizzled, as wgmma reads it (`to` on a 1024-byte boundary), zeros past
-// the matrix, and counts its bytes on `full`. One thread issues them; the operand needs its map
-// (ts::hasTensorMap).
+// 128 bytes of k from k on, as one box into `to`; copyTileB copies B's values of k from k on and
+// `columns` columns from col on. Of a K x N B: its rows k .. k + boxRowsB - 1, as columns / (128
+// bytes) boxes, box b at to + b * boxRowsB * 128. Of a K-major B (TS_B_K_MAJOR): 128 bytes of k of
+// its rows col .. col + columns - 1, as columns / boxRowsB boxes of boxRowsB rows each, one after
+// another: `columns` rows of 128 bytes, as A lies. Each box lands 128-byte swizzled, as wgmma reads
+// it (`to` on a 1024-byte boundary), zeros past the matrix, and counts its bytes on `full`. One
+// thread issues them; the operand needs its map (ts::hasTensorMap).
 __device__ __forceinline__ void copyTileA(const Problem& p, unsigned char* to, int row, int k,
                                           Barrier& full) {
-  detail::recordTileCopy(p, TileA, row, k, p.boxRowsA, 128 / (int)sizeof(Element), to);
+  detail::recordTileCopy(p, TileA, row, k, p.boxRowsA, 128 / (int)sizeof(Element), p.boxRowsA, to);
   detail::copyBox(to, p.tensorA, k, row, full);
 }
+namespace detail {
+// B's boxes in a tile of `columns` columns of B: each boxColumns() wide, along n.
+__device__ __forceinline__ int boxColumnsB(const Problem& p) {
+  return TS_B_K_MAJOR ? p.boxRowsB : 128 / (int)sizeof(Element);
+}
+// Box `box` of B's tile from (k, col): where it lands and its coordinates in B's map (innermost
+// first: k for a K-major B, n for a K x N one).
+__device__ __forceinline__ int2 boxOfB(const Problem& p, int k, int col, int box) {
+  const int n = col + box * boxColumnsB(p);
+  return TS_B_K_MAJOR ? make_int2(k, n) : make_int2(n, k);
+}
+__device__ __forceinline__ void recordTileCopyB(const Problem& p, unsigned char* to, int k, int col,
+                                                int columns) {
+  if (TS_B_K_MAJOR)
+    recordTileCopy(p, TileB, col, k, columns, 128 / (int)sizeof(Element), p.boxRowsB, to);
+  else
+    recordTileCopy(p, TileB, k, col, p.boxRowsB, columns, p.boxRowsB, to);
+}
+}  // namespace detail
 __device__ __forceinline__ void copyTileB(const Problem& p, unsigned char* to, int k, int col,
                                           int columns, Barrier& full) {
-  detail::recordTileCopy(p, TileB, k, col, p.boxRowsB, columns, to);
-  constexpr int kBoxColumns = 128 / (int)sizeof(Element);
-  for (int box = 0; box < columns / kBoxColumns; ++box)
-    detail::copyBox(to + box * p.boxRowsB * 128, p.tensorB, col + box * kBoxColumns, k, full);
+  detail::recordTileCopyB(p, to, k, col, columns);
+  for (int box = 0; box < columns / detail::boxColumnsB(p); ++box) {
+    const int2 at = detail::boxOfB(p, k, col, box);
+    detail::copyBox(to + box * p.boxRowsB * 128, p.tensorB, at.x, at.y, full);
+  }
 }
 // ---- Thread-block clusters (TS_CLUSTER, sm_90) ----
 // This block's rank in its cluster (0 .. clusterBlocks() - 1), and the cluster's blocks.
@@ -193,19 +224,19 @@ __device__ __forceinline__ void copyBoxToCluster(void* to, const TensorMap& map,
 }  // namespace detail
 // copyTileB shared by a cluster whose blocks all need the same tile of B: every block of the
 // cluster calls it for the same k, col and columns, with `to` and `full` at the same offsets.
-// Each issues its share of the boxes (columns / 64 elements, a multiple of the cluster's
-// blocks), and the copy engine multicasts every box into every block, counting its bytes on
+// Each issues its share of the boxes (copyTileB's, a multiple of the cluster's blocks), and the copy engine multicasts every box into every block, counting its bytes on
 // each one's `full`: B's tile crosses L2 once per cluster, and each block's `full` expects the
 // whole tile's bytes. The tracer draws the whole tile landing in this block's stage, as
 // copyTileB's.
 __device__ __forceinline__ void copyTileBAcrossCluster(const Problem& p, unsigned char* to, int k,
                                                        int col, int columns, Barrier& full) {
-  detail::recordTileCopy(p, TileB, k, col, p.boxRowsB, columns, to);
-  constexpr int kBoxColumns = 128 / (int)sizeof(Element);
-  const int share = columns / kBoxColumns / clusterBlocks(), first = clusterRank() * share;
-  for (int box = first; box < first + share; ++box)
-    detail::copyBoxToCluster(to + box * p.boxRowsB * 128, p.tensorB, col + box * kBoxColumns, k,
-                             full);
+  detail::recordTileCopyB(p, to, k, col, columns);
+  const int share = columns / detail::boxColumnsB(p) / clusterBlocks();
+  const int first = clusterRank() * share;
+  for (int box = first; box < first + share; ++box) {
+    const int2 at = detail::boxOfB(p, k, col, box);
+    detail::copyBoxToCluster(to + box * p.boxRowsB * 128, p.tensorB, at.x, at.y, full);
+  }
 }
 // Register reallocation between warpgroups (setmaxnreg, sm_90a; the whole warpgroup executes it):
 // a producer gives registers back, consumers take them. A multiple of 8 from 24 to 256; a

@@ -5,8 +5,8 @@ namespace ts {
 namespace detail {
 // Kinds: 0 a load of A[row][col], 1 of B[row][col]; 2 a read and 3 a write of shared word `col`
 // (its byte address / 4) of tile `row` (plus 2: a read of tensor-core fragments); 3 with row
-// kStoreRow + i a store of C[i][col]. `width`: the elements (words) the access took, 1, 2, 4 or
-// 8. Packed as kind << 62 | log2(width) << 60 | row << 31 | col; an index outside its field's
+// kStoreRow + i a store of C[i][col]. `width`: the elements (words) the access took, 1, 2, 4, 8
+// or 16. Packed as kind << 62 | log2(width) << 59 | row << 30 | col; an index outside its field's
 // range (a load outside the matrix) lands outside the matrix too. recordAs records for `thread`
 // (linear) of the block: the copy engine's work is drawn as threads', as it has none of its own.
 // The block of the pictures this thread works for (linear): its own, or in a persistent kernel
@@ -29,9 +29,14 @@ __device__ __forceinline__ void recordAs(const Problem& p, int thread, unsigned 
   if (n < t.capacity)
     t.events[(long long)thread * t.capacity + n] =
         kind << 62 |
-        (unsigned long long)(width == 8 ? 3 : width == 4 ? 2 : width == 2 ? 1 : 0) << 60 |
-        ((unsigned long long)(unsigned)row & 0x1FFFFFFFull) << 31 |
-        ((unsigned long long)(unsigned)col & 0x7FFFFFFFull);
+        (unsigned long long)(width == 16 ? 4
+                             : width == 8 ? 3
+                             : width == 4 ? 2
+                             : width == 2 ? 1
+                                          : 0)
+            << 59 |
+        ((unsigned long long)(unsigned)row & 0x1FFFFFFFull) << 30 |
+        ((unsigned long long)(unsigned)col & 0x3FFFFFFFull);
 #endif
 }
 __device__ __forceinline__ void record(const Problem& p, unsigned long long kind, int row,

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "access_view.hpp"
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
 #include "diagram_panel.hpp"
@@ -575,6 +576,9 @@ void TestDiagramLayout::vectorLoadsKeepEveryLinePresenting() {
                           .arg(at, label.text)
                           .arg(pixels(label.font));
       }
+      // Up to 8 lines, the request's figures stay too.
+      if (picture.lines.size() <= 8 && !labelStarting(view, AccessView::stats(picture)))
+        problems << at + QStringLiteral(": no sectors and efficiency under the lines");
       if (rows != int(picture.lines.size()))
         problems << QStringLiteral("%1: %2 of %3 lines drawn")
                         .arg(at)

@@ -273,11 +273,16 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     measure();
     footerHeight = 0;
   }
+  auto thinBanks = [&] {
+    if (spare() < 0) l.bankTextHeight = 0;
+    if (spare() < 0 && bankRows > 0)
+      l.bankBoxHeight = std::max(l.bankBoxHeight + spare() / bankRows, kMinBankBox);
+  };
+  // Presenting, the request's figures (lanes, sectors, efficiency) stay before the bank strip's.
+  if (presenting) thinBanks();
   if (spare() < 0) statsHeight = 0;
   if (spare() < 0) headerHeight = QFontMetricsF(headerFont).height();
-  if (spare() < 0) l.bankTextHeight = 0;
-  if (spare() < 0 && bankRows > 0)
-    l.bankBoxHeight = std::max(l.bankBoxHeight + spare() / bankRows, kMinBankBox);
+  thinBanks();
   // Presenting, the lines of memory come before the rest: the fan thins, then the bank strip
   // (its own control still picks it) and the panel's header (the title says most of it) go.
   if (presenting && spare() < 0) fanHeight = std::max(fanHeight + spare(), 0.3 * fanHeight);

@@ -105,6 +105,10 @@ DiagramPanel::DiagramPanel(QWidget* parent)
                        &DiagramDocument::appearanceChanged})
     connect(document_, changed, this, &DiagramPanel::fitViewHeight);
   connect(timer_, &QTimer::timeout, this, &DiagramPanel::advanceAnimation);
+  // (Connected once: a lambda cannot be a unique connection, and a second one would not be made.)
+  connect(presenter_, &Presenter::resized, this, &DiagramPanel::fitPresentation);
+  connect(presenter_, &Presenter::endRequested, this, [this] { setPresentationMode(false); });
+  connect(presenter_, &Presenter::keyPressed, this, &DiagramPanel::handleKey);
   accessRow_->setVisible(false);
   setConfiguration({"naive", {}}, {64, 64, 64});
 }
@@ -463,13 +467,6 @@ void DiagramPanel::setPresentationMode(bool on) {
   if (on == presentationMode()) return;
   if (on) {
     dockedFont_ = content_->font();
-    connect(presenter_, &Presenter::resized, this, &DiagramPanel::fitPresentation,
-            Qt::UniqueConnection);
-    connect(
-        presenter_, &Presenter::endRequested, this, [this] { setPresentationMode(false); },
-        Qt::UniqueConnection);
-    connect(presenter_, &Presenter::keyPressed, this, &DiagramPanel::handleKey,
-            Qt::UniqueConnection);
     presentingNote_->show();
     // One view large with its step controls, each row of them on one line: exporting waits for
     // the desk.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Labels in a chart's plot (the roofline's roof and slope labels) placed where they cover no
 // other label, no point and no line.
+#include <algorithm>
 #include <cmath>
 
+#include "chart_text.hpp"
 #include "chart_view.hpp"
 
 namespace tilescope::ui {
@@ -94,6 +96,65 @@ void ChartView::placeLabelsClear() {
     }
     label->setVisible(shown);
   }
+}
+
+double ChartView::besidePlotTop() const {
+  return title_->outerRect().bottom() + 1;
+}
+
+double ChartView::besidePlotBottom() const {
+  // Down to the legend below the plot, or the bottom in view.
+  double bottom = seenHeight() - 1;
+  if (legend->visible() && legend->outerRect().top() >= axisRect()->bottom())
+    bottom = std::min(bottom, double(legend->outerRect().top()) - 1);
+  return bottom;
+}
+
+QString ChartView::besidePlotText(const QString& title) const {
+  const QFontMetrics metrics(yAxis->labelFont());
+  const int room = std::max(int(besidePlotBottom() - besidePlotTop()), 0);
+  if (metrics.horizontalAdvance(title) <= room) return title;
+  const QString broken = wrapped(title, metrics, std::max(room, 1));
+  if (!broken.isEmpty() && broken.count(QLatin1Char('\n')) < 2) return broken;
+  return metrics.elidedText(title, Qt::ElideRight, room);
+}
+
+QString ChartView::besidePlotLabel(const QString& title) const {
+  return besidePlotText(title).contains(QLatin1Char('\n')) ? QStringLiteral(" \n ")
+                                                           : QStringLiteral(" ");
+}
+
+void ChartView::placeYTitle() {
+  const QString& full = fullAxisLabels_.value(yAxis);
+  // fitAxisLabels() leaves the label blank (not empty) while the title stands beside the plot.
+  if (!yAxis->visible() || full.isEmpty() || yAxis->label().isEmpty() ||
+      !yAxis->label().trimmed().isEmpty()) {
+    if (yTitle_) removeItem(yTitle_);
+    yTitle_ = nullptr;
+    return;
+  }
+  if (!yTitle_) {
+    yTitle_ = new QCPItemText(this);
+    yTitle_->setClipToAxisRect(false);
+    yTitle_->setRotation(-90);
+    yTitle_->setPositionAlignment(Qt::AlignCenter);
+    yTitle_->setPadding(QMargins());
+    yTitle_->position->setType(QCPItemPosition::ptAbsolute);
+  }
+  const QFontMetrics metrics(yAxis->labelFont());
+  yTitle_->setFont(yAxis->labelFont());
+  yTitle_->setColor(yAxis->labelColor());
+  const QString text = besidePlotText(full);
+  const double top = besidePlotTop(), bottom = besidePlotBottom();
+  const double half = metrics.boundingRect(QRect(), 0, text).width() / 2.0;
+  // As near the plot's middle as the room allows.
+  const double middle =
+      std::clamp(double(axisRect()->center().y()), top + half, std::max(bottom - half, top + half));
+  // The axis's title band: the outermost strip of the plot's left margin.
+  const double band = axisRect()->left() - axisRect()->margins().left();
+  const double thickness = metrics.boundingRect(QRect(), 0, text).height();
+  yTitle_->setText(text);
+  yTitle_->position->setCoords(band + thickness / 2.0, middle);
 }
 
 }  // namespace tilescope::ui

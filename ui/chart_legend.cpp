@@ -194,7 +194,12 @@ void ChartView::askRoomForLegend() {
     if (const LegendShown atSeen = legendFor({width(), seen}); !atSeen.fits || atSeen.shortened) {
       const LegendShown shown = legendFor({width(), seen}, true);
       legendRoom_.grown = shown;
-      legendRoom_.height = std::max(seen, seen + shown.height - int(seen * kLegendBelowShare));
+      // A title wrapped onto more lines than it has takes them from the plot's three quarters.
+      const int wrappedLines = std::max(
+          int(title_->text().count(QLatin1Char('\n')) - fullTitle_.count(QLatin1Char('\n'))), 0);
+      legendRoom_.height =
+          std::max(seen, seen + shown.height - int(seen * kLegendBelowShare) +
+                             wrappedLines * QFontMetrics(title_->font()).lineSpacing());
     }
   }
   const int least = listed ? legendRoom_.height : kLeastChartHeight;

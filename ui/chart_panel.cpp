@@ -52,8 +52,8 @@ ChartText textOf(ChartKind kind) {
               "GFLOP/s of every configuration of the latest kernel and size, fastest first"};
     case ChartKind::Roofline:
       return {"Roofline", "Roofline",
-              "GFLOP/s against arithmetic intensity (traffic model) under the device's measured "
-              "and datasheet ceilings"};
+              "GFLOP/s against arithmetic intensity (FLOP per byte of global memory, traffic "
+              "model) under the device's measured and datasheet ceilings"};
   }
   return {"", "", ""};
 }
@@ -138,7 +138,8 @@ ChartPanel::ChartPanel(const desktop::ResultsModel* model, QWidget* parent)
   ChartView* roofline = chart(ChartKind::Roofline);
   ChartView::makeLogarithmic(roofline->xAxis, 10);
   ChartView::makeLogarithmic(roofline->yAxis, 10);
-  roofline->xAxis->setLabel(tr("arithmetic intensity (FLOP per byte of global memory)"));
+  // Short enough for one line under a docked plot; the tab's tooltip says whose bytes.
+  roofline->xAxis->setLabel(tr("arithmetic intensity (FLOP/byte)"));
   roofline->yAxis->setLabel(tr("GFLOP/s"));
 
   connect(this, &QTabWidget::currentChanged, this, [this] {

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "chart_legend.hpp"
+#include "chart_text.hpp"
 
 namespace tilescope::ui {
 namespace {
@@ -21,7 +22,9 @@ constexpr double kPresentingTick = 17, kPresentingTitle = 24;
 constexpr double kDeskTitleFactor = 1.2, kPlaceholderFactor = 1.25;
 // Markers and lines grow this much faster than the screen when presenting.
 constexpr double kPresentingDrawFactor = 1.25;
-// A chart at least this tall breaks a long title in two rather than shorten it.
+// An axis's title takes at most this many lines.
+constexpr int kMostAxisTitleLines = 2;
+// A docked chart shorter than this sets a title that would wrap at the ticks' size first.
 constexpr int kTallTitleHeight = 440;
 // Layout passes after a layout, while the labels still change it.
 constexpr int kMostFitPasses = 6;
@@ -189,6 +192,7 @@ void ChartView::reset() {
   tips_.clear();
   clear_.clear();
   placeholder_ = nullptr;
+  yTitle_ = nullptr;
   groups_.clear();
   xAxis2->setVisible(false);
   if (!categories_.isEmpty()) {
@@ -381,6 +385,7 @@ void ChartView::fitToLayout() {
     updateLayout();
   }
   placeLabelsClear();
+  placeYTitle();
   fitPlaceholder();
   askRoomForLegend();
   fittingLayout_ = false;
@@ -409,22 +414,44 @@ bool ChartView::fitTitle() {
   const int width = viewport().width() - plotLayout()->margins().left() -
                     plotLayout()->margins().right() - title_->margins().left() -
                     title_->margins().right();
-  const QFontMetrics metrics(title_->font());
-  // A line too wide breaks after its dash ("Throughput against size — NVIDIA H200 (cuda)") where
-  // the chart is tall enough to give it a line, then what is still too wide is shortened.
-  const bool roomy = seenHeight() >= kTallTitleHeight;
-  QStringList lines;
-  for (const QString& line : fullTitle_.split(QLatin1Char('\n'))) {
-    const qsizetype dash = line.indexOf(QStringLiteral(" \u2014 "));
-    if (roomy && metrics.horizontalAdvance(line) > width && dash > 0) {
-      lines << line.left(dash) << line.mid(dash + 3);
-    } else {
-      lines << line;
+  // A line too wide breaks after its dash ("Throughput against size — NVIDIA H200 (cuda)"), then
+  // between words: a title reads in full. Only a single word wider than the chart is shortened.
+  const auto linesAt = [&](const QFont& font) {
+    const QFontMetrics metrics(font);
+    QStringList lines;
+    for (const QString& line : fullTitle_.split(QLatin1Char('\n'))) {
+      const qsizetype dash = line.indexOf(QStringLiteral(" \u2014 "));
+      QStringList parts{line};
+      if (metrics.horizontalAdvance(line) > width && dash > 0)
+        parts = QStringList{line.left(dash), line.mid(dash + 3)};
+      for (const QString& part : parts) {
+        const QString broken = metrics.horizontalAdvance(part) > width
+                                   ? wrapped(part, metrics, std::max(width, 1))
+                                   : part;
+        lines << (broken.isEmpty() ? metrics.elidedText(part, Qt::ElideRight, std::max(width, 0))
+                                   : broken)
+                     .split(QLatin1Char('\n'));
+      }
+    }
+    return lines;
+  };
+  QFont font = title_->font();
+  font.setPixelSize(titlePixels());
+  QStringList lines = linesAt(font);
+  // On a short docked chart, a title that would take more lines than it has is set at the
+  // ticks' size first: the plot keeps its height.
+  if (!presenting_ && seenHeight() < kTallTitleHeight &&
+      lines.size() > fullTitle_.count(QLatin1Char('\n')) + 1) {
+    QFont smaller = font;
+    smaller.setPixelSize(tickPixels());
+    if (const QStringList fewer = linesAt(smaller); fewer.size() < lines.size()) {
+      font = smaller;
+      lines = fewer;
     }
   }
-  for (QString& line : lines) line = metrics.elidedText(line, Qt::ElideRight, std::max(width, 0));
   const QString shown = lines.join(QLatin1Char('\n'));
-  if (shown == title_->text()) return false;
+  if (shown == title_->text() && font == title_->font()) return false;
+  title_->setFont(font);
   title_->setText(shown);
   return true;
 }
@@ -435,9 +462,20 @@ bool ChartView::fitAxisLabels() {
     if (axis->label() != shownAxisLabels_.value(axis)) fullAxisLabels_[axis] = axis->label();
     const int length =
         axis->orientation() == Qt::Horizontal ? axisRect()->width() : axisRect()->height();
-    const QString shown =
-        QFontMetrics(axis->labelFont())
-            .elidedText(fullAxisLabels_.value(axis), Qt::ElideRight, std::max(length, 0));
+    // Too long for the plot's side: on two lines, and shortened only where even they are not
+    // enough.
+    const QFontMetrics metrics(axis->labelFont());
+    const QString& full = fullAxisLabels_.value(axis);
+    QString shown = full;
+    if (metrics.horizontalAdvance(full) > length) {
+      const QString broken = wrapped(full, metrics, std::max(length, 1));
+      if (!broken.isEmpty() && broken.count(QLatin1Char('\n')) < kMostAxisTitleLines)
+        shown = broken;
+      else if (axis == yAxis)
+        shown = besidePlotLabel(full);  // keeps the title's room; placeYTitle() draws it
+      else
+        shown = metrics.elidedText(full, Qt::ElideRight, std::max(length, 0));
+    }
     shownAxisLabels_[axis] = shown;
     if (shown == axis->label()) continue;
     axis->setLabel(shown);

@@ -193,6 +193,16 @@ class ChartView : public QCustomPlot {
   void placeLegend(LegendPlace place);
   bool fitCategories();
   void placeLabelsClear();
+  // A y axis's title longer than its plot is tall, drawn beside the plot over the height the
+  // chart has there (between the title and the legend below), as near the plot's middle as fits.
+  void placeYTitle();
+  // The y axis's label while placeYTitle() draws `title`: blank, yet as many lines as the title
+  // takes there, to keep its room.
+  QString besidePlotLabel(const QString& title) const;
+  // The title's lines beside the plot: whole, on two lines, else shortened; and the room there.
+  QString besidePlotText(const QString& title) const;
+  double besidePlotTop() const;
+  double besidePlotBottom() const;
 
   QCPTextElement* title_ = nullptr;
   QString fullTitle_;
@@ -207,7 +217,8 @@ class ChartView : public QCustomPlot {
   };
   LegendRoom legendRoom_;
   QCPItemText* placeholder_ = nullptr;
-  QString placeholderText_;  // unbroken: fitPlaceholder() breaks it to the chart's width
+  QCPItemText* yTitle_ = nullptr;  // see placeYTitle()
+  QString placeholderText_;        // unbroken: fitPlaceholder() breaks it to the chart's width
   QHash<QCPAbstractPlottable*, QStringList> tips_;
   bool screenFollowed_ = false;
   bool userMovedView_ = false;

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "access_view.hpp"
 #include "diagram_document.hpp"
 #include "diagram_model.hpp"
 #include "diagram_panel.hpp"
@@ -244,6 +245,7 @@ class TestDiagramLayout : public QObject {
   void theBlockViewNamesBothOperands();
   void digitsInCellsReadInEveryTheme();
   void vectorLoadsKeepRowsAndLaneNumbersDocked();
+  void vectorLoadsKeepEveryLinePresenting();
   void kstepWordsWholeOnAProjector();
 };
 
@@ -510,6 +512,87 @@ void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
         if (lane.cell && !numbered.contains(QString::number(lane.lane)))
           problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
     }
+  QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
+}
+
+void TestDiagramLayout::vectorLoadsKeepEveryLinePresenting() {
+  // Presented at 1280x720, warptile's access view drew 3 of its 8 lines and folded the rest into
+  // "5 more lines touched": the controls and the bank strip took the height (issue #35). Docked
+  // first, as the window shows it, then full screen at 1280x720 and 1920x1080: every float4 load
+  // names every line it touches and numbers every active lane, at a lecture hall's 20 pixels.
+  // (At 1280x720 up to 12 lines: 16 rows of 20-pixel text need more than the screen's height, and
+  // prefetched's A load, 16 lines, folds the last into a note; at 1920x1080 it draws them all.)
+  constexpr std::size_t kMostLinesAt720 = 12;
+  const std::vector<std::pair<KernelConfig, Access>> loads = vectorLoads();
+  QVERIFY(loads.size() >= 5);
+  int wholeAt720 = 0;
+  const QRegularExpression rowName(QStringLiteral("^([AB]\\[\\d+\\]\\[\\d+\\]|past the end)$"));
+  QStringList problems;
+  for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
+    for (const auto& [config, access] : loads) {
+      QScrollArea dock;
+      dock.setWidgetResizable(true);
+      auto* panel = new DiagramPanel;
+      dock.setWidget(panel);
+      panel->setConfiguration(config, {1024, 1024, 1024});
+      QVERIFY(panel->setCurrentView(QStringLiteral("access")));
+      DiagramSelection selection = panel->document()->selection();
+      selection.access = access;
+      panel->document()->setSelection(selection);
+      dock.resize(panel->minimumSizeHint().width(), screen.height() - kWindowChrome);
+      dock.show();
+      QCoreApplication::processEvents();
+      panel->setPresentationMode(true);
+      QWidget& window = *panel->presentationWindow();
+      const QSize size = viewSizeIn(*panel, window, screen);
+      DiagramView& view = *panel->currentView();
+      renderAt(view, size);
+      const QString at = QStringLiteral("%1 %2 presented at %3x%4 (window %5x%6, view %7x%8)")
+                             .arg(QString::fromStdString(config.kernel))
+                             .arg(QLatin1String(toString(access)))
+                             .arg(screen.width())
+                             .arg(screen.height())
+                             .arg(window.width())
+                             .arg(window.height())
+                             .arg(size.width())
+                             .arg(size.height());
+      if (window.size() != screen)
+        problems << at + QStringLiteral(": the window is not the screen");
+      const AccessPicture picture =
+          accessPicture(*panel->document()->mapping(), {0, 0}, 0, access, 0, 0);
+      if (screen.height() == 720 && picture.lines.size() > kMostLinesAt720) {
+        panel->setPresentationMode(false);
+        continue;
+      }
+      wholeAt720 += screen.height() == 720;
+      int rows = 0;
+      for (const PlacedLabel& label : view.lastLayout().labels()) {
+        if (label.text.contains(QStringLiteral("more line")))
+          problems << QStringLiteral("%1: '%2'").arg(at, label.text);
+        if (!rowName.match(label.text).hasMatch()) continue;
+        ++rows;
+        if (pixels(label.font) < kHallPixels)
+          problems << QStringLiteral("%1: row '%2' is %3 px")
+                          .arg(at, label.text)
+                          .arg(pixels(label.font));
+      }
+      // Up to 8 lines, the request's figures stay too.
+      if (picture.lines.size() <= 8 && !labelStarting(view, AccessView::stats(picture)))
+        problems << at + QStringLiteral(": no sectors and efficiency under the lines");
+      if (rows != int(picture.lines.size()))
+        problems << QStringLiteral("%1: %2 of %3 lines drawn")
+                        .arg(at)
+                        .arg(rows)
+                        .arg(picture.lines.size());
+      std::set<QString> numbered;
+      for (const CellText& text : view.lastLayout().cellTexts())
+        if (pixels(text.font) >= kHallPixels) numbered.insert(text.text);
+      for (const LaneAddress& lane : picture.lanes)
+        if (lane.cell && !numbered.contains(QString::number(lane.lane)))
+          problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
+      panel->setPresentationMode(false);
+    }
+  QVERIFY(wholeAt720 >= 10);
   QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
 }
 

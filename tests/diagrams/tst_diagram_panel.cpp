@@ -24,6 +24,7 @@ class TestDiagramPanel : public QObject {
   void animationPlaysToTheLastStepAndStops();
   void presentationModeEntersAndLeavesWithEscape();
   void f11LeavesPresentationOnEveryPlatform();
+  void closingThePresentationWindowComesBackEveryTime();
   void sliderAndCaptionNameTheStepAlike();
   void closedLibraryDisablesTheControls();
   void tTurnsTheKStepWordsWhilePresenting();
@@ -107,6 +108,19 @@ void TestDiagramPanel::f11LeavesPresentationOnEveryPlatform() {
   QVERIFY(panel.presentationMode());
   QTest::keyClick(panel.currentView(), Qt::Key_F11);
   QVERIFY(!panel.presentationMode());
+}
+
+void TestDiagramPanel::closingThePresentationWindowComesBackEveryTime() {
+  // The window manager's close (Alt+F4) ends a presentation, the second time too: the
+  // connection was remade on each start as a unique one, which Qt refuses for a lambda.
+  DiagramPanel panel;
+  for (int time = 0; time < 2; ++time) {
+    panel.setPresentationMode(true);
+    QVERIFY(panel.presentationMode());
+    panel.presentationWindow()->close();
+    QTRY_VERIFY(!panel.presentationMode());
+    QCOMPARE(panel.currentView()->window(), panel.window());
+  }
 }
 
 void TestDiagramPanel::sliderAndCaptionNameTheStepAlike() {

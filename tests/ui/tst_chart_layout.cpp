@@ -9,7 +9,8 @@
 // two pieces of text overlap, none leaves the chart, none is smaller than 12 px (20 px presenting
 // on a 1280x720 screen or larger, where the title is 28 px or more), the legend draws every entry
 // and no other (a docked chart too short for them grows, its page scrolls, its plot stays in
-// view), a chart with data draws tick labels on both axes, and an empty one says why in words.
+// view), the title and the axes' titles read in full (none shortened with "…"), a chart with data
+// draws tick labels on both axes, and an empty one says why in words.
 #include <QtTest>
 
 #include <QApplication>
@@ -407,6 +408,21 @@ class LayoutCheck {
       if (!listed.isEmpty())
         problem(QStringLiteral("the legend lists more: %1").arg(listed.join(QStringLiteral(", "))));
     }
+    // The title and the axes' titles read in full: only a legend entry or a category's name (its
+    // whole text in its tooltip) may be shortened.
+    QStringList mayShorten;
+    for (int i = 0; i < view->legend->itemCount(); ++i)
+      if (const auto* item = dynamic_cast<const ui::EntryLegendItem*>(view->legend->item(i)))
+        mayShorten << item->shownText();
+    for (QCPAxis* axis : {view->xAxis, view->xAxis2}) {
+      QVector<double> ticks;
+      QVector<QString> labels;
+      axis->ticker()->generate(axis->range(), QLocale(), 'g', 6, ticks, nullptr, &labels);
+      for (const QString& label : labels) mayShorten << label.split(QLatin1Char('\n'));
+    }
+    for (const DrawnText& text : drawn)
+      if (text.text.contains(QChar(0x2026)) && !mayShorten.contains(text.text))
+        problem(QStringLiteral("'%1' is shortened").arg(text.text));
     // Both axes say where they are: at least two numbers or categories each.
     for (QCPAxis* axis : {view->xAxis, view->yAxis}) {
       QVector<double> ticks;

@@ -17,8 +17,11 @@ namespace {
 constexpr int kMaxBankRows = 8;
 constexpr double kMinMemoryHeight = 80;  // below this the words around give way to memory rows
 constexpr double kMinBankBox = 7;        // thinnest a bank row is drawn, in pixels
-// The rows' names and the lanes' numbers: 12 pixels at scale 1, read from a desk.
-constexpr double kRowTextPoints = 9;
+// The rows' names and the lanes' numbers: 12 pixels at scale 1, read from a desk; presenting, no
+// less than 20 pixels, read from the back of a room.
+constexpr double kRowTextPoints = 9, kRowHallPoints = 15;
+// A gap's note takes this share of a line's row, or the thin one where the lines need the room.
+constexpr double kNoteShare = 0.6, kThinNoteShare = 0.25;
 // The rows' names take the widest one's room, up to this share of the panel's width.
 constexpr double kMaxNameShare = 0.3;
 // A line's row, where the view may grow to draw every line: a little more than its text needs.
@@ -186,7 +189,10 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   const double scale = theme.fontScale;
   const double gap = 8 * scale;
   PanelLayout l;
+  const bool presenting = document()->presenting();
   l.rowFont = theme.font(kRowTextPoints);
+  if (presenting && l.rowFont.pointSizeF() < kRowHallPoints)
+    l.rowFont.setPointSizeF(kRowHallPoints);
   const QFontMetricsF rowMetrics(l.rowFont);
   double widestName = 0;
   for (const QString& name : rowNames(panel))
@@ -197,9 +203,10 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   const double wordsWidth = rect.right() - l.wordsLeft;
   const double lanesHeight = std::max(18 * scale, rowMetrics.height() + 4);
   // Room for the lanes' threads down to the words, less where the panel is short.
-  const double fanHeight = std::min(kFanHeight * scale, 0.06 * rect.height());
+  double fanHeight = std::min(kFanHeight * scale, 0.06 * rect.height());
   // A row keeps its name and its lanes' numbers whole: thinner rows give way to a note.
-  l.minRowHeight = rowMetrics.height() + 4;
+  // (Presenting, with no more room than the text needs: the rows are large already.)
+  l.minRowHeight = rowMetrics.height() + (presenting ? 3 : 4);
 
   // One row per line touched, and a gap row wherever untouched lines lie between two of them.
   const std::vector<std::int64_t>& lines = panel.picture.lines;
@@ -208,10 +215,13 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
       l.rows.push_back({-1, lines[n] - lines[n - 1] - 1, 0, 0, 0});
     l.rows.push_back({lines[n], 0, 0, 0, 0});
   }
-  // Notes take less height than a line.
-  constexpr double kNoteShare = 0.6;
-  double units = 0;
-  for (const MemoryRow& row : l.rows) units += row.line < 0 ? kNoteShare : 1.0;
+  // Notes take less height than a line; where the lines would not all fit, a gap's note thins
+  // to a dashed rule (its words give way before a line does).
+  const auto notes =
+      std::ranges::count_if(l.rows, [](const MemoryRow& row) { return row.line < 0; });
+  double noteShare = kNoteShare;
+  const auto unitsOf = [&](double share) { return double(lines.size()) + double(notes) * share; };
+  double units = unitsOf(noteShare);
 
   // The figure comes first: the words around it shrink, then the least needed give way, until
   // the lanes, some lines of memory and every bank row fit.
@@ -233,8 +243,9 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   };
   measure();
   l.bankBoxHeight = std::max(15 * scale, rowMetrics.height() + 2);
+  bool withBanks = panel.banks.has_value();
   auto bankStrip = [&] {
-    return panel.banks
+    return withBanks
                ? l.bankTextHeight + l.bankIndexHeight + bankRows * l.bankBoxHeight + phaseGaps + gap
                : 0;
   };
@@ -242,8 +253,10 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   l.wantedHeight = headerHeight + gap + lanesHeight + kFanHeight * scale +
                    units * kRoomyRow * l.minRowHeight + statsHeight + bankStrip() + footerHeight +
                    2 * gap;
+  // Presenting, every line touched keeps its row: the words and the bank strip give way first.
   const double memoryWanted =
-      std::min(kMinMemoryHeight * scale, double(lines.size()) * l.minRowHeight + 1);
+      presenting ? unitsOf(kThinNoteShare) * l.minRowHeight + 1
+                 : std::min(kMinMemoryHeight * scale, double(lines.size()) * l.minRowHeight + 1);
   auto spare = [&] {
     return rect.height() - headerHeight - gap - lanesHeight - fanHeight - statsHeight -
            bankStrip() - footerHeight - 2 * gap - memoryWanted;
@@ -261,11 +274,21 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     measure();
     footerHeight = 0;
   }
+  auto thinBanks = [&] {
+    if (spare() < 0) l.bankTextHeight = 0;
+    if (spare() < 0 && bankRows > 0)
+      l.bankBoxHeight = std::max(l.bankBoxHeight + spare() / bankRows, kMinBankBox);
+  };
+  // Presenting, the request's figures (lanes, sectors, efficiency) stay before the bank strip's.
+  if (presenting) thinBanks();
   if (spare() < 0) statsHeight = 0;
   if (spare() < 0) headerHeight = QFontMetricsF(headerFont).height();
-  if (spare() < 0) l.bankTextHeight = 0;
-  if (spare() < 0 && bankRows > 0)
-    l.bankBoxHeight = std::max(l.bankBoxHeight + spare() / bankRows, kMinBankBox);
+  thinBanks();
+  // Presenting, the lines of memory come before the rest: the fan thins, then the bank strip
+  // (its own control still picks it) and the panel's header (the title says most of it) go.
+  if (presenting && spare() < 0) fanHeight = std::max(fanHeight + spare(), 0.3 * fanHeight);
+  if (presenting && spare() < 0) withBanks = false;
+  if (presenting && spare() < 0) headerHeight = 0;
 
   l.header = QRectF(rect.left(), rect.top(), rect.width(), headerHeight);
   l.lanes = QRectF(l.wordsLeft, l.header.bottom() + gap, wordsWidth, lanesHeight);
@@ -274,6 +297,10 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   const double memoryBottom = rect.bottom() - statsHeight - bankHeight - footerHeight - 2 * gap;
 
   const double available = std::max(memoryBottom - memoryTop, 1.0);
+  if (units * l.minRowHeight > available) {
+    noteShare = kThinNoteShare;
+    units = unitsOf(noteShare);
+  }
   l.rowHeight = l.rows.empty() ? 0
                                : std::clamp(available / units, l.minRowHeight,
                                             std::max(30 * scale, l.minRowHeight));
@@ -282,8 +309,8 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     double used = kNoteShare * l.rowHeight;
     std::size_t kept = 0;
     while (kept < l.rows.size() &&
-           used + (l.rows[kept].line < 0 ? kNoteShare : 1.0) * l.rowHeight <= available)
-      used += (l.rows[kept++].line < 0 ? kNoteShare : 1.0) * l.rowHeight;
+           used + (l.rows[kept].line < 0 ? noteShare : 1.0) * l.rowHeight <= available)
+      used += (l.rows[kept++].line < 0 ? noteShare : 1.0) * l.rowHeight;
     // A gap's note next to the rest's would crowd it; the rest's says enough.
     while (kept > 0 && l.rows[kept - 1].line < 0) --kept;
     const auto hidden = std::count_if(l.rows.begin() + std::ptrdiff_t(kept), l.rows.end(),
@@ -294,7 +321,9 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   double memoryEnd = memoryTop;
   for (MemoryRow& row : l.rows) {
     row.top = memoryEnd;
-    row.height = row.line < 0 ? kNoteShare * l.rowHeight : l.rowHeight;
+    row.height = row.line < 0 && row.hidden == 0 ? noteShare * l.rowHeight
+                 : row.line < 0                  ? kNoteShare * l.rowHeight
+                                                 : l.rowHeight;
     memoryEnd += row.height;
   }
   // The sections below follow the memory rows directly.
@@ -353,7 +382,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   labels.reserveFigure(
       QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww, memoryBottom - l.lanes.top()));
   const double bankIndexTop = l.banks.top() + l.bankTextHeight;
-  if (panel.banks)
+  if (panel.banks && l.banks.height() > 0)
     labels.reserveFigure(
         QRectF(l.wordsLeft, bankIndexTop, kWarpSize * ww, l.banks.bottom() - bankIndexTop));
   // The names left of the figure's rows: a row's name is left out rather than cut.
@@ -363,8 +392,9 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                  {{QRectF(rect.left(), top, nameWidth, height), Qt::AlignRight | Qt::AlignVCenter}},
                  false, false);
   };
-  labels.place({header(panel)}, theme.font(9, true), theme.text,
-               {{l.header, Qt::AlignLeft | Qt::AlignTop}}, true);
+  if (l.header.height() > 0)
+    labels.place({header(panel)}, theme.font(9, true), theme.text,
+                 {{l.header, Qt::AlignLeft | Qt::AlignTop}}, true);
 
   // Lanes, numbered every `stride` lanes, each number from its own lane's cell on.
   painter.setFont(l.rowFont);
@@ -420,16 +450,23 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
                                .arg(bytesText(double(row.skipped) * kLineBytes));
       // A note row is thinner than a line; its text may spill into the rows around it as far
       // as their own text, centred in them, leaves free; a smaller font where it must.
+      bool written = false;
       for (const double share : {1.0, LabelLayout::kMinFontShare}) {
         QFont font = tiny;
         font.setPointSizeF(tiny.pointSizeF() * share);
         painter.setFont(font);
         const double free = std::max((l.rowHeight - QFontMetricsF(l.rowFont).height()) / 2, 0.0);
         const double spill = std::min((l.rowHeight - row.height) / 2, free);
-        if (drawFittedText(
-                painter, labels,
-                QRectF(l.wordsLeft, row.top - spill, kWarpSize * ww, row.height + 2 * spill), note))
-          break;
+        written = drawFittedText(
+            painter, labels,
+            QRectF(l.wordsLeft, row.top - spill, kWarpSize * ww, row.height + 2 * spill), note);
+        if (written) break;
+      }
+      // Too thin for its words: a dashed rule still says the lines are not adjacent.
+      if (!written) {
+        painter.setPen(QPen(theme.muted, 1, Qt::DashLine));
+        const double y = row.top + row.height / 2;
+        painter.drawLine(QLineF(l.wordsLeft, y, l.wordsLeft + kWarpSize * ww, y));
       }
       continue;
     }
@@ -495,7 +532,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
   };
   words(stats(picture), l.stats, theme.text);
 
-  if (panel.banks) {
+  if (panel.banks && l.banks.height() > 0) {
     words(bankCaption(panel), QRectF(rect.left(), l.banks.top(), rect.width(), l.bankTextHeight),
           theme.text);
     const double indexTop = bankIndexTop;

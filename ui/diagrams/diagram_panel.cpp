@@ -105,6 +105,10 @@ DiagramPanel::DiagramPanel(QWidget* parent)
                        &DiagramDocument::appearanceChanged})
     connect(document_, changed, this, &DiagramPanel::fitViewHeight);
   connect(timer_, &QTimer::timeout, this, &DiagramPanel::advanceAnimation);
+  // (Connected once: a lambda cannot be a unique connection, and a second one would not be made.)
+  connect(presenter_, &Presenter::resized, this, &DiagramPanel::fitPresentation);
+  connect(presenter_, &Presenter::endRequested, this, [this] { setPresentationMode(false); });
+  connect(presenter_, &Presenter::keyPressed, this, &DiagramPanel::handleKey);
   accessRow_->setVisible(false);
   setConfiguration({"naive", {}}, {64, 64, 64});
 }
@@ -113,8 +117,9 @@ DiagramPanel::~DiagramPanel() = default;
 
 QWidget* DiagramPanel::buildSelectionRow() {
   auto* row = new QWidget;
-  auto* layout = new QVBoxLayout(row);
+  auto* layout = new QBoxLayout(QBoxLayout::TopToBottom, row);
   layout->setContentsMargins(0, 0, 0, 0);
+  compactRows_.push_back(layout);
   blockX_ = new QSpinBox;
   blockY_ = new QSpinBox;
   blockX_->setToolTip(tr("Block x of the selected thread block (blockIdx.x)"));
@@ -192,8 +197,9 @@ QWidget* DiagramPanel::buildSelectionRow() {
 
 QWidget* DiagramPanel::buildAccessRow() {
   auto* row = new QWidget;
-  auto* layout = new QVBoxLayout(row);
+  auto* layout = new QBoxLayout(QBoxLayout::TopToBottom, row);
   layout->setContentsMargins(0, 0, 0, 0);
+  compactRows_.push_back(layout);
   warp_ = new QSpinBox;
   warp_->setToolTip(tr("Which warp of the selected block"));
   access_ = new QComboBox;
@@ -434,10 +440,17 @@ void DiagramPanel::fitViewHeight() {
   for (int t = 0; t < tabs_->count(); ++t) {
     auto* view = static_cast<DiagramView*>(tabs_->widget(t));
     const int wanted =
-        presentationMode() || view != currentView() ? 0 : view->heightFor(view->width());
+        document_->presenting() || view != currentView() ? 0 : view->heightFor(view->width());
     const int height = std::clamp(wanted, DiagramView::kMinimumSize.height(), kMaxDockedViewHeight);
     if (view->minimumHeight() != height) view->setMinimumHeight(height);
   }
+}
+
+void DiagramPanel::compactControls(bool on) {
+  // Docked, the rows stack their lines to fit a narrow dock; a full screen has the width to put
+  // each row on one line, and its height goes to the figure.
+  for (QBoxLayout* row : compactRows_)
+    row->setDirection(on ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
 }
 
 void DiagramPanel::fitPresentation() {
@@ -454,19 +467,16 @@ void DiagramPanel::setPresentationMode(bool on) {
   if (on == presentationMode()) return;
   if (on) {
     dockedFont_ = content_->font();
-    connect(presenter_, &Presenter::resized, this, &DiagramPanel::fitPresentation,
-            Qt::UniqueConnection);
-    connect(
-        presenter_, &Presenter::endRequested, this, [this] { setPresentationMode(false); },
-        Qt::UniqueConnection);
-    connect(presenter_, &Presenter::keyPressed, this, &DiagramPanel::handleKey,
-            Qt::UniqueConnection);
     presentingNote_->show();
-    // One view large with its step controls: exporting waits for the desk.
+    // One view large with its step controls, each row of them on one line: exporting waits for
+    // the desk.
     exportButtons_->hide();
-    presenter_->begin(content_, tr("TileScope presentation"));
+    compactControls(true);
+    // The docked view's height goes before the content moves: it would hold the full-screen
+    // window taller than the screen.
     document_->setPresenting(true);
     fitViewHeight();
+    presenter_->begin(content_, tr("TileScope presentation"));
     fitPresentation();
     currentView()->setFocus(Qt::OtherFocusReason);
   } else {
@@ -474,6 +484,7 @@ void DiagramPanel::setPresentationMode(bool on) {
     content_->show();
     presentingNote_->hide();
     exportButtons_->show();
+    compactControls(false);
     document_->setFontScale(1.0);
     document_->setPresenting(false);
     content_->setFont(dockedFont_);

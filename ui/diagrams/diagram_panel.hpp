@@ -9,10 +9,12 @@
 #include <QString>
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 #include "tilescope/catalogue.hpp"
 #include "tilescope/problem.hpp"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -82,6 +84,8 @@ class DiagramPanel : public QWidget {
   void syncControls();
   void advanceAnimation();
   void exportCurrent(const QString& suffix);
+  // Puts each row of controls on one line (presenting) or stacks its lines (docked).
+  void compactControls(bool on);
   // Sizes the presentation's text to its window.
   void fitPresentation();
   // Gives the current view, docked, the height it asks for at its width.
@@ -97,6 +101,7 @@ class DiagramPanel : public QWidget {
   QFont dockedFont_;  // the controls' font outside presentation mode
   QTabWidget* tabs_ = nullptr;
   QWidget* accessRow_ = nullptr;
+  std::vector<QBoxLayout*> compactRows_;  // the selection's and the access's rows of controls
   QSpinBox *blockX_ = nullptr, *blockY_ = nullptr, *warp_ = nullptr, *instr_ = nullptr,
            *innerK_ = nullptr, *readSlot_ = nullptr, *pad_ = nullptr;
   QSlider* stepSlider_ = nullptr;

@@ -63,7 +63,10 @@ const CublasGemm::Fp8Plan& CublasGemm::fp8Plan(const ProductArgs& args) {
   if (args.k % 16 != 0)
     throw Error(ErrorKind::Unsupported,
                 what + " needs K a multiple of 16 (K = " + std::to_string(args.k) + ")");
-  const cudaDataType input = args.element == ElementType::E4M3 ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;
+  if (args.element != ElementType::E4M3)
+    throw Error(ErrorKind::Unsupported,
+                what + ": cuBLASLt multiplies e5m2 only by e4m3, never e5m2 by e5m2");
+  const cudaDataType input = CUDA_R_8F_E4M3;
   if (workspace_.count() == 0) workspace_ = DeviceBuffer<std::byte>(kWorkspaceBytes);
   Fp8Plan plan;
   const auto release = [&] {
@@ -108,11 +111,7 @@ const CublasGemm::Fp8Plan& CublasGemm::fp8Plan(const ProductArgs& args) {
                                          plan.c, preference, 1, &chosen, &found),
           what);
     if (found == 0)
-      throw Error(ErrorKind::Unsupported,
-                  what + ": cuBLASLt has no kernel for this type and shape" +
-                      (args.element == ElementType::E5M2
-                           ? " (it multiplies e5m2 only by e4m3, never e5m2 by e5m2)"
-                           : ""));
+      throw Error(ErrorKind::Unsupported, what + ": cuBLASLt has no kernel for this shape");
     plan.algorithm = chosen.algo;
   } catch (...) {
     cublasLtMatmulPreferenceDestroy(preference);

@@ -369,8 +369,9 @@ TEST_F(CudaUserKernel, ToFloatReadsEveryFp8CodeAsCudaDoes) {
     SCOPED_TRACE(toString(type));
     const CompileResult compiled = compileUserKernel({"codes", source}, {arch_, {}, type});
     ASSERT_TRUE(compiled.ok) << said(compiled);
-    const cuda::UserModule module(compiled);
+    // The operands first: their allocation makes the CUDA context the module loads into.
     const DeviceProduct product(shape, type, Fill::Integer);
+    const cuda::UserModule module(compiled);
     module.launch(product.args, module.launchFor(shape));
     std::vector<float> values(256);
     TS_CUDA_CHECK(cudaMemcpy(values.data(), product.c.get(), values.size() * sizeof(float),

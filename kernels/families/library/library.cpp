@@ -31,10 +31,11 @@ void registerFamily(Registry& registry) {
                 .params = {},
                 .backends = kCpuAndCuda,
                 .hasMapping = false,
-                // The tensor-core types run through cublasGemmEx, FP8 through cuBLASLt (FP32
-                // accumulation) on the GPU; on the CPU sgemm multiplies their values as floats.
+                // The tensor-core types run through cublasGemmEx, e4m3 through cuBLASLt (FP32
+                // accumulation) on the GPU. cuBLASLt multiplies e5m2 only by e4m3, never by
+                // e5m2, so e5m2 has no library reference.
                 .types = {ElementType::F32, ElementType::TF32, ElementType::F16, ElementType::BF16,
-                          ElementType::E4M3, ElementType::E5M2},
+                          ElementType::E4M3},
                 .hue = {"#757575", "#8d8d8d"}},
        .runOnCpu = runOnCpu});
 }

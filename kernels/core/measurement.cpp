@@ -82,6 +82,11 @@ std::vector<double> referenceProduct(const Matrix& a, const Matrix& b) {
   }
 }
 
+double verificationTolerance(ElementType element) {
+  constexpr double kFp8SumTolerance = 8.0 * 0x1p-14;
+  return isFp8(element) ? kFp8SumTolerance : kFloat32Tolerance;
+}
+
 Verification verify(const Matrix& c, const std::vector<double>& reference, const Matrix& a,
                     const Matrix& b, double tolerance) {
   Verification v;

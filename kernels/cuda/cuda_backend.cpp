@@ -105,13 +105,14 @@ Matrix copyRows(const Matrix& source, const std::vector<std::int64_t>& rows) {
 }
 
 // cuBLAS checked on evenly spread rows: the double reference of a few rows is cheap at any size.
-Verification verifySampledRows(const Matrix& c, const Operands& operands) {
+Verification verifySampledRows(const Matrix& c, const Operands& operands, ElementType element) {
   const std::int64_t count = std::min(kSampledRows, c.rows);
   std::vector<std::int64_t> rows;
   for (std::int64_t s = 0; s < count; ++s)
     rows.push_back(count == 1 ? 0 : s * (c.rows - 1) / (count - 1));
   const Matrix aRows = copyRows(operands.a, rows);
-  return verify(copyRows(c, rows), referenceProduct(aRows, operands.b), aRows, operands.b);
+  return verify(copyRows(c, rows), referenceProduct(aRows, operands.b), aRows, operands.b,
+                verificationTolerance(element));
 }
 
 class CudaBackend final : public Backend {
@@ -447,12 +448,12 @@ class CudaBackend final : public Backend {
     if (request.verify) {
       report(0.9, "verifying");
       if (cpuReference)
-        out.verification =
-            verify(result, referenceProduct(operands.a, operands.b), operands.a, operands.b);
+        out.verification = verify(result, referenceProduct(operands.a, operands.b), operands.a,
+                                  operands.b, verificationTolerance(request.element));
       else if (gpuReference)
         out.verification = verifyAgainstCublas(*gemm, args, result, operands);
       else
-        out.verification = verifySampledRows(result, operands);
+        out.verification = verifySampledRows(result, operands, request.element);
     }
     out.backend = id();
     out.device = devices_[std::size_t(request.device)].name;

@@ -173,8 +173,8 @@ void CudaUserKernel::runsVerifyAndLaunchAsTheirMappings(const Shape& shape) {
         Matrix result = makePoisonedMatrix(shape.m, shape.n);
         TS_CUDA_CHECK(cudaMemcpy(result.data.data(), product->c.get(), product->c.bytes(),
                                  cudaMemcpyDeviceToHost));
-        const Verification check =
-            verify(result, reference, product->operands.a, product->operands.b);
+        const Verification check = verify(result, reference, product->operands.a,
+                                          product->operands.b, verificationTolerance(type));
         EXPECT_TRUE(check.passed) << "relative error " << check.relError << ", " << check.nonFinite
                                   << " unwritten";
         ++runs;

@@ -454,6 +454,11 @@ void TestDiagramViews::timelineDrawsEachStageOfThePipeline() {
     for (const KernelConfig& config : validConfigurations(info)) {
       DiagramDocument document;
       document.setConfiguration(config, {256, 256, 1000});
+      // Enough k-steps for a steady state past the first stages (tensor-fp8's are 128 deep).
+      if (const auto stages = document.mapping()->pipeline();
+          stages && document.mapping()->kSteps() < 2 * stages->stages + 2)
+        document.setConfiguration(
+            config, {256, 256, document.mapping()->kDepth() * (2 * stages->stages + 2)});
       const Mapping& m = *document.mapping();
       const std::optional<Pipeline> p = m.pipeline();
       if (!p || !p->overlaps()) continue;

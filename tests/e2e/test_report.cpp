@@ -941,7 +941,7 @@ TEST(ReportTrace, ATensorCoreTraceKeepsItsTypeAndFragmentReads) {
   nlohmann::json unknown = json;
   unknown["element"] = "fp8";
   EXPECT_EQ(traceRefused(unknown),
-            "trace.element: 'fp8' is not an element type (fp32, tf32, fp16 or bf16)");
+            "trace.element: 'fp8' is not an element type (fp32, tf32, fp16, bf16, e4m3 or e5m2)");
   // A shared-memory access takes at most 16 bytes: 4 words.
   nlohmann::json wide = json;
   wide["shared_a"]["read_widths"] = nlohmann::json::array();

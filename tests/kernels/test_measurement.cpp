@@ -135,6 +135,20 @@ TEST(Verify, PassesAnExactMatch) {
   EXPECT_EQ(v.tolerance, kFloat32Tolerance);
 }
 
+// FP8 products are held to a 14-bit sum's few epsilons (the tensor cores' FP8 accumulation),
+// every other type to float32's; an FP8 result with one element off by two still fails.
+TEST(Verify, Fp8KeepsItsSumsWidthAndStillCatchesAWrongElement) {
+  for (const ElementType type : kElementTypes)
+    EXPECT_EQ(verificationTolerance(type), isFp8(type) ? 8.0 * 0x1p-14 : kFloat32Tolerance)
+        << toString(type);
+  const Exact exact;
+  Matrix c = exact.product();
+  c.data[3] += 2.0f;
+  const Verification v = verify(c, exact.reference, exact.operands.a, exact.operands.b,
+                                verificationTolerance(ElementType::E4M3));
+  EXPECT_FALSE(v.passed) << v.normalizedError;
+}
+
 TEST(Verify, FailsOnANaN) {
   const Exact exact;
   Matrix c = exact.product();

@@ -329,16 +329,17 @@ class TestRoofline : public QObject {
     panel.refresh();
     ChartView* view = panel.chart(ChartKind::Roofline);
     QCOMPARE(pointCount(view), 1);
-    // The points, the slope and four roofs: FP32, TF32, FP16 and BF16 (equal on the datasheet,
-    // so they share a label).
-    QCOMPARE(view->graphCount(), 1 + 1 + 4);
+    // The points, the slope and five roofs: FP32, TF32, FP16 and BF16 (equal on the datasheet,
+    // so they share a label) and FP8.
+    QCOMPARE(view->graphCount(), 1 + 1 + 5);
     for (int i = 0; i < view->graphCount(); ++i) {
       if (view->graph(i)->lineStyle() != QCPGraph::lsNone)
         QCOMPARE(view->graph(i)->pen().style(), Qt::DashLine);
     }
     const QString labels = itemTexts(view).join(QLatin1Char('|'));
     QVERIFY2(labels.contains(QStringLiteral("FP16/BF16 tensor 989 TFLOP/s")), qPrintable(labels));
-    QCOMPARE(itemTexts(view).size(), 1 + 3 + 1);  // the slope, three roof labels, the hint
+    QVERIFY2(labels.contains(QStringLiteral("FP8 tensor 1979 TFLOP/s")), qPrintable(labels));
+    QCOMPARE(itemTexts(view).size(), 1 + 4 + 1);  // the slope, four roof labels, the hint
     QVERIFY2(labels.contains(QStringLiteral("memory 4.80 TB/s")), qPrintable(labels));
     QVERIFY(legendSays(view, QStringLiteral("roofs from the datasheet")));
     QVERIFY2(labels.contains(QStringLiteral("Measure Ceilings")), qPrintable(labels));

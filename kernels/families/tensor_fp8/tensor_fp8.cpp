@@ -77,7 +77,7 @@ void registerFamily(Registry& registry) {
                            "shared memory; K a multiple of 16",
             .check = ladderCheck<Map>(ownRules),
             .types = {ElementType::E4M3, ElementType::E5M2},
-            .hue = {"#6b3d00", "#f2b36b"},
+            .hue = {"#0c0036", "#f6f6fc"},
             .cudaArchitecture = {.minimum = 90,
                                  .only = true,
                                  .needs = "Hopper's FP8 wgmma, TMA and clusters"}},

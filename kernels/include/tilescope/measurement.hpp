@@ -50,6 +50,11 @@ struct Verification {
 // The float32 tolerance on normalizedError: a few float epsilons, the K scaling being in the
 // normalisation itself.
 inline constexpr double kFloat32Tolerance = 8.0 * 1.1920929e-7;
+// The tolerance a product of `element` inputs is held to: the float32 one, but for FP8. Hopper's
+// FP8 tensor cores keep about 14 bits of their running sums, not float32's 24 (DeepSeek-V3
+// technical report, section 3.3.2; cuBLASLt's fast accumulation gives the same results as
+// tensor-fp8): the same few epsilons of a 14-bit sum.
+double verificationTolerance(ElementType element);
 
 // The double-precision reference C = A B (OpenBLAS dgemm on upcast inputs).
 std::vector<double> referenceProduct(const Matrix& a, const Matrix& b);

@@ -117,7 +117,7 @@ KernelEditor::KernelEditor(QWidget* parent)
   name_->setText(QStringLiteral("my_kernel"));
   name_->setToolTip(tr("The name its runs get in the results and charts (user:NAME)"));
   identity->addWidget(name_, 1);
-  auto* archLabel = new QLabel(tr("&Architecture"), this);
+  auto* archLabel = new QLabel(tr("&GPU"), this);
   archLabel->setBuddy(arch_);
   identity->addWidget(archLabel);
   // sm_90a is what a Hopper GPU runs (it has wgmma); sm_90 is the portable Hopper target.

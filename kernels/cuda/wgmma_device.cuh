@@ -21,7 +21,8 @@ __device__ __forceinline__ std::uint64_t descriptor(const unsigned char* start, 
 }
 
 // One m64nNk16 instruction: D = A B + (accumulate ? D : 0) with A K-major (imm-trans-a 0) and B
-// N-major, i.e. B's rows of N values contiguous (imm-trans-b 1). D holds the warpgroup's 64 x N
+// N-major, i.e. B's rows of N values contiguous (imm-trans-b 1); for FP8 one m64nNk32 with both
+// operands K-major. D holds the warpgroup's 64 x N
 // accumulators, N / 2 a thread: register j is row j % 4 / 2 * 8 + lane / 4 of the warp's 16 and
 // column 8 (j / 4) + 2 (lane % 4) + j % 2.
 template <typename Element, int kN>
@@ -74,44 +75,31 @@ struct WarpgroupMma;
       "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 
 // kRegs accumulators take operands %0 .. %(kRegs - 1); the descriptors and the scale-d flag
-// follow as %kRegs, %kRegs + 1 and %kRegs + 2.
-#define TS_WGMMA_INSTRUCTION(ElementType, typeName, n, regs, a, b, p)                      \
-  template <>                                                                              \
-  struct WarpgroupMma<ElementType, n> {                                                    \
-    __device__ __forceinline__ static void run(float (&d)[regs], std::uint64_t descA,      \
-                                               std::uint64_t descB, int accumulate) {      \
-      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #p                                 \
-                   ", 0;\n"                                                                \
-                   "wgmma.mma_async.sync.aligned.m64n" #n "k16.f32." typeName "." typeName \
-                   " " TS_WGMMA_REGISTERS_##regs ", %" #a ", %" #b ", p, 1, 1, 0, 1;\n}\n" \
-                   : TS_WGMMA_ACCUMULATORS_##regs(d)                                       \
-                   : "l"(descA), "l"(descB), "r"(accumulate));                             \
-    }                                                                                      \
+// follow as %kRegs, %kRegs + 1 and %kRegs + 2. `k` is the instruction's depth; `layout` its
+// transpose operands after the scales: A K-major and B N-major (", 0, 1") for the 16-bit types,
+// none for FP8, whose operands are both K-major (the instruction has no transpose for 8 bits).
+#define TS_WGMMA_INSTRUCTION(ElementType, typeName, n, k, layout, regs, a, b, p)               \
+  template <>                                                                                  \
+  struct WarpgroupMma<ElementType, n> {                                                        \
+    __device__ __forceinline__ static void run(float (&d)[regs], std::uint64_t descA,          \
+                                               std::uint64_t descB, int accumulate) {          \
+      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #p                                     \
+                   ", 0;\n"                                                                    \
+                   "wgmma.mma_async.sync.aligned.m64n" #n "k" #k ".f32." typeName "." typeName \
+                   " " TS_WGMMA_REGISTERS_##regs ", %" #a ", %" #b ", p, 1, 1" layout ";\n}\n" \
+                   : TS_WGMMA_ACCUMULATORS_##regs(d)                                           \
+                   : "l"(descA), "l"(descB), "r"(accumulate));                                 \
+    }                                                                                          \
   };
 
-// FP8, m64nNk32: both operands K-major (the instruction has no transpose for 8-bit types).
-#define TS_WGMMA_FP8_INSTRUCTION(ElementType, typeName, n, regs, a, b, p)                  \
-  template <>                                                                              \
-  struct WarpgroupMma<ElementType, n> {                                                    \
-    __device__ __forceinline__ static void run(float (&d)[regs], std::uint64_t descA,      \
-                                               std::uint64_t descB, int accumulate) {      \
-      asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #p                                 \
-                   ", 0;\n"                                                                \
-                   "wgmma.mma_async.sync.aligned.m64n" #n "k32.f32." typeName "." typeName \
-                   " " TS_WGMMA_REGISTERS_##regs ", %" #a ", %" #b ", p, 1, 1;\n}\n"       \
-                   : TS_WGMMA_ACCUMULATORS_##regs(d)                                       \
-                   : "l"(descA), "l"(descB), "r"(accumulate));                             \
-    }                                                                                      \
-  };
-
-TS_WGMMA_INSTRUCTION(__half, "f16", 128, 64, 64, 65, 66)
-TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 128, 64, 64, 65, 66)
-TS_WGMMA_INSTRUCTION(__half, "f16", 256, 128, 128, 129, 130)
-TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 256, 128, 128, 129, 130)
-TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e4m3, "e4m3", 128, 64, 64, 65, 66)
-TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e5m2, "e5m2", 128, 64, 64, 65, 66)
-TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e4m3, "e4m3", 256, 128, 128, 129, 130)
-TS_WGMMA_FP8_INSTRUCTION(__nv_fp8_e5m2, "e5m2", 256, 128, 128, 129, 130)
+TS_WGMMA_INSTRUCTION(__half, "f16", 128, 16, ", 0, 1", 64, 64, 65, 66)
+TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 128, 16, ", 0, 1", 64, 64, 65, 66)
+TS_WGMMA_INSTRUCTION(__half, "f16", 256, 16, ", 0, 1", 128, 128, 129, 130)
+TS_WGMMA_INSTRUCTION(__nv_bfloat16, "bf16", 256, 16, ", 0, 1", 128, 128, 129, 130)
+TS_WGMMA_INSTRUCTION(__nv_fp8_e4m3, "e4m3", 128, 32, "", 64, 64, 65, 66)
+TS_WGMMA_INSTRUCTION(__nv_fp8_e5m2, "e5m2", 128, 32, "", 64, 64, 65, 66)
+TS_WGMMA_INSTRUCTION(__nv_fp8_e4m3, "e4m3", 256, 32, "", 128, 128, 129, 130)
+TS_WGMMA_INSTRUCTION(__nv_fp8_e5m2, "e5m2", 256, 32, "", 128, 128, 129, 130)
 
 // tf32 with A from registers, m64n256k8: tf32 operands in shared memory must be K-major, so the
 // transposed product (tensor-tf32) passes its N-major operand through registers. `a` holds the
@@ -128,7 +116,6 @@ __device__ __forceinline__ void warpgroupMmaTf32(float (&d)[128], const unsigned
 }
 
 #undef TS_WGMMA_INSTRUCTION
-#undef TS_WGMMA_FP8_INSTRUCTION
 #undef TS_WGMMA_ACCUMULATORS_128
 #undef TS_WGMMA_ACCUMULATORS_64
 #undef TS_WGMMA_REGISTERS_128

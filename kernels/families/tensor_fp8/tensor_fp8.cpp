@@ -3,6 +3,7 @@
 
 #include "families/tensor_fp8/tensor_fp8.hpp"
 #include "families/registration.hpp"
+#include "families/tensor_tma/tensor_tma_recipe.hpp"
 
 namespace tilescope::families::tensor_fp8 {
 
@@ -41,14 +42,8 @@ std::string stepRecipe(const Mapping& m) {
          str(map.bk / Map::kInstrK) + " wgmma m64n" + str(map.bn) +
          "k32 reading both tiles from shared memory, keep that batch in flight and free the "
          "previous step's stage; each thread keeps " +
-         std::to_string(m.rowsPerThread() * m.colsPerThread()) +
-         " FP32 sums\nacross tiles: " + str(m.launchGrid().x) + " blocks take up to " +
-         std::to_string(m.rounds()) + " tiles each in the grouped order (bands of " +
-         str(map.group) + " tile rows)" +
-         (map.cluster > 1 ? "\nclusters of " + str(map.cluster) +
-                                " blocks take tiles stacked along M and share B's boxes by "
-                                "multicast, as in tensor-persistent"
-                          : std::string());
+         std::to_string(m.rowsPerThread() * m.colsPerThread()) + " FP32 sums" +
+         persistentVariantTiles(m, map);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "families/tensor_tf32/tensor_tf32.hpp"
 #include "families/registration.hpp"
+#include "families/tensor_tma/tensor_tma_recipe.hpp"
 
 namespace tilescope::families::tensor_tf32 {
 
@@ -40,13 +41,8 @@ std::string stepRecipe(const Mapping& m) {
          "keeps " +
          std::to_string(m.rowsPerThread() * m.colsPerThread()) +
          " of the sums, down two columns of C, and four lanes swap them before storing so that "
-         "each writes 16 consecutive bytes\nacross tiles: " +
-         str(m.launchGrid().x) + " blocks take up to " + std::to_string(m.rounds()) +
-         " tiles each in the grouped order (bands of " + str(map.group) + " tile rows)" +
-         (map.cluster > 1 ? "\nclusters of " + str(map.cluster) +
-                                " blocks take tiles stacked along M and share B's boxes by "
-                                "multicast, as in tensor-persistent"
-                          : std::string());
+         "each writes 16 consecutive bytes" +
+         persistentVariantTiles(m, map);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// tensor-tma's k-step in words, for the k-step view: its registration's recipe, and the first
-// part of tensor-persistent's, whose blocks are tensor-tma's (maps::WarpSpecialised).
+// tensor-tma's k-step in words, for the k-step view: its registration's recipe, the first part
+// of tensor-persistent's, whose blocks are tensor-tma's (maps::WarpSpecialised), and the last part
+// of its variants'.
 #include <string>
 
 #include "families/registration.hpp"
@@ -25,6 +26,19 @@ std::string warpSpecialisedRecipe(const Mapping& m, const Map& map) {
          "k16 reading both tiles from shared memory, keep that batch in flight and free the "
          "previous step's stage ('empty') once its batch is done; each thread keeps " +
          std::to_string(m.rowsPerThread() * m.colsPerThread()) + " of the sums";
+}
+
+// The last lines of a recipe of tensor-persistent's variants (tensor-tf32, tensor-fp8): the tiles
+// each block takes in turn, and the clusters sharing B.
+template <typename Map>
+std::string persistentVariantTiles(const Mapping& m, const Map& map) {
+  return "\nacross tiles: " + str(m.launchGrid().x) + " blocks take up to " +
+         std::to_string(m.rounds()) + " tiles each in the grouped order (bands of " +
+         str(map.group) + " tile rows)" +
+         (map.cluster > 1 ? "\nclusters of " + str(map.cluster) +
+                                " blocks take tiles stacked along M and share B's boxes by "
+                                "multicast, as in tensor-persistent"
+                          : std::string());
 }
 
 }  // namespace tilescope::families

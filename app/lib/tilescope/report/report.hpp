@@ -43,8 +43,8 @@ DeviceInfo deviceFromJson(const nlohmann::json& json, const std::string& path = 
 // The CSV columns, in order: backend, device, kernel, params, M, N, K, median_ms, min_ms,
 // max_ms, gflops, rel_error, verified, reps, then h2d_ms, kernel_ms, d2h_ms, unsynced_host_ms,
 // then the kernel's resources: registers, shared_bytes, local_bytes, threads_per_block,
-// blocks_per_sm, occupancy (empty where not measured), then element (fp32, tf32, fp16, bf16, e4m3, e5m2).
-// readCsv also reads files that end at unsynced_host_ms (written before the resource columns
+// blocks_per_sm, occupancy (empty where not measured), then element (fp32, tf32, fp16, bf16, e4m3,
+// e5m2). readCsv also reads files that end at unsynced_host_ms (written before the resource columns
 // existed) or at occupancy (before the element column), as fp32 results.
 std::vector<std::string> csvHeader();
 std::vector<std::string> csvRow(const RunResult& result);

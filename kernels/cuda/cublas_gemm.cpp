@@ -58,7 +58,10 @@ void CublasGemm::multiply(const ProductArgs& args) {
 const CublasGemm::Fp8Plan& CublasGemm::fp8Plan(const ProductArgs& args) {
   const Fp8Key key{args.m, args.n, args.k, args.element};
   if (const auto found = fp8Plans_.find(key); found != fp8Plans_.end()) return found->second;
-  const std::string what = std::string("cuBLASLt FP8 matmul (") + toString(args.element) + ")";
+  // The shape in every message: cuBLASLt's FP8 kernels refuse some (N not a multiple of 16).
+  const std::string what = std::string("cuBLASLt FP8 matmul (") + toString(args.element) + ") at " +
+                           std::to_string(args.m) + " x " + std::to_string(args.n) + " x " +
+                           std::to_string(args.k);
   // Its leading dimensions (K bytes for both operands) must be multiples of 16.
   if (args.k % 16 != 0)
     throw Error(ErrorKind::Unsupported,

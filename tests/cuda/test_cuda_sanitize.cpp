@@ -40,12 +40,18 @@ TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
     for (const Params& params : tilesToCheck(info)) {
       // No tile multiple. K = 41 and N = 29 keep the vector-copy kernels on their scalar paths;
       // the second shape (K and N multiples of 8, two block rows, seven k-steps of 16 or four of
-      // 32) on their 16-byte paths, with the pipeline's stages wrapping around.
+      // 32) on their 16-byte paths, with the pipeline's stages wrapping around. FP8 rows of K
+      // bytes go through the copy engine, which needs K a multiple of 16, and cuBLASLt's FP8
+      // matmul takes N a multiple of 16 too: both round up to one.
       for (const Shape& shape : {Shape{37, 29, 41}, Shape{131, 72, 104}})
         for (const ElementType element : info.types) {
           RunRequest run;
           run.kernel = {info.id, params};
           run.shape = shape;
+          if (isFp8(element)) {
+            run.shape.k = (shape.k + 15) / 16 * 16;
+            run.shape.n = (shape.n + 15) / 16 * 16;
+          }
           run.element = element;
           run.fill = Fill::Integer;
           run.sampling.warmups = 0;

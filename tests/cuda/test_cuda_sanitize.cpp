@@ -42,7 +42,7 @@ TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
       // the second shape (K and N multiples of 8, two block rows, seven k-steps of 16 or four of
       // 32) on their 16-byte paths, with the pipeline's stages wrapping around. FP8 rows of K
       // bytes go through the copy engine, which needs K a multiple of 16, and cuBLASLt's FP8
-      // matmul takes N a multiple of 16 too: both round up to one.
+      // matmul refuses N = 29 (24 and 72 ran on an H100): K and N round up to multiples of 16.
       for (const Shape& shape : {Shape{37, 29, 41}, Shape{131, 72, 104}})
         for (const ElementType element : info.types) {
           RunRequest run;

@@ -18,18 +18,11 @@ using namespace cpu;
 void runOnCpu(const Gemm& g, const Params& params, const std::atomic<bool>* cancel) {
   const maps::SharedA map{{tileParam(params)}};
   const maps::SharedTile aLayout = map.aTile();
-  const Dim2 shape = map.block(), first{0, 0};
+  const Dim2 first{0, 0};
   const int tile = map.tile, depth = map.kDepth();
   const std::int64_t steps = ceilDiv(g.k, depth);
-  const TileStaging aStaging = stagingOf(
-      shape, [&](Dim2 t) { return map.aLoad(first, t, 0); },
-      [&](Dim2 t) { return aLayout.word(int(map.aTileStore(t).row), int(map.aTileStore(t).col)); });
-  const TileReads aReads = readsOf(
-      shape, depth, [&](Dim2 t) { return int(map.row(first, t, 0)); },
-      [&](Dim2 t, int kk) {
-        const Cell at = map.aTileRead(t, kk);
-        return aLayout.word(int(at.row), int(at.col));
-      });
+  const TileStaging aStaging = aTileStaging(map);
+  const TileReads aReads = aTileReads(map);
   const std::vector<OutputRect> warps = warpsOf(map);
 
   launchBlocks(map.grid(g.m, g.n), cancel, [&](Dim2 block) {

@@ -59,6 +59,28 @@ std::vector<cpu::OutputRect> warpsOf(const Map& map) {
   });
 }
 
+// A's T x T tile of a map that stages it (shared-a, shared-tiled, shared-tiled-padded): each
+// thread's copy into the tile, and each thread's reads of its tile row.
+template <typename Map>
+cpu::TileStaging aTileStaging(const Map& map) {
+  const maps::SharedTile layout = map.aTile();
+  const Dim2 first{0, 0};
+  return stagingOf(
+      map.block(), [&](Dim2 t) { return map.aLoad(first, t, 0); },
+      [&](Dim2 t) { return layout.word(int(map.aTileStore(t).row), int(map.aTileStore(t).col)); });
+}
+template <typename Map>
+cpu::TileReads aTileReads(const Map& map) {
+  const maps::SharedTile layout = map.aTile();
+  const Dim2 first{0, 0};
+  return readsOf(
+      map.block(), map.kDepth(), [&](Dim2 t) { return int(map.row(first, t, 0)); },
+      [&](Dim2 t, int kk) {
+        const Cell at = map.aTileRead(t, kk);
+        return layout.word(int(at.row), int(at.col));
+      });
+}
+
 // Stores the block's accumulators (one per thread, at [row * T + col]) where the map puts them.
 template <typename Map>
 void storeOutputs(const cpu::Gemm& g, const Map& map, Dim2 block, const float* accumulators) {
@@ -80,18 +102,11 @@ void runSharedTiles(const cpu::Gemm& g, const Map& map, const std::atomic<bool>*
   const Dim2 shape = map.block(), first{0, 0};
   const int tile = map.tile, depth = map.kDepth();
   const std::int64_t steps = ceilDiv(g.k, depth);
-  const TileStaging aStaging = stagingOf(
-      shape, [&](Dim2 t) { return map.aLoad(first, t, 0); },
-      [&](Dim2 t) { return aLayout.word(int(map.aTileStore(t).row), int(map.aTileStore(t).col)); });
+  const TileStaging aStaging = aTileStaging(map);
   const TileStaging bStaging = stagingOf(
       shape, [&](Dim2 t) { return map.bLoad(first, t, 0); },
       [&](Dim2 t) { return bLayout.word(int(map.bTileStore(t).row), int(map.bTileStore(t).col)); });
-  const TileReads aReads = readsOf(
-      shape, depth, [&](Dim2 t) { return int(map.row(first, t, 0)); },
-      [&](Dim2 t, int kk) {
-        const Cell at = map.aTileRead(t, kk);
-        return aLayout.word(int(at.row), int(at.col));
-      });
+  const TileReads aReads = aTileReads(map);
   const TileReads bReads = readsOf(
       shape, depth, [&](Dim2 t) { return int(map.col(first, t, 0)); },
       [&](Dim2 t, int kk) {

@@ -108,8 +108,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
       "The device it ran on (hover a cell for its facts)",
       "The catalogue kernel",
       "The kernel's parameters",
-      "The element type of A and B: fp32, or tf32, fp16, bf16 on tensor cores (C and the "
-      "accumulation are always fp32)",
+      "The element type of A and B: fp32, or tf32, fp16, bf16, e4m3, e5m2 on tensor cores (C "
+      "and the accumulation are always fp32)",
       "Rows of A and C",
       "Columns of B and C",
       "Columns of A, rows of B",

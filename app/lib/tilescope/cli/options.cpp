@@ -34,8 +34,8 @@ const std::vector<OptionSpec> kOptions = {
   {"tile", "", "T", "", "Tile size of a single-tile kernel.", kBoth},
   {"param", "", "K=V,...", "", "Named kernel parameters, e.g. BM=128,TM=8.", kBoth},
   {"type", "", "TYPE", "",
-   "Element type of A and B: fp32, or tf32, fp16, bf16 for the tensor cores (C and the "
-   "accumulation stay fp32). Default: the kernel's first type.", kBoth},
+   "Element type of A and B: fp32, or tf32, fp16, bf16, e4m3, e5m2 for the tensor cores (C "
+   "and the accumulation stay fp32). Default: the kernel's first type.", kBoth},
   {"size", "", "S", "", "Sets M = N = K.", kBoth},
   {"m", "", "M", "", "Rows of A and C.", kBoth},
   {"n", "", "N", "", "Columns of B and C.", kBoth},

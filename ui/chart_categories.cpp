@@ -11,8 +11,9 @@
 namespace tilescope::ui {
 namespace {
 
-// An upright category label takes at most this share of the chart's height.
-constexpr double kUprightLabelShare = 0.25;
+// An upright category label takes at most this share of the chart's height (a fifth: the plot
+// keeps its share of a short page, and the legend names the series in full).
+constexpr double kUprightLabelShare = 0.2;
 
 // The words of each text; those every text holds (each once), moved out; when that would leave a
 // text empty, none are.

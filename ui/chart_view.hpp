@@ -177,6 +177,7 @@ class ChartView : public QCustomPlot {
     bool beside = false;
     bool compact = false;
     int mostTextWidth = 0, columns = 0, width = 0, height = 0;
+    int oneRow = 0;          // the height of its first row, with its margins
     bool fits = true;        // within the room the plot leaves it
     bool shortened = false;  // its entries cut to columns narrower than they are
     bool operator==(const LegendShown&) const = default;

@@ -91,8 +91,11 @@ class ChartView : public QCustomPlot {
 
   // Labels placed at the first of their spots where they cover no other label, no point and no
   // line of the chart, else (the spots tried again) no label and no point; at every size the chart
-  // is drawn at (screen and export). One with no such spot is hidden at that size.
-  void keepClear(QCPItemText* label, std::vector<LabelPlace> spots);
+  // is drawn at (screen and export). One with no such spot is hidden at that size, unless
+  // `mustShow` (a roof's name): then it takes the free place nearest its first spot just above or
+  // below that spot's height (clear of lines where one is, before it would lie over a line at a
+  // spot of its own), else the free place of the plot nearest it.
+  void keepClear(QCPItemText* label, std::vector<LabelPlace> spots, bool mustShow = false);
   // Labels placed where they ask to be, or one or two of their heights above or below.
   void keepApart(const std::vector<QCPItemText*>& labels);
 
@@ -246,6 +249,7 @@ class ChartView : public QCustomPlot {
     QPointer<QCPItemText> label;
     std::vector<LabelPlace> spots;
     QString text;
+    bool mustShow = false;
   };
   std::vector<KeptClear> clear_;
 };

@@ -111,6 +111,7 @@ void ChartView::placeLabelsClear() {
         label->setPositionAlignment(spots.front().alignment);
         label->position->setCoords(spots.front().coords);
         const QRectF first = rectOf(label);
+        if (first.width() < 1 || first.height() < 1) continue;
         const double height = label->position->pixelPosition().y();
         std::vector<double> tops;
         if (level)

@@ -11,8 +11,9 @@
 namespace tilescope::ui {
 namespace {
 
-// An upright category label takes at most this share of the chart's height.
-constexpr double kUprightLabelShare = 0.25;
+// An upright category label takes at most this share of the chart's height (a fifth: the plot
+// keeps its share of a short page, and the legend names the series in full).
+constexpr double kUprightLabelShare = 0.2;
 
 // The words of each text; those every text holds (each once), moved out; when that would leave a
 // text empty, none are.
@@ -150,12 +151,21 @@ bool ChartView::fitCategories() {
     QMap<double, QString> names;
     for (const Group& group : groups_) {
       const int room = int(group.count * spacing) - kLabelGap;
-      // On up to three lines where one is too short ("naive" over "tile=16"), else shortened.
+      // On up to three lines where one is too short ("naive" over "tile=16"), else the kernel's
+      // name whole (broken at its hyphens) over the rest shortened ("warptile" over "BM=64,…"),
+      // else all shortened.
       QString name;
       if (room >= groupMetrics.averageCharWidth() * 4) {
         name = wrapped(group.text, groupMetrics, room);
-        if (name.isEmpty() || name.count(QLatin1Char('\n')) > 2)
-          name = groupMetrics.elidedText(group.text, Qt::ElideRight, room);
+        if (name.isEmpty() || name.count(QLatin1Char('\n')) > 2) {
+          const QString first =
+              wrapped(group.text.section(QLatin1Char(' '), 0, 0), groupMetrics, room);
+          const QString rest = groupMetrics.elidedText(group.text.section(QLatin1Char(' '), 1),
+                                                       Qt::ElideRight, room);
+          name = !first.isEmpty() && first.count(QLatin1Char('\n')) < 2 && rest.size() > 1
+                     ? first + QLatin1Char('\n') + rest
+                     : groupMetrics.elidedText(group.text, Qt::ElideRight, room);
+        }
       }
       names.insert(group.first + 1 + (group.count - 1) / 2.0, name);
     }

@@ -3,6 +3,7 @@
 // other label, no point and no line.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "chart_text.hpp"
 #include "chart_view.hpp"
@@ -28,8 +29,8 @@ bool crosses(const QLineF& segment, const QRectF& rect) {
 
 }  // namespace
 
-void ChartView::keepClear(QCPItemText* label, std::vector<LabelPlace> spots) {
-  clear_.push_back({label, std::move(spots), label->text()});
+void ChartView::keepClear(QCPItemText* label, std::vector<LabelPlace> spots, bool mustShow) {
+  clear_.push_back({label, std::move(spots), label->text(), mustShow});
 }
 
 void ChartView::keepApart(const std::vector<QCPItemText*>& labels) {
@@ -64,11 +65,20 @@ void ChartView::placeLabelsClear() {
     }
   }
   std::vector<QRectF> placed;
-  for (auto& [label, spots, text] : clear_) {
+  // Whether `rect` is free: in the plot, on no placed label and no point, and (`strict`) across
+  // no line (it may touch one: its own roof, its slope at a corner).
+  const auto free = [&](const QRectF& rect, bool strict) {
+    const auto covers = [&](const QRectF& other) { return other.intersects(rect); };
+    const QRectF inner = rect.adjusted(2, 2, -2, -2);
+    return area.contains(rect) && std::none_of(placed.begin(), placed.end(), covers) &&
+           std::none_of(points.begin(), points.end(), covers) &&
+           (!strict || std::none_of(lines.begin(), lines.end(),
+                                    [&](const QLineF& line) { return crosses(line, inner); }));
+  };
+  for (auto& [label, spots, text, mustShow] : clear_) {
     if (!label) continue;
-    bool shown = false;
-    // First clear of lines too; else over a line (the label's veil keeps it readable).
-    for (bool strict : {true, false}) {
+    // The first free one of the label's spots; nullopt where none is.
+    const auto atSpot = [&](bool strict) -> std::optional<QRectF> {
       for (const LabelPlace& spot : spots) {
         label->setText(spot.text.isEmpty() ? text : spot.text);
         label->setPositionAlignment(spot.alignment);
@@ -79,22 +89,64 @@ void ChartView::placeLabelsClear() {
           label->position->setPixelPosition(label->position->pixelPosition() + QPointF(0, offset));
           rect.translate(0, offset);
         }
-        if (!area.contains(rect)) continue;
-        const auto covers = [&](const QRectF& other) { return other.intersects(rect); };
-        if (std::any_of(placed.begin(), placed.end(), covers)) continue;
-        if (std::any_of(points.begin(), points.end(), covers)) continue;
-        // A label may touch a line (its own roof, its slope at a corner), not cross it.
-        const QRectF inner = rect.adjusted(2, 2, -2, -2);
-        if (strict && std::any_of(lines.begin(), lines.end(),
-                                  [&](const QLineF& line) { return crosses(line, inner); }))
-          continue;
-        placed.push_back(rect);
-        shown = true;
-        break;
+        if (free(rect, strict)) return rect;
       }
-      if (shown) break;
-    }
-    label->setVisible(shown);
+      return std::nullopt;
+    };
+    // The free place of the plot nearest the label's first spot, in steps of a fraction of its
+    // size, in its text as set or any other its spots give it (on two lines, shorter). `level`:
+    // only just above or just below the first spot's height (a roof's label stays by its roof,
+    // on either side of it, left of its ridge too).
+    const auto nearest = [&](bool strict, bool level) -> std::optional<QRectF> {
+      if (spots.empty()) return std::nullopt;
+      QStringList texts{text};
+      for (const LabelPlace& spot : spots)
+        if (!spot.text.isEmpty() && !texts.contains(spot.text)) texts << spot.text;
+      std::optional<QRectF> best;
+      QString bestText;
+      QPointF bestShift;
+      double bestDistance = 0;
+      for (const QString& shown : texts) {
+        label->setText(shown);
+        label->setPositionAlignment(spots.front().alignment);
+        label->position->setCoords(spots.front().coords);
+        const QRectF first = rectOf(label);
+        if (first.width() < 1 || first.height() < 1) continue;
+        const double height = label->position->pixelPosition().y();
+        std::vector<double> tops;
+        if (level)
+          tops = {height, height - first.height()};
+        else
+          for (double y = area.top(); y + first.height() <= area.bottom(); y += first.height() / 4)
+            tops.push_back(y);
+        for (const double y : tops)
+          for (double x = area.left(); x + first.width() <= area.right(); x += first.width() / 8) {
+            const QRectF rect(QPointF(x, y), first.size());
+            const double distance = QLineF(rect.center(), first.center()).length();
+            if ((!best || distance < bestDistance) && free(rect, strict)) {
+              best = rect;
+              bestText = shown;
+              bestShift = rect.topLeft() - first.topLeft();
+              bestDistance = distance;
+            }
+          }
+      }
+      if (best) {
+        label->setText(bestText);
+        label->position->setCoords(spots.front().coords);
+        label->position->setPixelPosition(label->position->pixelPosition() + bestShift);
+      }
+      return best;
+    };
+    // First clear of lines too; else over a line (the label's veil keeps it readable); one that
+    // must show, by its own height first, then anywhere.
+    std::optional<QRectF> rect = atSpot(true);
+    if (!rect && mustShow) rect = nearest(true, true);
+    if (!rect) rect = atSpot(false);
+    if (!rect && mustShow) rect = nearest(false, true);
+    if (!rect && mustShow) rect = nearest(false, false);
+    if (rect) placed.push_back(*rect);
+    label->setVisible(rect.has_value());
   }
 }
 

@@ -18,6 +18,11 @@ constexpr double kMostLegendBelowShare = 0.4;
 constexpr int kLeastPlotHeight = 60;
 constexpr double kLeastPlotShare = 0.3;
 constexpr int kLeastLegendLetters = 6;
+// A docked page shorter than this (the charts docked at 150 % on a 1280x720 screen) keeps its
+// height for the plot: a legend of more rows than one taking more than this share runs on below
+// the page.
+constexpr int kShortPage = 320;
+constexpr double kLegendShortPageShare = 0.1;
 
 }  // namespace
 
@@ -119,7 +124,13 @@ ChartView::LegendShown ChartView::legendFor(QSize size, bool runsOn) const {
     const int columns =
         std::clamp((width - margins + spacing) / std::max(1, widest + spacing), 1, count);
     const int rows = (count + columns - 1) / columns;
-    return LegendShown{false, compact, mostText, columns, width, heightOf(rows, rowHeight)};
+    return LegendShown{false,
+                       compact,
+                       mostText,
+                       columns,
+                       width,
+                       heightOf(rows, rowHeight),
+                       heightOf(1, rowHeight)};
   };
   // Beside: one column (or more, as the height asks) no wider than a share of the chart, as tall
   // as the chart below its title.
@@ -138,7 +149,13 @@ ChartView::LegendShown ChartView::legendFor(QSize size, bool runsOn) const {
     const int rows = (count + columns - 1) / columns;
     const int across = columns * widest + (columns - 1) * spacing + margins;
     if (across > room || heightOf(rows, rowHeight) > tall) return std::nullopt;
-    return LegendShown{true, compact, mostText, columns, across, heightOf(rows, rowHeight)};
+    return LegendShown{true,
+                       compact,
+                       mostText,
+                       columns,
+                       across,
+                       heightOf(rows, rowHeight),
+                       heightOf(1, rowHeight)};
   };
   // The most height the legend may take and leave the title, the axes and a plot.
   const int titleHeight = title_->outerRect().height();
@@ -168,8 +185,9 @@ ChartView::LegendShown ChartView::legendFor(QSize size, bool runsOn) const {
     int widest = 0, rowHeight = 0;
     measure(true, mostText, &widest, &rowHeight);
     const int rows = (count + columns - 1) / columns;
-    shown =
-        LegendShown{false, true, mostText, columns, width, heightOf(rows, rowHeight), true, true};
+    shown = LegendShown{
+        false, true, mostText, columns, width, heightOf(rows, rowHeight), heightOf(1, rowHeight),
+        true,  true};
   }
   // Past that, an export or a presentation lists every entry however much of the height that
   // takes; a docked chart asks for more height (askRoomForLegend).
@@ -180,25 +198,31 @@ ChartView::LegendShown ChartView::legendFor(QSize size, bool runsOn) const {
 void ChartView::askRoomForLegend() {
   // A presentation or an export has the room it has.
   if (presenting_ || exporting_) return;
-  // The height the chart is seen at: its parent's (ChartPanel's scroll area), else its own.
-  const int seen =
-      std::max(parentWidget() ? parentWidget()->height() : height(), kLeastChartHeight);
+  // The height the chart is seen at: its parent's (ChartPanel's scroll area, which may be a
+  // little shorter than the least chart), else its own.
+  const int seen = parentWidget() && parentWidget()->height() > 0
+                       ? parentWidget()->height()
+                       : std::max(height(), kLeastChartHeight);
   const int titleHeight = title_->outerRect().height();
   const bool listed = legend->visible() && !legendEntries_.empty();
   if (listed && (legendRoom_.width != width() || legendRoom_.seenHeight != seen ||
                  legendRoom_.titleHeight != titleHeight)) {
     legendRoom_ = {width(), seen, titleHeight, kLeastChartHeight, std::nullopt};
-    // Too short for every entry, or for every entry whole: as tall as the plot and its axes
-    // keeping three quarters of the page, the legend (its entries whole) taking the last quarter
-    // and going on below.
-    if (const LegendShown atSeen = legendFor({width(), seen}); !atSeen.fits || atSeen.shortened) {
+    // Too short for every entry, or for every entry whole, or a short page whose legend of
+    // several rows would take the plot's height: as tall as the plot and its axes keeping the
+    // page but for the legend's first row, the rest of the legend (its entries whole) going on
+    // below.
+    const LegendShown atSeen = legendFor({width(), seen});
+    const bool crowds = seen < kShortPage && atSeen.height > atSeen.oneRow &&
+                        atSeen.height > seen * kLegendShortPageShare;
+    if (!atSeen.fits || atSeen.shortened || crowds) {
       const LegendShown shown = legendFor({width(), seen}, true);
       legendRoom_.grown = shown;
       // A title wrapped onto more lines than it has takes them from the plot's three quarters.
       const int wrappedLines = std::max(
           int(title_->text().count(QLatin1Char('\n')) - fullTitle_.count(QLatin1Char('\n'))), 0);
       legendRoom_.height =
-          std::max(seen, seen + shown.height - int(seen * kLegendBelowShare) +
+          std::max(seen, seen + shown.height - shown.oneRow +
                              wrappedLines * QFontMetrics(title_->font()).lineSpacing());
     }
   }

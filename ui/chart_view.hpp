@@ -91,8 +91,11 @@ class ChartView : public QCustomPlot {
 
   // Labels placed at the first of their spots where they cover no other label, no point and no
   // line of the chart, else (the spots tried again) no label and no point; at every size the chart
-  // is drawn at (screen and export). One with no such spot is hidden at that size.
-  void keepClear(QCPItemText* label, std::vector<LabelPlace> spots);
+  // is drawn at (screen and export). One with no such spot is hidden at that size, unless
+  // `mustShow` (a roof's name): then it takes the free place nearest its first spot just above or
+  // below that spot's height (clear of lines where one is, before it would lie over a line at a
+  // spot of its own), else the free place of the plot nearest it.
+  void keepClear(QCPItemText* label, std::vector<LabelPlace> spots, bool mustShow = false);
   // Labels placed where they ask to be, or one or two of their heights above or below.
   void keepApart(const std::vector<QCPItemText*>& labels);
 
@@ -177,6 +180,7 @@ class ChartView : public QCustomPlot {
     bool beside = false;
     bool compact = false;
     int mostTextWidth = 0, columns = 0, width = 0, height = 0;
+    int oneRow = 0;          // the height of its first row, with its margins
     bool fits = true;        // within the room the plot leaves it
     bool shortened = false;  // its entries cut to columns narrower than they are
     bool operator==(const LegendShown&) const = default;
@@ -245,6 +249,7 @@ class ChartView : public QCustomPlot {
     QPointer<QCPItemText> label;
     std::vector<LabelPlace> spots;
     QString text;
+    bool mustShow = false;
   };
   std::vector<KeptClear> clear_;
 };

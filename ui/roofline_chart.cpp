@@ -216,8 +216,9 @@ QCPItemText* addLabel(ChartView* view, double x, double y, Qt::Alignment alignme
 // them in turn, clear of the points and the other lines).
 constexpr int kLabelPlaces = 12;
 
-// The share of the y axis left above the highest roof, for its label.
-constexpr double kRoomAboveRoofs = 0.14;
+// The share of the y axis left above the highest roof, for its label (a label row on a plot of
+// 100 px, docked at 853x480).
+constexpr double kRoomAboveRoofs = 0.2;
 
 // Roofs closer than this factor (FP16 and BF16) would overprint their labels: they share one.
 constexpr double kSharedLabelRatio = 1.05;
@@ -327,6 +328,9 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
     else
       labelGroups.push_back({roof});
   }
+  // From the highest roof down: its label takes the room above the roofs, the lower ones find
+  // theirs below and beside.
+  std::reverse(labelGroups.begin(), labelGroups.end());
   for (const auto& group : labelGroups) {
     const double low = group.front().second, high = group.back().second;
     std::vector<LabelPlace> spots;
@@ -384,12 +388,25 @@ void drawDeviceRoofline(ChartView* view, const Roofline& line, double xLow, doub
           spots.push_back({{x, under ? low : high}, under ? below : over, 0, twoLines});
       }
     }
+    // On a small plot, the measured figures alone on two lines ("FP8 tensor" over "1540
+    // TFLOP/s"): the dashed roofs and the points' tips give the datasheet's.
+    if (line.measured && sheetHasAll) {
+      const QString measuredOnly = QObject::tr("%1%2").arg(devicePrefix, roofLabel(group));
+      const qsizetype space = measuredOnly.lastIndexOf(QLatin1Char(' '), -1);
+      const qsizetype before = measuredOnly.lastIndexOf(QLatin1Char(' '), space - 1);
+      if (before > 0)
+        spots.push_back(
+            {{xHigh, low},
+             below,
+             0,
+             measuredOnly.left(before) + QLatin1Char('\n') + measuredOnly.mid(before + 1)});
+    }
     QCPItemText* label = addLabel(view, xHigh, low, below, text, color);
     label->setTextAlignment(Qt::AlignRight);
-    view->keepClear(label, std::move(spots));
+    view->keepClear(label, std::move(spots), true);
   }
   // The slope's label after the roofs': they are fewer places to put.
-  if (slope) view->keepClear(slope, std::move(slopeSpots));
+  if (slope) view->keepClear(slope, std::move(slopeSpots), true);
 }
 
 }  // namespace

@@ -450,6 +450,42 @@ class TestCharts : public QObject {
 
   // A second session laid over the charts joins the phases as runs of its own and the autotune
   // landscape as bars beside the session's configurations, hollow and marked with its label.
+  void phasesNameEachKernelOverItsRuns() {
+    // The ladder's phases named some kernels "warptile …" and "prefetche…" over their runs,
+    // presented at 1280x720 and docked on a 1920x1080 screen. Each group names its kernel whole
+    // (broken at a hyphen where it must), the parameters after it shortened. (Docked at 1280x720
+    // a group of five bars is narrower than "vectorized": it is shortened.)
+    const std::optional<Session> session = shippedSession("h200-ladder");
+    QVERIFY(session);
+    ResultsModel model;
+    model.setResults(session->results);
+    ChartPanel panel(&model);
+    for (const bool presenting : {false, true}) {
+      ChartView* phases = showChart(panel, ChartKind::Phases, {1290, 792});
+      if (presenting) {
+        panel.setPresentationMode(true);
+        panel.presentationWindow()->setWindowState(Qt::WindowNoState);
+        panel.presentationWindow()->resize(1280, 720);
+        QTRY_COMPARE(phases->size(), QSize(1280, 720));
+        phases->replot();
+      }
+      const auto groups = phases->xAxis2->ticker().dynamicCast<QCPAxisTickerText>();
+      QVERIFY(groups);
+      QVERIFY(groups->ticks().size() >= 8);
+      for (const QString& name : groups->ticks()) {
+        QString plain = name;
+        plain.replace(QStringLiteral("-\n"), QStringLiteral("-"));
+        plain.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        const QString kernel = plain.section(QLatin1Char(' '), 0, 0);
+        QVERIFY2(findKernel(kernel.toStdString()),
+                 qPrintable(QStringLiteral("'%1' (%2)")
+                                .arg(plain, presenting ? QStringLiteral("presenting")
+                                                       : QStringLiteral("docked"))));
+      }
+      panel.setPresentationMode(false);
+    }
+  }
+
   void phasesAndAutotuneDrawTheOverlay() {
     const auto onTheH200 = [](RunResult result) {
       result.backend = "cuda";

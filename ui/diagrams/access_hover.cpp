@@ -32,10 +32,9 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
   const AccessPicture& picture = panel.picture;
   const Mapping& m = *panel.mapping;
   const int column = int(std::floor((pos.x() - l.wordsLeft) / l.wordWidth));
-  if (column < 0 || column >= kWarpSize) return {};
   const char* name = operandName(picture.operand);
 
-  if (l.lanes.contains(pos)) {
+  if (column >= 0 && column < kWarpSize && l.lanes.contains(pos)) {
     const LaneAddress& lane = picture.lanes[std::size_t(column)];
     const int linear = panel.selection.warp * kWarpSize + column;
     if (linear >= m.threadsPerBlock())
@@ -71,12 +70,15 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
         .arg(lane.line);
   }
   for (const MemoryRow& row : l.rows) {
-    if (pos.y() < row.top || pos.y() >= row.top + row.height) continue;
+    // The rows may take two columns, their words narrower than the lanes'.
+    const int word = int(std::floor((pos.x() - row.wordsLeft) / l.rowWordWidth));
+    if (pos.y() < row.top || pos.y() >= row.top + row.height || word < 0 || word >= kWarpSize)
+      continue;
     if (row.hidden > 0)
       return QStringLiteral("%1 more lines touched: enlarge the view").arg(row.hidden);
     if (row.line < 0) return QStringLiteral("%1 untouched lines: nothing fetched").arg(row.skipped);
     // The word under the pointer: bytes [byte, byte + 4), one or two elements.
-    const std::int64_t byte = row.line * kLineBytes + std::int64_t(column) * kWordBytes;
+    const std::int64_t byte = row.line * kLineBytes + std::int64_t(word) * kWordBytes;
     std::vector<int> readers;
     bool sectorFetched = false;
     const std::int64_t bytes = laneBytes(picture);
@@ -102,7 +104,7 @@ QString AccessView::panelHover(const QRectF& rect, const Panel& panel, QPointF p
     return what + (sectorFetched ? QStringLiteral(": fetched with its sector, used by no lane")
                                  : QStringLiteral(": not fetched"));
   }
-  if (panel.banks && l.banks.contains(pos)) {
+  if (panel.banks && column >= 0 && column < kWarpSize && l.banks.contains(pos)) {
     const std::vector<BankPhase> phases = bankPhases(*panel.banks);
     double top = l.banks.top() + l.bankTextHeight + l.bankIndexHeight;
     for (std::size_t p = 0; p < phases.size(); ++p) {

@@ -217,10 +217,35 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
   }
   // Notes take less height than a line; where the lines would not all fit, a gap's note thins
   // to a dashed rule (its words give way before a line does).
-  const auto notes =
-      std::ranges::count_if(l.rows, [](const MemoryRow& row) { return row.line < 0; });
+  std::size_t split = l.rows.size();  // the first row of the second column, if any
+  const auto unitsOf = [&](double share) {
+    double first = 0, second = 0;
+    for (std::size_t r = 0; r < l.rows.size(); ++r)
+      (r < split ? first : second) += l.rows[r].line < 0 ? share : 1.0;
+    return std::max(first, second);
+  };
+  // Presenting, lines that one column cannot hold even where every word around gives way
+  // (prefetched's A load: 16 lines on a 720-pixel projector) share two columns side by side,
+  // where a vector's box in the narrower words still holds its lane's number.
+  const double columnGap = 3 * gap;
+  const double splitWordWidth = (rect.width() - 2 * labelWidth - columnGap) / (2 * kWarpSize);
+  const double laneWords =
+      std::max(1.0, std::ceil(double(laneBytes(panel.picture)) / double(kWordBytes)));
+  const double leastAround = 3 * gap + lanesHeight + 0.3 * fanHeight;
+  const auto fits = [&] {
+    return unitsOf(kThinNoteShare) * l.minRowHeight + 1 <= rect.height() - leastAround;
+  };
+  if (presenting && lines.size() > 1 && !fits() &&
+      laneWords * splitWordWidth - 3 >= rowMetrics.horizontalAdvance(QStringLiteral("00"))) {
+    std::size_t kept = 0;
+    split = 0;
+    while (kept < (lines.size() + 1) / 2) kept += l.rows[split++].line >= 0;
+    while (l.rows[split].line < 0) ++split;  // a gap's note stays under the first column
+    if (!fits()) split = l.rows.size();
+  }
+  l.rowWordWidth = split < l.rows.size() ? splitWordWidth : l.wordWidth;
+  l.nameWidth = labelWidth - 4;
   double noteShare = kNoteShare;
-  const auto unitsOf = [&](double share) { return double(lines.size()) + double(notes) * share; };
   double units = unitsOf(noteShare);
 
   // The figure comes first: the words around it shrink, then the least needed give way, until
@@ -305,7 +330,7 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
                                : std::clamp(available / units, l.minRowHeight,
                                             std::max(30 * scale, l.minRowHeight));
   // Where even the thinnest rows do not fit, the last rows give way to one note.
-  if (units * l.rowHeight > available + 0.5) {
+  if (split == l.rows.size() && units * l.rowHeight > available + 0.5) {
     double used = kNoteShare * l.rowHeight;
     std::size_t kept = 0;
     while (kept < l.rows.size() &&
@@ -318,13 +343,18 @@ AccessView::PanelLayout AccessView::panelLayout(const QRectF& rect, const Panel&
     l.rows.resize(kept);
     l.rows.push_back({-1, 0, std::int64_t(hidden), 0, 0});
   }
-  double memoryEnd = memoryTop;
-  for (MemoryRow& row : l.rows) {
-    row.top = memoryEnd;
+  double memoryEnd = memoryTop, columnEnd = memoryTop;
+  for (std::size_t r = 0; r < l.rows.size(); ++r) {
+    MemoryRow& row = l.rows[r];
+    if (r == split) columnEnd = memoryTop;
+    row.nameLeft = r < split ? rect.left() : rect.right() - kWarpSize * l.rowWordWidth - labelWidth;
+    row.wordsLeft = row.nameLeft + labelWidth;
+    row.top = columnEnd;
     row.height = row.line < 0 && row.hidden == 0 ? noteShare * l.rowHeight
                  : row.line < 0                  ? kNoteShare * l.rowHeight
                                                  : l.rowHeight;
-    memoryEnd += row.height;
+    columnEnd += row.height;
+    memoryEnd = std::max(memoryEnd, columnEnd);
   }
   // The sections below follow the memory rows directly.
   l.stats = QRectF(rect.left(), memoryEnd + gap, rect.width(), statsHeight);
@@ -376,20 +406,37 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     return QRectF(l.wordsLeft + word * ww + 0.5, top + 0.5, ww - 1, height - 1);
   };
 
-  // The figure: lanes, their threads down to the lines of memory, the bank rows.
-  const double memoryBottom =
-      l.rows.empty() ? l.lanes.bottom() : l.rows.back().top + l.rows.back().height;
-  labels.reserveFigure(
-      QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww, memoryBottom - l.lanes.top()));
+  // Memory rows' words: narrower than the lanes' where the rows take two columns.
+  const double rw = l.rowWordWidth;
+  auto rowWordRect = [&](const MemoryRow& row, int word) {
+    return QRectF(row.wordsLeft + word * rw + 0.5, row.top + 1.5, rw - 1, l.rowHeight - 3);
+  };
+  // The figure: lanes and their threads down to the lines of memory, one block where the rows
+  // take one column; else the lanes with the threads, and each column.
+  const double memoryTop = l.rows.empty() ? l.lanes.bottom() : l.rows.front().top;
+  double firstBottom = l.lanes.bottom(), secondBottom = 0;
+  for (const MemoryRow& row : l.rows)
+    (row.wordsLeft == l.rows.front().wordsLeft ? firstBottom : secondBottom) = row.top + row.height;
+  if (secondBottom == 0) {
+    labels.reserveFigure(
+        QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww, firstBottom - l.lanes.top()));
+  } else {
+    labels.reserveFigure(
+        QRectF(l.wordsLeft, l.lanes.top(), kWarpSize * ww, memoryTop - l.lanes.top()));
+    labels.reserveFigure(
+        QRectF(l.rows.front().wordsLeft, memoryTop, kWarpSize * rw, firstBottom - memoryTop));
+    labels.reserveFigure(
+        QRectF(l.rows.back().wordsLeft, memoryTop, kWarpSize * rw, secondBottom - memoryTop));
+  }
   const double bankIndexTop = l.banks.top() + l.bankTextHeight;
   if (panel.banks && l.banks.height() > 0)
     labels.reserveFigure(
         QRectF(l.wordsLeft, bankIndexTop, kWarpSize * ww, l.banks.bottom() - bankIndexTop));
   // The names left of the figure's rows: a row's name is left out rather than cut.
-  const double nameWidth = l.wordsLeft - rect.left() - 4;
-  auto rowName = [&](const QString& text, double top, double height, const QColor& color) {
+  auto rowName = [&](const QString& text, double top, double height, const QColor& color,
+                     double left) {
     labels.place({text}, l.rowFont, color,
-                 {{QRectF(rect.left(), top, nameWidth, height), Qt::AlignRight | Qt::AlignVCenter}},
+                 {{QRectF(left, top, l.nameWidth, height), Qt::AlignRight | Qt::AlignVCenter}},
                  false, false);
   };
   if (l.header.height() > 0)
@@ -398,7 +445,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
 
   // Lanes, numbered every `stride` lanes, each number from its own lane's cell on.
   painter.setFont(l.rowFont);
-  rowName(QStringLiteral("lanes"), l.lanes.top(), l.lanes.height(), theme.text);
+  rowName(QStringLiteral("lanes"), l.lanes.top(), l.lanes.height(), theme.text, rect.left());
   const int stride = laneNumberStride(l.rowFont, ww);
   auto laneFill = [&](const LaneAddress& lane) {
     return lane.cell ? theme.laneColor(lane.lane) : theme.idle;
@@ -459,23 +506,24 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
         const double spill = std::min((l.rowHeight - row.height) / 2, free);
         written = drawFittedText(
             painter, labels,
-            QRectF(l.wordsLeft, row.top - spill, kWarpSize * ww, row.height + 2 * spill), note);
+            QRectF(row.wordsLeft, row.top - spill, kWarpSize * rw, row.height + 2 * spill), note);
         if (written) break;
       }
       // Too thin for its words: a dashed rule still says the lines are not adjacent.
       if (!written) {
         painter.setPen(QPen(theme.muted, 1, Qt::DashLine));
         const double y = row.top + row.height / 2;
-        painter.drawLine(QLineF(l.wordsLeft, y, l.wordsLeft + kWarpSize * ww, y));
+        painter.drawLine(QLineF(row.wordsLeft, y, row.wordsLeft + kWarpSize * rw, y));
       }
       continue;
     }
-    rowName(lineName(picture, row.line, operandElements), row.top, l.rowHeight, theme.text);
+    rowName(lineName(picture, row.line, operandElements), row.top, l.rowHeight, theme.text,
+            row.nameLeft);
     for (int sector = 0; sector < kWarpSize / kWordsPerSector; ++sector) {
       const std::int64_t id = row.line * (kLineBytes / kSectorBytes) + sector;
       const bool fetched = std::ranges::find(sectors, id) != sectors.end();
-      const QRectF box(l.wordsLeft + sector * kWordsPerSector * ww, row.top + 1,
-                       kWordsPerSector * ww, l.rowHeight - 2);
+      const QRectF box(row.wordsLeft + sector * kWordsPerSector * rw, row.top + 1,
+                       kWordsPerSector * rw, l.rowHeight - 2);
       painter.fillRect(box, fetched ? theme.accentFill : theme.pending);
       painter.setPen(QPen(fetched ? theme.accent : theme.idle, fetched ? 1.5 : 0.8));
       painter.setBrush(Qt::NoBrush);
@@ -483,7 +531,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     }
     for (int word = 0; word < kWordsPerLine; ++word)
       if (elementAt(row.line, word) >= operandElements)
-        fillHatched(painter, wordRect(row.top + 1, word, l.rowHeight - 2), theme.padding);
+        fillHatched(painter, rowWordRect(row, word), theme.padding);
   }
   // Words: coloured by the first lane reading them (a vector lane's words as one box), with
   // "×n" where lanes share one.
@@ -497,8 +545,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     const int word = int((lane.byte % kLineBytes) / kWordBytes);
     // Whole words (a lone 16-bit element takes half of one); an aligned vector never wraps.
     const int words = std::min(int((bytes + kWordBytes - 1) / kWordBytes), kWordsPerLine - word);
-    const QRectF box = wordRect(row->top + 1, word, l.rowHeight - 2)
-                           .united(wordRect(row->top + 1, word + words - 1, l.rowHeight - 2));
+    const QRectF box = rowWordRect(*row, word).united(rowWordRect(*row, word + words - 1));
     targets.emplace_back(QPointF(box.center().x(), row->top + 1), &lane);
     const LaneAddress& first = *std::ranges::find_if(
         picture.lanes, [&](const LaneAddress& o) { return sameStart(o, lane); });
@@ -538,7 +585,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
     const double indexTop = bankIndexTop;
     const double indexHeight = l.bankIndexHeight;
     painter.setFont(tiny);
-    rowName(QStringLiteral("bank"), indexTop, indexHeight, theme.text);
+    rowName(QStringLiteral("bank"), indexTop, indexHeight, theme.text, rect.left());
     for (int bank = 0; bank < kSharedBanks; ++bank) {
       painter.setPen(theme.muted);
       drawFittedText(painter, labels, wordRect(indexTop, bank, indexHeight), QString::number(bank));
@@ -549,7 +596,7 @@ void AccessView::paintPanel(QPainter& painter, const QRectF& rect, const Panel& 
       const BankPhase& phase = phases[p];
       const int rows = l.phaseRows[p];
       painter.setFont(l.rowFont);
-      rowName(laneSpan(phase), top, rows * l.bankBoxHeight, theme.text);
+      rowName(laneSpan(phase), top, rows * l.bankBoxHeight, theme.text, rect.left());
       for (int bank = 0; bank < kSharedBanks; ++bank) {
         const auto& served = phase.byBank[std::size_t(bank)];
         for (int r = 0; r < std::min<int>(int(served.size()), rows); ++r) {

@@ -57,11 +57,14 @@ class AccessView : public DiagramView {
     std::int64_t skipped = 0;  // untouched lines this note stands for
     std::int64_t hidden = 0;   // touched lines left out because the view is too short
     double top = 0, height = 0;
+    double nameLeft = 0, wordsLeft = 0;  // of its column: the name's box and the first word
   };
   struct PanelLayout {
     QRectF header, lanes, stats, banks, footer;
     double wordsLeft = 0, wordWidth = 0, rowHeight = 0, bankBoxHeight = 0;
+    // The memory rows, in one column or two side by side (their words narrower than the lanes').
     std::vector<MemoryRow> rows;
+    double rowWordWidth = 0, nameWidth = 0;
     std::vector<int> phaseRows;  // bank rows drawn for each phase of the shared read
     double bankTextHeight = 0, bankIndexHeight = 0;
     QFont textFont;  // of the words around the figure: smaller where the panel is short

@@ -63,11 +63,18 @@ QString sessionPath(const char* name) {
   return QStringLiteral(TILESCOPE_SESSIONS_DIR "/%1.json").arg(QLatin1String(name));
 }
 
-std::optional<Session> shippedSession(const char* name) {
+// A shipped session's results (and, `withCeilings`, its ceilings) in `model`; false when it
+// will not load.
+bool loadShipped(ResultsModel& model, const char* name, bool withCeilings = false) {
   QString error;
-  std::optional<Session> session = loadSession(sessionPath(name), &error);
-  if (!session) qWarning("%s", qPrintable(error));
-  return session;
+  const std::optional<Session> session = loadSession(sessionPath(name), &error);
+  if (!session) {
+    qWarning("%s", qPrintable(error));
+    return false;
+  }
+  model.setResults(session->results);
+  if (withCeilings) model.setCeilings(session->ceilings);
+  return true;
 }
 
 // Where QCustomPlot draws a category label: centred under its tick, turned with the axis.
@@ -274,11 +281,8 @@ class TestCharts : public QObject {
   void smallChartsKeepTheirTitleAndPlot() {
     QFETCH(QString, session);
     QFETCH(QSize, size);
-    const std::optional<Session> loaded = shippedSession(qPrintable(session));
-    QVERIFY(loaded);
     ResultsModel model;
-    model.setResults(loaded->results);
-    model.setCeilings(loaded->ceilings);
+    QVERIFY(loadShipped(model, qPrintable(session), true));
     ChartPanel panel(&model);
     for (ChartKind kind : {ChartKind::Time, ChartKind::Rate, ChartKind::Library,
                            ChartKind::Roofline, ChartKind::Phases}) {
@@ -455,10 +459,8 @@ class TestCharts : public QObject {
     // presented at 1280x720 and docked on a 1920x1080 screen. Each group names its kernel whole
     // (broken at a hyphen where it must), the parameters after it shortened. (Docked at 1280x720
     // a group of five bars is narrower than "vectorized": it is shortened.)
-    const std::optional<Session> session = shippedSession("h200-ladder");
-    QVERIFY(session);
     ResultsModel model;
-    model.setResults(session->results);
+    QVERIFY(loadShipped(model, "h200-ladder"));
     ChartPanel panel(&model);
     for (const bool presenting : {false, true}) {
       ChartView* phases = showChart(panel, ChartKind::Phases, {1290, 792});
@@ -578,11 +580,8 @@ class TestCharts : public QObject {
   }
 
   void rooflineLabelsDoNotOverlap() {
-    const std::optional<Session> session = shippedSession("h200-roofline");
-    QVERIFY(session);
     ResultsModel model;
-    model.setResults(session->results);
-    model.setCeilings(session->ceilings);
+    QVERIFY(loadShipped(model, "h200-roofline", true));
     ChartPanel panel(&model);
     for (QSize size : {QSize(1400, 900), QSize(900, 600), QSize(640, 480), QSize(480, 320)}) {
       ChartView* roofline = showChart(panel, ChartKind::Roofline, size);
@@ -654,11 +653,8 @@ class TestCharts : public QObject {
   }
 
   void exportsClipNothing() {
-    const std::optional<Session> session = shippedSession("h200-roofline");
-    QVERIFY(session);
     ResultsModel model;
-    model.setResults(session->results);
-    model.setCeilings(session->ceilings);
+    QVERIFY(loadShipped(model, "h200-roofline", true));
     ChartPanel panel(&model);
     showPanel(panel, {700, 500});
     for (ChartKind kind : {ChartKind::Roofline, ChartKind::Rate, ChartKind::Phases}) {
@@ -728,10 +724,8 @@ class TestCharts : public QObject {
   void sessionsWithoutASweepDrawNoSweepOrLandscape() {
     // The ladder session: fixed tiles, no tile sweep; its latest kernel was run at one
     // configuration only.
-    const std::optional<Session> session = shippedSession("h200-ladder");
-    QVERIFY(session);
     ResultsModel model;
-    model.setResults(session->results);
+    QVERIFY(loadShipped(model, "h200-ladder"));
     ChartPanel panel(&model);
     panel.refresh();
     ChartView* tiles = panel.chart(ChartKind::TileSweep);
@@ -860,10 +854,8 @@ class TestCharts : public QObject {
     desktop::rememberSetting("chartExport", nullptr);
     QVERIFY(!ui::ChartExportDialog::remembered().largeText);
 
-    const std::optional<Session> session = shippedSession("h200-ladder");
-    QVERIFY(session);
     ResultsModel model;
-    model.setResults(session->results);
+    QVERIFY(loadShipped(model, "h200-ladder"));
     ChartPanel panel(&model);
     showPanel(panel, {700, 500});
     const QString path = dir_.filePath(QStringLiteral("scaled.png"));

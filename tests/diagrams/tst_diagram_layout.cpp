@@ -455,6 +455,33 @@ void TestDiagramLayout::digitsInCellsReadInEveryTheme() {
                       unreadable.mid(0, 20).join(QLatin1Char('\n'))));
 }
 
+// What an access view drawn at `at` lacks: a name of at least `pixels` for every line of memory
+// the picture touches, and a number of that size on every active lane.
+QStringList lineAndLaneProblems(const DiagramView& view, const AccessPicture& picture,
+                                const QString& at, double minPixels) {
+  static const QRegularExpression rowName(
+      QStringLiteral("^([AB]\\[\\d+\\]\\[\\d+\\]|past the end)$"));
+  QStringList problems;
+  int rows = 0;
+  for (const PlacedLabel& label : view.lastLayout().labels()) {
+    if (!rowName.match(label.text).hasMatch()) continue;
+    ++rows;
+    if (pixels(label.font) < minPixels)
+      problems
+          << QStringLiteral("%1: row '%2' is %3 px").arg(at, label.text).arg(pixels(label.font));
+  }
+  if (rows != int(picture.lines.size()))
+    problems
+        << QStringLiteral("%1: %2 of %3 lines named").arg(at).arg(rows).arg(picture.lines.size());
+  std::set<QString> numbered;
+  for (const CellText& text : view.lastLayout().cellTexts())
+    if (pixels(text.font) >= minPixels) numbered.insert(text.text);
+  for (const LaneAddress& lane : picture.lanes)
+    if (lane.cell && !numbered.contains(QString::number(lane.lane)))
+      problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
+  return problems;
+}
+
 void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
   // Docked at 1280x720 and 1920x1080, warptile's float4 rows were 6-10 pixel strips without
   // names or lane numbers (issue #35). Docked as the window docks it (a scrolling column at its
@@ -464,7 +491,6 @@ void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
   QVERIFY(loads.size() >= 5);
   QVERIFY(
       std::ranges::any_of(loads, [](const auto& load) { return load.first.kernel == "warptile"; }));
-  const QRegularExpression rowName(QStringLiteral("^([AB]\\[\\d+\\]\\[\\d+\\]|past the end)$"));
   QStringList problems;
   for (const int screenHeight : {720, 1080})
     for (const auto& [config, access] : loads) {
@@ -491,26 +517,7 @@ void TestDiagramLayout::vectorLoadsKeepRowsAndLaneNumbersDocked() {
                              .arg(view.height());
       const AccessPicture picture =
           accessPicture(*panel->document()->mapping(), {0, 0}, 0, access, 0, 0);
-      int rows = 0;
-      for (const PlacedLabel& label : view.lastLayout().labels()) {
-        if (!rowName.match(label.text).hasMatch()) continue;
-        ++rows;
-        if (pixels(label.font) < kDeskPixels)
-          problems << QStringLiteral("%1: row '%2' is %3 px")
-                          .arg(at, label.text)
-                          .arg(pixels(label.font));
-      }
-      if (rows != int(picture.lines.size()))
-        problems << QStringLiteral("%1: %2 of %3 lines named")
-                        .arg(at)
-                        .arg(rows)
-                        .arg(picture.lines.size());
-      std::set<QString> numbered;
-      for (const CellText& text : view.lastLayout().cellTexts())
-        if (pixels(text.font) >= kDeskPixels) numbered.insert(text.text);
-      for (const LaneAddress& lane : picture.lanes)
-        if (lane.cell && !numbered.contains(QString::number(lane.lane)))
-          problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
+      problems << lineAndLaneProblems(view, picture, at, kDeskPixels);
     }
   QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 30).join(QLatin1Char('\n'))));
 }
@@ -526,7 +533,6 @@ void TestDiagramLayout::vectorLoadsKeepEveryLinePresenting() {
   const std::vector<std::pair<KernelConfig, Access>> loads = vectorLoads();
   QVERIFY(loads.size() >= 5);
   std::size_t mostLinesAt720 = 0;
-  const QRegularExpression rowName(QStringLiteral("^([AB]\\[\\d+\\]\\[\\d+\\]|past the end)$"));
   QStringList problems;
   for (const QSize screen : {QSize(1280, 720), QSize(1920, 1080)})
     for (const auto& [config, access] : loads) {
@@ -563,31 +569,13 @@ void TestDiagramLayout::vectorLoadsKeepEveryLinePresenting() {
       const AccessPicture picture =
           accessPicture(*panel->document()->mapping(), {0, 0}, 0, access, 0, 0);
       if (screen.height() == 720) mostLinesAt720 = std::max(mostLinesAt720, picture.lines.size());
-      int rows = 0;
-      for (const PlacedLabel& label : view.lastLayout().labels()) {
+      for (const PlacedLabel& label : view.lastLayout().labels())
         if (label.text.contains(QStringLiteral("more line")))
           problems << QStringLiteral("%1: '%2'").arg(at, label.text);
-        if (!rowName.match(label.text).hasMatch()) continue;
-        ++rows;
-        if (pixels(label.font) < kHallPixels)
-          problems << QStringLiteral("%1: row '%2' is %3 px")
-                          .arg(at, label.text)
-                          .arg(pixels(label.font));
-      }
       // Up to 8 lines, the request's figures stay too.
       if (picture.lines.size() <= 8 && !labelStarting(view, AccessView::stats(picture)))
         problems << at + QStringLiteral(": no sectors and efficiency under the lines");
-      if (rows != int(picture.lines.size()))
-        problems << QStringLiteral("%1: %2 of %3 lines drawn")
-                        .arg(at)
-                        .arg(rows)
-                        .arg(picture.lines.size());
-      std::set<QString> numbered;
-      for (const CellText& text : view.lastLayout().cellTexts())
-        if (pixels(text.font) >= kHallPixels) numbered.insert(text.text);
-      for (const LaneAddress& lane : picture.lanes)
-        if (lane.cell && !numbered.contains(QString::number(lane.lane)))
-          problems << QStringLiteral("%1: lane %2 has no number").arg(at).arg(lane.lane);
+      problems << lineAndLaneProblems(view, picture, at, kHallPixels);
       panel->setPresentationMode(false);
     }
   QCOMPARE(mostLinesAt720, std::size_t(16));  // prefetched's A load was among them

@@ -30,6 +30,19 @@ using maps::PersistentTf32;
 
 template <typename Map>
 inline constexpr bool kTransposed = std::is_same_v<Map, PersistentTf32>;
+// The registers of the roles (setmaxnreg). On 40 the producer's thread spills its tile order and
+// slab loop (52 bytes in 2-block clusters); on 56 it does not, and the consumers' 224 still hold
+// fp16's and bf16's 128 accumulators: 2.4 % faster at 4096^3 (docs/benchmarks.md). tensor-tf32's
+// consumers also hold B's words and keep 232 (slower at 8192^3 on 224); tensor-fp8 ran as fast
+// either way and keeps 40 / 232 too.
+template <typename Map>
+inline constexpr int kProducerRegs = std::is_same_v<Map, Persistent> ? 56 : kProducerRegisters;
+template <typename Map>
+inline constexpr int kConsumerRegs = std::is_same_v<Map, Persistent> ? 224 : kConsumerRegisters;
+static_assert(128 * kProducerRegs<Persistent> + 256 * kConsumerRegs<Persistent> ==
+                  128 * kProducerRegisters + 256 * kConsumerRegisters,
+              "the roles share the registers the launch gave the block");
+
 // A K-major B's box: 64 n rows (tensor-fp8).
 template <typename Map>
 inline constexpr int kSlabRows = 64;
@@ -111,7 +124,7 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
     __syncthreads();
 
   if (map.isProducer(t)) {
-    shrinkRegisters<kProducerRegisters>();
+    shrinkRegisters<kProducerRegs<Map>>();
     if (!allByTma || t == 0) {
       // B's boxes: slabs of 64 columns (k rows of 128 bytes), or of 64 n rows when K-major.
       constexpr int kSlabs =
@@ -162,7 +175,7 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
       }
     }
   } else {
-    growRegisters<kConsumerRegisters>();
+    growRegisters<kConsumerRegs<Map>>();
     const int consumer = map.consumerOf(t);
     // Each warp frees a stage in every block of the cluster once its batch on it is done.
     const auto release = [&](int filled) {

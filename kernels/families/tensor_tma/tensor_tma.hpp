@@ -25,8 +25,9 @@ namespace tilescope::maps {
 //     layout as in tensor-wgmma. It waits on the stage's `full` barrier, keeps one wgmma batch in
 //     flight and, once the batch of step s - 1 is done, each of its warps arrives on that
 //     stage's `empty` barrier, which the producer waits on before refilling it.
-// No block-wide barrier in the main loop. The producer gives registers back (setmaxnreg to 40)
-// and the consumers take them (232), so a consumer thread holds its BN/2 accumulators.
+// No block-wide barrier in the main loop. The producer gives registers back (setmaxnreg to 40;
+// tensor-persistent's to 56) and the consumers take them (232; 224), so a consumer thread holds
+// its BN/2 accumulators.
 // Stage layout (1024-byte aligned): A as BM rows of 128 bytes, then B as BN/64 slabs of 64 k rows
 // of 128 bytes, each 16-byte chunk c of row r of a 1024-byte atom at chunk c ^ (r % 8).
 //

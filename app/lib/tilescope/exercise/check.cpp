@@ -25,12 +25,6 @@ std::string shapeText(const Shape& shape) {
   return std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
 }
 
-std::string formatted(double value, const char* format = "%.3g") {
-  char text[32];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 // A backend's message for a source that did not compile ("mine.cu did not compile for the CPU,
 // line 12: ..."): the line and message as a diagnostic, or nullopt for any other error.
 std::optional<CompileDiagnostic> compileFailure(const std::string& message) {
@@ -107,7 +101,7 @@ void measureResources(CheckResult& check, const std::optional<KernelResources>& 
     check.detail = std::to_string(resources->registersPerThread) + " registers per thread";
   } else {
     check.figure = resources->occupancy;
-    check.detail = formatted(resources->occupancy * 100, "%.0f") +
+    check.detail = numberText(resources->occupancy * 100, "%.0f") +
                    " % occupancy: " + std::to_string(resources->blocksPerSM) + " blocks of " +
                    std::to_string(resources->threadsPerBlock) + " threads per SM";
   }
@@ -187,9 +181,9 @@ SubmissionReport checkSubmission(const Exercise& exercise, const std::string& so
         check.detail =
             v.nonFinite > 0
                 ? std::to_string(v.nonFinite) + " elements of C not written (NaN)"
-                : "max error " + formatted(v.maxAbsError, "%.2g") +
+                : "max error " + numberText(v.maxAbsError, "%.2g") +
                       (check.passed ? ""
-                                    : " (relative " + formatted(v.relError, "%.2g") + "): wrong");
+                                    : " (relative " + numberText(v.relError, "%.2g") + "): wrong");
       }
     } catch (const Error& error) {
       if (error.kind() == ErrorKind::Cancelled) throw;
@@ -294,7 +288,7 @@ SubmissionReport checkSubmission(const Exercise& exercise, const std::string& so
         try {
           check.figure = raceAgainstRung(exercise, kernel, backend, options, cancel);
           check.state = spec.passes(*check.figure) ? CheckState::Passed : CheckState::Failed;
-          check.detail = formatted(*check.figure, "%.2f") + "x the speed of " + exercise.rung +
+          check.detail = numberText(*check.figure, "%.2f") + "x the speed of " + exercise.rung +
                          " at " + shapeText(exercise.timeShape);
         } catch (const Error& error) {
           if (error.kind() == ErrorKind::Cancelled) throw;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -195,6 +196,12 @@ void checkKernelFile(const std::string& file, const std::string& source, const P
 }
 
 }  // namespace
+
+std::string numberText(double value, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
 
 const char* checkName(CheckKind kind) {
   return kindName(kind).name;

@@ -88,4 +88,7 @@ const Exercise* findBuiltInExercise(const std::string& id);
 // An exercise by name: a built-in one, else a folder. Throws Error(InvalidArgument) for neither.
 Exercise findExercise(const std::string& idOrFolder);
 
+// `value` as printf's `format` prints it: the figures in the checks' and the grader's messages.
+std::string numberText(double value, const char* format = "%.3g");
+
 }  // namespace tilescope::exercise

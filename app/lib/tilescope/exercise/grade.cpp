@@ -33,15 +33,9 @@ constexpr const char* kPhasePrefix = "tilescope-grade-child: ";
 constexpr const char* kSubmissionFile = "submission.cu";
 constexpr const char* kKernelName = "submission";
 
-std::string formatted(double value, const char* format) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
 // "20 s", "2.5 s".
 std::string secondsText(double seconds) {
-  return formatted(seconds, "%g") + " s";
+  return numberText(seconds, "%g") + " s";
 }
 
 // A phase line on stderr, written at once (the parent reads the last one after a timeout).
@@ -502,7 +496,7 @@ std::string columnOf(const CheckSpec& spec) {
 }
 
 std::string figureText(const CheckResult& check) {
-  return check.figure ? formatted(*check.figure, "%.4g") : "";
+  return check.figure ? numberText(*check.figure, "%.4g") : "";
 }
 
 // A check's cell: its figure and whether it passed.
@@ -542,7 +536,7 @@ std::string gradesTable(const Exercise& exercise, const std::vector<GradeRow>& r
     std::vector<std::string> line = {row.submission, yesNo(row.compiled), yesNo(row.verified)};
     for (std::size_t i = 0; i < exercise.checks.size(); ++i) line.push_back(cellOf(row.checks, i));
     line.push_back(yesNo(row.passed));
-    line.push_back(formatted(row.seconds, "%.1f"));
+    line.push_back(numberText(row.seconds, "%.1f"));
     line.push_back(row.reason);
     cells.push_back(std::move(line));
   }
@@ -590,7 +584,7 @@ std::string gradesCsv(const Exercise& exercise, const std::vector<GradeRow>& row
       line.push_back(measured ? toString(row.checks[i].state) : "");
     }
     line.push_back(row.passed ? "true" : "false");
-    line.push_back(formatted(row.seconds, "%.3f"));
+    line.push_back(numberText(row.seconds, "%.3f"));
     line.push_back(row.reason);
     write(line);
   }

@@ -2,7 +2,6 @@
 // The trace checks: figures of the traced block, all its warps and k-steps, counted with the
 // traffic model (sectors, bank passes) on the Mapping the trace builds, or from the trace's
 // recorded accesses where a plain count is all it takes.
-#include <cstdio>
 #include <set>
 
 #include "tilescope/error.hpp"
@@ -11,12 +10,6 @@
 
 namespace tilescope::exercise {
 namespace {
-
-std::string formatted(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
 
 const char* name(Operand operand) {
   return operand == Operand::A ? "A" : "B";
@@ -116,7 +109,7 @@ void sectorsPerLoad(const Mapping& traced, CheckResult& result) {
                                       "forms) so the loads can be measured");
   result.picture = worstAt;
   settle(result, sectors / requests,
-         formatted(sectors / requests) + " sectors per warp load of " +
+         numberText(sectors / requests) + " sectors per warp load of " +
              operandWords(result.spec.operand) + "; the worst, " + std::to_string(worst) +
              ", in warp " + std::to_string(worstAt.warp) + "'s load of " +
              name(worstAt.access == Access::LoadA ? Operand::A : Operand::B) + " at k-step " +
@@ -158,7 +151,7 @@ void sharedPasses(const Mapping& traced, CheckResult& result) {
                           "ts::writeShared and read them through ts::readShared");
   result.picture = worstAt;
   settle(result, worst,
-         formatted(worst) + " passes of the banks in the worst warp access: warp " +
+         numberText(worst) + " passes of the banks in the worst warp access: warp " +
              std::to_string(worstAt->warp) + "'s " + (worstAt->sharedWrite ? "write" : "read") +
              " of " + name(worstAt->sharedOperand) + "'s tile at k-step " +
              std::to_string(worstAt->step) + " (1 is conflict-free)");
@@ -178,9 +171,9 @@ void globalLoadsPerFma(const Mapping& traced, CheckResult& result) {
   }
   result.picture = globalPicture(traced, heavier, 0, 0, 0);
   settle(result, loads / multiplyAdds,
-         formatted(loads / multiplyAdds) + " elements of " + operandWords(result.spec.operand) +
-             " loaded from global memory per multiply-add (" + formatted(loads) + " loads for " +
-             formatted(multiplyAdds) + " multiply-adds of the traced block)");
+         numberText(loads / multiplyAdds) + " elements of " + operandWords(result.spec.operand) +
+             " loaded from global memory per multiply-add (" + numberText(loads) + " loads for " +
+             numberText(multiplyAdds) + " multiply-adds of the traced block)");
 }
 
 void sharedReadsPerFma(const Mapping& traced, CheckResult& result) {
@@ -197,7 +190,7 @@ void sharedReadsPerFma(const Mapping& traced, CheckResult& result) {
                           "through ts::readShared");
   result.picture = sharedPicture(traced, Operand::A, 0, 0, false, 0, 0);
   settle(result, words / multiplyAdds,
-         formatted(words / multiplyAdds) + " words read from shared memory per multiply-add");
+         numberText(words / multiplyAdds) + " words read from shared memory per multiply-add");
 }
 
 void outputsPerThread(const Mapping& traced, CheckResult& result) {
@@ -212,8 +205,8 @@ void outputsPerThread(const Mapping& traced, CheckResult& result) {
   if (threads == 0) return failUnmeasured(result, "the traced block stored no element of C");
   result.picture = globalPicture(traced, Operand::A, 0, 0, 0);
   settle(result, outputs / threads,
-         formatted(outputs / threads) + " elements of C per thread (" + formatted(outputs) +
-             " stored by " + formatted(threads) + " threads)");
+         numberText(outputs / threads) + " elements of C per thread (" + numberText(outputs) +
+             " stored by " + numberText(threads) + " threads)");
 }
 
 void loadWidth(const Mapping& traced, CheckResult& result) {
@@ -229,7 +222,7 @@ void loadWidth(const Mapping& traced, CheckResult& result) {
   const Operand shown = operandsOf(result.spec.operand)[0];
   result.picture = globalPicture(traced, shown, 0, 0, 0);
   settle(result, elements / instructions,
-         formatted(elements / instructions) + " elements per load instruction of a lane");
+         numberText(elements / instructions) + " elements per load instruction of a lane");
 }
 
 void sharedStages(const Mapping& traced, CheckResult& result) {
@@ -255,8 +248,8 @@ void sharedStages(const Mapping& traced, CheckResult& result) {
   result.picture = sharedPicture(traced, Operand::A, 0,
                                  std::min<std::int64_t>(1, traced.kSteps() - 1), true, 0, 0);
   settle(result, stages,
-         formatted(stages) + " copies of the tiles: " + std::to_string(distinct.size()) +
-             " distinct words written, " + formatted(written / steps) + " per k-step");
+         numberText(stages) + " copies of the tiles: " + std::to_string(distinct.size()) +
+             " distinct words written, " + numberText(written / steps) + " per k-step");
 }
 
 }  // namespace

@@ -40,11 +40,15 @@ const VerbMembers kVerbs[] = {
     {"bye", {"verb", "id"}},
 };
 
-[[noreturn]] void refuse(const std::string& message) {
-  throw Error(ErrorKind::InvalidArgument, message);
+}  // namespace
+
+void unavailable(const std::string& message) {
+  throw Error(ErrorKind::Unavailable, message);
 }
 
-}  // namespace
+void refuse(const std::string& message) {
+  throw Error(ErrorKind::InvalidArgument, message);
+}
 
 nlohmann::json parseMessage(const std::string& line) {
   nlohmann::json message;

@@ -23,6 +23,12 @@ inline constexpr std::size_t kMaxReplyBytes = std::size_t(64) << 20;
 // The deepest nesting of arrays and objects a message may have (a request needs 3).
 inline constexpr int kMaxDepth = 16;
 
+// The two errors of the run server's protocol: a server or a reply that cannot serve
+// (Error(Unavailable), which the app tells as such), and a message or request against the
+// protocol (Error(InvalidArgument)).
+[[noreturn]] void unavailable(const std::string& message);
+[[noreturn]] void refuse(const std::string& message);
+
 // Parses one line into a JSON object. Throws tilescope::Error(InvalidArgument) saying what is
 // wrong: not JSON (with the parser's reason), too deeply nested, a key given twice in one
 // object (naming it), not an object.

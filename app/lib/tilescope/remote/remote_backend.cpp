@@ -23,10 +23,6 @@ constexpr int kPollMs = 100;
 // is killed; the next run starts a new one.
 constexpr auto kCancelGrace = std::chrono::seconds(10);
 
-[[noreturn]] void unavailable(const std::string& message) {
-  throw Error(ErrorKind::Unavailable, message);
-}
-
 // "300 s", or "250 ms" below a second.
 std::string durationText(std::chrono::milliseconds duration) {
   if (duration.count() % 1000 == 0) return std::to_string(duration.count() / 1000) + " s";

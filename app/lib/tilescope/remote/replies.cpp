@@ -10,10 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void unavailable(const std::string& message) {
-  throw Error(ErrorKind::Unavailable, message);
-}
-
 // "'backends[0].id' is 7, not a string".
 [[noreturn]] void wrongType(const std::string& path, const json& value, const char* expected) {
   unavailable("'" + path + "' is " + io::shownValue(value) + ", not " + expected);

@@ -45,10 +45,6 @@ constexpr auto kProgressInterval = std::chrono::milliseconds(50);
 // How often the reader looks for a signal or a client that went away while no line comes.
 constexpr int kWatchMs = 100;
 
-[[noreturn]] void refuse(const std::string& message) {
-  throw Error(ErrorKind::InvalidArgument, message);
-}
-
 // Writes whole lines from any thread; a closed pipe (the client went away) is not an error here.
 class Output {
  public:

@@ -25,10 +25,6 @@ namespace {
 // Enough of stderr for ssh's and the shell's messages without growing without end.
 constexpr std::size_t kStderrTailBytes = 8192;
 
-[[noreturn]] void unavailable(const std::string& message) {
-  throw Error(ErrorKind::Unavailable, message);
-}
-
 // A pipe whose ends are not inherited by other children.
 void makePipe(int ends[2]) {
   if (::pipe2(ends, O_CLOEXEC) != 0)

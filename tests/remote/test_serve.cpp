@@ -27,14 +27,14 @@
 #include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
+#include "serve_process.hpp"
+
 namespace tilescope::remote {
 namespace {
 
 using nlohmann::json;
-
-// Generous: an asan build on a loaded machine is slow, and a hang fails here instead of at the
-// test's timeout.
-constexpr int kReplyTimeoutMs = 60000;
+using test::ended;
+using test::kReplyTimeoutMs;
 
 std::string serverCommand() {
   return std::string("'") + TILESCOPE_BENCH + "' --serve";
@@ -51,16 +51,6 @@ json smallRequest() {
           {"n", 40},
           {"k", 24},
           {"reps", 3}};
-}
-
-// Whether process `pid` has ended (a zombie that init has not reaped yet counts as ended).
-bool ended(pid_t pid) {
-  if (::kill(pid, 0) != 0) return errno == ESRCH;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string field;
-  for (int i = 0; i < 3 && stat >> field; ++i) {
-  }
-  return field == "Z";
 }
 
 // A shell that runs the server as its child rather than becoming it, and a server that only asks

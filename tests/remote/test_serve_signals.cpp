@@ -25,6 +25,8 @@
 #include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
+#include "serve_process.hpp"
+
 extern char** environ;
 
 namespace tilescope::remote {
@@ -32,10 +34,11 @@ namespace {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
+using test::ended;
+using test::kReplyTimeoutMs;
 
 // What "ends within a couple of seconds" allows on a loaded machine under ASan.
 constexpr auto kEndWithin = 3s;
-constexpr int kReplyTimeoutMs = 60000;
 
 // tilescope-bench --serve as this process's child, in this process's group (as under ssh), its
 // stdin and stdout pipes held here.
@@ -111,16 +114,6 @@ class ServerChild {
   LineReader replies_;
   std::optional<int> status_;
 };
-
-// Whether process `pid` has ended (a zombie that init has not reaped yet counts as ended).
-bool ended(pid_t pid) {
-  if (::kill(pid, 0) != 0) return true;
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text;
-  std::getline(stat, text);
-  const std::size_t nameEnd = text.rfind(')');
-  return nameEnd == std::string::npos || text.compare(nameEnd, 4, ") Z ") == 0;
-}
 
 // The processes `pid` started, and theirs.
 std::vector<pid_t> descendantsOf(pid_t pid) {

@@ -22,10 +22,6 @@ const QString kProgressFile = QStringLiteral("progress.json");
 const QString kReportFile = QStringLiteral("last-check.json");
 constexpr std::size_t kMaxProgressBytes = std::size_t(1) << 20;
 
-std::string localPath(const QString& path) {
-  return QFile::encodeName(path).toStdString();
-}
-
 // The whole file, or nullopt where there is none; throws Error naming the file.
 std::optional<std::string> readIfThere(const QString& path, std::size_t maxBytes,
                                        const std::string& what) {

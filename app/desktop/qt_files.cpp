@@ -7,11 +7,12 @@
 #include "tilescope/io/file_io.hpp"
 
 namespace tilescope::desktop {
-namespace {
 
 std::string localPath(const QString& path) {
   return QFile::encodeName(path).toStdString();
 }
+
+namespace {
 
 // The writer's and reader's messages start a sentence in the app.
 QString sentence(const char* message) {

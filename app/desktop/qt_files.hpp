@@ -5,8 +5,12 @@
 #include <QByteArray>
 #include <QString>
 #include <functional>
+#include <string>
 
 namespace tilescope::desktop {
+
+// `path` in the file system's encoding, for the readers and writers that take a std::string.
+std::string localPath(const QString& path);
 
 // Writes `bytes` to `path` (see io::FileWriter). On failure returns false and sets `error` to a
 // one-line message naming the file, the reason and what to do; the old file, if any, is

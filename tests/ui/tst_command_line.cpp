@@ -398,17 +398,16 @@ class TestCommandLine : public QObject {
   void binarySaysWhenAServerIsLostAndBack() {
     const QString config = dir_.filePath(QStringLiteral("flaky-server"));
     QVERIFY(QDir().mkpath(config + QStringLiteral("/TileScope")));
-    const std::string once = dir_.filePath(QStringLiteral("flaky-once")).toStdString();
-    // The first server is killed a second after it starts, in the sweep's first run.
-    const std::string command = "if [ ! -e '" + once + "' ]; then touch '" + once +
-                                "'; (sleep 1; kill -9 $$) </dev/null >/dev/null 2>&1 & fi; exec '" +
-                                TILESCOPE_BENCH + "' --serve";
+    // The first server is killed as the sweep's first run reaches it.
+    const std::string command =
+        std::string("exec python3 '") + TILESCOPE_SERVER_KILLED_IN_FIRST_RUN + "' '" +
+        TILESCOPE_BENCH + "' '" + dir_.filePath(QStringLiteral("flaky-once")).toStdString() + "'";
     const nlohmann::json settings = {
         {"servers", {{{"name", "flaky"}, {"command", command}, {"backend", "cpu"}}}}};
     writeText(config + QStringLiteral("/TileScope/TileScope.json"), settings.dump().c_str());
     const Finished run = runBinary({"-platform", "offscreen", "--backend", "cpu@flaky", "--kernel",
-                                    "naive", "--tile", "8", "--sweep", "size=512,520,528", "--reps",
-                                    "100", "--run", "--export-csv", "flaky.csv", "--quit"},
+                                    "naive", "--tile", "8", "--sweep", "size=128,136,144", "--reps",
+                                    "3", "--run", "--export-csv", "flaky.csv", "--quit"},
                                    config);
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QVERIFY2(run.err.contains(QStringLiteral("tilescope: server flaky: the connection was lost: "

@@ -164,7 +164,11 @@ std::optional<SharedReadTotals> sharedReadTotals(const Mapping& mapping, Operand
   for (int warp = 0; warp < mapping.warpsPerBlock(); ++warp) {
     for (int kk = 0; kk < mapping.kDepth(); ++kk) {
       for (int slot = 0; slot < slots; ++slot) {
-        const BankTraffic read = bankTraffic(*mapping.warpSharedRead(operand, warp, kk, pad, slot));
+        // No read at this k (a fragment map reads once per chunk of k), or none by this warp.
+        const std::optional<WarpSharedAccess> access =
+            mapping.warpSharedRead(operand, warp, kk, pad, slot);
+        if (!access) continue;
+        const BankTraffic read = bankTraffic(*access);
         if (read.activeLanes == 0) continue;
         ++totals.reads;
         totals.wavefronts += read.wavefronts;

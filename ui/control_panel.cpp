@@ -30,6 +30,8 @@
 namespace tilescope::ui {
 namespace {
 
+using desktop::text;
+
 constexpr int kPresetSizes[] = {256, 512, 1024, 2048, 4096, 8192};
 // What "Exactly" offers until the user picks a count: the sampling policy's minimum.
 constexpr int kDefaultFixedReps = 10;
@@ -37,10 +39,6 @@ constexpr int kDefaultFixedReps = 10;
 constexpr int kKernelNameLetters = 22;
 // Larger parameter values are never valid; the bound only keeps typing sane.
 constexpr int kLargestTypedParam = 1 << 16;
-
-QString text(const std::string& value) {
-  return QString::fromStdString(value);
-}
 
 QLabel* hintLabel(const QString& content) {
   auto* label = new QLabel(content);

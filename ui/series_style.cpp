@@ -17,34 +17,34 @@ namespace {
 // Markers, each readable at 7-9 px, one per catalogue kernel in catalogue order (the library,
 // last, a diamond: on the roofline it sits at the compulsory intensity), then spare ones for
 // variants. Shapes QCustomPlot lacks are paths in a 6-unit box around the point.
-enum class Custom { Pentagon, Hexagon, Right, Left, Hourglass, BowTie };
+enum class CustomShape { Pentagon, Hexagon, Right, Left, Hourglass, BowTie };
 struct Marker {
   QCPScatterStyle::ScatterShape shape;
-  Custom custom = Custom::Pentagon;  // for ssCustom
+  CustomShape custom = CustomShape::Pentagon;  // for ssCustom
 };
 constexpr Marker kMarkers[] = {{QCPScatterStyle::ssCircle},
                                {QCPScatterStyle::ssSquare},
                                {QCPScatterStyle::ssTriangle},
                                {QCPScatterStyle::ssTriangleInverted},
-                               {QCPScatterStyle::ssCustom, Custom::Pentagon},
+                               {QCPScatterStyle::ssCustom, CustomShape::Pentagon},
                                {QCPScatterStyle::ssCrossSquare},
                                {QCPScatterStyle::ssPlusCircle},
                                {QCPScatterStyle::ssStar},
-                               {QCPScatterStyle::ssCustom, Custom::Hexagon},
+                               {QCPScatterStyle::ssCustom, CustomShape::Hexagon},
                                {QCPScatterStyle::ssCross},
                                {QCPScatterStyle::ssPlus},
                                {QCPScatterStyle::ssCrossCircle},
                                {QCPScatterStyle::ssPlusSquare},
-                               {QCPScatterStyle::ssCustom, Custom::Right},
-                               {QCPScatterStyle::ssCustom, Custom::Left},
-                               {QCPScatterStyle::ssCustom, Custom::Hourglass},
+                               {QCPScatterStyle::ssCustom, CustomShape::Right},
+                               {QCPScatterStyle::ssCustom, CustomShape::Left},
+                               {QCPScatterStyle::ssCustom, CustomShape::Hourglass},
                                {QCPScatterStyle::ssDisc},
                                {QCPScatterStyle::ssPeace},
                                {QCPScatterStyle::ssDiamond},
-                               {QCPScatterStyle::ssCustom, Custom::BowTie}};
+                               {QCPScatterStyle::ssCustom, CustomShape::BowTie}};
 constexpr int kMarkerCount = int(std::size(kMarkers));
 
-QPainterPath customPath(Custom custom) {
+QPainterPath customPath(CustomShape custom) {
   QPainterPath path;
   const auto polygon = [&](std::initializer_list<QPointF> points) {
     path.addPolygon(QPolygonF(QList<QPointF>(points)));
@@ -60,22 +60,22 @@ QPainterPath customPath(Custom custom) {
     path.closeSubpath();
   };
   switch (custom) {
-    case Custom::Pentagon:
+    case CustomShape::Pentagon:
       regular(5, -M_PI / 2);
       break;
-    case Custom::Hexagon:
+    case CustomShape::Hexagon:
       regular(6, 0);
       break;
-    case Custom::Right:
+    case CustomShape::Right:
       polygon({{-2.6, -3}, {3.2, 0}, {-2.6, 3}});
       break;
-    case Custom::Left:
+    case CustomShape::Left:
       polygon({{2.6, -3}, {-3.2, 0}, {2.6, 3}});
       break;
-    case Custom::Hourglass:
+    case CustomShape::Hourglass:
       polygon({{-3, -3}, {3, -3}, {-3, 3}, {3, 3}});
       break;
-    case Custom::BowTie:
+    case CustomShape::BowTie:
       polygon({{-3, -3}, {3, 3}, {3, -3}, {-3, 3}});
       break;
   }

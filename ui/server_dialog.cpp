@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "server_dialog.hpp"
+#include "formatting.hpp"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -20,11 +21,9 @@
 namespace tilescope::ui {
 namespace {
 
-enum Preset { Ssh, Slurm, Custom };
+using desktop::text;
 
-QString text(const std::string& value) {
-  return QString::fromStdString(value);
-}
+enum Preset { Ssh, Slurm, Custom };
 
 }  // namespace
 

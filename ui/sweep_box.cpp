@@ -14,17 +14,16 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "formatting.hpp"
 #include "tilescope/catalogue.hpp"
 
 namespace tilescope::ui {
 namespace {
 
+using desktop::text;
+
 // The tiles seed 004 measured each method at.
 constexpr int kSeed004Tiles[] = {1, 2, 4, 8, 16, 32, 64};
-
-QString text(const std::string& value) {
-  return QString::fromStdString(value);
-}
 
 QLabel* hintLabel(const QString& content) {
   auto* label = new QLabel(content);

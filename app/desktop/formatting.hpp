@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Numbers as the table, the charts and their tooltips show them.
+// Numbers and the core's strings as the table, the charts and their tooltips show them.
 #include <QString>
+#include <string>
 
 #include "tilescope/backend.hpp"
 
 namespace tilescope::desktop {
+
+// The core's UTF-8 text as a QString.
+inline QString text(const std::string& value) {
+  return QString::fromStdString(value);
+}
 
 // Milliseconds with a sensible number of digits from microseconds to minutes.
 QString formatMs(double ms);

@@ -8,10 +8,6 @@
 namespace tilescope::desktop {
 namespace {
 
-QString text(const std::string& value) {
-  return QString::fromStdString(value);
-}
-
 bool isNumeric(int column) {
   return column >= ResultsModel::M && column != ResultsModel::Verified;
 }

@@ -25,10 +25,6 @@ double weightOf(const RunJob& job) {
 // Below this much elapsed time the rate is mostly noise.
 constexpr double kMinSecondsForEstimate = 0.25;
 
-QString text(const std::string& value) {
-  return QString::fromStdString(value);
-}
-
 }  // namespace
 
 struct RunController::Lane {

@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include "formatting.hpp"
 #include "settings.hpp"
 #include "tilescope/io/json_fields.hpp"
 #include "tilescope/remote/server_list.hpp"
@@ -16,10 +17,6 @@ namespace {
 const std::string kServersKey = "servers";
 const std::string kIsolateKey = "isolateCuda";
 const std::string kIdleKey = "serverIdleMinutes";
-
-QString text(const std::string& value) {
-  return QString::fromStdString(value);
-}
 
 }  // namespace
 

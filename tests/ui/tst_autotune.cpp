@@ -11,6 +11,7 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #include "main_window.hpp"
+#include "suite_helpers.hpp"
 #include "tilescope/plan/autotune.hpp"
 #include "tilescope/plan/tuned_store.hpp"
 #include "tilescope/user_kernel.hpp"
@@ -22,7 +23,7 @@ using tilescope::ui::MainWindow;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 // Small enough that every blocktile-1d configuration runs in a few seconds on one core.
 constexpr int kSize = 32;
 

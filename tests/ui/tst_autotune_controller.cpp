@@ -7,6 +7,7 @@
 
 #include "autotune_controller.hpp"
 #include "run_controller.hpp"
+#include "suite_helpers.hpp"
 #include "tilescope/plan/tuned_store.hpp"
 #include "ui_suite.hpp"
 
@@ -15,7 +16,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 constexpr int kSize = 32;
 
 Choices tinyAutotune() {

@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "command_line.hpp"
+#include "suite_helpers.hpp"
 #include "tilescope/cli/options.hpp"
 #include "tilescope/report/report.hpp"
 #include "ui_suite.hpp"
@@ -28,11 +29,7 @@ QString thousandValues(const char* key) {
   return QStringLiteral("%1=%2").arg(QLatin1String(key), values.join(QLatin1Char(',')));
 }
 
-void writeText(const QString& path, const char* text) {
-  QFile file(path);
-  QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-  file.write(text);
-}
+using test::writeText;
 
 struct Finished {
   int exitCode = -1;

@@ -18,7 +18,8 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 120000;
+// A lesson's queue ends only when the run in progress has.
+constexpr int kCancelWaitMs = 120000;
 
 struct Lessons {
   ResultsModel model;
@@ -34,7 +35,7 @@ struct Lessons {
 void cancelAndWait(RunController& runs) {
   QSignalSpy finished(&runs, &RunController::queueFinished);
   runs.cancel();
-  QVERIFY(finished.wait(kWaitMs));
+  QVERIFY(finished.wait(kCancelWaitMs));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "lessons.hpp"
 #include "main_window.hpp"
 #include "samples.hpp"
+#include "suite_helpers.hpp"
 #include "test_results.hpp"
 #include "tilescope/catalogue.hpp"
 #include "ui_suite.hpp"
@@ -25,7 +26,7 @@ using tilescope::ui::MainWindow;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 const Lesson& lesson(const std::vector<Lesson>& lessons, const std::string& id) {
   const Lesson* found = findLesson(lessons, id);
@@ -50,12 +51,7 @@ QStringList labelsOf(ui::ChartView* chart) {
   return labels;
 }
 
-// Whether the chart's legend has an entry for `what` ("roofs as measured").
-bool legendSays(ui::ChartView* chart, const QString& what) {
-  return std::ranges::any_of(chart->legendEntries(), [&](const ui::LegendEntry& entry) {
-    return entry.members == QStringList{what};
-  });
-}
+using test::legendSays;
 
 // The names of a chart's series: lines against size, or bars for kernels at one size.
 QStringList seriesNames(ui::ChartView* chart) {

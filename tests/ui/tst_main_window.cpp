@@ -21,6 +21,7 @@
 #include "chart_panel.hpp"
 #include "chart_view.hpp"
 #include "control_panel.hpp"
+#include "suite_helpers.hpp"
 #include "ui_suite.hpp"
 #ifdef TILESCOPE_HAVE_DIAGRAMS
 #include "diagram_document.hpp"
@@ -44,7 +45,7 @@ using tilescope::ui::MainWindow;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 Choices smallRun(const std::string& kernel, int size) {
   Choices choices;

@@ -7,6 +7,7 @@
 #include "queue_controller.hpp"
 #include "results_model.hpp"
 #include "run_controller.hpp"
+#include "suite_helpers.hpp"
 #include "test_results.hpp"
 #include "ui_suite.hpp"
 
@@ -15,7 +16,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 RunJob job(const std::string& kernel, Params params, std::int64_t size) {
   RunJob made;

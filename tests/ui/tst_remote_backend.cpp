@@ -9,6 +9,7 @@
 #include "run_controller.hpp"
 #include "servers.hpp"
 #include "settings.hpp"
+#include "suite_helpers.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
@@ -16,7 +17,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 QString bench() {
   return QStringLiteral("'%1'").arg(QStringLiteral(TILESCOPE_BENCH));

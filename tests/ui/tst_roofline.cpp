@@ -10,6 +10,7 @@
 #include "chart_view.hpp"
 #include "control_panel.hpp"
 #include "main_window.hpp"
+#include "suite_helpers.hpp"
 #include "test_results.hpp"
 #include "ui_suite.hpp"
 
@@ -21,7 +22,7 @@ using tilescope::ui::MainWindow;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 std::vector<RunResult> someResults() {
   std::vector<RunResult> results;
@@ -68,11 +69,7 @@ QStringList itemTexts(ChartView* view) {
   return texts;
 }
 
-bool legendSays(ChartView* view, const QString& label) {
-  return std::ranges::any_of(view->legendEntries(), [&](const ui::LegendEntry& entry) {
-    return entry.members == QStringList{label};
-  });
-}
+using test::legendSays;
 
 QCPGraph* graphNamed(ChartView* view, const QString& name) {
   for (QCPGraph* graph : pointGraphs(view)) {

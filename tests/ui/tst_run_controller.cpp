@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "run_controller.hpp"
+#include "suite_helpers.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
 #include "tilescope/mapping.hpp"
@@ -15,7 +16,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 RunJob job(const std::string& kernel, Params params, std::int64_t size, int reps = 2,
            const std::string& backend = "cpu") {

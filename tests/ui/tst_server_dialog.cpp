@@ -14,6 +14,7 @@
 #include <QPushButton>
 
 #include "server_dialog.hpp"
+#include "suite_helpers.hpp"
 #include "tilescope/backend.hpp"
 #include "ui_suite.hpp"
 
@@ -21,7 +22,7 @@ using namespace tilescope;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 
 // Types `command` as any command on `backend`, clicks Test Connection and returns the answer
 // label. The click returns at once: the label says it is connecting.

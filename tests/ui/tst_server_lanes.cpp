@@ -9,6 +9,7 @@
 
 #include "choices.hpp"
 #include "run_controller.hpp"
+#include "suite_helpers.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
@@ -16,7 +17,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 const std::string kId = "cpu@test";
 
 QString bench() {

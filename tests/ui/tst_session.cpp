@@ -12,6 +12,7 @@
 #include "result_analysis.hpp"
 #include "results_model.hpp"
 #include "session.hpp"
+#include "suite_helpers.hpp"
 #include "test_results.hpp"
 #include "tilescope/report/report.hpp"
 #include "ui_suite.hpp"
@@ -55,11 +56,7 @@ QByteArray readAll(const QString& path) {
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-void writeText(const QString& path, const QByteArray& text) {
-  QFile file(path);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.write(text);
-}
+using test::writeText;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "run_controller.hpp"
 #include "samples.hpp"
 #include "session_controller.hpp"
+#include "suite_helpers.hpp"
 #include "test_results.hpp"
 #include "ui_suite.hpp"
 
@@ -16,11 +17,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-void writeText(const QString& path, const QByteArray& text) {
-  QFile file(path);
-  QVERIFY(file.open(QIODevice::WriteOnly));
-  file.write(text);
-}
+using test::writeText;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "servers.hpp"
 #include "settings.hpp"
+#include "suite_helpers.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
@@ -19,11 +20,7 @@ QByteArray contentOf(const QString& path) {
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
-void writeText(const QString& path, const QByteArray& text) {
-  QFile file(path);
-  QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-  file.write(text);
-}
+using test::writeText;
 
 // The settings file and whatever else of its name is in its folder (a temporary file left behind).
 QStringList filesBeside() {

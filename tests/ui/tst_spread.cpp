@@ -11,6 +11,7 @@
 #include "autotune_run.hpp"
 #include "choices.hpp"
 #include "run_controller.hpp"
+#include "suite_helpers.hpp"
 #include "ui_suite.hpp"
 
 using namespace tilescope;
@@ -18,7 +19,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 const std::string kId = "cpu@two";
 
 constexpr int kSlowM = 16;  // the first of sixRuns()

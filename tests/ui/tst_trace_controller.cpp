@@ -7,6 +7,7 @@
 
 #include "run_controller.hpp"
 #include "session.hpp"
+#include "suite_helpers.hpp"
 #include "trace_controller.hpp"
 #include "ui_suite.hpp"
 
@@ -15,7 +16,7 @@ using namespace tilescope::desktop;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
+using test::kWaitMs;
 const QString kNaiveTrace = QStringLiteral(TILESCOPE_TRACES_DIR "/naive-trace.json");
 
 KernelTrace naiveTrace() {

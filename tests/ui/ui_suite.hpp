@@ -20,7 +20,8 @@ bool registerUiSuite(const char* file, SuiteApp app,
 
 }  // namespace tilescope::test
 
+// The flag is named after the class, so that the suites can share a unity build's file.
 #define TILESCOPE_UI_SUITE(TestClass, app)                                           \
-  static const bool tilescopeUiSuiteRegistered =                                     \
+  static const bool TestClass##Registered =                                          \
       ::tilescope::test::registerUiSuite(__FILE__, ::tilescope::test::SuiteApp::app, \
                                          [] { return std::unique_ptr<QObject>(new TestClass); });

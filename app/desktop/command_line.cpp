@@ -203,17 +203,17 @@ ParseOutcome parseCommandLine(const QStringList& arguments, const Choices& remem
                                QStringLiteral("[session.json]"));
 
   const auto fail = [](const QString& message) {
-    return ParseOutcome{std::nullopt, kBadArgumentsExitCode,
-                        QStringLiteral("tilescope: %1\nTry 'tilescope --help'.").arg(message)};
+    return ParseOutcome{
+        .exitCode = kBadArgumentsExitCode,
+        .message = QStringLiteral("tilescope: %1\nTry 'tilescope --help'.").arg(message)};
   };
   if (!parser.parse(arguments)) return fail(parser.errorText());
   if (parser.isSet(helpOption))
-    return {std::nullopt, 0,
-            parser.helpText() + QLatin1Char('\n') + text(cli::helpFooter(cli::Program::App))};
+    return {.message =
+                parser.helpText() + QLatin1Char('\n') + text(cli::helpFooter(cli::Program::App))};
   if (parser.isSet(versionOption)) {
-    return {std::nullopt, 0,
-            QStringLiteral("%1 %2").arg(QCoreApplication::applicationName(),
-                                        QCoreApplication::applicationVersion())};
+    return {.message = QStringLiteral("%1 %2").arg(QCoreApplication::applicationName(),
+                                                   QCoreApplication::applicationVersion())};
   }
 
   CommandLine line;

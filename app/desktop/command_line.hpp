@@ -49,12 +49,12 @@ struct CommandLine {
 // What parsing decided: run with `commandLine`, or stop at once with `exitCode` after printing
 // `message` (to stdout for --help and --version, to stderr otherwise).
 struct ParseOutcome {
-  std::optional<CommandLine> commandLine;
+  std::optional<CommandLine> commandLine{};
   int exitCode = 0;
   QString message;
   // One line each for stderr, for a deprecated spelling: "--budget is now --budget-ms
   // (milliseconds)".
-  QStringList notes;
+  QStringList notes{};
 };
 
 inline constexpr int kBadArgumentsExitCode = 2;

@@ -17,7 +17,7 @@ double nominalSize(const Shape& shape) {
 
 std::string seriesName(const RunResult& result, bool withBackend, const std::string& overlay) {
   std::string name = result.kernel.kernel;
-  if (result.element != ElementType::F32) name += " " + std::string(toString(result.element));
+  if (result.element != ElementType::F32) name.append(" ").append(toString(result.element));
   const std::string params = formatParams(result.kernel);
   if (!params.empty()) name += " " + params;
   if (withBackend) name += " (" + result.backend + ": " + result.device + ")";

@@ -20,7 +20,7 @@ struct UserLaunch {
   // The grid the pictures draw: `grid`, or a persistent kernel's tiles (TS_PERSISTENT), whose
   // launch is no more blocks than the GPU holds at once, residentBlocks (0: not persistent), and
   // no more than take the same rounds (maps::balancedClusters).
-  Dim2 tiles;
+  Dim2 tiles{};
   int residentBlocks = 0;
 };
 

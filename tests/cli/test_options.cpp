@@ -99,8 +99,9 @@ TEST(BenchOptions, AcceptEveryOptionOfTheTableWithItsHelp) {
     const CLI::Option* parsed = app.get_option("--" + std::string(option->name));
     EXPECT_EQ(parsed->count(), 1u);
     EXPECT_EQ(parsed->get_description(), option->help);
-    if (!option->shortName.empty())
+    if (!option->shortName.empty()) {
       EXPECT_TRUE(parsed->check_sname(std::string(option->shortName)));
+    }
   }
   CLI::App app;
   bench::CommandLine cl;
@@ -219,8 +220,9 @@ void expectManPageListsEveryOption(Program program) {
     const bool listed = page.find(item + "\n") != std::string::npos;
     EXPECT_EQ(listed, option.takes(program)) << name << ": " << item;
     for (const cli::DeprecatedAlias& alias : option.aliases)
-      if (option.takes(program))
+      if (option.takes(program)) {
         EXPECT_NE(page.find(manName(alias.name)), std::string::npos) << name << ": " << alias.name;
+      }
   }
 }
 

@@ -88,7 +88,9 @@ TEST_P(CompileChild, ANormalKernelCompilesAsInProcess) {
   ASSERT_TRUE(here.ok) << here.log;
   EXPECT_TRUE(child.ok) << child.log;
   EXPECT_EQ(child.diagnostics, here.diagnostics);
-  if (host()) EXPECT_EQ(child.log, here.log);  // ptxas's log holds its compile times
+  if (host()) {
+    EXPECT_EQ(child.log, here.log);  // ptxas's log holds its compile times
+  }
   EXPECT_EQ(child.arch, here.arch);
   EXPECT_EQ(child.values, here.values);
   ASSERT_EQ(child.params.size(), here.params.size());

@@ -644,7 +644,9 @@ TEST(ReportDocument, ShippedSessionsOpen) {
     EXPECT_FALSE(document.results.empty());
     for (const RunResult& result : document.results) EXPECT_TRUE(result.verified());
     EXPECT_TRUE(document.warnings.empty()) << document.warnings.front();
-    if (entry.path().filename() == "h200-roofline.json") EXPECT_FALSE(document.ceilings.empty());
+    if (entry.path().filename() == "h200-roofline.json") {
+      EXPECT_FALSE(document.ceilings.empty());
+    }
     ++opened;
   }
   EXPECT_GE(opened, 4);

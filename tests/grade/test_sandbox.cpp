@@ -87,7 +87,9 @@ TEST(Sandbox, TheDeadlineKillsTheWholeGroup) {
   }
   std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
   std::string text;
-  if (std::getline(stat, text)) EXPECT_NE(text.find(") Z"), std::string::npos) << text;
+  if (std::getline(stat, text)) {
+    EXPECT_NE(text.find(") Z"), std::string::npos) << text;
+  }
 }
 
 TEST(Sandbox, OutputPastItsLimitKillsTheChild) {

@@ -331,7 +331,7 @@ TEST_F(HostKernel, ABuildDoesNotLoadTheKernelAndTheCompileAfterItDoes) {
       "TS_LAUNCH(1, 1, 1, 1, 0)\n"
       "TS_KERNEL { if (threadIdx.x == 0 && loaded == 0) ts::storeC(p, 0, 0, 0.0f); }\n";
   ::unsetenv("TILESCOPE_TEST_LOADED");
-  const CompileResult built = buildUserKernelForHost({"loads", source}, {"host"});
+  const CompileResult built = buildUserKernelForHost({"loads", source}, {.arch = "host"});
   ASSERT_TRUE(built.ok) << said(built);
   EXPECT_EQ(std::getenv("TILESCOPE_TEST_LOADED"), nullptr);
   const HostCompileResult loaded = compiled({"loads", source}, false, false);

@@ -256,7 +256,7 @@ TEST(HostileSource, TheHostCompilerNeverReadsAFileTheSourceNames) {
   if (const auto why = hostCompilerUnavailable()) GTEST_SKIP() << *why;
   const SecretFile secret;
   for (const UserKernelSource& source : sourcesReading(secret)) {
-    const CompileResult built = buildUserKernelForHost(source, {"host"});
+    const CompileResult built = buildUserKernelForHost(source, {.arch = "host"});
     expectRefusedUnread(built, source.name + "\n" + source.source);
     EXPECT_TRUE(built.log.empty()) << "the compiler never ran";
   }

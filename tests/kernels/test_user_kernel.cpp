@@ -180,7 +180,9 @@ TEST(UserKernelTemplates, EveryCatalogueKernelButTheLibraryHasOne) {
   for (const KernelInfo& info : catalogue()) {
     const UserKernelTemplate* from = userKernelTemplate(info.id);
     EXPECT_EQ(from != nullptr, info.hasMapping) << info.id;
-    if (from) EXPECT_EQ(declaredTypes(from->source), info.types) << info.id;
+    if (from) {
+      EXPECT_EQ(declaredTypes(from->source), info.types) << info.id;
+    }
   }
 }
 
@@ -355,7 +357,9 @@ TEST_F(UserKernelCompile, TheFp8TemplateCompilesForSm90aInBothTypes) {
       EXPECT_TRUE(result.declaresPersistent);
       ASSERT_TRUE(result.resources);
       EXPECT_EQ(result.resources->threadsPerBlock, 384);
-      if (!trace) EXPECT_EQ(result.resources->localBytesPerThread, 0) << describe(result);
+      if (!trace) {
+        EXPECT_EQ(result.resources->localBytesPerThread, 0) << describe(result);
+      }
     }
   // A 16-bit type is not one it takes.
   EXPECT_FALSE(compileUserKernel({"tensor-fp8", source}, {"sm_90a", {}, ElementType::BF16}).ok);

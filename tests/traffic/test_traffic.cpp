@@ -316,9 +316,10 @@ TEST(SharedReadTotals, TensorCoreFragmentReadsAreConflictFree) {
                                           << " operand " << (operand == Operand::A ? "A" : "B");
       }
       // Without the padding the fp16 A rows (64 bytes apart) would collide.
-      if (element == ElementType::F16)
+      if (element == ElementType::F16) {
         EXPECT_GT(sharedReadTotals(mapping, Operand::A, -4)->conflicts(), 0)
             << formatParams(config);
+      }
     }
 }
 

@@ -38,7 +38,7 @@ struct CompileDiagnostic {
 
 struct CompileOptions {
   std::string arch = "sm_90";  // the GPU architecture to compile for, e.g. sm_75, sm_90
-  Params params;               // values of the source's named parameters; missing: defaults
+  Params params{};             // values of the source's named parameters; missing: defaults
   // The type of A and B, ts::Element in the source: one the source's TS_TYPES declares.
   ElementType element = ElementType::F32;
   // Compiles the accessors' recording in (TS_TRACE): a traced launch, not a timed one.

@@ -34,7 +34,7 @@ std::string optionItem(const OptionSpec& spec) {
   if (!spec.shortName.empty()) item += "\\fB\\-" + roff(spec.shortName) + "\\fR, ";
   item += "\\fB\\-\\-" + roff(spec.name) + "\\fR";
   if (!spec.isFlag()) item += " \\fI" + roff(spec.valueName) + "\\fR";
-  item += "\n" + roff(spec.help) + "\n";
+  item.append("\n").append(roff(spec.help)).append("\n");
   for (const DeprecatedAlias& alias : spec.aliases) {
     item += "The old spelling \\fB\\-\\-" + roff(alias.name) + "\\fR";
     if (!alias.valueName.empty()) item += " \\fI" + roff(alias.valueName) + "\\fR";

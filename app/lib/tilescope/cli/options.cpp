@@ -306,9 +306,11 @@ std::string deprecationNote(const OptionSpec& spec, const DeprecatedAlias& alias
 }
 
 std::string usageOf(const OptionSpec& spec) {
-  std::string usage = spec.shortName.empty() ? "" : "-" + std::string(spec.shortName) + ", ";
-  usage += "--" + std::string(spec.name);
-  if (!spec.isFlag()) usage += " " + std::string(spec.valueName);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+  std::string usage;
+  if (!spec.shortName.empty()) usage.append("-").append(spec.shortName).append(", ");
+  usage.append("--").append(spec.name);
+  if (!spec.isFlag()) usage.append(" ").append(spec.valueName);
   return usage;
 }
 

@@ -381,7 +381,7 @@ std::string folderName(std::size_t index, const std::string& path) {
   std::string stem = fs::path(path).stem().string();
   for (char& c : stem)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
-  char number[16];
+  char number[24];  // 20 digits at most, the dash and the end
   std::snprintf(number, sizeof number, "%04zu-", index + 1);
   return number + stem.substr(0, 60);
 }

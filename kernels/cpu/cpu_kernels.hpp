@@ -32,6 +32,11 @@ struct Gemm {
 // which Slurm, a container's cpuset or a grader's child narrows), counted once.
 int workerThreads();
 
+// The workers of `bytesEach` (their stacks, say) a launch may start: workerThreads(), or fewer
+// under an address-space limit (RLIMIT_AS: a grader's child), as many as half the room left
+// under it holds, and at least one.
+int workersWithinAddressSpace(std::size_t bytesEach);
+
 // Runs `work` on `participants` threads at once (at most workerThreads()), the calling thread
 // among them, and returns when every call has returned; the first exception a call throws is
 // rethrown. The other threads come from a pool kept for the life of the process. A launch made

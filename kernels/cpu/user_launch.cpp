@@ -4,6 +4,8 @@
 // to its next __syncthreads(). When every thread waits at the same barrier the next round
 // starts; a thread that finished or waits elsewhere is a divergent barrier, reported, not a hang.
 // A sanitized build (TS_SANITIZE) also has each access through the ts:: accessors checked here.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -411,7 +413,12 @@ SanitizerReport HostModule::launch(const float* a, const float* b, float* c, con
       state.stop = true;
     }
   };
-  cpu::runOnWorkers(int(std::min<std::int64_t>(cpu::workerThreads(), blocks)), work);
+  // Each worker's fiber stacks, a guard page each, and its shared memory: reserved address space.
+  const std::size_t threads = std::size_t(launch.block.x) * std::size_t(launch.block.y);
+  const std::size_t workerBytes =
+      threads * (kStackBytes + std::size_t(getpagesize())) + kMaxSharedBytes;
+  cpu::runOnWorkers(
+      int(std::min<std::int64_t>(cpu::workersWithinAddressSpace(workerBytes), blocks)), work);
   if (failure) std::rethrow_exception(failure);
   if (cancel && *cancel && state.report.clean())
     throw Error(ErrorKind::Cancelled, "the run was cancelled");

@@ -60,56 +60,6 @@ std::vector<CompileDiagnostic> nvrtcDiagnostics(const std::string& log, const st
 
 namespace {
 
-// The number in `line` just before the first `suffix` that has one ("46 bytes smem": 46).
-std::optional<int> numberBefore(std::string_view line, std::string_view suffix) {
-  for (std::size_t at = line.find(suffix); at != std::string_view::npos;
-       at = line.find(suffix, at + 1)) {
-    std::size_t begin = at;
-    while (begin > 0 && source_text::isDigit(line[begin - 1])) --begin;
-    if (begin < at) return source_text::integer(line.substr(begin, at - begin)).value_or(0);
-  }
-  return std::nullopt;
-}
-
-// The run of characters `keep` accepts between the first `prefix` and `suffix` in `line` that
-// hold one.
-template <typename Predicate>
-std::optional<std::string_view> between(std::string_view line, std::string_view prefix,
-                                        std::string_view suffix, Predicate keep) {
-  for (std::size_t at = line.find(prefix); at != std::string_view::npos;
-       at = line.find(prefix, at + 1)) {
-    const std::string_view found = source_text::run(line, at + prefix.size(), keep);
-    if (!found.empty() && line.substr(at + prefix.size() + found.size(), suffix.size()) == suffix)
-      return found;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-// ptxas -v, per entry function: "Compiling entry function 'ts_kernel'", then "N bytes stack
-// frame", then "Used R registers, ... S bytes smem".
-std::optional<KernelResources> ptxasResources(const std::string& log) {
-  std::string function;
-  std::optional<KernelResources> kernel;
-  for (const std::string_view line : source_text::lines(log)) {
-    if (const auto entry =
-            between(line, "Compiling entry function '", "'", source_text::isWordChar))
-      function = *entry;
-    if (function != "ts_kernel") continue;
-    if (!kernel) kernel.emplace();
-    if (const auto stack = numberBefore(line, " bytes stack frame"))
-      kernel->localBytesPerThread = *stack;
-    if (const auto used = between(line, "Used ", " registers", source_text::isDigit))
-      kernel->registersPerThread = source_text::integer(*used).value_or(0);
-    if (const auto shared = numberBefore(line, " bytes smem"))
-      kernel->sharedBytesPerBlock = *shared;
-  }
-  return kernel;
-}
-
-namespace {
-
 // A message of GCC's or Clang's: "file:line:column: error: ...", the file up to the first ':'
 // that such a place and kind follow.
 struct HostMessage {

@@ -14,9 +14,6 @@ namespace tilescope {
 // a caret under the column. Those in `file` at their lines, the API's at line 0.
 std::vector<CompileDiagnostic> nvrtcDiagnostics(const std::string& log, const std::string& file);
 
-// The resources of ts_kernel as ptxas -v reports them; nullopt where the log has none.
-std::optional<KernelResources> ptxasResources(const std::string& log);
-
 // GCC's and Clang's messages: "file:line:column: error: ...". Those in `file` at their lines and
 // columns, the API's and the prelude's at line 0 with their file and line in the message.
 std::vector<CompileDiagnostic> hostCompilerDiagnostics(const std::string& log,

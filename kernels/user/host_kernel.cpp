@@ -291,6 +291,17 @@ std::optional<std::string> hostCompilerUnavailable() {
   return hostCompiler().missing;
 }
 
+std::optional<std::string> hostCompilerInstallation() {
+  const HostCompiler compiler = hostCompiler();
+  if (compiler.missing) return std::nullopt;
+  const std::string program = executable(compiler.command.substr(0, compiler.command.find(' ')));
+  std::error_code error;
+  const std::filesystem::path resolved = std::filesystem::canonical(program, error);
+  if (error) return std::nullopt;
+  const std::filesystem::path folder = resolved.parent_path();
+  return (folder.filename() == "bin" ? folder.parent_path() : folder).string();
+}
+
 namespace {
 
 // A __shared__ declaration of one variable on one line, in its parts:

@@ -11,6 +11,7 @@
 
 #include "tilescope/occupancy.hpp"
 #include "user/compiler_logs.hpp"
+#include "user/cubin_resources.hpp"
 #include "user/file_reads.hpp"
 #include "user/source_text.hpp"
 
@@ -203,10 +204,9 @@ CompileResult compileUserKernelHere(const UserKernelSource& kernel, const Compil
       result.image.assign(size, '\0');
       api.getCubin(program, result.image.data());
     }
-    // ptxas reports the resources, but not in a process that has initialised CUDA (measured on
-    // an H200 with CUDA 13.0: the log is empty there), so the entry points are looked up in the
-    // image itself and the resources may be missing.
-    result.resources = ptxasResources(result.log);
+    // The image says what ptxas -v says, and its log is empty in a process that has initialised
+    // CUDA (an H200 and an H100 with CUDA 13.0): entry points and resources come from the image.
+    result.resources = cubinResources(result.image, "ts_kernel");
     if (const auto block = declaredBlock(kernel.source, result.values); block && result.resources) {
       result.resources->threadsPerBlock = block->x * block->y;
       if (auto resident = withTheoreticalOccupancy(options.arch, *result.resources))

@@ -25,6 +25,7 @@
 #include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 #include "user/compiler_logs.hpp"
+#include "user/cubin_resources.hpp"
 
 namespace {
 
@@ -69,7 +70,7 @@ void readTrace(std::string_view text) {
 }
 
 // A user kernel's source (--kernel-file, the Kernel Editor, a session or a request), read as a
-// compile reads it before the compiler runs; and the same text as a compiler's log.
+// compile reads it before the compiler runs; and the same bytes as a compiler's log and image.
 void readKernelSource(std::string_view text) {
   const std::string source(text);
   std::vector<CompileDiagnostic> problems = overlongLines(source);
@@ -79,7 +80,7 @@ void readKernelSource(std::string_view text) {
   (void)declaredBlock(source, prepared.values);
   (void)withHostSharedMemory(source, &problems);
   (void)nvrtcDiagnostics(source, "fuzz.cu");
-  (void)ptxasResources(source);
+  (void)cubinResources(source, "ts_kernel");
   (void)hostCompilerDiagnostics(source, "fuzz.cu");
   userKernelInfo("fuzz", source);  // a refusal is an Error
 }

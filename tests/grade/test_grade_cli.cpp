@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -202,6 +203,35 @@ TEST_F(GradeCli, CheckExerciseSaysTheSolutionPassesAndTheStartFails) {
   EXPECT_EQ(solved.exitCode, 1);
   EXPECT_NE(solved.err.find("02-solved: its start passes already"), std::string::npos)
       << solved.err;
+}
+
+// A compiler installed outside the system's folders (/opt/gcc/bin/g++ on the GPU machine) reads
+// its own files beside bin/: the sandbox lets it. Here a wrapper in such a folder reads a file of
+// its installation, then runs the real compiler.
+TEST_F(GradeCli, ACompilerOutsideTheSystemFoldersReadsItsOwnInstallation) {
+  const std::optional<std::string> real = hostCompilerInstallation();
+  ASSERT_TRUE(real);
+  if (*real != "/usr")
+    GTEST_SKIP() << "the compiler is installed in " << *real
+                 << ", which a wrapper in another folder may not read";
+  ScratchDir work;
+  fs::create_directories(work.file("opt/cxx/bin"));
+  fs::create_directories(work.file("opt/cxx/lib"));
+  std::ofstream(work.file("opt/cxx/lib/compiler.conf")) << "real=c++\n";
+  const std::string wrapper = work.file("opt/cxx/bin/c++");
+  std::ofstream(wrapper)
+      << "#!/bin/sh\n. \"${0%/bin/*}/lib/compiler.conf\"\nexec \"$real\" \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+  const char* oldCxx = std::getenv("CXX");
+  const std::string keptCxx = oldCxx ? oldCxx : "";
+  ::setenv("CXX", wrapper.c_str(), 1);
+  const e2e::BenchOutcome checked = runBench({"--check-exercise", kExercise});
+  if (oldCxx)
+    ::setenv("CXX", keptCxx.c_str(), 1);
+  else
+    ::unsetenv("CXX");
+  EXPECT_EQ(checked.exitCode, 0) << checked.err;
+  EXPECT_NE(checked.out.find("solution.cu: passes"), std::string::npos) << checked.out;
 }
 
 TEST_F(GradeCli, UsageErrorsExitWithTwo) {

@@ -45,6 +45,21 @@ std::vector<ChildOutcome> runAll(const std::vector<ChildSpec>& children, int job
   return outcomes;
 }
 
+// A child's settings win over the parent's: a compile child copies the parent's environment,
+// where OPENBLAS_NUM_THREADS=16 would start BLAS threads past its memory limit.
+TEST(Sandbox, SetVariablesReplacesAValueAndAddsANewOne) {
+  std::vector<std::string> environment = {"PATH=/bin", "OPENBLAS_NUM_THREADS=16",
+                                          "OPENBLAS_NUM_THREADS_EXTRA=2"};
+  sandbox::setVariables(environment, {"OPENBLAS_NUM_THREADS=1", "MALLOC_ARENA_MAX=2"});
+  EXPECT_EQ(environment,
+            (std::vector<std::string>{"PATH=/bin", "OPENBLAS_NUM_THREADS_EXTRA=2",
+                                      "OPENBLAS_NUM_THREADS=1", "MALLOC_ARENA_MAX=2"}));
+  ChildSpec child = shell("echo \"$OPENBLAS_NUM_THREADS $OMP_NUM_THREADS $MALLOC_ARENA_MAX\"");
+  child.environment.push_back("OMP_NUM_THREADS=64");
+  sandbox::setVariables(child.environment, sandbox::boundedMemoryVariables());
+  EXPECT_EQ(runAll({child}, 1).front().out, "1 1 2\n");
+}
+
 TEST(Sandbox, EachChildEndsWithItsOutcome) {
   const auto outcomes = runAll({shell("echo out; echo err >&2; exit 3"), shell("kill -SEGV $$"),
                                 shell("exec /no/such/program"), shell("head -c 100000 /dev/zero")},

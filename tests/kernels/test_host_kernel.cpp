@@ -5,14 +5,17 @@
 // and nothing in a correct template. The GPU-only templates are refused with the reason.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "cpu/cpu_kernels.hpp"
 #include "template_config.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/host_kernel.hpp"
@@ -320,6 +323,69 @@ TEST_F(HostKernel, ALoadedModuleIsReturnedWithoutTheCompilerOrTheCacheFolder) {
   else
     ::unsetenv("XDG_CACHE_HOME");
   fs::remove_all(cache);
+}
+
+// A compiler outside the system's folders (/opt/gcc/bin/g++) reads the headers and libraries
+// beside its bin/: the grader's sandbox lets it read that whole installation.
+TEST(HostCompilerInstallation, IsTheFolderAboveTheCompilersBinWhereverItsLinkIs) {
+  namespace fs = std::filesystem;
+  const fs::path root =
+      fs::temp_directory_path() / ("tilescope-installation-" + std::to_string(::getpid()));
+  fs::create_directories(root / "opt/gcc/bin");
+  fs::create_directories(root / "tools");
+  for (const fs::path& program : {root / "opt/gcc/bin/g++", root / "tools/wrapper"}) {
+    std::ofstream(program) << "#!/bin/sh\n";
+    fs::permissions(program, fs::perms::owner_all);
+  }
+  fs::create_symlink(root / "opt/gcc/bin/g++", root / "tools/c++");
+  const char* oldCxx = std::getenv("CXX");
+  const std::string keptCxx = oldCxx ? oldCxx : "";
+  const std::string installation = fs::canonical(root / "opt/gcc").string();
+  ::setenv("CXX", (root / "opt/gcc/bin/g++").c_str(), 1);
+  EXPECT_EQ(hostCompilerInstallation(), installation);
+  ::setenv("CXX", ((root / "tools/c++").string() + " -O2").c_str(), 1);
+  EXPECT_EQ(hostCompilerInstallation(), installation) << "the link's target, options dropped";
+  ::setenv("CXX", (root / "tools/wrapper").c_str(), 1);
+  EXPECT_EQ(hostCompilerInstallation(), fs::canonical(root / "tools").string());
+  ::setenv("CXX", (root / "no-such/bin/g++").c_str(), 1);
+  EXPECT_EQ(hostCompilerInstallation(), std::nullopt);
+  if (oldCxx)
+    ::setenv("CXX", keptCxx.c_str(), 1);
+  else
+    ::unsetenv("CXX");
+  fs::remove_all(root);
+}
+
+// Each worker's fiber stacks take 260 KiB a thread of its block, reserved address space: under an
+// address-space limit with room for one worker's (a grader's child on a machine of many cores) the
+// blocks run on the workers that found room, not nowhere.
+TEST_F(HostKernel, UnderAnAddressSpaceLimitTheBlocksRunOnTheWorkersThatFitIt) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory leaves no room for an address-space limit";
+#endif
+  if (cpu::workerThreads() < 2) GTEST_SKIP() << "one worker: nothing to leave out";
+  // 32 x 32 threads a block: 260 MiB of stacks for each worker.
+  const HostCompileResult build =
+      compiled({"naive", userKernelTemplate("naive")->source}, false, false, {{"TILE", 32}});
+  ASSERT_TRUE(build.result.ok) << said(build.result);
+  Product product({96, 96, 40});
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  ASSERT_TRUE(statm >> pages);
+  rlimit before{};
+  ASSERT_EQ(::getrlimit(RLIMIT_AS, &before), 0);
+  rlimit lowered = before;
+  lowered.rlim_cur = pages * std::uint64_t(::getpagesize()) + (std::uint64_t(400) << 20);
+  ASSERT_EQ(::setrlimit(RLIMIT_AS, &lowered), 0);
+  std::string failed;
+  try {
+    EXPECT_TRUE(product.run(*build.module).clean());
+  } catch (const std::exception& e) {
+    failed = e.what();
+  }
+  ASSERT_EQ(::setrlimit(RLIMIT_AS, &before), 0);
+  EXPECT_EQ(failed, "");
+  EXPECT_TRUE(product.verified());
 }
 
 // A build leaves the shared object in the cache folder without loading it: a global's

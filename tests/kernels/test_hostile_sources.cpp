@@ -137,15 +137,6 @@ TEST(HostileSource, CompilerLogsWithLinesTensOfKilobytesLongAreReadInOnePass) {
   EXPECT_EQ(hostRead[0].line, 3);
   EXPECT_EQ(hostRead[0].column, 9);
   EXPECT_EQ(hostRead[1].line, 0);
-
-  const std::string ptxas = "Compiling entry function '" + name + "'\n" + repeated("1", 60000) +
-                            " bytes stack frame\n" + "Compiling entry function 'ts_kernel'\n" +
-                            repeated(" bytes smem", 6000) + "\nUsed 40 registers, " +
-                            repeated("9", 60000) + " bytes smem\n";
-  const std::optional<KernelResources> resources = ptxasResources(ptxas);
-  ASSERT_TRUE(resources);
-  EXPECT_EQ(resources->registersPerThread, 40);
-  EXPECT_EQ(resources->sharedBytesPerBlock, 0);  // past int: unread
 }
 
 // The CPU backend's reading of __shared__ declarations, one pass per line.

@@ -332,8 +332,23 @@ TEST_F(UserKernelCompile, EveryTemplateCompilesForSm75Sm90AndSm90aInEachOfItsTyp
         EXPECT_TRUE(std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
                                  [](const CompileDiagnostic& d) { return !d.error; }))
             << t.kernel << ": a template compiles without warnings: " << describe(result);
-        ASSERT_TRUE(result.resources) << t.kernel;
+        ASSERT_TRUE(result.resources) << t.kernel << ": " << describe(result);
         EXPECT_GT(result.resources->registersPerThread, 0) << t.kernel;
+        // Read from the image, they are what ptxas -v said, where its log says it.
+        if (result.log.find("Compiling entry function 'ts_kernel'") != std::string::npos) {
+          EXPECT_NE(result.log.find("Used " + std::to_string(result.resources->registersPerThread) +
+                                    " registers"),
+                    std::string::npos)
+              << describe(result);
+          EXPECT_NE(result.log.find(std::to_string(result.resources->localBytesPerThread) +
+                                    " bytes stack frame"),
+                    std::string::npos)
+              << describe(result);
+          const std::int64_t shared = result.resources->sharedBytesPerBlock;
+          EXPECT_EQ(result.log.find(std::to_string(shared) + " bytes smem") != std::string::npos,
+                    shared > 0)
+              << describe(result);
+        }
         // Every template's block needs no size: its theoretical occupancy is known.
         EXPECT_GT(result.resources->threadsPerBlock, 0) << t.kernel;
         EXPECT_GT(result.resources->blocksPerSM, 0) << t.kernel;

@@ -18,6 +18,11 @@ namespace tilescope {
 // Why user kernels cannot be compiled for the CPU here (no C++ compiler), or nullopt.
 std::optional<std::string> hostCompilerUnavailable();
 
+// The folder the C++ compiler is installed in, whole: /usr for the system's, /opt/gcc for
+// /opt/gcc/bin/g++ (its headers, libraries and helpers lie beside bin/); nullopt where there is no
+// compiler. A compile that may read only some folders must be able to read this one.
+std::optional<std::string> hostCompilerInstallation();
+
 // The launch TS_LAUNCH and TS_KSTEP give for a shape.
 struct HostLaunch {
   Dim2 block, grid;

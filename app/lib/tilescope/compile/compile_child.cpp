@@ -275,6 +275,7 @@ CompileResult compileInChild(const std::string& program, const UserKernelSource&
   spec.directory = folder.path.string();
   for (char** variable = environ; variable && *variable; ++variable)
     spec.environment.emplace_back(*variable);
+  sandbox::setVariables(spec.environment, sandbox::boundedMemoryVariables());
   spec.limits.seconds = limits.seconds;
   spec.limits.cpuSeconds = limits.seconds;
   const bool memoryLimited = limits.memoryBytes > 0 && sandbox::addressSpaceLimitWorks();

@@ -66,7 +66,7 @@ SubmissionReport notCompiled(const Exercise& exercise, const std::string& source
 }
 
 // The folders a compile reads: the system's (the compiler, its headers and libraries) and the
-// compiler's own where it lives elsewhere. Nothing of the user's.
+// compiler's own installation where it lives elsewhere (/opt/gcc). Nothing of the user's.
 std::vector<std::string> systemFolders() {
   std::vector<std::string> folders = {"/usr",
                                       "/bin",
@@ -77,16 +77,9 @@ std::vector<std::string> systemFolders() {
                                       "/libx32",
                                       "/etc/ld.so.cache",
                                       "/etc/alternatives"};
-  const char* cxx = std::getenv("CXX");
-  if (cxx && *cxx) {
-    std::string program(cxx);
-    program = program.substr(0, program.find(' '));
-    std::error_code error;
-    if (program.find('/') != std::string::npos) {
-      const fs::path resolved = fs::canonical(program, error);
-      if (!error) folders.push_back(resolved.parent_path().string());
-    }
-  }
+  if (const auto installation = hostCompilerInstallation();
+      installation && std::find(folders.begin(), folders.end(), *installation) == folders.end())
+    folders.push_back(*installation);
   return folders;
 }
 
@@ -443,11 +436,9 @@ std::vector<GradeRow> gradeSubmissions(const std::string& exerciseName,
     child.environment = {"HOME=" + (folder / "home").string(),
                          "TMPDIR=" + (folder / "tmp").string(),
                          "XDG_CACHE_HOME=" + (folder / "cache").string(),
-                         "XDG_CONFIG_HOME=" + (folder / "home").string(), "LC_ALL=C",
-                         // One arena per thread would reserve more than the memory limit.
-                         "MALLOC_ARENA_MAX=2",
-                         // No BLAS threads: the child's threads must all be shut in.
-                         "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"};
+                         "XDG_CONFIG_HOME=" + (folder / "home").string(), "LC_ALL=C"};
+    // No BLAS threads either: the child's threads must all be shut in.
+    sandbox::setVariables(child.environment, sandbox::boundedMemoryVariables());
     for (const char* name :
          {"PATH", "CXX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "TILESCOPE_LOCK_DIR"})
       keepVariable(child.environment, name);

@@ -208,6 +208,20 @@ bool addressSpaceLimitWorks() {
 #endif
 }
 
+const std::vector<std::string>& boundedMemoryVariables() {
+  static const std::vector<std::string> settings = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
+                                                    "MALLOC_ARENA_MAX=2"};
+  return settings;
+}
+
+void setVariables(std::vector<std::string>& environment, const std::vector<std::string>& settings) {
+  for (const std::string& setting : settings) {
+    const std::string name = setting.substr(0, setting.find('=') + 1);
+    std::erase_if(environment, [&](const std::string& v) { return v.starts_with(name); });
+    environment.push_back(setting);
+  }
+}
+
 std::vector<int> allowedCpus() {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);

@@ -36,6 +36,14 @@ struct Limits {
 // shadow memory alone reserves terabytes (nor under the other sanitizers that reserve shadow).
 bool addressSpaceLimitWorks();
 
+// NAME=VALUE settings for a child under an address-space limit: OpenBLAS starts no thread per core
+// as it loads (on 16 cores their stacks beside the CUDA libraries passed 1 GiB before main), and
+// malloc keeps two arenas (one per thread would reserve more than the limit).
+const std::vector<std::string>& boundedMemoryVariables();
+
+// Puts each NAME=VALUE of `settings` into `environment`, in place of any value NAME had there.
+void setVariables(std::vector<std::string>& environment, const std::vector<std::string>& settings);
+
 struct ChildSpec {
   std::vector<std::string> argv;         // argv[0]: the program's path
   std::string directory;                 // its working directory

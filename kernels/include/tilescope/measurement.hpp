@@ -56,7 +56,8 @@ inline constexpr double kFloat32Tolerance = 8.0 * 1.1920929e-7;
 // tensor-fp8): the same few epsilons of a 14-bit sum.
 double verificationTolerance(ElementType element);
 
-// The double-precision reference C = A B (OpenBLAS dgemm on upcast inputs).
+// The double-precision reference C = A B on upcast inputs: OpenBLAS dgemm, and a plain loop up to
+// 256^3 (OpenBLAS's first call reserves 128 MiB).
 std::vector<double> referenceProduct(const Matrix& a, const Matrix& b);
 Verification verify(const Matrix& c, const std::vector<double>& reference, const Matrix& a,
                     const Matrix& b, double tolerance = kFloat32Tolerance);

@@ -204,8 +204,9 @@ CompileResult compileUserKernelHere(const UserKernelSource& kernel, const Compil
       result.image.assign(size, '\0');
       api.getCubin(program, result.image.data());
     }
-    // The image says what ptxas -v says, and its log is empty in a process that has initialised
-    // CUDA (an H200 and an H100 with CUDA 13.0): entry points and resources come from the image.
+    // The image says what ptxas -v says, whose log came back without it on an H200 (in a process
+    // that had initialised CUDA) and on an H100 (CUDA 13.0): entry points and resources come from
+    // the image.
     result.resources = cubinResources(result.image, "ts_kernel");
     if (const auto block = declaredBlock(kernel.source, result.values); block && result.resources) {
       result.resources->threadsPerBlock = block->x * block->y;

@@ -7,13 +7,13 @@
 #include <sys/stat.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
+#include "../kernels/scoped_settings.hpp"
 #include "bench_process.hpp"
 #include "tilescope/exercise/sandbox.hpp"
 #include "tilescope/host_kernel.hpp"
@@ -222,14 +222,10 @@ TEST_F(GradeCli, ACompilerOutsideTheSystemFoldersReadsItsOwnInstallation) {
   std::ofstream(wrapper)
       << "#!/bin/sh\n. \"${0%/bin/*}/lib/compiler.conf\"\nexec \"$real\" \"$@\"\n";
   fs::permissions(wrapper, fs::perms::owner_all);
-  const char* oldCxx = std::getenv("CXX");
-  const std::string keptCxx = oldCxx ? oldCxx : "";
-  ::setenv("CXX", wrapper.c_str(), 1);
-  const e2e::BenchOutcome checked = runBench({"--check-exercise", kExercise});
-  if (oldCxx)
-    ::setenv("CXX", keptCxx.c_str(), 1);
-  else
-    ::unsetenv("CXX");
+  const e2e::BenchOutcome checked = [&] {
+    const test::ScopedVariable cxx("CXX", wrapper);
+    return runBench({"--check-exercise", kExercise});
+  }();
   EXPECT_EQ(checked.exitCode, 0) << checked.err;
   EXPECT_NE(checked.out.find("solution.cu: passes"), std::string::npos) << checked.out;
 }

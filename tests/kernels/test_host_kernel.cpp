@@ -5,7 +5,6 @@
 // and nothing in a correct template. The GPU-only templates are refused with the reason.
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "cpu/cpu_kernels.hpp"
+#include "scoped_settings.hpp"
 #include "template_config.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/host_kernel.hpp"
@@ -278,10 +278,7 @@ TEST_F(HostKernel, ALoadedModuleIsReturnedWithoutTheCompilerOrTheCacheFolder) {
   namespace fs = std::filesystem;
   const fs::path cache =
       fs::temp_directory_path() / ("tilescope-live-modules-" + std::to_string(::getpid()));
-  const char* oldCache = std::getenv("XDG_CACHE_HOME");
-  const char* oldCxx = std::getenv("CXX");
-  const std::string keptCache = oldCache ? oldCache : "", keptCxx = oldCxx ? oldCxx : "";
-  ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  const test::ScopedVariable cacheHome("XDG_CACHE_HOME", cache.string());
   const UserKernelTemplate& naive = *userKernelTemplate("naive");
   // A text no other test compiles: its own parameter value.
   const UserKernelSource source{"live", naive.source};
@@ -293,7 +290,7 @@ TEST_F(HostKernel, ALoadedModuleIsReturnedWithoutTheCompilerOrTheCacheFolder) {
   EXPECT_NE(plain.module, sanitized.module);
 
   fs::remove_all(cache);
-  ::setenv("CXX", "/nonexistent/c++", 1);
+  const test::ScopedVariable cxx("CXX", "/nonexistent/c++");
   HostCompileResult again = compiled(source, false, false, params);
   const HostCompileResult sanitizedAgain = compiled(source, true, true, params);
   EXPECT_TRUE(again.result.ok) << said(again.result);
@@ -313,15 +310,6 @@ TEST_F(HostKernel, ALoadedModuleIsReturnedWithoutTheCompilerOrTheCacheFolder) {
   EXPECT_FALSE(without.result.ok) << "CXX names a missing compiler";
   EXPECT_NE(without.module.get(), was);
   EXPECT_TRUE(compiled(source, true, true, params).result.ok) << "the sanitized one is held";
-
-  if (oldCxx)
-    ::setenv("CXX", keptCxx.c_str(), 1);
-  else
-    ::unsetenv("CXX");
-  if (oldCache)
-    ::setenv("XDG_CACHE_HOME", keptCache.c_str(), 1);
-  else
-    ::unsetenv("XDG_CACHE_HOME");
   fs::remove_all(cache);
 }
 
@@ -338,21 +326,17 @@ TEST(HostCompilerInstallation, IsTheFolderAboveTheCompilersBinWhereverItsLinkIs)
     fs::permissions(program, fs::perms::owner_all);
   }
   fs::create_symlink(root / "opt/gcc/bin/g++", root / "tools/c++");
-  const char* oldCxx = std::getenv("CXX");
-  const std::string keptCxx = oldCxx ? oldCxx : "";
   const std::string installation = fs::canonical(root / "opt/gcc").string();
-  ::setenv("CXX", (root / "opt/gcc/bin/g++").c_str(), 1);
-  EXPECT_EQ(hostCompilerInstallation(), installation);
-  ::setenv("CXX", ((root / "tools/c++").string() + " -O2").c_str(), 1);
-  EXPECT_EQ(hostCompilerInstallation(), installation) << "the link's target, options dropped";
-  ::setenv("CXX", (root / "tools/wrapper").c_str(), 1);
-  EXPECT_EQ(hostCompilerInstallation(), fs::canonical(root / "tools").string());
-  ::setenv("CXX", (root / "no-such/bin/g++").c_str(), 1);
-  EXPECT_EQ(hostCompilerInstallation(), std::nullopt);
-  if (oldCxx)
-    ::setenv("CXX", keptCxx.c_str(), 1);
-  else
-    ::unsetenv("CXX");
+  {
+    const test::ScopedVariable cxx("CXX", (root / "opt/gcc/bin/g++").string());
+    EXPECT_EQ(hostCompilerInstallation(), installation);
+    cxx.set((root / "tools/c++").string() + " -O2");
+    EXPECT_EQ(hostCompilerInstallation(), installation) << "the link's target, options dropped";
+    cxx.set((root / "tools/wrapper").string());
+    EXPECT_EQ(hostCompilerInstallation(), fs::canonical(root / "tools").string());
+    cxx.set((root / "no-such/bin/g++").string());
+    EXPECT_EQ(hostCompilerInstallation(), std::nullopt);
+  }
   fs::remove_all(root);
 }
 
@@ -369,21 +353,16 @@ TEST_F(HostKernel, UnderAnAddressSpaceLimitTheBlocksRunOnTheWorkersThatFitIt) {
       compiled({"naive", userKernelTemplate("naive")->source}, false, false, {{"TILE", 32}});
   ASSERT_TRUE(build.result.ok) << said(build.result);
   Product product({96, 96, 40});
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t pages = 0;
-  ASSERT_TRUE(statm >> pages);
-  rlimit before{};
-  ASSERT_EQ(::getrlimit(RLIMIT_AS, &before), 0);
-  rlimit lowered = before;
-  lowered.rlim_cur = pages * std::uint64_t(::getpagesize()) + (std::uint64_t(400) << 20);
-  ASSERT_EQ(::setrlimit(RLIMIT_AS, &lowered), 0);
   std::string failed;
-  try {
-    EXPECT_TRUE(product.run(*build.module).clean());
-  } catch (const std::exception& e) {
-    failed = e.what();
+  {
+    const test::ScopedAddressSpaceRoom room(std::uint64_t(400) << 20);
+    ASSERT_TRUE(room.lowered());
+    try {
+      EXPECT_TRUE(product.run(*build.module).clean());
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
   }
-  ASSERT_EQ(::setrlimit(RLIMIT_AS, &before), 0);
   EXPECT_EQ(failed, "");
   EXPECT_TRUE(product.verified());
 }

@@ -2,20 +2,19 @@
 // Measurement: statistics on known samples, the sampling policy, and verification where NaN and
 // unwritten outputs never pass.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "scoped_settings.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/measurement.hpp"
 
@@ -123,31 +122,27 @@ TEST(ReferenceProduct, ASmallOneIsSummedWithoutRoomForOpenBlasBuffer) {
     for (std::int64_t j = 0; j < 48; ++j)
       for (std::int64_t p = 0; p < 40; ++p)
         expected[std::size_t(i * 48 + j)] += double(operands.a.at(i, p)) * operands.b.at(p, j);
-  std::atomic<bool> done{false};
-  std::thread watchdog([&] {
-    for (int i = 0; i < 200 && !done; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (done) return;
-    std::fputs("referenceProduct did not return within 10 s under the limit\n", stderr);
-    std::_Exit(1);
-  });
-  std::uint64_t pages = 0;
-  ASSERT_TRUE(std::ifstream("/proc/self/statm") >> pages);
-  rlimit before{};
-  ASSERT_EQ(::getrlimit(RLIMIT_AS, &before), 0);
-  rlimit lowered = before;
-  lowered.rlim_cur = pages * std::uint64_t(::getpagesize()) + (std::uint64_t(64) << 20);
-  ASSERT_EQ(::setrlimit(RLIMIT_AS, &lowered), 0);
   std::vector<double> c;
   std::string failed;
-  try {
-    c = referenceProduct(operands.a, operands.b);
-  } catch (const std::exception& e) {
-    failed = e.what();
+  {
+    const test::ScopedAddressSpaceRoom room(std::uint64_t(64) << 20);
+    ASSERT_TRUE(room.lowered());
+    std::atomic<bool> done{false};
+    std::thread watchdog([&] {
+      for (int i = 0; i < 200 && !done; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (done) return;
+      std::fputs("referenceProduct did not return within 10 s under the limit\n", stderr);
+      std::_Exit(1);
+    });
+    try {
+      c = referenceProduct(operands.a, operands.b);
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+    done = true;
+    watchdog.join();
   }
-  done = true;
-  ASSERT_EQ(::setrlimit(RLIMIT_AS, &before), 0);
-  watchdog.join();
   EXPECT_EQ(failed, "");
   EXPECT_EQ(c, expected);
 }

@@ -28,13 +28,17 @@ struct Gemm {
   std::int64_t m = 0, n = 0, k = 0;
 };
 
-// The threads a launch spreads its blocks over: the cores this process may run on (its affinity,
-// which Slurm, a container's cpuset or a grader's child narrows), counted once.
+// The most workers TILESCOPE_CPU_THREADS may ask for.
+inline constexpr int kMaxWorkers = 1024;
+
+// The threads a launch spreads its blocks over: TILESCOPE_CPU_THREADS when it is set to 1 to
+// kMaxWorkers, else the cores this process may run on (its affinity, which Slurm, a container's
+// cpuset or a grader's child narrows).
 int workerThreads();
 
-// The workers of `bytesEach` (their stacks, say) a launch may start: workerThreads(), or fewer
-// under an address-space limit (RLIMIT_AS: a grader's child), as many as half the room left
-// under it holds, and at least one.
+// The workers of `bytesEach` (their fiber stacks, say) a launch may start: workerThreads(), or
+// fewer under an address-space limit (RLIMIT_AS: a grader's child), as many as half the room left
+// under it holds with each worker's thread stack, and at least one.
 int workersWithinAddressSpace(std::size_t bytesEach);
 
 // Runs `work` on `participants` threads at once (at most workerThreads()), the calling thread

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -54,7 +58,7 @@ class WorkerPool {
     if (participants <= 1 || getpid() != owner_ || insideWork_) return work();
     std::unique_lock launch(launchMutex_, std::try_to_lock);
     if (!launch.owns_lock()) return work();
-    startHelpers();
+    startHelpers(participants - 1);
 
     std::exception_ptr failure;
     {
@@ -82,12 +86,11 @@ class WorkerPool {
  private:
   WorkerPool() : owner_(getpid()) {}
 
-  // Called with launchMutex_ held. A thread that cannot start only slows launches down: the
-  // caller works too.
-  void startHelpers() {
-    if (started_) return;
-    started_ = true;
-    for (int i = 1; i < workerThreads(); ++i) {
+  // Called with launchMutex_ held. Helpers start as launches first need them: a launch that
+  // fits fewer workers under an address-space limit does not pay for the stacks of idle ones. A
+  // thread that cannot start only slows launches down: the caller works too.
+  void startHelpers(int wanted) {
+    while (int(helpers_.size()) < wanted) {
       try {
         std::thread helper(&WorkerPool::helperLoop, this);
         const std::lock_guard lock(mutex_);
@@ -131,7 +134,6 @@ class WorkerPool {
 
   const pid_t owner_;
   std::mutex launchMutex_;  // held by the launch that uses the helpers
-  bool started_ = false;    // guarded by launchMutex_
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable wake_, done_;
@@ -148,14 +150,17 @@ thread_local bool WorkerPool::insideWork_ = false;
 }  // namespace
 
 int workerThreads() {
-  static const int threads = [] {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
-      return CPU_COUNT(&allowed);
-    return int(std::max(1u, std::thread::hardware_concurrency()));
-  }();
-  return threads;
+  if (const char* given = std::getenv("TILESCOPE_CPU_THREADS")) {
+    int threads = 0;
+    const char* end = given + std::strlen(given);
+    if (std::from_chars(given, end, threads).ptr == end && threads >= 1 && threads <= kMaxWorkers)
+      return threads;
+  }
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+    return CPU_COUNT(&allowed);
+  return int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 namespace {
@@ -178,13 +183,24 @@ std::uint64_t addressSpaceLeft(std::uint64_t limit) {
   return fits;
 }
 
+// The stack a new thread reserves (glibc's default: RLIMIT_STACK, 8 MiB on most systems).
+std::uint64_t threadStackBytes() {
+  pthread_attr_t defaults;
+  std::size_t bytes = 0;
+  if (pthread_getattr_default_np(&defaults) == 0) {
+    pthread_attr_getstacksize(&defaults, &bytes);
+    pthread_attr_destroy(&defaults);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 int workersWithinAddressSpace(std::size_t bytesEach) {
   rlimit limit{};
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY || bytesEach == 0)
     return workerThreads();
-  const std::uint64_t fit = addressSpaceLeft(limit.rlim_cur) / 2 / bytesEach;
+  const std::uint64_t fit = addressSpaceLeft(limit.rlim_cur) / 2 / (bytesEach + threadStackBytes());
   return int(std::clamp<std::uint64_t>(fit, 1, std::uint64_t(workerThreads())));
 }
 

@@ -90,6 +90,9 @@ TEST_F(GradeCli, EveryRowHasItsVerdictAndReasonAndNothingOutsideTheScratchFolder
       "  if (stolen) " + crashIfRead + ";\n");
   const auto before = snapshot(work.path());
 
+  // Each child runs as on a machine of 16 cores, where every launch under the 1 GiB limit once
+  // threw bad_alloc (the H200's 16 cores found it; this machine may have two).
+  const test::ScopedVariable cores("TILESCOPE_CPU_THREADS", "16");
   const auto start = std::chrono::steady_clock::now();
   const e2e::BenchOutcome graded =
       runBench({"--grade", kExercise, work.file("class"), "--format", "json", "--time-limit", "5",

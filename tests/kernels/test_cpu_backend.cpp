@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "cpu_kernels.hpp"
+#include "scoped_settings.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/error.hpp"
 #include "tilescope/host_kernel.hpp"
@@ -371,6 +374,37 @@ TEST(BlockScheduler, KeepsItsThreadsFromLaunchToLaunch) {
     });
   }
   EXPECT_LE(int(seen.size()), cpu::workerThreads());
+}
+
+// Threads of this process, from the kernel's list of its tasks.
+int processThreads() {
+  return int(std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                           std::filesystem::directory_iterator{}));
+}
+
+TEST(BlockScheduler, TilescopeCpuThreadsSetsTheWorkersWhenItIsACount) {
+  const int cores = cpu::workerThreads();
+  const test::ScopedVariable threads("TILESCOPE_CPU_THREADS", "3");
+  EXPECT_EQ(cpu::workerThreads(), 3);
+  for (const char* notACount : {"0", "-2", "3x", "", "1025", "99999999999"}) {
+    threads.set(notACount);
+    EXPECT_EQ(cpu::workerThreads(), cores) << notACount;
+  }
+  threads.set(std::to_string(cpu::kMaxWorkers));
+  EXPECT_EQ(cpu::workerThreads(), cpu::kMaxWorkers);
+}
+
+TEST(BlockScheduler, HelpersStartAsLaunchesNeedThem) {
+  // A launch of two workers on a machine of 16 (a grader's child that fits two under its memory
+  // limit) starts one helper, not fifteen with a stack each.
+  const test::ScopedVariable threads("TILESCOPE_CPU_THREADS", "16");
+  const int before = processThreads();
+  std::atomic<int> calls{0};
+  cpu::runOnWorkers(2, [&] { ++calls; });
+  EXPECT_GE(calls.load(), 1);
+  EXPECT_LE(processThreads(), before + 1);
+  cpu::runOnWorkers(16, [&] { ++calls; });
+  EXPECT_LE(processThreads(), before + 15);
 }
 
 TEST(BlockScheduler, ALaunchInsideABlockRunsOnItsCaller) {

@@ -5,6 +5,7 @@
 // and nothing in a correct template. The GPU-only templates are refused with the reason.
 #include <gtest/gtest.h>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -356,6 +357,36 @@ TEST_F(HostKernel, UnderAnAddressSpaceLimitTheBlocksRunOnTheWorkersThatFitIt) {
   std::string failed;
   {
     const test::ScopedAddressSpaceRoom room(std::uint64_t(400) << 20);
+    ASSERT_TRUE(room.lowered());
+    try {
+      EXPECT_TRUE(product.run(*build.module).clean());
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+  }
+  EXPECT_EQ(failed, "");
+  EXPECT_TRUE(product.verified());
+}
+
+// A grader's child on 16 cores under 1 GiB: each worker's thread stack (8 MiB) counts with its
+// fibers', and only the helpers a launch uses start. Before, fifteen idle helpers' stacks and a
+// malloc arena took the room the workers had been counted into, and the launch threw bad_alloc.
+TEST_F(HostKernel, UnderAnAddressSpaceLimitSixteenCoresStartOnlyTheWorkersThatFit) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory leaves no room for an address-space limit";
+#endif
+  const test::ScopedVariable threads("TILESCOPE_CPU_THREADS", "16");
+  // Two malloc arenas, as the grader's child has them (MALLOC_ARENA_MAX=2): the default, eight a
+  // core, reserves 64 MiB for each helper that allocates. Left so for the rest of the process.
+  mallopt(M_ARENA_MAX, 2);
+  // 8 x 8 threads a block: 16.25 MiB of fiber stacks for each worker.
+  const HostCompileResult build = compiled(
+      {"shared-tiled", userKernelTemplate("shared-tiled")->source}, false, false, {{"TILE", 8}});
+  ASSERT_TRUE(build.result.ok) << said(build.result);
+  Product product({256, 256, 40});
+  std::string failed;
+  {
+    const test::ScopedAddressSpaceRoom room(std::uint64_t(300) << 20);
     ASSERT_TRUE(room.lowered());
     try {
       EXPECT_TRUE(product.run(*build.module).clean());

@@ -439,8 +439,8 @@ std::vector<GradeRow> gradeSubmissions(const std::string& exerciseName,
                          "XDG_CONFIG_HOME=" + (folder / "home").string(), "LC_ALL=C"};
     // No BLAS threads either: the child's threads must all be shut in.
     sandbox::setVariables(child.environment, sandbox::boundedMemoryVariables());
-    for (const char* name :
-         {"PATH", "CXX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "TILESCOPE_LOCK_DIR"})
+    for (const char* name : {"PATH", "CXX", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
+                             "TILESCOPE_LOCK_DIR", "TILESCOPE_CPU_THREADS"})
       keepVariable(child.environment, name);
     // A sanitizer build's leak check stops the world with a process of its own at exit, which
     // the filter refuses: the leaks are the test suite's to find, not the child's. A fault stays

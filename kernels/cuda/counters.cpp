@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cuda_check.hpp"
+#include "toolkit_library.hpp"
 
 namespace tilescope::cuda {
 namespace {
@@ -52,12 +53,9 @@ struct Cupti {
 
 Cupti loadCupti() {
   Cupti cupti;
-  void* library = nullptr;
-  // The toolkit's own places first where the loader's path does not list them.
-  for (const char* name : {"libcupti.so.13", "/usr/local/cuda/lib64/libcupti.so.13",
-                           "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"}) {
-    if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-  }
+  std::string error;
+  void* library = openToolkitLibrary(
+      "libcupti.so.13", {"/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64"}, error);
   if (!library) {
     cupti.missing =
         "hardware counters need NVIDIA's CUPTI library (libcupti.so.13, from the CUDA Toolkit "

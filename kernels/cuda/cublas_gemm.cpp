@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cublas_gemm.hpp"
 
+#include "cublas_library.hpp"
 #include "cuda_check.hpp"
 
 namespace tilescope::cuda {
@@ -13,19 +14,19 @@ constexpr std::int64_t kWorkspaceBytes = 32 << 20;
 }  // namespace
 
 CublasGemm::CublasGemm() {
-  check(cublasCreate(&handle_), "creating the cuBLAS handle");
-  check(cublasLtCreate(&lightHandle_), "creating the cuBLASLt handle");
+  check(cublas().create(&handle_), "creating the cuBLAS handle");
+  check(cublas().ltCreate(&lightHandle_), "creating the cuBLASLt handle");
 }
 
 CublasGemm::~CublasGemm() {
   for (auto& [key, plan] : fp8Plans_) {
-    cublasLtMatrixLayoutDestroy(plan.a);
-    cublasLtMatrixLayoutDestroy(plan.b);
-    cublasLtMatrixLayoutDestroy(plan.c);
-    cublasLtMatmulDescDestroy(plan.operation);
+    cublas().ltMatrixLayoutDestroy(plan.a);
+    cublas().ltMatrixLayoutDestroy(plan.b);
+    cublas().ltMatrixLayoutDestroy(plan.c);
+    cublas().ltMatmulDescDestroy(plan.operation);
   }
-  cublasLtDestroy(lightHandle_);
-  cublasDestroy(handle_);
+  cublas().ltDestroy(lightHandle_);
+  cublas().destroy(handle_);
 }
 
 void CublasGemm::multiply(const ProductArgs& args) {
@@ -35,8 +36,8 @@ void CublasGemm::multiply(const ProductArgs& args) {
   const int m = int(args.m), n = int(args.n), k = int(args.k);
   if (isFp8(args.element)) return multiplyFp8(args);
   if (args.element == ElementType::F32) {
-    check(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, args.bAs<float>(), n,
-                      args.aAs<float>(), k, &zero, args.c, n),
+    check(cublas().sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, args.bAs<float>(), n,
+                         args.aAs<float>(), k, &zero, args.c, n),
           "cuBLAS SGEMM");
     return;
   }
@@ -47,8 +48,8 @@ void CublasGemm::multiply(const ProductArgs& args) {
                                                                  : CUDA_R_32F;
   const cublasComputeType_t compute =
       args.element == ElementType::TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-  check(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, args.b, input, n, args.a,
-                     input, k, &zero, args.c, CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT),
+  check(cublas().gemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, args.b, input, n, args.a,
+                        input, k, &zero, args.c, CUDA_R_32F, n, compute, CUBLAS_GEMM_DEFAULT),
         std::string("cuBLAS GemmEx (") + toString(args.element) + ")");
 }
 
@@ -74,64 +75,65 @@ const CublasGemm::Fp8Plan& CublasGemm::fp8Plan(const ProductArgs& args) {
   if (workspace_.count() == 0) workspace_ = DeviceBuffer<std::byte>(kWorkspaceBytes);
   Fp8Plan plan;
   const auto release = [&] {
-    cublasLtMatrixLayoutDestroy(plan.a);
-    cublasLtMatrixLayoutDestroy(plan.b);
-    cublasLtMatrixLayoutDestroy(plan.c);
-    cublasLtMatmulDescDestroy(plan.operation);
+    cublas().ltMatrixLayoutDestroy(plan.a);
+    cublas().ltMatrixLayoutDestroy(plan.b);
+    cublas().ltMatrixLayoutDestroy(plan.c);
+    cublas().ltMatmulDescDestroy(plan.operation);
   };
   cublasLtMatmulPreference_t preference = nullptr;
   try {
-    check(cublasLtMatmulDescCreate(&plan.operation, CUBLAS_COMPUTE_32F, CUDA_R_32F), what);
+    check(cublas().ltMatmulDescCreate(&plan.operation, CUBLAS_COMPUTE_32F, CUDA_R_32F), what);
     const cublasOperation_t transposed = CUBLAS_OP_T, plain = CUBLAS_OP_N;
-    check(cublasLtMatmulDescSetAttribute(plan.operation, CUBLASLT_MATMUL_DESC_TRANSA, &transposed,
-                                         sizeof transposed),
+    check(cublas().ltMatmulDescSetAttribute(plan.operation, CUBLASLT_MATMUL_DESC_TRANSA,
+                                            &transposed, sizeof transposed),
           what);
-    check(cublasLtMatmulDescSetAttribute(plan.operation, CUBLASLT_MATMUL_DESC_TRANSB, &plain,
-                                         sizeof plain),
+    check(cublas().ltMatmulDescSetAttribute(plan.operation, CUBLASLT_MATMUL_DESC_TRANSB, &plain,
+                                            sizeof plain),
           what);
     // Accumulate in the tensor cores' own FP32 sums all along K, as tensor-fp8 does (without it
     // cuBLASLt adds its partial sums into separate registers every few k-steps).
     const std::int8_t fastAccumulation = 1;
-    check(cublasLtMatmulDescSetAttribute(plan.operation, CUBLASLT_MATMUL_DESC_FAST_ACCUM,
-                                         &fastAccumulation, sizeof fastAccumulation),
+    check(cublas().ltMatmulDescSetAttribute(plan.operation, CUBLASLT_MATMUL_DESC_FAST_ACCUM,
+                                            &fastAccumulation, sizeof fastAccumulation),
           what);
-    check(cublasLtMatrixLayoutCreate(&plan.a, input, std::uint64_t(args.k), std::uint64_t(args.n),
-                                     args.k),
+    check(cublas().ltMatrixLayoutCreate(&plan.a, input, std::uint64_t(args.k),
+                                        std::uint64_t(args.n), args.k),
           what);
-    check(cublasLtMatrixLayoutCreate(&plan.b, input, std::uint64_t(args.k), std::uint64_t(args.m),
-                                     args.k),
+    check(cublas().ltMatrixLayoutCreate(&plan.b, input, std::uint64_t(args.k),
+                                        std::uint64_t(args.m), args.k),
           what);
-    check(cublasLtMatrixLayoutCreate(&plan.c, CUDA_R_32F, std::uint64_t(args.n),
-                                     std::uint64_t(args.m), args.n),
+    check(cublas().ltMatrixLayoutCreate(&plan.c, CUDA_R_32F, std::uint64_t(args.n),
+                                        std::uint64_t(args.m), args.n),
           what);
-    check(cublasLtMatmulPreferenceCreate(&preference), what);
+    check(cublas().ltMatmulPreferenceCreate(&preference), what);
     const std::uint64_t workspaceBytes = kWorkspaceBytes;
-    check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                               &workspaceBytes, sizeof workspaceBytes),
+    check(cublas().ltMatmulPreferenceSetAttribute(preference,
+                                                  CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                  &workspaceBytes, sizeof workspaceBytes),
           what);
     cublasLtMatmulHeuristicResult_t chosen{};
     int found = 0;
-    check(cublasLtMatmulAlgoGetHeuristic(lightHandle_, plan.operation, plan.a, plan.b, plan.c,
-                                         plan.c, preference, 1, &chosen, &found),
+    check(cublas().ltMatmulAlgoGetHeuristic(lightHandle_, plan.operation, plan.a, plan.b, plan.c,
+                                            plan.c, preference, 1, &chosen, &found),
           what);
     if (found == 0)
       throw Error(ErrorKind::Unsupported, what + ": cuBLASLt has no kernel for this shape");
     plan.algorithm = chosen.algo;
   } catch (...) {
-    cublasLtMatmulPreferenceDestroy(preference);
+    cublas().ltMatmulPreferenceDestroy(preference);
     release();
     throw;
   }
-  cublasLtMatmulPreferenceDestroy(preference);
+  cublas().ltMatmulPreferenceDestroy(preference);
   return fp8Plans_.emplace(key, plan).first->second;
 }
 
 void CublasGemm::multiplyFp8(const ProductArgs& args) {
   const Fp8Plan& plan = fp8Plan(args);
   const float one = 1.0f, zero = 0.0f;
-  check(cublasLtMatmul(lightHandle_, plan.operation, &one, args.b, plan.a, args.a, plan.b, &zero,
-                       args.c, plan.c, args.c, plan.c, &plan.algorithm, workspace_.get(),
-                       workspace_.bytes(), nullptr),
+  check(cublas().ltMatmul(lightHandle_, plan.operation, &one, args.b, plan.a, args.a, plan.b, &zero,
+                          args.c, plan.c, args.c, plan.c, &plan.algorithm, workspace_.get(),
+                          workspace_.bytes(), nullptr),
         std::string("cuBLASLt FP8 matmul (") + toString(args.element) + ")");
 }
 

@@ -4,7 +4,6 @@
 // poisoned before every repetition) and verifies the result.
 #include "cuda_backend.hpp"
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 
 #include "counters.hpp"
 #include "cublas_gemm.hpp"
+#include "cublas_library.hpp"
 #include "cuda_ceilings.hpp"
 #include "cuda_check.hpp"
 #include "device_memory.hpp"
@@ -66,10 +66,18 @@ DeviceInfo describeDevice(int device, int driverVersion, int runtimeVersion) {
   cudaDeviceProp prop{};
   cuda::check(cudaGetDeviceProperties(&prop, device),
               "reading the properties of GPU " + std::to_string(device));
-  int cublasMajor = 0, cublasMinor = 0, cublasPatch = 0;
-  cublasGetProperty(MAJOR_VERSION, &cublasMajor);
-  cublasGetProperty(MINOR_VERSION, &cublasMinor);
-  cublasGetProperty(PATCH_LEVEL, &cublasPatch);
+  // The cuBLAS version, or why the library kernel and the GPU reference cannot run here.
+  std::string cublasVersion;
+  try {
+    int major = 0, minor = 0, patch = 0;
+    cuda::cublas().getProperty(MAJOR_VERSION, &major);
+    cuda::cublas().getProperty(MINOR_VERSION, &minor);
+    cuda::cublas().getProperty(PATCH_LEVEL, &patch);
+    cublasVersion =
+        std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+  } catch (const Error& error) {
+    cublasVersion = error.what();
+  }
   const auto mhz = [&](cudaDeviceAttr attribute) {
     return std::to_string(deviceAttribute(attribute, device) / 1000) + " MHz";
   };
@@ -89,8 +97,7 @@ DeviceInfo describeDevice(int device, int driverVersion, int runtimeVersion) {
       {"max threads per SM", std::to_string(prop.maxThreadsPerMultiProcessor)},
       {"driver supports CUDA", cuda::formatCudaVersion(driverVersion)},
       {"CUDA runtime", cuda::formatCudaVersion(runtimeVersion)},
-      {"cuBLAS", std::to_string(cublasMajor) + "." + std::to_string(cublasMinor) + "." +
-                     std::to_string(cublasPatch)},
+      {"cuBLAS", cublasVersion},
   };
   return info;
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "cublas_library.hpp"
+
 namespace tilescope::cuda {
 
 namespace {
@@ -138,6 +140,19 @@ void check(cudaError_t status, const std::string& what) {
   if (status != cudaSuccess) raise(status, what);
 }
 
+namespace {
+
+// cuBLAS's words for `status`, or its number where the library cannot be loaded.
+std::string cublasStatusText(cublasStatus_t status) {
+  try {
+    return cublas().getStatusString(status);
+  } catch (const Error&) {
+    return "cuBLAS status " + std::to_string(int(status));
+  }
+}
+
+}  // namespace
+
 void check(cublasStatus_t status, const std::string& what) {
   switch (status) {
     case CUBLAS_STATUS_SUCCESS:
@@ -146,19 +161,19 @@ void check(cublasStatus_t status, const std::string& what) {
       cudaGetLastError();
       throw Error(ErrorKind::OutOfMemory, what + ": cuBLAS could not allocate GPU memory");
     case CUBLAS_STATUS_INVALID_VALUE:
-      throw Error(ErrorKind::LaunchFailed, what + ": " + cublasGetStatusString(status));
+      throw Error(ErrorKind::LaunchFailed, what + ": " + cublasStatusText(status));
     case CUBLAS_STATUS_ARCH_MISMATCH:
     case CUBLAS_STATUS_NOT_SUPPORTED:
-      throw Error(ErrorKind::Unsupported, what + ": " + cublasGetStatusString(status));
+      throw Error(ErrorKind::Unsupported, what + ": " + cublasStatusText(status));
     case CUBLAS_STATUS_NOT_INITIALIZED:
     case CUBLAS_STATUS_LICENSE_ERROR:
-      throw Error(ErrorKind::Unavailable, what + ": " + cublasGetStatusString(status));
+      throw Error(ErrorKind::Unavailable, what + ": " + cublasStatusText(status));
     default: {
       // Execution or internal failures: the CUDA error underneath says whether the context
       // survived.
       const cudaError_t underlying = cudaGetLastError();
       if (underlying != cudaSuccess) raise(underlying, what);
-      throw Error(ErrorKind::LaunchFailed, what + ": " + cublasGetStatusString(status));
+      throw Error(ErrorKind::LaunchFailed, what + ": " + cublasStatusText(status));
     }
   }
 }

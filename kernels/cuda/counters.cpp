@@ -59,7 +59,8 @@ Cupti loadCupti() {
   if (!library) {
     cupti.missing =
         "hardware counters need NVIDIA's CUPTI library (libcupti.so.13, from the CUDA Toolkit "
-        "or the cuda-cupti-13-0 package), which this machine lacks";
+        "or the cuda-cupti-13-0 package), which this machine lacks: " +
+        error;
     return cupti;
   }
 #define TS_CUPTI_LOOKUP(name)                                                    \

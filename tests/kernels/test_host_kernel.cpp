@@ -341,6 +341,18 @@ TEST(HostCompilerInstallation, IsTheFolderAboveTheCompilersBinWhereverItsLinkIs)
   fs::remove_all(root);
 }
 
+// What running `product` threw while RLIMIT_AS left `roomBytes` of address space, or "".
+std::string failureWithRoom(Product& product, const HostModule& module, std::uint64_t roomBytes) {
+  const test::ScopedAddressSpaceRoom room(roomBytes);
+  if (!room.lowered()) return "the address-space limit could not be lowered";
+  try {
+    EXPECT_TRUE(product.run(module).clean());
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // Each worker's fiber stacks take 260 KiB a thread of its block, reserved address space: under an
 // address-space limit with room for one worker's (a grader's child on a machine of many cores) the
 // blocks run on the workers that found room, not nowhere.
@@ -354,23 +366,14 @@ TEST_F(HostKernel, UnderAnAddressSpaceLimitTheBlocksRunOnTheWorkersThatFitIt) {
       compiled({"naive", userKernelTemplate("naive")->source}, false, false, {{"TILE", 32}});
   ASSERT_TRUE(build.result.ok) << said(build.result);
   Product product({96, 96, 40});
-  std::string failed;
-  {
-    const test::ScopedAddressSpaceRoom room(std::uint64_t(400) << 20);
-    ASSERT_TRUE(room.lowered());
-    try {
-      EXPECT_TRUE(product.run(*build.module).clean());
-    } catch (const std::exception& e) {
-      failed = e.what();
-    }
-  }
-  EXPECT_EQ(failed, "");
+  EXPECT_EQ(failureWithRoom(product, *build.module, std::uint64_t(400) << 20), "");
   EXPECT_TRUE(product.verified());
 }
 
-// A grader's child on 16 cores under 1 GiB: each worker's thread stack (8 MiB) counts with its
-// fibers', and only the helpers a launch uses start. Before, fifteen idle helpers' stacks and a
-// malloc arena took the room the workers had been counted into, and the launch threw bad_alloc.
+// A grader's child on 16 cores with little room left under its limit: each worker's thread stack
+// (8 MiB) counts with its fibers', and only the helpers a launch uses start. With 140 MiB left the
+// launch fits two workers; fifteen helpers' stacks and a malloc arena took that room, and the
+// launch threw bad_alloc.
 TEST_F(HostKernel, UnderAnAddressSpaceLimitSixteenCoresStartOnlyTheWorkersThatFit) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer's shadow memory leaves no room for an address-space limit";
@@ -384,17 +387,7 @@ TEST_F(HostKernel, UnderAnAddressSpaceLimitSixteenCoresStartOnlyTheWorkersThatFi
       {"shared-tiled", userKernelTemplate("shared-tiled")->source}, false, false, {{"TILE", 8}});
   ASSERT_TRUE(build.result.ok) << said(build.result);
   Product product({256, 256, 40});
-  std::string failed;
-  {
-    const test::ScopedAddressSpaceRoom room(std::uint64_t(300) << 20);
-    ASSERT_TRUE(room.lowered());
-    try {
-      EXPECT_TRUE(product.run(*build.module).clean());
-    } catch (const std::exception& e) {
-      failed = e.what();
-    }
-  }
-  EXPECT_EQ(failed, "");
+  EXPECT_EQ(failureWithRoom(product, *build.module, std::uint64_t(140) << 20), "");
   EXPECT_TRUE(product.verified());
 }
 

@@ -54,8 +54,8 @@ struct Cupti {
 Cupti loadCupti() {
   Cupti cupti;
   std::string error;
-  void* library = openToolkitLibrary(
-      "libcupti.so.13", {"/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64"}, error);
+  void* library =
+      openToolkitLibrary("libcupti.so.13", {"/usr/local/cuda/extras/CUPTI/lib64"}, error);
   if (!library) {
     cupti.missing =
         "hardware counters need NVIDIA's CUPTI library (libcupti.so.13, from the CUDA Toolkit "

@@ -28,7 +28,7 @@ Loaded load() {
   const char* names[2] = {"libcublasLt.so.", "libcublas.so."};
   for (int i = 0; i < 2; ++i) {
     std::string error;
-    libraries[i] = openToolkitLibrary(names[i] + version, {"/usr/local/cuda/lib64"}, error);
+    libraries[i] = openToolkitLibrary(names[i] + version, {}, error);
     if (!libraries[i]) {
       loaded.missing = "the library kernel and the GPU reference need " + package +
                        ", which this machine lacks: " + error;

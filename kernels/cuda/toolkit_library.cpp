@@ -27,6 +27,7 @@ void* openToolkitLibrary(const std::string& soname, const std::vector<std::strin
   std::vector<std::string> candidates = {soname};
   if (const std::string folder = runtimeFolder(); !folder.empty())
     candidates.push_back(folder + "/" + soname);
+  candidates.push_back("/usr/local/cuda/lib64/" + soname);
   for (const std::string& folder : folders) candidates.push_back(folder + "/" + soname);
   for (const std::string& candidate : candidates) {
     if (void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) return library;

@@ -9,7 +9,8 @@
 namespace tilescope::cuda {
 
 // The library `soname` ("libcublas.so.13"): from the loader's path, else from the folder of the
-// CUDA runtime this process loaded (the toolkit's lib folder), else from each of `folders`.
+// CUDA runtime this process loaded (the toolkit's lib folder), else from /usr/local/cuda/lib64,
+// else from each of `folders`.
 // Returns its handle, or nullptr with `error` set to the loader's last message.
 void* openToolkitLibrary(const std::string& soname, const std::vector<std::string>& folders,
                          std::string& error);

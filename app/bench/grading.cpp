@@ -153,8 +153,16 @@ int runGradeChild(const CommandLine& cl) {
   if (cl.submissions.size() != 1)
     throw Error(ErrorKind::InvalidArgument, "--grade-child EXERCISE FILE --backend KIND");
   std::set_new_handler(outOfMemory);
-  const std::unique_ptr<Backend> backend = makeBackend(cl.backend);
-  writeStdout(exercise::runGradeChild(*cl.gradeChild, cl.submissions.front(), *backend) + "\n");
+  try {
+    const std::unique_ptr<Backend> backend = makeBackend(cl.backend);
+    writeStdout(exercise::runGradeChild(*cl.gradeChild, cl.submissions.front(), *backend) + "\n");
+  } catch (const std::bad_alloc&) {  // thrown by a library rather than by operator new
+    outOfMemory();
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::OutOfMemory) throw;
+    printError(error.what());
+    outOfMemory();
+  }
   return kExitOk;
 }
 

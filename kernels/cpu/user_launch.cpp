@@ -10,7 +10,9 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <utility>
 
 #include "cpu_kernels.hpp"
 #include "fiber.hpp"
@@ -110,6 +112,8 @@ class BlockRunner {
   void checkShared(ts::host::Thread* thread, const void* at, int bytes, bool write);
 
   static void body(void* thread);
+  // Rethrows what the kernel's code threw in a thread of this block, as the core's Error.
+  [[noreturn]] void rethrowKernelFailure();
   static void barrier(ts::host::Thread* thread, int line);
   static unsigned char* staticShared(ts::host::Thread* thread, int site, unsigned long bytes,
                                      unsigned long align);
@@ -135,6 +139,10 @@ class BlockRunner {
   std::size_t sharedEnd_ = 0;  // where the next static __shared__ declaration goes
   Dim2 block_;
   int round_ = 1;
+  // What a thread's kernel code threw (an allocation that failed, say), caught on its fiber:
+  // unwinding stops at a fiber's first frame, where it would terminate the process.
+  std::exception_ptr kernelFailure_;
+  int failedThread_ = 0;
 };
 
 const ts::host::Runtime BlockRunner::kRuntime = {
@@ -174,8 +182,11 @@ void BlockRunner::run(int blockX, int blockY) {
   const bool traced = launch_.traced == block_;
   const auto stopped = [&] { return launch_.stop && !traced; };
   do {
-    for (std::size_t i = 0; i < threads_.size() && !stopped(); ++i)
-      if (states_[i] == kRunning) fibers_.resume(int(i));
+    for (std::size_t i = 0; i < threads_.size() && !stopped(); ++i) {
+      if (states_[i] != kRunning) continue;
+      fibers_.resume(int(i));
+      if (kernelFailure_) rethrowKernelFailure();  // the block's other fibers are abandoned
+    }
     if (stopped()) return;
   } while (nextRound());
 }
@@ -231,10 +242,32 @@ bool BlockRunner::nextRound() {
 void BlockRunner::body(void* argument) {
   auto* thread = static_cast<ts::host::Thread*>(argument);
   BlockRunner& runner = of(thread);
-  runner.launch_.entry.thread(thread, runner.launch_.entry.kernel, &runner.launch_.problem);
   const int index = runner.indexOf(thread);
+  try {
+    runner.launch_.entry.thread(thread, runner.launch_.entry.kernel, &runner.launch_.problem);
+  } catch (...) {
+    runner.kernelFailure_ = std::current_exception();
+    runner.failedThread_ = index;
+  }
   runner.states_[std::size_t(index)] = kFinished;
   runner.fibers_.finish(index);
+}
+
+void BlockRunner::rethrowKernelFailure() {
+  const Dim2 t = threadOf(failedThread_);
+  const std::string who =
+      "the kernel's code in block " + pair(block_.x, block_.y) + ", thread " + pair(t.x, t.y);
+  try {
+    std::rethrow_exception(std::exchange(kernelFailure_, nullptr));
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory, who + " ran out of memory: an allocation failed");
+  } catch (const std::exception& e) {
+    throw Error(ErrorKind::InvalidArgument, who + " threw an exception: " + e.what());
+  } catch (...) {
+    throw Error(ErrorKind::InvalidArgument, who + " threw an exception");
+  }
 }
 
 void BlockRunner::barrier(ts::host::Thread* thread, int line) {
@@ -401,16 +434,24 @@ SanitizerReport HostModule::launch(const float* a, const float* b, float* c, con
   std::atomic<std::int64_t> next{0};
   std::exception_ptr failure;
   std::mutex failureMutex;
+  const auto fail = [&](std::exception_ptr what) {
+    const std::lock_guard lock(failureMutex);
+    failure = std::move(what);
+    state.stop = true;
+  };
   const auto work = [&] {
     try {
       BlockRunner runner(state, launch.block.x * launch.block.y);
       for (std::int64_t block; !state.stop && !(cancel && *cancel) && (block = next++) < blocks;)
         runner.run(int((block + firstIndex) % blocks % launch.grid.x),
                    int((block + firstIndex) % blocks / launch.grid.x));
+    } catch (const std::bad_alloc&) {  // the worker's fiber stacks or shared memory
+      fail(std::make_exception_ptr(
+          Error(ErrorKind::OutOfMemory, "no memory left for the stacks of a block of " +
+                                            std::to_string(launch.block.x * launch.block.y) +
+                                            " threads on the CPU")));
     } catch (...) {
-      std::lock_guard lock(failureMutex);
-      failure = std::current_exception();
-      state.stop = true;
+      fail(std::current_exception());
     }
   };
   // Each worker's fiber stacks, a guard page each, and its shared memory: reserved address space.

@@ -16,6 +16,7 @@
 #include "bench_process.hpp"
 #include "tilescope/backend.hpp"
 #include "tilescope/catalogue.hpp"
+#include "tilescope/host_kernel.hpp"
 #include "tilescope/report/report.hpp"
 #include "tilescope/user_kernel.hpp"
 
@@ -592,6 +593,31 @@ TEST(BenchCli, AKernelFileIsRefusedWhereItCannotRunWithTheReason) {
   EXPECT_EQ(otherAutotune.exitCode, 2);
   EXPECT_TRUE(contains(otherAutotune.err, "autotune user:mine, the file's kernel"))
       << otherAutotune.err;
+}
+
+// A kernel file whose code allocates more than the machine has ends its run with the reason, as
+// any failed run does: the bad_alloc once unwound past a fiber's first frame and aborted.
+TEST(BenchCli, AKernelFileThatRunsOutOfMemoryIsToldSoAndNothingCrashes) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reports a 4 PiB allocation and stops, where malloc fails";
+#endif
+  if (const auto why = tilescope::hostCompilerUnavailable()) GTEST_SKIP() << *why;
+  ScratchDir dir;
+  std::ofstream(dir.file("greedy.cu"))
+      << "TS_LAUNCH(8, 8, ts::ceilDiv(N, 8), ts::ceilDiv(M, 8), 0)\n"
+         "TS_KERNEL {\n"
+         "  float* scratch = new float[std::size_t(1) << 50];  // 4 PiB\n"
+         "  scratch[threadIdx.x] = 0.0f;\n"
+         "  const int i = blockIdx.y * 8 + threadIdx.y, j = blockIdx.x * 8 + threadIdx.x;\n"
+         "  if (i < p.M && j < p.N) ts::storeC(p, i, j, scratch[threadIdx.x]);\n"
+         "  delete[] scratch;\n"
+         "}\n";
+  const BenchOutcome r = runBench({"--backend", "cpu", "--kernel-file", dir.file("greedy.cu"),
+                                   "--size", "32", "--output", dir.file("out.json")});
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_TRUE(contains(r.err, "user:greedy 32x32x32: the kernel's code in block (")) << r.err;
+  EXPECT_TRUE(contains(r.err, ") ran out of memory: an allocation failed")) << r.err;
 }
 
 TEST(BenchCli, CudaWithoutAUsableGpuIsRefused) {

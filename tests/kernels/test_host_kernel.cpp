@@ -391,6 +391,46 @@ TEST_F(HostKernel, UnderAnAddressSpaceLimitSixteenCoresStartOnlyTheWorkersThatFi
   EXPECT_TRUE(product.verified());
 }
 
+// What the kernel's code throws (here the C++ library's bad_alloc, as a failed `new` throws it)
+// comes out of the launch as the core's Error naming the thread, plain and sanitized, and the
+// workers go on with the next launch: unwinding past a fiber's first frame ended the process.
+TEST_F(HostKernel, WhatTheKernelsCodeThrowsComesOutOfTheLaunchAndTheWorkersGoOn) {
+  const std::string source =
+      "namespace std { [[noreturn]] void __throw_bad_alloc(); }\n"
+      "TS_LAUNCH(4, 4, ts::ceilDiv(N, 4), ts::ceilDiv(M, 4), 0)\n"
+      "TS_KERNEL {\n"
+      "  const int i = blockIdx.y * 4 + threadIdx.y, j = blockIdx.x * 4 + threadIdx.x;\n"
+      "  __syncthreads();\n"
+      "  if (blockIdx.x == 1 && blockIdx.y == 0 && threadIdx.x == 2 && threadIdx.y == 1)\n"
+      "    std::__throw_bad_alloc();\n"
+      "  __syncthreads();\n"
+      "  float sum = 0.0f;\n"
+      "  for (int k = 0; k < p.K; ++k) sum += ts::loadA(p, i, k) * ts::loadB(p, k, j);\n"
+      "  if (i < p.M && j < p.N) ts::storeC(p, i, j, sum);\n"
+      "}\n";
+  const HostCompileResult naive =
+      compiled({"naive", userKernelTemplate("naive")->source}, false, false);
+  ASSERT_TRUE(naive.result.ok) << said(naive.result);
+  for (const bool sanitize : {false, true}) {
+    SCOPED_TRACE(sanitize ? "sanitized" : "plain");
+    const HostCompileResult build = compiled({"thrower", source}, false, sanitize);
+    ASSERT_TRUE(build.result.ok) << said(build.result);
+    Product product({16, 16, 8});
+    try {
+      product.run(*build.module);
+      ADD_FAILURE() << "the launch returned";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::OutOfMemory);
+      EXPECT_EQ(std::string(error.what()),
+                "the kernel's code in block (1,0), thread (2,1) ran out of memory: an allocation "
+                "failed");
+    }
+    Product next({33, 17, 9});
+    EXPECT_TRUE(next.run(*naive.module).clean());
+    EXPECT_TRUE(next.verified());
+  }
+}
+
 // A build leaves the shared object in the cache folder without loading it: a global's
 // constructor (code that runs at load) has not run; the compile that follows loads it from there.
 TEST_F(HostKernel, ABuildDoesNotLoadTheKernelAndTheCompileAfterItDoes) {

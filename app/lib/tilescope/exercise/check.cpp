@@ -108,6 +108,12 @@ void measureResources(CheckResult& check, const std::optional<KernelResources>& 
   check.state = check.spec.passes(*check.figure) ? CheckState::Passed : CheckState::Failed;
 }
 
+// Called in a handler: a cancel, and a run that ran out of memory, end the whole check (the
+// caller says why); any other failure fails the one check it happened in.
+void rethrowIfItEndsTheCheck(const Error& error) {
+  if (error.kind() == ErrorKind::Cancelled || error.kind() == ErrorKind::OutOfMemory) throw;
+}
+
 }  // namespace
 
 const char* toString(CheckState state) {
@@ -186,7 +192,7 @@ SubmissionReport checkSubmission(const Exercise& exercise, const std::string& so
                                     : " (relative " + numberText(v.relError, "%.2g") + "): wrong");
       }
     } catch (const Error& error) {
-      if (error.kind() == ErrorKind::Cancelled) throw;
+      rethrowIfItEndsTheCheck(error);
       if (const auto diagnostic = compileFailure(error.what())) {
         out.compiled = false;
         out.diagnostics.push_back(*diagnostic);
@@ -222,7 +228,7 @@ SubmissionReport checkSubmission(const Exercise& exercise, const std::string& so
       else
         traceProblem = "the sanitizer stopped the traced launch: " + out.trace->sanitizer.text();
     } catch (const Error& error) {
-      if (error.kind() == ErrorKind::Cancelled) throw;
+      rethrowIfItEndsTheCheck(error);
       traceProblem = std::string("the trace failed: ") + error.what();
     }
   }
@@ -291,7 +297,7 @@ SubmissionReport checkSubmission(const Exercise& exercise, const std::string& so
           check.detail = numberText(*check.figure, "%.2f") + "x the speed of " + exercise.rung +
                          " at " + shapeText(exercise.timeShape);
         } catch (const Error& error) {
-          if (error.kind() == ErrorKind::Cancelled) throw;
+          rethrowIfItEndsTheCheck(error);
           check.state = CheckState::Failed;
           check.detail = std::string("the race failed: ") + error.what();
         }

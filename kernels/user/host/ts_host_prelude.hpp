@@ -10,6 +10,8 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
+// Defined after the system headers above, some of which spell the attribute __noinline__.
+#define __noinline__ __attribute__((noinline))
 #define __grid_constant__
 #define __launch_bounds__(...)
 #define __align__(bytes) alignas(bytes)

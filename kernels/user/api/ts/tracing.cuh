@@ -20,7 +20,10 @@ __device__ __forceinline__ int drawnBlock(const Trace& t) {
 __device__ __forceinline__ bool drawsTracedBlock(const Trace& t) {
   return drawnBlock(t) == t.blockX + t.blockY * t.gridX;
 }
-__device__ __forceinline__ void recordAs(const Problem& p, int thread, unsigned long long kind,
+// The recording functions are called, not inlined: inlined at every access of an unrolled loop
+// they made a traced compile 5 to 20 times slower than a plain one (12 s for pipelined), and a
+// traced launch's speed does not matter.
+__device__ __noinline__ void recordAs(const Problem& p, int thread, unsigned long long kind,
                                          int row, int col, int width = 1) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
@@ -61,7 +64,7 @@ __device__ __forceinline__ bool inside(int row, int col, int rows, int cols) {
 constexpr int kStoreRow = 1 << 28;
 // A store of C[i][j .. j + width - 1]: the owners of what lies inside C, and for the recorded
 // block the store itself, inside C or not (where its lane is idle), in program order.
-__device__ __forceinline__ void recordStore(const Problem& p, int i, int j, int width) {
+__device__ __noinline__ void recordStore(const Problem& p, int i, int j, int width) {
 #ifdef TS_TRACE
   const Trace& t = *p.trace;
   const int block = drawnBlock(t);

@@ -598,7 +598,7 @@ TEST(BenchCli, AKernelFileIsRefusedWhereItCannotRunWithTheReason) {
 // A kernel file whose code allocates more than the machine has ends its run with the reason, as
 // any failed run does: the bad_alloc once unwound past a fiber's first frame and aborted.
 TEST(BenchCli, AKernelFileThatRunsOutOfMemoryIsToldSoAndNothingCrashes) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TILESCOPE_ADDRESS_SANITIZER)
   GTEST_SKIP() << "AddressSanitizer reports a 4 PiB allocation and stops, where malloc fails";
 #endif
   if (const auto why = tilescope::hostCompilerUnavailable()) GTEST_SKIP() << *why;

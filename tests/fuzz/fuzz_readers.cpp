@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// libFuzzer target for every reader of untrusted input (the `fuzz` preset; scripts/test runs it
+// libFuzzer target for every reader of untrusted input (the `asan` preset; scripts/test runs it
 // for a fixed time). The first byte picks the reader, the rest is the file or request; a reader
 // may refuse its input with tilescope::Error, anything else (a crash, a leak, undefined
 // behaviour, another exception) is a finding. To fuzz another reader, add one line to kReaders.

@@ -357,7 +357,7 @@ std::string failureWithRoom(Product& product, const HostModule& module, std::uin
 // address-space limit with room for one worker's (a grader's child on a machine of many cores) the
 // blocks run on the workers that found room, not nowhere.
 TEST_F(HostKernel, UnderAnAddressSpaceLimitTheBlocksRunOnTheWorkersThatFitIt) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TILESCOPE_ADDRESS_SANITIZER)
   GTEST_SKIP() << "AddressSanitizer's shadow memory leaves no room for an address-space limit";
 #endif
   if (cpu::workerThreads() < 2) GTEST_SKIP() << "one worker: nothing to leave out";
@@ -375,7 +375,7 @@ TEST_F(HostKernel, UnderAnAddressSpaceLimitTheBlocksRunOnTheWorkersThatFitIt) {
 // launch fits two workers; fifteen helpers' stacks and a malloc arena took that room, and the
 // launch threw bad_alloc.
 TEST_F(HostKernel, UnderAnAddressSpaceLimitSixteenCoresStartOnlyTheWorkersThatFit) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TILESCOPE_ADDRESS_SANITIZER)
   GTEST_SKIP() << "AddressSanitizer's shadow memory leaves no room for an address-space limit";
 #endif
   const test::ScopedVariable threads("TILESCOPE_CPU_THREADS", "16");

@@ -113,7 +113,7 @@ TEST(Sample, ThrowsCancelledBetweenRepetitions) {
 // small reference needs no such room. (Under ctest this test has its process to itself, so OpenBLAS
 // has reserved nothing yet.)
 TEST(ReferenceProduct, ASmallOneIsSummedWithoutRoomForOpenBlasBuffer) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TILESCOPE_ADDRESS_SANITIZER)
   GTEST_SKIP() << "AddressSanitizer's shadow memory leaves no room for an address-space limit";
 #endif
   const Operands operands = makeOperands({64, 48, 40}, Fill::Integer, 3);

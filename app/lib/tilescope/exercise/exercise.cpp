@@ -186,8 +186,8 @@ void checkKernelFile(const std::string& file, const std::string& source, const P
   if (!problems.empty())
     throw Error(ErrorKind::InvalidArgument,
                 file + ", line " + std::to_string(problems[0].line) + ": " + problems[0].message);
-  for (const auto& [name, value] : params) {
-    (void)value;
+  for (const auto& param : params) {
+    const std::string& name = param.first;
     if (std::none_of(declared.begin(), declared.end(),
                      [&](const ParamSpec& p) { return p.name == name; }))
       throw Error(ErrorKind::InvalidArgument,

@@ -445,11 +445,11 @@ SanitizerReport HostModule::launch(const float* a, const float* b, float* c, con
       for (std::int64_t block; !state.stop && !(cancel && *cancel) && (block = next++) < blocks;)
         runner.run(int((block + firstIndex) % blocks % launch.grid.x),
                    int((block + firstIndex) % blocks / launch.grid.x));
-    } catch (const std::bad_alloc&) {  // the worker's fiber stacks or shared memory
-      fail(std::make_exception_ptr(
-          Error(ErrorKind::OutOfMemory, "no memory left for the stacks of a block of " +
-                                            std::to_string(launch.block.x * launch.block.y) +
-                                            " threads on the CPU")));
+    } catch (const std::bad_alloc&) {  // the runner's own: fiber stacks, shared memory, checks
+      fail(std::make_exception_ptr(Error(
+          ErrorKind::OutOfMemory, "not enough memory on the CPU to run a block of " +
+                                      std::to_string(launch.block.x * launch.block.y) +
+                                      " threads (its fiber stacks, shared memory and checks)")));
     } catch (...) {
       fail(std::current_exception());
     }

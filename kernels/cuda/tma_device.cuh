@@ -257,10 +257,10 @@ __device__ __forceinline__ void multiplyTransposed(float (&sum)[128], const Tf32
 
 // Consumer thread t's transposed accumulators into C for tile `block`. Register j holds row slot
 // 2 (j / 4) + j % 2 and column slot j % 4 / 2 (maps::PersistentTf32): a thread's values run down
-// two columns. Where rows of C are 16-byte aligned and no owners are recorded, the four lanes
-// holding four neighbouring columns (lanes 4g + q, g % 4 = 0 .. 3) transpose their 4 x 4 values
-// of two 8-row chunks with two rounds of exchanges, so each stores one row's four columns as a
-// float4; elsewhere one float at a time.
+// two columns, four apart. Where rows of C are 16-byte aligned and no owners are recorded, the
+// four lanes holding eight neighbouring columns (lanes 4g + q, g % 4 = 0 .. 3) transpose their
+// 4 x 4 values of two rows with two rounds of exchanges, so each stores four columns of a row as a
+// float4 and the four together two rows' whole 32-byte sectors; elsewhere one float at a time.
 template <auto kMap>
 __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim2 block, int t,
                                                     const float (&sum)[128]) {
@@ -285,32 +285,30 @@ __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim
   const int place = t % 32 / 4 % 4;
   const bool low = (place & 1) != 0, high = (place & 2) != 0;
 #pragma unroll
-  for (int chunk = 0; chunk < 32; chunk += 2)
+  for (int chunk = 0; chunk < 32; ++chunk) {
+    // Row 8 chunk + 2q of this lane's two columns, then row 8 chunk + 2q + 1 of both.
+    float v[4] = {sum[4 * chunk], sum[4 * chunk + 2], sum[4 * chunk + 1], sum[4 * chunk + 3]};
+    // Exchange the values whose bit 0 differs from the lane's, then those whose bit 1 does:
+    // lane `place` ends with value `place` of each of the four lanes, in lane order (selects,
+    // not a conditional assignment, which kept v in local memory).
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      // Rows 8 chunk + 2q, + 1, 8 (chunk + 1) + 2q, + 1 of this lane's column.
-      float v[4] = {sum[4 * chunk + 2 * half], sum[4 * chunk + 2 * half + 1],
-                    sum[4 * chunk + 4 + 2 * half], sum[4 * chunk + 5 + 2 * half]};
-      // Exchange the values whose bit 0 differs from the lane's, then those whose bit 1 does:
-      // lane `place` ends with value `place` of each of the four lanes, in lane order (selects,
-      // not a conditional assignment, which kept v in local memory).
-#pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        const float sent = __shfl_xor_sync(0xffffffffu, low ? v[2 * p] : v[2 * p + 1], 4);
-        v[2 * p] = low ? sent : v[2 * p];
-        v[2 * p + 1] = low ? v[2 * p + 1] : sent;
-      }
-#pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        const float sent = __shfl_xor_sync(0xffffffffu, high ? v[p] : v[p + 2], 8);
-        v[p] = high ? sent : v[p];
-        v[p + 2] = high ? v[p + 2] : sent;
-      }
-      const std::int64_t row = map.row(block, thread, 2 * (chunk + place / 2) + place % 2);
-      const std::int64_t col = map.col(block, thread, half) - place;
-      if (row >= args.m || col >= args.n) continue;
-      storeOutputs(args, row, col, make_float4(v[0], v[1], v[2], v[3]));
+    for (int p = 0; p < 2; ++p) {
+      const float sent = __shfl_xor_sync(0xffffffffu, low ? v[2 * p] : v[2 * p + 1], 4);
+      v[2 * p] = low ? sent : v[2 * p];
+      v[2 * p + 1] = low ? v[2 * p + 1] : sent;
     }
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      const float sent = __shfl_xor_sync(0xffffffffu, high ? v[p] : v[p + 2], 8);
+      v[p] = high ? sent : v[p];
+      v[p + 2] = high ? v[p + 2] : sent;
+    }
+    // Lane `place` now holds row slot 2 chunk + place / 2, the four columns of slot place % 2.
+    const std::int64_t row = map.row(block, thread, 2 * chunk + place / 2);
+    const std::int64_t col = map.col(block, thread, place % 2) - place;
+    if (row >= args.m || col >= args.n) continue;
+    storeOutputs(args, row, col, make_float4(v[0], v[1], v[2], v[3]));
+  }
 }
 
 // ---- Thread-block clusters (PTX ISA, "Cluster of cooperative thread arrays") ----

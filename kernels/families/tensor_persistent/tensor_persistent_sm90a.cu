@@ -179,6 +179,9 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
     const int consumer = map.consumerOf(t);
     // Each warp frees a stage in every block of the cluster once its batch on it is done.
     const auto release = [&](int filled) {
+      // tensor-tf32's lanes read their words of the stage themselves: all of them, then lane 0's
+      // arrival (elsewhere the stage is read by wgmma, which every lane waited for).
+      if constexpr (kTransposed<Map>) __syncwarp();
       if (t % 32 != 0) return;
       std::uint64_t* const barrier = &empty[pipeline.stageOf(filled)];
       if constexpr (kCluster > 1) {

@@ -128,6 +128,7 @@ TS_KERNEL_BOUNDED(384, 1) {
     const int consumer = t / 128 - 1, warp = t % 128 / 32, lane = t % 32;
     const int g = lane / 4, q = lane % 4;
     const auto release = [&](int filled) {
+      __syncwarp();  // the warp's reads of the stage, then its lane 0's arrival
       if (lane != 0) return;
       if (cluster > 1)
         for (int r = 0; r < cluster; ++r) ts::arriveInCluster(empty[filled % stages], r);
@@ -136,10 +137,10 @@ TS_KERNEL_BOUNDED(384, 1) {
     };
     // Accumulator row r of the consumer stands for column columnOf(r) of its 64: warp w's rows g
     // and g + 8 take columns that put a warp's reads of a k row in 32 banks (two runs of four
-    // columns 16 apart, then the runs 8 further; warp w % 2 the next four, w / 2 the next slab).
+    // columns 16 apart, then the runs 4 further; warp w % 2 the next eight, w / 2 the next slab).
     const auto columnOf = [](int r) {
       const int w = r / 16, half = r % 16 / 8, lane8 = r % 8;
-      return w / 2 * 32 + w % 2 * 4 + half * 8 + lane8 / 4 * 16 + lane8 % 4;
+      return w / 2 * 32 + w % 2 * 8 + half * 4 + lane8 / 4 * 16 + lane8 % 4;
     };
     const int column[2] = {consumer * 64 + columnOf(warp * 16 + g),
                            consumer * 64 + columnOf(warp * 16 + 8 + g)};

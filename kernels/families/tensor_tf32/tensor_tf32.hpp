@@ -21,7 +21,10 @@ namespace tilescope::maps {
 // column(w, g + 8). Those columns are chosen so that a warp's 32 reads of B, four k rows by
 // eight columns, hit 32 banks through the swizzle: g = 0 .. 3 and 4 .. 7 take two runs of four
 // columns 16 apart (16-byte chunks 0 and 4 of a slab's row, XORed with k % 8 into distinct
-// chunks); g + 8 the runs 8 further; warp w % 2 the next four columns; warp w / 2 the next slab.
+// chunks); g + 8 the runs 4 further; warp w % 2 the next eight columns; warp w / 2 the next slab.
+// So lanes 4g + q, g % 4 = 0 .. 3, hold eight neighbouring columns of their rows: a row's whole
+// 32-byte sector of C, which they store in one instruction (columns 4 apart within a lane, the
+// next four in another warp, had split every sector of C between two stores).
 struct PersistentTf32 : PersistentOrder<PersistentTf32> {
   static constexpr int kInstrK = 8, kConsumerColumns = 64, kSlabColumns = 32;
   static constexpr std::array<ParamAxis, 6> kAxes = {{{"BM", {256}, 1},
@@ -40,7 +43,7 @@ struct PersistentTf32 : PersistentOrder<PersistentTf32> {
   // Accumulator row r (0 .. 63) of a consumer: the column of its 64 it stands for.
   static TS_HDC int columnOf(int r) {
     const int warp = r / 16, half = r % 16 / 8, g = r % 8;
-    return warp / 2 * kSlabColumns + warp % 2 * 4 + half * 8 + g / 4 * 16 + g % 4;
+    return warp / 2 * kSlabColumns + warp % 2 * 8 + half * 4 + g / 4 * 16 + g % 4;
   }
   // Ownership: slot r is row 8 (r / 2) + 2q + r % 2; slot c is column(w, 8c + g).
   TS_HDC std::int64_t rowsPerThread(std::int64_t = 0) const { return bm / 4; }
@@ -52,13 +55,13 @@ struct PersistentTf32 : PersistentOrder<PersistentTf32> {
   }
   TS_HDC OwnerSlot slotOf(int i, int j) const {
     const int inSlab = j % kSlabColumns;
-    const int warp = j % kConsumerColumns / kSlabColumns * 2 + inSlab / 4 % 2;
+    const int warp = j % kConsumerColumns / kSlabColumns * 2 + inSlab / 8 % 2;
     const int g = inSlab / 16 * 4 + inSlab % 4;
     const int lane = g * 4 + i % 8 / 2;
     return {{},
             {kWarpgroupThreads * (1 + j / kConsumerColumns) + warp * 32 + lane, 0},
             i / 8 * 2 + i % 2,
-            inSlab / 8 % 2};
+            inSlab / 4 % 2};
   }
   // A thread's outputs are single floats (its two neighbouring values lie in one column).
   TS_HDC bool vectorStores(std::int64_t) const { return false; }

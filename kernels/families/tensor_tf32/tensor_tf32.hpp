@@ -23,8 +23,8 @@ namespace tilescope::maps {
 // columns 16 apart (16-byte chunks 0 and 4 of a slab's row, XORed with k % 8 into distinct
 // chunks); g + 8 the runs 4 further; warp w % 2 the next eight columns; warp w / 2 the next slab.
 // So lanes 4g + q, g % 4 = 0 .. 3, hold eight neighbouring columns of their rows: a row's whole
-// 32-byte sector of C, which they store in one instruction (columns 4 apart within a lane, the
-// next four in another warp, had split every sector of C between two stores).
+// 32-byte sector of C, which they store in one instruction. (With a lane's columns eight apart and
+// the next four columns in another warp, every sector of C took two partial stores.)
 struct PersistentTf32 : PersistentOrder<PersistentTf32> {
   static constexpr int kInstrK = 8, kConsumerColumns = 64, kSlabColumns = 32;
   static constexpr std::array<ParamAxis, 6> kAxes = {{{"BM", {256}, 1},

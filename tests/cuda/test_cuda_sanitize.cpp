@@ -5,6 +5,8 @@
 // TS_SANITIZE_KERNEL=<id> keeps to one kernel (a sanitizer over the whole catalogue takes minutes).
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include "gpu_test.hpp"
 
@@ -37,33 +39,39 @@ TEST_F(CudaSanitize, EveryKernelAtAnOddSize) {
     if (std::find(info.backends.begin(), info.backends.end(), "cuda") == info.backends.end())
       continue;
     if (only && info.id != only) continue;
-    for (const Params& params : tilesToCheck(info)) {
-      // No tile multiple. K = 41 and N = 29 keep the vector-copy kernels on their scalar paths;
-      // the second shape (K and N multiples of 8, two block rows, seven k-steps of 16 or four of
-      // 32) on their 16-byte paths, with the pipeline's stages wrapping around. FP8 rows of K
-      // bytes go through the copy engine, which needs K a multiple of 16, and cuBLASLt's FP8
-      // matmul refuses N = 29 (24 and 72 ran on an H100): K and N round up to multiples of 16.
+    // No tile multiple. K = 41 and N = 29 keep the vector-copy kernels on their scalar paths;
+    // the second shape (K and N multiples of 8, two block rows, seven k-steps of 16 or four of
+    // 32) on their 16-byte paths, with the pipeline's stages wrapping around; both run at every
+    // tile checked. The third, at the default tile only (racecheck would take minutes a kernel
+    // at every corner), wraps the Hopper kernels' rings of up to six stages (13 k-steps of 64,
+    // 26 of 32, 7 of 128), on the path where the producer's threads copy the operands. FP8 rows
+    // of K bytes go through the copy engine, which needs K a multiple of 16, and cuBLASLt's FP8
+    // matmul refuses N = 29 (24 and 72 ran on an H100): K and N round up to multiples of 16.
+    std::vector<std::pair<Params, Shape>> checks;
+    for (const Params& params : tilesToCheck(info))
       for (const Shape& shape : {Shape{37, 29, 41}, Shape{131, 72, 104}})
-        for (const ElementType element : info.types) {
-          RunRequest run;
-          run.kernel = {info.id, params};
-          run.shape = shape;
-          if (isFp8(element)) {
-            run.shape.k = (shape.k + 15) / 16 * 16;
-            run.shape.n = (shape.n + 15) / 16 * 16;
-          }
-          run.element = element;
-          run.fill = Fill::Integer;
-          run.sampling.warmups = 0;
-          run.sampling.fixedReps = 1;
-          const std::string what =
-              info.id + " " + formatParams(run.kernel) + " in " + toString(element);
-          const RunResult result = backend->run(run, {}, nullptr);
-          ASSERT_TRUE(result.verification) << what;
-          EXPECT_TRUE(result.verified()) << what;
-          EXPECT_EQ(result.verification->maxAbsError, 0.0) << what;
+        checks.emplace_back(params, shape);
+    checks.emplace_back(Params{}, Shape{37, 29, 803});
+    for (const auto& [params, shape] : checks)
+      for (const ElementType element : info.types) {
+        RunRequest run;
+        run.kernel = {info.id, params};
+        run.shape = shape;
+        if (isFp8(element)) {
+          run.shape.k = (shape.k + 15) / 16 * 16;
+          run.shape.n = (shape.n + 15) / 16 * 16;
         }
-    }
+        run.element = element;
+        run.fill = Fill::Integer;
+        run.sampling.warmups = 0;
+        run.sampling.fixedReps = 1;
+        const std::string what =
+            info.id + " " + formatParams(run.kernel) + " in " + toString(element);
+        const RunResult result = backend->run(run, {}, nullptr);
+        ASSERT_TRUE(result.verification) << what;
+        EXPECT_TRUE(result.verified()) << what;
+        EXPECT_EQ(result.verification->maxAbsError, 0.0) << what;
+      }
   }
 }
 

@@ -108,12 +108,19 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
   const bool bByTma = kBAlongK || map.bVectorCopies(args.n);
   const bool allByTma = aByTma && bByTma;
   const bool multicast = map.multicastsB(args.k, args.n);
+  // tensor-tf32's lanes read their words of B from the stage themselves. Where the producer's
+  // threads write the stage, every lane frees it after its own reads: compute-sanitizer's racecheck
+  // sees those writes, and does not follow the __syncwarp that orders the lanes' reads before lane
+  // 0's arrival. Where TMA writes the stage, lane 0 frees it for its warp (every lane: 1.2 %
+  // slower at 8192^3, docs/benchmarks.md).
+  const bool everyLaneReleases = kTransposed<Map> && !allByTma;
 
   if (t == 0) {
     for (int s = 0; s < kStages; ++s) {
       initBarrier(&full[s], allByTma ? 1 : Map::kWarpgroupThreads);
-      // Every consumer warp of every block of the cluster frees the stage in every block.
-      initBarrier(&empty[s], kConsumerWarps * kCluster);
+      // Every consumer warp (or thread, see above) of every block of the cluster frees the stage
+      // in every block.
+      initBarrier(&empty[s], kConsumerWarps * (everyLaneReleases ? 32 : 1) * kCluster);
     }
     fenceBarrierInit();
   }
@@ -182,7 +189,7 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
       // tensor-tf32's lanes read their words of the stage themselves: all of them, then lane 0's
       // arrival (elsewhere the stage is read by wgmma, which every lane waited for).
       if constexpr (kTransposed<Map>) __syncwarp();
-      if (t % 32 != 0) return;
+      if (!everyLaneReleases && t % 32 != 0) return;
       std::uint64_t* const barrier = &empty[pipeline.stageOf(filled)];
       if constexpr (kCluster > 1) {
         for (unsigned rank = 0; rank < unsigned(kCluster); ++rank) arriveInCluster(barrier, rank);

@@ -63,10 +63,16 @@ exercise::GradeProgressFn gradeProgress() {
   };
 }
 
+// A grading child out of memory exits with the status its parent reads as such. Where no Error
+// said where, it says so itself, without allocating.
+[[noreturn]] void exitOutOfMemory() {
+  ::_exit(exercise::kGradeChildOutOfMemory);
+}
+
 [[noreturn]] void outOfMemory() {
   static const char message[] = "tilescope-bench: out of memory\n";
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
-  ::_exit(exercise::kGradeChildOutOfMemory);
+  exitOutOfMemory();
 }
 
 }  // namespace
@@ -161,7 +167,7 @@ int runGradeChild(const CommandLine& cl) {
   } catch (const Error& error) {
     if (error.kind() != ErrorKind::OutOfMemory) throw;
     printError(error.what());
-    outOfMemory();
+    exitOutOfMemory();
   }
   return kExitOk;
 }

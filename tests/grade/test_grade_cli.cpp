@@ -10,11 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "../kernels/scoped_settings.hpp"
 #include "bench_process.hpp"
+#include "tilescope/exercise/grade.hpp"
 #include "tilescope/exercise/sandbox.hpp"
 #include "tilescope/host_kernel.hpp"
 
@@ -231,6 +233,29 @@ TEST_F(GradeCli, ACompilerOutsideTheSystemFoldersReadsItsOwnInstallation) {
   }();
   EXPECT_EQ(checked.exitCode, 0) << checked.err;
   EXPECT_NE(checked.out.find("solution.cu: passes"), std::string::npos) << checked.out;
+}
+
+// A grading child whose kernel runs out of memory says where, on one line, and exits with the
+// status its parent reads as out of memory.
+TEST_F(GradeCli, AGradingChildOutOfMemorySaysWhereOnceAndExitsWithItsStatus) {
+#if defined(TILESCOPE_ADDRESS_SANITIZER)
+  GTEST_SKIP() << "AddressSanitizer reports a 4 PiB allocation and stops, where malloc fails";
+#endif
+  ScratchDir work;
+  std::ofstream(work.file("greedy.cu"))
+      << goodWith("",
+                  "  float* scratch = new float[std::size_t(1) << 50];  // 4 PiB\n"
+                  "  scratch[tx] = 0.0f;\n  delete[] scratch;\n");
+  const e2e::BenchOutcome child =
+      runBench({"--grade-child", kExercise, work.file("greedy.cu"), "--backend", "cpu"});
+  EXPECT_EQ(child.exitCode, exercise::kGradeChildOutOfMemory) << child.err;
+  std::vector<std::string> said;
+  std::istringstream lines(child.err);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("tilescope-grade-child: ", 0) != 0) said.push_back(line);
+  ASSERT_EQ(said.size(), 1u) << child.err;
+  EXPECT_NE(said[0].find(") ran out of memory: an allocation failed"), std::string::npos)
+      << child.err;
 }
 
 TEST_F(GradeCli, UsageErrorsExitWithTwo) {

@@ -63,12 +63,13 @@ exercise::GradeProgressFn gradeProgress() {
   };
 }
 
-// A grading child out of memory exits with the status its parent reads as such. Where no Error
-// said where, it says so itself, without allocating.
+// A grading child out of memory exits with the status its parent reads as such.
 [[noreturn]] void exitOutOfMemory() {
   ::_exit(exercise::kGradeChildOutOfMemory);
 }
 
+// Out of memory where no Error said where (the new-handler, a library's bad_alloc): says so
+// without allocating.
 [[noreturn]] void outOfMemory() {
   static const char message[] = "tilescope-bench: out of memory\n";
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -254,9 +255,17 @@ TEST_F(GradeCli, AGradingChildWhoseKernelRunsOutOfMemorySaysWhereOnOneLineAndExi
     explicit WorkIn(const fs::path& folder) { fs::current_path(folder); }
     ~WorkIn() { fs::current_path(before); }
   } workIn(work.path());
-  const test::ScopedVariable blas("OPENBLAS_NUM_THREADS", "1"), omp("OMP_NUM_THREADS", "1"),
-      home("HOME", work.file("home")), temporary("TMPDIR", work.file("tmp")),
+  const test::ScopedVariable home("HOME", work.file("home")), temporary("TMPDIR", work.file("tmp")),
       cache("XDG_CACHE_HOME", work.file("cache"));
+  // The parent's bounded variables. Deques keep their elements in place: a ScopedVariable keeps
+  // its name's address and cannot move.
+  std::deque<std::string> names;
+  std::deque<test::ScopedVariable> bounded;
+  for (const std::string& setting : exercise::sandbox::boundedMemoryVariables()) {
+    const std::size_t equals = setting.find('=');
+    bounded.emplace_back(names.emplace_back(setting.substr(0, equals)).c_str(),
+                         setting.substr(equals + 1));
+  }
   const e2e::BenchOutcome child =
       runBench({"--grade-child", kExercise, work.file("greedy.cu"), "--backend", "cpu"});
   EXPECT_EQ(child.exitCode, exercise::kGradeChildOutOfMemory) << child.err;

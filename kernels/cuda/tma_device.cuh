@@ -196,22 +196,46 @@ __device__ __forceinline__ void storeTileQuads(const ProductArgs& args, Dim2 blo
   const Dim2 thread{t, 0};
   const bool odd = t % 2 != 0;
   // Registers j + 2h, j + 2h + 1: row half h of chunk j / 4; j + 4 + 2h, j + 5 + 2h: the same
-  // row of chunk j / 4 + 1. The shuffles come before any lane skips a row past M.
+  // row of chunk j / 4 + 1. The even lane sends its second chunk's pair, the odd lane its first
+  // chunk's, and stores the four columns that start at `firstCol(j)`.
+  const auto exchange = [&](int j, int h) {
+    const float a0 = sum[j + 2 * h], a1 = sum[j + 2 * h + 1];
+    const float b0 = sum[j + 4 + 2 * h], b1 = sum[j + 5 + 2 * h];
+    const float r0 = __shfl_xor_sync(0xffffffffu, odd ? a0 : b0, 1);
+    const float r1 = __shfl_xor_sync(0xffffffffu, odd ? a1 : b1, 1);
+    return odd ? make_float4(r0, r1, b0, b1) : make_float4(a0, a1, r0, r1);
+  };
+  const auto firstCol = [&](int j) {
+    return odd ? map.col(block, thread, 2 * (j / 4 + 1)) - 2 : map.col(block, thread, 2 * (j / 4));
+  };
+  // A tile wholly inside C needs no bounds: one pointer per row half, and every later pair's
+  // columns at the same distance from the first pair's in every lane, a constant the stores carry
+  // as an offset (a few instructions a store, not thirty).
+  if ((std::int64_t(block.y) + 1) * map.bm <= args.m &&
+      (std::int64_t(block.x) + 1) * map.bn <= args.n) {
+    constexpr int kLane = map.firstOutputThread();
+    float* const rowStart[2] = {args.c + map.row(block, thread, 0) * args.n + firstCol(0),
+                                args.c + map.row(block, thread, 1) * args.n + firstCol(0)};
+#pragma unroll
+    for (int j = 0; j < map.bn / 2; j += 8)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        __stwb(reinterpret_cast<float4*>(rowStart[h] + map.colInBlock(kLane, 2 * (j / 4)) -
+                                         map.colInBlock(kLane, 0)),
+               exchange(j, h));
+    return;
+  }
 #pragma unroll
   for (int j = 0; j < map.bn / 2; j += 8) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const float a0 = sum[j + 2 * h], a1 = sum[j + 2 * h + 1];
-      const float b0 = sum[j + 4 + 2 * h], b1 = sum[j + 5 + 2 * h];
-      // The even lane sends its second chunk's pair, the odd lane its first chunk's.
-      const float r0 = __shfl_xor_sync(0xffffffffu, odd ? a0 : b0, 1);
-      const float r1 = __shfl_xor_sync(0xffffffffu, odd ? a1 : b1, 1);
+      // The shuffles come before any lane skips a row past M.
+      const float4 values = exchange(j, h);
       const std::int64_t row = map.row(block, thread, h);
       if (row >= args.m) continue;
-      const std::int64_t col =
-          odd ? map.col(block, thread, 2 * (j / 4 + 1)) - 2 : map.col(block, thread, 2 * (j / 4));
+      const std::int64_t col = firstCol(j);
       if (col >= args.n) continue;
-      storeOutputs(args, row, col, odd ? make_float4(r0, r1, b0, b1) : make_float4(a0, a1, r0, r1));
+      storeOutputs(args, row, col, values);
     }
   }
 }
@@ -284,13 +308,13 @@ __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim
   // This lane's place among the four: bit 0 pairs it across lanes 4 apart, bit 1 across 8.
   const int place = t % 32 / 4 % 4;
   const bool low = (place & 1) != 0, high = (place & 2) != 0;
-#pragma unroll
-  for (int chunk = 0; chunk < 32; ++chunk) {
-    // Row 8 chunk + 2q of this lane's two columns, then row 8 chunk + 2q + 1 of both.
+  // Row 8 chunk + 2q of this lane's two columns, then row 8 chunk + 2q + 1 of both. Exchange the
+  // values whose bit 0 differs from the lane's, then those whose bit 1 does: lane `place` ends
+  // with value `place` of each of the four lanes, in lane order, that is row slot
+  // 2 chunk + place / 2 and the four columns from col(place % 2) - place (selects, not a
+  // conditional assignment, which kept the values in local memory).
+  const auto exchange = [&](int chunk) {
     float v[4] = {sum[4 * chunk], sum[4 * chunk + 2], sum[4 * chunk + 1], sum[4 * chunk + 3]};
-    // Exchange the values whose bit 0 differs from the lane's, then those whose bit 1 does:
-    // lane `place` ends with value `place` of each of the four lanes, in lane order (selects,
-    // not a conditional assignment, which kept v in local memory).
 #pragma unroll
     for (int p = 0; p < 2; ++p) {
       const float sent = __shfl_xor_sync(0xffffffffu, low ? v[2 * p] : v[2 * p + 1], 4);
@@ -303,11 +327,27 @@ __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim
       v[p] = high ? sent : v[p];
       v[p + 2] = high ? v[p + 2] : sent;
     }
-    // Lane `place` now holds row slot 2 chunk + place / 2, the four columns of slot place % 2.
+    return make_float4(v[0], v[1], v[2], v[3]);
+  };
+  const std::int64_t col = map.col(block, thread, place % 2) - place;
+  // A tile wholly inside C needs no bounds: in every lane row slot 2 chunk + s lies `chunk` times
+  // the distance of slots 2 and 0 below slot s, so one pointer walks down the lane's rows.
+  if ((std::int64_t(block.y) + 1) * map.bm <= args.m &&
+      (std::int64_t(block.x) + 1) * map.bn <= args.n) {
+    constexpr int kLane = map.firstOutputThread();
+    float* at = args.c + map.row(block, thread, place / 2) * args.n + col;
+    const std::int64_t step = (map.rowInBlock(kLane, 2) - map.rowInBlock(kLane, 0)) * args.n;
+#pragma unroll
+    for (int chunk = 0; chunk < 32; ++chunk, at += step)
+      __stwb(reinterpret_cast<float4*>(at), exchange(chunk));
+    return;
+  }
+#pragma unroll
+  for (int chunk = 0; chunk < 32; ++chunk) {
+    const float4 values = exchange(chunk);
     const std::int64_t row = map.row(block, thread, 2 * chunk + place / 2);
-    const std::int64_t col = map.col(block, thread, place % 2) - place;
     if (row >= args.m || col >= args.n) continue;
-    storeOutputs(args, row, col, make_float4(v[0], v[1], v[2], v[3]));
+    storeOutputs(args, row, col, values);
   }
 }
 

@@ -285,6 +285,8 @@ __device__ __forceinline__ void multiplyTransposed(float (&sum)[128], const Tf32
 // four lanes holding eight neighbouring columns (lanes 4g + q, g % 4 = 0 .. 3) transpose their
 // 4 x 4 values of two rows with two rounds of exchanges, so each stores four columns of a row as a
 // float4 and the four together two rows' whole 32-byte sectors; elsewhere one float at a time.
+// (Storing a tile wholly inside C without bounds checks, as storeTileQuads does, measured 1-2 %
+// slower here: docs/benchmarks.md.)
 template <auto kMap>
 __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim2 block, int t,
                                                     const float (&sum)[128]) {
@@ -308,13 +310,13 @@ __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim
   // This lane's place among the four: bit 0 pairs it across lanes 4 apart, bit 1 across 8.
   const int place = t % 32 / 4 % 4;
   const bool low = (place & 1) != 0, high = (place & 2) != 0;
-  // Row 8 chunk + 2q of this lane's two columns, then row 8 chunk + 2q + 1 of both. Exchange the
-  // values whose bit 0 differs from the lane's, then those whose bit 1 does: lane `place` ends
-  // with value `place` of each of the four lanes, in lane order, that is row slot
-  // 2 chunk + place / 2 and the four columns from col(place % 2) - place (selects, not a
-  // conditional assignment, which kept the values in local memory).
-  const auto exchange = [&](int chunk) {
+#pragma unroll
+  for (int chunk = 0; chunk < 32; ++chunk) {
+    // Row 8 chunk + 2q of this lane's two columns, then row 8 chunk + 2q + 1 of both.
     float v[4] = {sum[4 * chunk], sum[4 * chunk + 2], sum[4 * chunk + 1], sum[4 * chunk + 3]};
+    // Exchange the values whose bit 0 differs from the lane's, then those whose bit 1 does:
+    // lane `place` ends with value `place` of each of the four lanes, in lane order (selects,
+    // not a conditional assignment, which kept v in local memory).
 #pragma unroll
     for (int p = 0; p < 2; ++p) {
       const float sent = __shfl_xor_sync(0xffffffffu, low ? v[2 * p] : v[2 * p + 1], 4);
@@ -327,27 +329,11 @@ __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim
       v[p] = high ? sent : v[p];
       v[p + 2] = high ? v[p + 2] : sent;
     }
-    return make_float4(v[0], v[1], v[2], v[3]);
-  };
-  const std::int64_t col = map.col(block, thread, place % 2) - place;
-  // A tile wholly inside C needs no bounds: in every lane row slot 2 chunk + s lies `chunk` times
-  // the distance of slots 2 and 0 below slot s, so one pointer walks down the lane's rows.
-  if ((std::int64_t(block.y) + 1) * map.bm <= args.m &&
-      (std::int64_t(block.x) + 1) * map.bn <= args.n) {
-    constexpr int kLane = map.firstOutputThread();
-    float* at = args.c + map.row(block, thread, place / 2) * args.n + col;
-    const std::int64_t step = (map.rowInBlock(kLane, 2) - map.rowInBlock(kLane, 0)) * args.n;
-#pragma unroll
-    for (int chunk = 0; chunk < 32; ++chunk, at += step)
-      __stwb(reinterpret_cast<float4*>(at), exchange(chunk));
-    return;
-  }
-#pragma unroll
-  for (int chunk = 0; chunk < 32; ++chunk) {
-    const float4 values = exchange(chunk);
+    // Lane `place` now holds row slot 2 chunk + place / 2, the four columns of slot place % 2.
     const std::int64_t row = map.row(block, thread, 2 * chunk + place / 2);
+    const std::int64_t col = map.col(block, thread, place % 2) - place;
     if (row >= args.m || col >= args.n) continue;
-    storeOutputs(args, row, col, values);
+    storeOutputs(args, row, col, make_float4(v[0], v[1], v[2], v[3]));
   }
 }
 

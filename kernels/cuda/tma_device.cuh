@@ -210,7 +210,7 @@ __device__ __forceinline__ void storeTileQuads(const ProductArgs& args, Dim2 blo
   };
   // A tile wholly inside C needs no bounds: one pointer per row half, and every later pair's
   // columns at the same distance from the first pair's in every lane, a constant the stores carry
-  // as an offset (a few instructions a store, not thirty).
+  // as an offset (about ten instructions a store, not 36).
   if ((std::int64_t(block.y) + 1) * map.bm <= args.m &&
       (std::int64_t(block.x) + 1) * map.bn <= args.n) {
     constexpr int kLane = map.firstOutputThread();

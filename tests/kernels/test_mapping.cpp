@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tilescope/error.hpp"
+#include "tilescope/families.hpp"
 #include "tilescope/mapping.hpp"
 #include "tilescope/traffic.hpp"
 
@@ -697,6 +698,32 @@ TEST(Mapping, PersistentTilesAreTensorTmasBlocks) {
       EXPECT_EQ(staged[e].col, stagedByTma[e].col);
     }
   }
+}
+
+// A tile wholly inside C is stored (storeTileQuads, tensor-persistent and tensor-fp8) from each
+// lane's first column pair, the later pairs at offsets the first consumer thread's columns give:
+// in every consumer lane the pairs lie at those same distances, and the odd lanes, which start at
+// their second pair, find them again from there.
+template <typename Map>
+void expectColumnPairsAtTheFirstConsumersDistances() {
+  for (const Map& map : maps::validConfigs<Map>()) {
+    const int first = map.firstOutputThread();
+    const auto distance = [&](int t, int c) { return map.colInBlock(t, c) - map.colInBlock(t, 0); };
+    const int columns = int(map.colsPerThread());
+    for (int t = first; t < map.threads(); ++t)
+      for (int c = 0; c < columns; c += 2) {
+        EXPECT_EQ(distance(t, c), distance(first, c)) << "BN " << map.bn << ", thread " << t;
+        if (c + 2 < columns) {
+          EXPECT_EQ(distance(t, c + 2) - distance(t, 2), distance(first, c))
+              << "BN " << map.bn << ", thread " << t;
+        }
+      }
+  }
+}
+
+TEST(Mapping, PersistentLanesHoldTheirColumnPairsAtTheSameDistances) {
+  expectColumnPairsAtTheFirstConsumersDistances<maps::Persistent>();
+  expectColumnPairsAtTheFirstConsumersDistances<maps::PersistentFp8>();
 }
 
 // The launch: one block per resident slot at most, in whole clusters, never more than the units

@@ -44,7 +44,9 @@ TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
   EXPECT_GE(resources.localBytesPerThread, 0);
   // The persistent tensor-core kernels spill nothing: on 40 registers tensor-persistent's producer
   // spilled its tile order in 2-block clusters and ran 1.5-2.5 % slower (docs/benchmarks.md).
-  if (mapping.persistent()) EXPECT_EQ(resources.localBytesPerThread, 0);
+  if (mapping.persistent()) {
+    EXPECT_EQ(resources.localBytesPerThread, 0);
+  }
   EXPECT_GE(resources.blocksPerSM, 1) << "a compiled configuration must fit on an SM";
   EXPECT_GT(resources.occupancy, 0.0);
   EXPECT_LE(resources.occupancy, 1.0);

@@ -48,7 +48,7 @@ TS_KERNEL_BOUNDED(384, 1) {
   // Where the producer's threads copy a stage, every consumer lane frees it after its own reads:
   // compute-sanitizer's racecheck does not follow the __syncwarp that orders them before lane 0's
   // arrival. Where the copy engine fills it, lane 0 frees it for its warp (faster).
-  const bool everyLaneFrees = !allByTma;
+  const bool everyLaneReleases = !allByTma;
   const int steps = ts::ceilDiv(p.K, BK);
 
   // tensor-persistent's tile order: grouped units of `cluster` tiles stacked along M.
@@ -69,7 +69,7 @@ TS_KERNEL_BOUNDED(384, 1) {
   if (t == 0) {
     for (int s = 0; s < stages; ++s) {
       ts::initBarrier(full[s], allByTma ? 1 : 128);
-      ts::initBarrier(empty[s], kConsumerWarps * (everyLaneFrees ? 32 : 1) * cluster);
+      ts::initBarrier(empty[s], kConsumerWarps * (everyLaneReleases ? 32 : 1) * cluster);
     }
     ts::fenceBarrierInit();
   }
@@ -133,7 +133,7 @@ TS_KERNEL_BOUNDED(384, 1) {
     const int g = lane / 4, q = lane % 4;
     const auto release = [&](int filled) {
       __syncwarp();  // the warp's reads of the stage, then its lane 0's arrival
-      if (!everyLaneFrees && lane != 0) return;
+      if (!everyLaneReleases && lane != 0) return;
       if (cluster > 1)
         for (int r = 0; r < cluster; ++r) ts::arriveInCluster(empty[filled % stages], r);
       else

@@ -130,18 +130,24 @@ __device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const un
   constexpr int kAtom = map.kAtomBytes;
   const unsigned char* aTile = stage + map.aByte(consumer * map.kConsumerRows, 0);
   const unsigned char* bTile = stage + map.aStageBytes();
+  // A K-major B (FP8) lies like A: n rows of 128 bytes.
+  constexpr bool kBAlongK = kCopiesBAlongK<decltype(map)>;
+  // The batch's first descriptors; a later instruction's start lies a fixed number of bytes on,
+  // added in 16-byte units (shared addresses stay below 2^18 bytes, so the 14-bit start field
+  // never carries into the next).
+  const std::uint64_t a0 = descriptor(aTile, 16, kAtom);
+  const std::uint64_t b0 =
+      kBAlongK ? descriptor(bTile, 16, kAtom) : descriptor(bTile, map.slabBytes(), kAtom);
   fenceAccumulators();
 #pragma unroll
   for (int kk = 0; kk < map.bk / map.kInstrK; ++kk) {
     // A: 16 more k values are 32 bytes along the swizzled rows, 8-row atoms 1024 bytes apart.
     // B: 16 k values are two 8-row atom groups (1024 bytes each) down every slab; the slabs,
     // 64 columns each, lie slabBytes apart.
-    const std::uint64_t a = descriptor(aTile + kk * map.kInstrK * kBytes<Element>, 16, kAtom);
-    // A K-major B (FP8) lies like A: n rows of 128 bytes.
-    const std::uint64_t b =
-        kCopiesBAlongK<decltype(map)>
-            ? descriptor(bTile + kk * map.kInstrK * kBytes<Element>, 16, kAtom)
-            : descriptor(bTile + kk * map.kInstrK * map.kRowBytes, map.slabBytes(), kAtom);
+    constexpr int kABytes = map.kInstrK * kBytes<Element>;
+    constexpr int kBBytes = kBAlongK ? map.kInstrK * kBytes<Element> : map.kInstrK * map.kRowBytes;
+    const std::uint64_t a = a0 + std::uint64_t(kk * kABytes >> 4);
+    const std::uint64_t b = b0 + std::uint64_t(kk * kBBytes >> 4);
     WarpgroupMma<Element, map.bn>::run(sum, a, b, accumulate || kk > 0);
   }
   commitWarpgroup();
@@ -269,13 +275,14 @@ template <auto kMap>
 __device__ __forceinline__ void multiplyTransposed(float (&sum)[128], const Tf32Words<kMap>& words,
                                                    const unsigned char* stage, bool accumulate) {
   constexpr auto map = kMap;
+  // 8 more k values are 32 bytes along A's swizzled rows, 8-row atoms 1024 bytes apart: each
+  // chunk's descriptor is the first's plus 2 (16-byte units; the start field never carries).
+  const std::uint64_t a0 = descriptor(stage, 16, map.kAtomBytes);
   fenceAccumulators();
 #pragma unroll
-  for (int chunk = 0; chunk < map.bk / map.kInstrK; ++chunk) {
-    // 8 more k values are 32 bytes along A's swizzled rows, 8-row atoms 1024 bytes apart.
-    const std::uint64_t a = descriptor(stage + chunk * map.kInstrK * 4, 16, map.kAtomBytes);
-    warpgroupMmaTf32(sum, words[chunk], a, accumulate || chunk > 0);
-  }
+  for (int chunk = 0; chunk < map.bk / map.kInstrK; ++chunk)
+    warpgroupMmaTf32(sum, words[chunk], a0 + std::uint64_t(chunk * map.kInstrK * 4 >> 4),
+                     accumulate || chunk > 0);
   commitWarpgroup();
 }
 

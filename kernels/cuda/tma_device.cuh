@@ -146,6 +146,7 @@ __device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const un
     // 64 columns each, lie slabBytes apart.
     constexpr int kABytes = map.kInstrK * kBytes<Element>;
     constexpr int kBBytes = kBAlongK ? map.kInstrK * kBytes<Element> : map.kInstrK * map.kRowBytes;
+    static_assert(kABytes % 16 == 0 && kBBytes % 16 == 0, "descriptor starts are in 16-byte units");
     const std::uint64_t a = a0 + std::uint64_t(kk * kABytes >> 4);
     const std::uint64_t b = b0 + std::uint64_t(kk * kBBytes >> 4);
     WarpgroupMma<Element, map.bn>::run(sum, a, b, accumulate || kk > 0);

@@ -134,7 +134,7 @@ __device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const un
   constexpr bool kBAlongK = kCopiesBAlongK<decltype(map)>;
   // The batch's first descriptors; a later instruction's start lies a fixed number of bytes on,
   // added in 16-byte units (shared addresses stay below 2^18 bytes, so the 14-bit start field
-  // never carries into the next).
+  // never carries into the leading-offset field above it).
   const std::uint64_t a0 = descriptor(aTile, 16, kAtom);
   const std::uint64_t b0 =
       kBAlongK ? descriptor(bTile, 16, kAtom) : descriptor(bTile, map.slabBytes(), kAtom);

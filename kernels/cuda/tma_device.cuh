@@ -132,9 +132,7 @@ __device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const un
   const unsigned char* bTile = stage + map.aStageBytes();
   // A K-major B (FP8) lies like A: n rows of 128 bytes.
   constexpr bool kBAlongK = kCopiesBAlongK<decltype(map)>;
-  // The batch's first descriptors; a later instruction's start lies a fixed number of bytes on,
-  // added in 16-byte units (shared addresses stay below 2^18 bytes, so the 14-bit start field
-  // never carries into the leading-offset field above it).
+  // The batch's first descriptors; a later instruction's operands lie a fixed number of bytes on.
   const std::uint64_t a0 = descriptor(aTile, 16, kAtom);
   const std::uint64_t b0 =
       kBAlongK ? descriptor(bTile, 16, kAtom) : descriptor(bTile, map.slabBytes(), kAtom);
@@ -147,9 +145,8 @@ __device__ __forceinline__ void multiplyStage(float (&sum)[kRegisters], const un
     constexpr int kABytes = map.kInstrK * kBytes<Element>;
     constexpr int kBBytes = kBAlongK ? map.kInstrK * kBytes<Element> : map.kInstrK * map.kRowBytes;
     static_assert(kABytes % 16 == 0 && kBBytes % 16 == 0, "descriptor starts are in 16-byte units");
-    const std::uint64_t a = a0 + std::uint64_t(kk * kABytes >> 4);
-    const std::uint64_t b = b0 + std::uint64_t(kk * kBBytes >> 4);
-    WarpgroupMma<Element, map.bn>::run(sum, a, b, accumulate || kk > 0);
+    WarpgroupMma<Element, map.bn>::run(sum, descriptorAfter(a0, kk * kABytes),
+                                       descriptorAfter(b0, kk * kBBytes), accumulate || kk > 0);
   }
   commitWarpgroup();
 }
@@ -276,13 +273,12 @@ template <auto kMap>
 __device__ __forceinline__ void multiplyTransposed(float (&sum)[128], const Tf32Words<kMap>& words,
                                                    const unsigned char* stage, bool accumulate) {
   constexpr auto map = kMap;
-  // 8 more k values are 32 bytes along A's swizzled rows, 8-row atoms 1024 bytes apart: each
-  // chunk's descriptor is the first's plus 2 (16-byte units; the start field never carries).
+  // 8 more k values are 32 bytes along A's swizzled rows, 8-row atoms 1024 bytes apart.
   const std::uint64_t a0 = descriptor(stage, 16, map.kAtomBytes);
   fenceAccumulators();
 #pragma unroll
   for (int chunk = 0; chunk < map.bk / map.kInstrK; ++chunk)
-    warpgroupMmaTf32(sum, words[chunk], a0 + std::uint64_t(chunk * map.kInstrK * 4 >> 4),
+    warpgroupMmaTf32(sum, words[chunk], descriptorAfter(a0, chunk * map.kInstrK * 4),
                      accumulate || chunk > 0);
   commitWarpgroup();
 }

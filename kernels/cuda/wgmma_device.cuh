@@ -20,6 +20,13 @@ __device__ __forceinline__ std::uint64_t descriptor(const unsigned char* start, 
          std::uint64_t(strideBytes >> 4 & 0x3FFF) << 32 | std::uint64_t(1) << 62;
 }
 
+// The descriptor of the same layout `bytes` further on (a multiple of 16). The start field counts
+// 16-byte units, and shared addresses stay below 2^18 bytes: a start inside shared memory never
+// carries into the leading-offset field above it.
+__device__ __forceinline__ std::uint64_t descriptorAfter(std::uint64_t first, int bytes) {
+  return first + std::uint64_t(bytes >> 4);
+}
+
 // One m64nNk16 instruction: D = A B + (accumulate ? D : 0) with A K-major (imm-trans-a 0) and B
 // N-major, i.e. B's rows of N values contiguous (imm-trans-b 1); for FP8 one m64nNk32 with both
 // operands K-major. D holds the warpgroup's 64 x N

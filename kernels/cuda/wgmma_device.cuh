@@ -6,25 +6,16 @@
 #include <cuda_fp8.h>
 
 #include "tensor_device.cuh"
+#include "wgmma_descriptor.hpp"
 
 namespace tilescope::cuda {
 
-// A shared-memory matrix descriptor (PTX ISA, "matrix descriptor format"): the start address and
-// the leading and stride byte offsets in 16-byte units, and the swizzle mode (1: 128 bytes). For
-// an N-major (transposed) operand the leading offset steps between 64-column atoms along N and
-// the stride offset between 8-row atom groups along K; K-major A uses the stride offset alone.
+// A shared-memory matrix descriptor of `start` (wgmma_descriptor.hpp). For an N-major
+// (transposed) operand the leading offset steps between 64-column atoms along N and the stride
+// offset between 8-row atom groups along K; K-major A uses the stride offset alone.
 __device__ __forceinline__ std::uint64_t descriptor(const unsigned char* start, int leadingBytes,
                                                     int strideBytes) {
-  return std::uint64_t(sharedAddress(start) >> 4 & 0x3FFF) |
-         std::uint64_t(leadingBytes >> 4 & 0x3FFF) << 16 |
-         std::uint64_t(strideBytes >> 4 & 0x3FFF) << 32 | std::uint64_t(1) << 62;
-}
-
-// The descriptor of the same layout `bytes` further on (a multiple of 16). The start field counts
-// 16-byte units, and shared addresses stay below 2^18 bytes: a start inside shared memory never
-// carries into the leading-offset field above it.
-__device__ __forceinline__ std::uint64_t descriptorAfter(std::uint64_t first, int bytes) {
-  return first + std::uint64_t(bytes >> 4);
+  return descriptorAt(sharedAddress(start), leadingBytes, strideBytes);
 }
 
 // One m64nNk16 instruction: D = A B + (accumulate ? D : 0) with A K-major (imm-trans-a 0) and B

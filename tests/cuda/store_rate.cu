@@ -56,8 +56,8 @@ __global__ void storeAndLoad(float4* c, int storers, const float4* loaded, float
     }
   } else {
     const float4* const mine = loaded + std::size_t(int(blockIdx.x) - storers) * kLoadFloat4s;
-    // Eight loads in flight a thread (about 32 KiB an SM), as a k-step's stage would be.
-    constexpr int kInFlight = 8;
+    // Sixteen loads in flight a thread, 64 KiB an SM (the k-steps keep up to four 48 KiB stages).
+    constexpr int kInFlight = 16;
     float4 read[kInFlight];
     for (int pass = 0; pass < kLoadPasses; ++pass)
       for (int i = int(threadIdx.x); i < kLoadFloat4s; i += kInFlight * int(blockDim.x)) {
@@ -167,12 +167,14 @@ int main() {
             rate.storedTerabytesPerSecond);
       }
 
-  // Half the SMs store while the other half load: does one half's traffic slow the other's?
+  // Half the SMs store while the other half load: does one half's traffic slow the other's? And
+  // every SM loading, as in the k-steps of a tile.
   std::printf(
       "\n| storing SMs | loading SMs | bytes stored a cycle per storing SM (cycles) | bytes "
       "loaded a cycle per loading SM (cycles) |\n| ---: | ---: | ---: | ---: |\n");
   const int half = sms / 2;
-  for (const auto [storers, loaders] : {std::pair{half, 0}, {0, half}, {half, half}}) {
+  for (const auto [storers, loaders] :
+       {std::pair{half, 0}, {0, half}, {half, half}, {0, sms}, {sms, 0}}) {
     const Rate rate = measure(Pattern::WholeLines, storers, loaders, 256, buffers);
     std::printf("| %d | %d | %.1f (%.0f) | %.1f (%.0f) |\n", storers, loaders, rate.storedPerCycle,
                 rate.storingCycles, rate.loadedPerCycle, rate.loadingCycles);

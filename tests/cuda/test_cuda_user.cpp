@@ -52,7 +52,7 @@ std::vector<Params> variants(const UserKernelTemplate& t) {
       {"tensor-wgmma", {{"BN", 128}, {"stages", 3}}},
       {"tensor-tma", {{"BN", 128}, {"stages", 3}}},
       {"tensor-persistent", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}},
-      {"tensor-tf32", {{"stages", 3}, {"cluster", 1}, {"group", 8}}},
+      {"tensor-tf32", {{"stages", 3}, {"cluster", 1}, {"group", 16}}},
       {"tensor-fp8", {{"BN", 128}, {"stages", 6}, {"cluster", 1}, {"group", 8}}}};
   const std::vector<ParamSpec> params = declaredParams(t.source);
   if (params.empty()) return {{}};  // serial

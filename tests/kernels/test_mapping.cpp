@@ -772,13 +772,19 @@ TEST(Mapping, PersistentLaunchIsOneBlockPerResidentSlotInWholeClusters) {
 // The tile order covers every tile exactly once, blockAt() and launchedBlockOf()/roundOf() are
 // inverses, the two blocks of a cluster take vertically adjacent tiles of the same columns in
 // the same round, and each round's tiles fill bands of `group` tile rows column by column.
+// tensor-tf32 walks the same order with its own tile (and group 8 by default, 16 allowed).
 TEST(Mapping, PersistentTileOrderCoversEveryTileOnce) {
-  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-persistent"))) {
+  std::vector<std::pair<KernelConfig, ElementType>> configs;
+  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-persistent")))
+    configs.emplace_back(config, ElementType::BF16);
+  for (const KernelConfig& config : validConfigurations(kernelInfo("tensor-tf32")))
+    configs.emplace_back(config, ElementType::TF32);
+  for (const auto& [config, element] : configs) {
     for (const Shape& shape : {Shape{1, 1, 1}, Shape{4096, 4096, 64}, Shape{8192, 8192, 64},
                                Shape{1000, 3000, 64}, Shape{3000, 1000, 64}, Shape{129, 257, 8}}) {
       for (const int resident : {0, 132, 114, 7}) {
         SCOPED_TRACE(describe(config, shape) + " resident " + std::to_string(resident));
-        const Mapping mapping(config, shape, ElementType::BF16, resident);
+        const Mapping mapping(config, shape, element, resident);
         const std::int64_t launched = mapping.launchGrid().x;
         const int cluster = mapping.cluster().x;
         EXPECT_EQ(launched % cluster, 0);

@@ -14,7 +14,7 @@ TS_PARAM(BN, 128, 128)
 TS_PARAM(BK, 32, 32)
 TS_PARAM(stages, 4, 3, 4)
 TS_PARAM(cluster, 2, 1, 2)
-TS_PARAM(group, 16, 8, 16)
+TS_PARAM(group, 8, 8, 16)
 TS_LAUNCH(384, 1, ts::ceilDiv(ts::ceilDiv(M, BM), cluster) * ts::ceilDiv(N, BN) * cluster, 1,
           1024 + stages * (BM * 128 + BK * BN * 4 + 16))
 TS_PERSISTENT(ts::ceilDiv(N, BN), ts::ceilDiv(M, BM))

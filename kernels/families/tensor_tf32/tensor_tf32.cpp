@@ -64,7 +64,7 @@ void registerFamily(Registry& registry) {
                     "accumulators then lie down columns of C, so before storing, four lanes swap "
                     "values to write 16 consecutive bytes each. The tile is 256 x 128, like "
                     "cuBLAS's. Needs an sm_90 GPU (H100, H200).",
-                .params = ladderParams(maps::PersistentTf32::fromValues({256, 128, 32, 4, 2, 16}),
+                .params = ladderParams(maps::PersistentTf32::fromValues({256, 128, 32, 4, 2, 8}),
                                        kPersistentDescriptions),
                 .backends = {"cuda"},
                 .constraints =

@@ -5,16 +5,22 @@
 // cycle counter. The first table stores from 1 SM, half the SMs and every SM, in two patterns:
 // whole 128-byte lines (8 lanes a row, a warp four rows) and the rows of 64 bytes that
 // tensor-persistent's wgmma accumulators store (a warp eight rows). The second has half the SMs
-// store while the other half load from L2, as the other tiles' k-steps would. Markdown tables.
+// store while the other half load from L2, as the other tiles' k-steps would, then every SM
+// loading alone and storing alone. Markdown tables; a CUDA error ends it with the message.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <utility>
 #include <vector>
 
+#include "device_memory.hpp"
+#include "tilescope/error.hpp"
+
 namespace {
+
+using tilescope::cuda::check;
+using tilescope::cuda::DeviceBuffer;
 
 constexpr int kTileRows = 128, kTileCols = 256, kRowFloats = 4096, kRepeats = 20;
 constexpr double kTileBytes = double(kTileRows) * kTileCols * 4;
@@ -24,12 +30,6 @@ constexpr int kLoadFloat4s = 256 * 1024 / 16, kLoadPasses = 16;
 constexpr int kOneBlockPerSmBytes = 120 * 1024;
 
 enum class Pattern { WholeLines, WgmmaRows };
-
-void check(cudaError_t status, const char* what) {
-  if (status == cudaSuccess) return;
-  std::fprintf(stderr, "tilescope_store_rate: %s: %s\n", what, cudaGetErrorString(status));
-  std::exit(1);
-}
 
 // Blocks 0 .. storers - 1 store a tile each, `kRepeats` times: 256 pieces of 512 bytes, one warp
 // store each, 4 rows x 32 floats (whole lines) or 8 rows x 16 floats (wgmma rows: lane 4g + q
@@ -82,10 +82,14 @@ struct Rate {
 };
 
 struct Buffers {
-  float4* c = nullptr;
-  float4* loaded = nullptr;
-  float* sink = nullptr;
-  long long* cycles = nullptr;
+  explicit Buffers(int sms)
+      : c(std::int64_t(sms) * kTileRows * kRowFloats / 4),
+        loaded(std::int64_t(sms) * kLoadFloat4s),
+        sink(1),
+        cycles(sms) {}
+  DeviceBuffer<float4> c, loaded;
+  DeviceBuffer<float> sink;
+  DeviceBuffer<long long> cycles;
 };
 
 Rate measure(Pattern pattern, int storers, int loaders, int threads, const Buffers& buffers) {
@@ -93,27 +97,23 @@ Rate measure(Pattern pattern, int storers, int loaders, int threads, const Buffe
   const auto launch = [&] {
     if (pattern == Pattern::WholeLines)
       storeAndLoad<Pattern::WholeLines><<<blocks, threads, kOneBlockPerSmBytes>>>(
-          buffers.c, storers, buffers.loaded, buffers.sink, buffers.cycles);
+          buffers.c.get(), storers, buffers.loaded.get(), buffers.sink.get(), buffers.cycles.get());
     else
       storeAndLoad<Pattern::WgmmaRows><<<blocks, threads, kOneBlockPerSmBytes>>>(
-          buffers.c, storers, buffers.loaded, buffers.sink, buffers.cycles);
+          buffers.c.get(), storers, buffers.loaded.get(), buffers.sink.get(), buffers.cycles.get());
+    check(cudaGetLastError(), "launching the store-rate kernel");
   };
   launch();  // warm-up: the lines come into L2
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  check(cudaEventRecord(start), "cudaEventRecord");
+  tilescope::cuda::Event start, stop;
+  start.record();
   launch();
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "the launch");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  stop.record();
+  stop.synchronize();
+  const double ms = stop.since(start);
   std::vector<long long> spent(std::size_t(blocks), 0);
-  check(cudaMemcpy(spent.data(), buffers.cycles, spent.size() * sizeof(long long),
+  check(cudaMemcpy(spent.data(), buffers.cycles.get(), spent.size() * sizeof(long long),
                    cudaMemcpyDeviceToHost),
-        "cudaMemcpy");
+        "copying the cycle counts");
   Rate rate;
   const double stored = kTileBytes * kRepeats, loaded = 16.0 * kLoadFloat4s * kLoadPasses;
   long long slowest = 1;
@@ -128,26 +128,20 @@ Rate measure(Pattern pattern, int storers, int loaders, int threads, const Buffe
     }
   }
   if (storers > 0) rate.slowestStorer = stored / double(slowest);
-  if (loaders == 0) rate.storedTerabytesPerSecond = stored * storers / (double(ms) * 1e-3) / 1e12;
+  if (loaders == 0) rate.storedTerabytesPerSecond = stored * storers / (ms * 1e-3) / 1e12;
   return rate;
 }
 
-}  // namespace
-
-int main() {
+int run() {
   cudaDeviceProp properties{};
-  check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+  check(cudaGetDeviceProperties(&properties, 0), "reading the GPU's properties");
   const int sms = properties.multiProcessorCount;
-  Buffers buffers;
-  check(cudaMalloc(&buffers.c, std::size_t(sms) * kTileRows * kRowFloats * 4), "cudaMalloc");
-  check(cudaMalloc(&buffers.loaded, std::size_t(sms) * kLoadFloat4s * 16), "cudaMalloc");
-  check(cudaMemset(buffers.loaded, 0, std::size_t(sms) * kLoadFloat4s * 16), "cudaMemset");
-  check(cudaMalloc(&buffers.sink, sizeof(float)), "cudaMalloc");
-  check(cudaMalloc(&buffers.cycles, std::size_t(sms) * sizeof(long long)), "cudaMalloc");
+  Buffers buffers(sms);
+  check(cudaMemset(buffers.loaded.get(), 0, buffers.loaded.bytes()), "clearing the loaded data");
   for (auto kernel : {storeAndLoad<Pattern::WholeLines>, storeAndLoad<Pattern::WgmmaRows>})
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                kOneBlockPerSmBytes),
-          "cudaFuncSetAttribute");
+          "asking for 120 KiB of shared memory a block");
 
   std::printf(
       "%s, %d SMs, one block an SM: a storing block stores a 128 KiB tile %d times, a "
@@ -179,9 +173,16 @@ int main() {
     std::printf("| %d | %d | %.1f (%.0f) | %.1f (%.0f) |\n", storers, loaders, rate.storedPerCycle,
                 rate.storingCycles, rate.loadedPerCycle, rate.loadingCycles);
   }
-  cudaFree(buffers.c);
-  cudaFree(buffers.loaded);
-  cudaFree(buffers.sink);
-  cudaFree(buffers.cycles);
   return 0;
+}
+
+}  // namespace
+
+int main() {
+  try {
+    return run();
+  } catch (const tilescope::Error& error) {
+    std::fprintf(stderr, "tilescope_store_rate: %s\n", error.what());
+    return 1;
+  }
 }

@@ -21,8 +21,9 @@ using Map = maps::Prefetched;
 // 8 warps share an SM, too few to fill the barrier's gap, so there the store, the barrier and the
 // read of tile s + 1's first fragments come before the last inner index of tile s, whose
 // multiply-adds then cover that read's latency (sgemm_v3's order). kVector: both operands' rows
-// are 16-byte aligned, and every copy is one float4 load; otherwise element by element. Two
-// instantiations, because one kernel holding both paths no longer fits in 128 registers.
+// are 16-byte aligned, and every copy is one float4 load, pinned with the fragment reads at the
+// top of the k-step (pinnedLoad); otherwise element by element. Two instantiations, because one
+// kernel holding both paths no longer fits in 128 registers.
 template <int kIndex, bool kVector>
 __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
                                   kConfig<Map, kIndex>.minBlocksPerSm())
@@ -55,12 +56,12 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
   const auto load = [&] {
 #pragma unroll
     for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
-      aNext[i] = aFrom[i].load(args.m, args.k, kVector);
+      aNext[i] = aFrom[i].template load<kVector>(args.m, args.k, kVector);
       aFrom[i].advance();
     }
 #pragma unroll
     for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
-      bNext[i] = bFrom[i].load(args.k, args.n, kVector);
+      bNext[i] = bFrom[i].template load<kVector>(args.k, args.n, kVector);
       bFrom[i].advance();
     }
   };
@@ -85,7 +86,7 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
   const auto stageOf = [&](std::int64_t s) { return shared + int(s % 2) * map.stageWords(); };
   constexpr int kRows = kRowsOf<kConfig<Map, kIndex>>, kCols = kColsOf<kConfig<Map, kIndex>>;
   const auto readAt = [&](std::int64_t s, int kk, float(&a)[kRows], float(&b)[kCols]) {
-    readFragments<kMap>(stageOf(s), stageOf(s) + map.aLayout().words(), t, kk, a, b);
+    readFragments<kMap, kVector>(stageOf(s), stageOf(s) + map.aLayout().words(), t, kk, a, b);
   };
 
   float sum[kRows][kCols] = {};
@@ -111,7 +112,7 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
         outerProduct<kMap>(a[kk % 2], b[kk % 2], sum);
       }
     } else {
-      multiplyTiles<kMap>(stageOf(s), stageOf(s) + map.aLayout().words(), t, sum);
+      multiplyTiles<kMap, kVector>(stageOf(s), stageOf(s) + map.aLayout().words(), t, sum);
       if (more) store(stageOf(s + 1));
       __syncthreads();
     }

@@ -86,15 +86,11 @@ struct StepCursor {
             int(second.col - first.col)};
   }
 
-  // The four elements at the current step, zero past the edges (loadFour's rule). kPinned: the
-  // vector load is volatile, so that ptxas keeps it where the kernel issues it (pinnedLoad).
-  template <bool kPinned = false>
+  // The four elements at the current step, zero past the edges (loadFour's rule). The vector
+  // load is pinned where the kernel issues it (pinnedLoad).
   __device__ __forceinline__ float4 load(std::int64_t rows, std::int64_t cols, bool vector) const {
-    if (vector) {
-      if (row >= rows || col >= cols) return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if constexpr (kPinned) return pinnedLoad(from);
-      return *reinterpret_cast<const float4*>(from);
-    }
+    if (vector)
+      return row < rows && col < cols ? pinnedLoad(from) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     const auto element = [&](int e) { return row < rows && col + e < cols ? from[e] : 0.0f; };
     return make_float4(element(0), element(1), element(2), element(3));
   }

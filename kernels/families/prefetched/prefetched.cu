@@ -56,12 +56,12 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
   const auto load = [&] {
 #pragma unroll
     for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
-      aNext[i] = aFrom[i].template load<kVector>(args.m, args.k, kVector);
+      aNext[i] = aFrom[i].load(args.m, args.k, kVector);
       aFrom[i].advance();
     }
 #pragma unroll
     for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
-      bNext[i] = bFrom[i].template load<kVector>(args.k, args.n, kVector);
+      bNext[i] = bFrom[i].load(args.k, args.n, kVector);
       bFrom[i].advance();
     }
   };

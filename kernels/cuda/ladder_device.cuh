@@ -41,6 +41,11 @@ __device__ __forceinline__ float4 loadFour(const float* matrix, std::int64_t row
                      loadOrZero(matrix, rows, cols, at.row, at.col + 3));
 }
 
+// A shared-memory pointer as the 32-bit address PTX's shared-state instructions take.
+__device__ __forceinline__ unsigned sharedAddress(const void* pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
+
 // ---- Loads that ptxas keeps in program order ----
 //
 // ptxas schedules loads to save registers: in prefetched at 128 registers it sinks the global
@@ -60,7 +65,7 @@ __device__ __forceinline__ float4 pinnedRead(const float* from) {
   float4 v;
   asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
                : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(from))));
+               : "r"(sharedAddress(from)));
   return v;
 }
 
@@ -166,15 +171,13 @@ __device__ __forceinline__ void copyTiles(const ProductArgs& args, Dim2 block, i
 // Copies 4 (or 16) bytes; with `valid` false nothing is read and the destination is zero-filled
 // (src-size 0), so the padding past the matrix edges costs no branch around the copy.
 __device__ __forceinline__ void copyAsync4(float* sharedDst, const float* src, bool valid) {
-  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
-               "r"(valid ? 4 : 0)
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(sharedAddress(sharedDst)),
+               "l"(src), "r"(valid ? 4 : 0)
                : "memory");
 }
 __device__ __forceinline__ void copyAsync16(void* sharedDst, const void* src, bool valid) {
-  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
-               "r"(valid ? 16 : 0)
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(sharedDst)),
+               "l"(src), "r"(valid ? 16 : 0)
                : "memory");
 }
 __device__ __forceinline__ void commitCopies() {

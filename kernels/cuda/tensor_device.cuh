@@ -12,10 +12,6 @@
 
 namespace tilescope::cuda {
 
-__device__ __forceinline__ unsigned sharedAddress(const void* pointer) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
-}
-
 template <typename Element>
 inline constexpr int kBytes = int(sizeof(Element));
 // The raw bits an element is copied as on the element-by-element edge path.

@@ -52,7 +52,7 @@ __device__ __forceinline__ unsigned sharedAddress(const void* pointer) {
 // loads of k-step s + 1 halfway down k-step s's multiply-adds, where too few remain to hide their
 // latency. Volatile accesses keep their order among themselves, so a kernel that reads its
 // fragments with pinnedRead pins the global loads issued before them (pinnedLoad) at the top of
-// the k-step: 1.5-3 % faster from 2048^3 up (H200; docs/benchmarks.md). Nothing writes the
+// the k-step: 1.5-3 % faster from 2048^3 up (H200; docs/performance.md). Nothing writes the
 // operands during a product, so volatile reads the same values.
 __device__ __forceinline__ float4 pinnedLoad(const float* from) {
   float4 v;

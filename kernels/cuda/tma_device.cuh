@@ -290,7 +290,7 @@ __device__ __forceinline__ void multiplyTransposed(float (&sum)[128], const Tf32
 // 4 x 4 values of two rows with two rounds of exchanges, so each stores four columns of a row as a
 // float4 and the four together two rows' whole 32-byte sectors; elsewhere one float at a time.
 // (Storing a tile wholly inside C without bounds checks, as storeTileQuads does, measured 1-2 %
-// slower here: docs/benchmarks.md.)
+// slower here: docs/performance.md.)
 template <auto kMap>
 __device__ __forceinline__ void storeTileTransposed(const ProductArgs& args, Dim2 block, int t,
                                                     const float (&sum)[128]) {

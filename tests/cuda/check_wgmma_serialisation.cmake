@@ -3,7 +3,7 @@
 # the PTX for ARCH (the ptxas nvcc runs, at its default -O3) and fails on ptxas's advisories that
 # it serialises a kernel's wgmma instructions ("(C75..) Potential Performance Loss:
 # wgmma.mma_async instructions are serialized due to ..."), such as the C7513 that a branch in
-# tensor-tf32's consumer loop once caused (docs/benchmarks.md, "tensor-tf32's stores").
+# tensor-tf32's consumer loop once caused (CHANGELOG.md, 2026-11-26).
 get_filename_component(name "${PTX}" NAME_WE)
 # The cubin goes beside the PTX, in the build tree.
 execute_process(

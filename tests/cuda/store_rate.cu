@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// How fast SMs store to global memory, the bound on a tile's epilogue (docs/benchmarks.md, "What
+// How fast SMs store to global memory, the bound on a tile's epilogue (docs/performance.md, "What
 // the stores of C are made of"): each storing block writes one 128 x 256 float tile (128 KiB, rows
 // N floats apart as in C) over and over, so the writes stay in L2, and times itself with the SM's
 // cycle counter. The first table stores from 1 SM, half the SMs and every SM, in two patterns:

@@ -43,7 +43,7 @@ TEST_P(KernelResourcesTest, TheLaunchIsTheMappingsAndItsResourcesAreSane) {
   EXPECT_LE(resources.registersPerThread, 255);
   EXPECT_GE(resources.localBytesPerThread, 0);
   // The persistent tensor-core kernels spill nothing: on 40 registers tensor-persistent's producer
-  // spilled its tile order in 2-block clusters and ran 1.5-2.5 % slower (docs/benchmarks.md).
+  // spilled its tile order in 2-block clusters and ran 1.5-2.5 % slower (docs/performance.md).
   if (mapping.persistent()) {
     EXPECT_EQ(resources.localBytesPerThread, 0);
   }

@@ -32,7 +32,7 @@ template <typename Map>
 inline constexpr bool kTransposed = std::is_same_v<Map, PersistentTf32>;
 // The registers of the roles (setmaxnreg). On 40 the producer's thread spills its tile order and
 // slab loop (52 bytes in 2-block clusters); on 56 it does not, and the consumers' 224 still hold
-// fp16's and bf16's 128 accumulators: 2.4 % faster at 4096^3 (docs/benchmarks.md). tensor-tf32's
+// fp16's and bf16's 128 accumulators: 2.4 % faster at 4096^3 (docs/performance.md). tensor-tf32's
 // consumers also hold B's words and keep 232 (slower at 8192^3 on 224); tensor-fp8 ran as fast
 // either way and keeps 40 / 232 too.
 template <typename Map>
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(kCompiledConfig<Map, kIndex>.threads(), 1)
   // threads write the stage, every lane frees it after its own reads: compute-sanitizer's racecheck
   // sees those writes, and does not follow the __syncwarp that orders the lanes' reads before lane
   // 0's arrival. Where TMA writes the stage, lane 0 frees it for its warp (every lane: 1.2 %
-  // slower at 8192^3, docs/benchmarks.md).
+  // slower at 8192^3, docs/performance.md).
   const bool everyLaneReleases = kTransposed<Map> && !allByTma;
 
   if (t == 0) {

@@ -99,6 +99,8 @@ struct StepCursor {
     const auto element = [&](int e) { return row < rows && col + e < cols ? from[e] : 0.0f; };
     return make_float4(element(0), element(1), element(2), element(3));
   }
+  // The same for a vector copy known to lie inside the matrix: no bounds to check.
+  __device__ __forceinline__ float4 loadInside() const { return pinnedLoad(from); }
   __device__ __forceinline__ void advance() {
     from += stride;
     row += rowStep;
@@ -262,13 +264,13 @@ __device__ __forceinline__ void outerProduct(const float (&a)[kRowsOf<kMap>],
 }
 
 // Every inner index of one staged k-step: the fragments, then the outer product.
-template <auto kMap, bool kPinned = false>
+template <auto kMap>
 __device__ __forceinline__ void multiplyTiles(const float* aTile, const float* bTile, int t,
                                               float (&sum)[kRowsOf<kMap>][kColsOf<kMap>]) {
 #pragma unroll
   for (int kk = 0; kk < kMap.kDepth(); ++kk) {
     float a[kRowsOf<kMap>], b[kColsOf<kMap>];
-    readFragments<kMap, kPinned>(aTile, bTile, t, kk, a, b);
+    readFragments<kMap>(aTile, bTile, t, kk, a, b);
     outerProduct<kMap>(a, b, sum);
   }
 }

@@ -34,17 +34,18 @@ class KernelExactness : public GpuTest, public ::testing::WithParamInterface<Ker
  protected:
   static void TearDownTestSuite() { cache().clear(); }
 
-  // The tile T (a ladder kernel's k-step depth BK) and the rows one block covers (T, 16 T for
-  // register-tiled, BM for the ladder): the edges where bounds checks and zero padding matter.
-  std::pair<std::int64_t, std::int64_t> tileAndBlockSpan() const {
-    if (GetParam().config.params.empty()) return {1, 1};
+  // The tile T (a ladder kernel's k-step depth BK), and the rows and columns one block covers (T,
+  // 16 T for register-tiled, BM and BN for the ladder): the edges where bounds checks and zero
+  // padding matter.
+  std::tuple<std::int64_t, std::int64_t, std::int64_t> tileAndBlock() const {
+    if (GetParam().config.params.empty()) return {1, 1, 1};
     const Mapping mapping(resolve(GetParam().config), Shape{4096, 4096, 4096}, GetParam().element);
     const std::int64_t tile = GetParam().tile > 0 ? GetParam().tile : mapping.kDepth();
-    return {tile, mapping.blockRows({0, 0}).count};
+    return {tile, mapping.blockRows({0, 0}).count, mapping.blockCols({0, 0}).count};
   }
 
   std::vector<std::int64_t> squareSizes() const {
-    const auto [tile, span] = tileAndBlockSpan();
+    const auto [tile, span, spanCols] = tileAndBlock();
     // 1023 and 1025: K and N not multiples of 4, so the float4 kernels take their scalar paths.
     std::set<std::int64_t> sizes = {1, 2, 7, 17, 33, 257, 1000, 1023, 1024, 1025};
     for (const std::int64_t edge : {tile, span})
@@ -54,7 +55,7 @@ class KernelExactness : public GpuTest, public ::testing::WithParamInterface<Ker
   }
 
   std::vector<Shape> rectangularShapes() const {
-    const auto [tile, span] = tileAndBlockSpan();
+    const auto [tile, span, spanCols] = tileAndBlock();
     return {{1, 1025, 7},
             {1025, 1, 33},
             {17, 257, 1000},
@@ -62,7 +63,10 @@ class KernelExactness : public GpuTest, public ::testing::WithParamInterface<Ker
             {257, 33, 1025},
             {1000, 1024, 1},
             {tile + 1, 2 * tile + 3, std::max<std::int64_t>(tile - 1, 1)},
-            {span + 1, span - 1 > 0 ? span - 1 : 3, 2 * span + 1}};
+            {span + 1, span - 1 > 0 ? span - 1 : 3, 2 * span + 1},
+            // Whole blocks and an odd number of k-steps: prefetched's unchecked copies run two
+            // k-steps an iteration, and then one more.
+            {2 * span, spanCols, 3 * tile}};
   }
 
   // The serial kernel is bounded on the GPU (KernelInfo::maxWork); the test keeps to the bound.

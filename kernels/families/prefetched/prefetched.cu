@@ -2,6 +2,7 @@
 // prefetched (issue 13's FP32 SIMT rung): the warp grid with 4 x 4 lane pieces, the next k-step
 // prefetched through registers into a second shared buffer, fragments double-buffered in
 // registers across the barrier.
+#include <type_traits>
 #include <utility>
 
 #include "families/prefetched/prefetched.hpp"
@@ -14,17 +15,23 @@ namespace {
 using Map = maps::Prefetched;
 
 // Two shared buffers, filled through registers one k-step ahead. While the block multiplies
-// tile s from one buffer, each thread holds its float4s of tile s + 1, loaded from global memory
-// before the multiply-adds, and stores them into the other buffer after; one barrier then makes
-// tile s + 1 whole and frees tile s's buffer for s + 2. The fragments are double-buffered in
-// registers: inner index kk + 1's are read while kk is multiplied. At 128 outputs a thread only
-// 8 warps share an SM, too few to fill the barrier's gap, so there the store, the barrier and the
-// read of tile s + 1's first fragments come before the last inner index of tile s, whose
-// multiply-adds then cover that read's latency (sgemm_v3's order). kVector: both operands' rows
-// are 16-byte aligned, and every copy is one float4 load, pinned with the fragment reads at the
-// top of the k-step (pinnedLoad); otherwise element by element. Two instantiations, because one
-// kernel holding both paths no longer fits in 128 registers.
-template <int kIndex, bool kVector>
+// tile s from one buffer, each thread holds its copies of tile s + 1, loaded from global memory
+// before the multiply-adds, and stores them into the other buffer; one barrier then makes tile
+// s + 1 whole and frees tile s's buffer for s + 2. In the float4 kernels the store and the barrier
+// come before the last inner index's multiply-adds, which cover the barrier's gap (sgemm_v3's
+// order; the element-by-element kernels spill with it and keep them after). At 128 outputs a
+// thread the fragments are double-buffered in registers, across the barrier too: inner index
+// kk + 1's are read while kk is multiplied, and tile s + 1's first ones before tile s's last
+// multiply-adds.
+// kVector: both operands' rows are 16-byte aligned, and every copy is one float4 load, pinned
+// with the fragment reads at the top of the k-step (pinnedLoad); otherwise element by element.
+// The float4 kernels run two k-steps an iteration, one from each buffer, so that every shared
+// address is a constant offset. kInside: M, N and K are multiples of the tile, so no copy is
+// checked against the edges. Each made them about 2 % faster at 4096^3 and 8192^3, and with int
+// step counters in place of 64-bit ones ptxas scheduled the loop 2 % slower (H200;
+// docs/performance.md). One instantiation per path: one kernel holding two paths no longer fits
+// in 128 registers.
+template <int kIndex, bool kVector, bool kInside>
 __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
                                   kConfig<Map, kIndex>.minBlocksPerSm())
     prefetchedKernel(ProductArgs args) {
@@ -52,16 +59,16 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
     bFrom[i] = StepCursor::of(args.bAs<float>(), args.n, map.bLoad(block, thread, 0, i),
                               map.bLoad(block, thread, 1, i));
   // Loads the copies of the cursors' step, then moves them to the next. Past the last step the
-  // copies lie beyond K and read nothing, so the last prefetch needs no branch.
+  // copies lie beyond K and read nothing; without checks (kInside) the last prefetch is skipped.
   const auto load = [&] {
 #pragma unroll
     for (int i = 0; i < aCopy.copiesPerThread(); ++i) {
-      aNext[i] = aFrom[i].load(args.m, args.k, kVector);
+      aNext[i] = kInside ? aFrom[i].loadInside() : aFrom[i].load(args.m, args.k, kVector);
       aFrom[i].advance();
     }
 #pragma unroll
     for (int i = 0; i < bCopy.copiesPerThread(); ++i) {
-      bNext[i] = bFrom[i].load(args.k, args.n, kVector);
+      bNext[i] = kInside ? bFrom[i].loadInside() : bFrom[i].load(args.k, args.n, kVector);
       bFrom[i].advance();
     }
   };
@@ -83,58 +90,94 @@ __global__ void __launch_bounds__(kConfig<Map, kIndex>.threads(),
       *reinterpret_cast<float4*>(&bTile[map.bWord(int(at.row), int(at.col))]) = bNext[i];
     }
   };
-  const auto stageOf = [&](std::int64_t s) { return shared + int(s % 2) * map.stageWords(); };
   constexpr int kRows = kRowsOf<kConfig<Map, kIndex>>, kCols = kColsOf<kConfig<Map, kIndex>>;
-  const auto readAt = [&](std::int64_t s, int kk, float(&a)[kRows], float(&b)[kCols]) {
-    readFragments<kMap, kVector>(stageOf(s), stageOf(s) + map.aLayout().words(), t, kk, a, b);
+  const auto readAt = [&](const float* stage, int kk, float(&a)[kRows], float(&b)[kCols]) {
+    readFragments<kMap, kVector>(stage, stage + map.aLayout().words(), t, kk, a, b);
   };
 
   float sum[kRows][kCols] = {};
-  float a[2][kRows], b[2][kCols];
+  float a[2][kRows], b[2][kCols];  // the fragments held across the barrier
   const std::int64_t steps = ceilDiv(args.k, kDepth);
-  load();
-  store(stageOf(0));
-  __syncthreads();
-  if constexpr (kAcrossBarrier) readAt(0, 0, a[0], b[0]);
-  for (std::int64_t s = 0; s < steps; ++s) {
+  float* const first = shared;
+  float* const second = shared + map.stageWords();
+  // Multiplies tile s from `stage` and fills `next` with tile s + 1.
+  // `prefetch` (a std::bool_constant): load tile s + 1 first. Only kInside's last k-step does not.
+  const auto step = [&](std::int64_t s, const float* stage, float* next, auto prefetch) {
     const bool more = s + 1 < steps;
-    load();
-    if constexpr (kAcrossBarrier) {
+    if constexpr (decltype(prefetch)::value) load();
 #pragma unroll
-      for (int kk = 0; kk < kDepth; ++kk) {
+    for (int kk = 0; kk < kDepth; ++kk) {
+      if constexpr (kAcrossBarrier) {
         if (kk + 1 < kDepth) {
-          readAt(s, kk + 1, a[(kk + 1) % 2], b[(kk + 1) % 2]);
+          readAt(stage, kk + 1, a[(kk + 1) % 2], b[(kk + 1) % 2]);
         } else if (more) {
-          store(stageOf(s + 1));
+          store(next);
           __syncthreads();
-          readAt(s + 1, 0, a[0], b[0]);
+          readAt(next, 0, a[0], b[0]);
         }
         outerProduct<kMap>(a[kk % 2], b[kk % 2], sum);
+      } else {
+        float aNow[kRows], bNow[kCols];
+        readAt(stage, kk, aNow, bNow);
+        if (kVector && kk + 1 == kDepth && more) {
+          store(next);
+          __syncthreads();
+        }
+        outerProduct<kMap>(aNow, bNow, sum);
       }
-    } else {
-      multiplyTiles<kMap, kVector>(stageOf(s), stageOf(s) + map.aLayout().words(), t, sum);
-      if (more) store(stageOf(s + 1));
-      __syncthreads();
     }
+    if constexpr (!kVector && !kAcrossBarrier) {
+      if (more) {
+        store(next);
+        __syncthreads();
+      }
+    }
+  };
+  load();
+  store(first);
+  __syncthreads();
+  if constexpr (kAcrossBarrier) readAt(first, 0, a[0], b[0]);
+  std::int64_t s = 0;
+  if constexpr (kVector) {
+    // Two k-steps an iteration; kInside stops a pair early, as its last k-step loads nothing.
+    for (; s + (kInside ? 2 : 1) < steps; s += 2) {
+      step(s, first, second, std::true_type{});
+      step(s + 1, second, first, std::true_type{});
+    }
+  }
+  for (; s < steps; ++s) {
+    float* const stage = s % 2 == 0 ? first : second;
+    float* const next = s % 2 == 0 ? second : first;
+    if (kInside && s + 1 == steps)
+      step(s, stage, next, std::false_type{});
+    else
+      step(s, stage, next, std::true_type{});
   }
   storeTile<kMap>(args, block, t, sum);
 }
 
-template <bool kVector, int... kIndex>
+template <bool kVector, bool kInside, int... kIndex>
 constexpr auto makeTable(std::integer_sequence<int, kIndex...>) {
-  return LadderTable<Map, sizeof...(kIndex)>{kConfigs<Map>, {prefetchedKernel<kIndex, kVector>...}};
+  return LadderTable<Map, sizeof...(kIndex)>{kConfigs<Map>,
+                                             {prefetchedKernel<kIndex, kVector, kInside>...}};
 }
 
 constexpr auto kIndices = std::make_integer_sequence<int, maps::validCount<Map>()>{};
-constexpr auto kVectorKernels = makeTable<true>(kIndices);
-constexpr auto kScalarKernels = makeTable<false>(kIndices);
+constexpr auto kInsideKernels = makeTable<true, true>(kIndices);
+constexpr auto kVectorKernels = makeTable<true, false>(kIndices);
+constexpr auto kScalarKernels = makeTable<false, false>(kIndices);
 
 }  // namespace
 
 static void launchPrefetched(const maps::Prefetched& map, const ProductArgs& args) {
   const bool vector = map.aVectorCopies(args.k) && map.bVectorCopies(args.n);
-  launchLadder((vector ? kVectorKernels : kScalarKernels).pick(map, "prefetched"), "prefetched",
-               map, args);
+  const bool inside =
+      vector && args.k > 0 && args.m % map.bm == 0 && args.n % map.bn == 0 && args.k % map.bk == 0;
+  launchLadder((inside   ? kInsideKernels
+                : vector ? kVectorKernels
+                         : kScalarKernels)
+                   .pick(map, "prefetched"),
+               "prefetched", map, args);
 }
 
 }  // namespace tilescope::cuda

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -324,6 +325,39 @@ TEST(Mapping, VectorizedCopiesAreFloat4sOnlyWhereRowsAreAligned) {
   for (int lane = 0; lane < kWarpSize; ++lane)
     EXPECT_EQ(scalar.element[lane], lane / 2 * 63 + 8 + lane % 2 * 4 + 2) << lane;
   EXPECT_EQ(ragged.instructionsPerStep(Access::StoreC), 64);  // N = 255: scalar stores
+}
+
+// prefetched copies without bounds checks where its map says the tiles divide the matrices: there
+// every float4 copy of every block and k-step lies inside A and B, and elsewhere some do not.
+TEST(Mapping, WhereTheTilesDivideEveryCopyLiesInside) {
+  const maps::Prefetched map = maps::Prefetched::fromValues({128, 128, 8, 32, 64, 4, 4});
+  const auto everyCopyInside = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    const std::int64_t steps = (k + map.bk - 1) / map.bk;
+    for (int by = 0; by < (m + map.bm - 1) / map.bm; ++by)
+      for (int bx = 0; bx < (n + map.bn - 1) / map.bn; ++bx)
+        for (int t = 0; t < map.threads(); ++t)
+          for (std::int64_t s = 0; s < std::max<std::int64_t>(steps, 1); ++s) {
+            for (int i = 0; i < map.aCopy().copiesPerThread(); ++i) {
+              const Cell a = map.aLoad({bx, by}, {t, 0}, s, i);
+              if (a.row >= m || a.col + 3 >= k) return false;
+            }
+            for (int i = 0; i < map.bCopy().copiesPerThread(); ++i) {
+              const Cell b = map.bLoad({bx, by}, {t, 0}, s, i);
+              if (b.row >= k || b.col + 3 >= n) return false;
+            }
+          }
+    return true;
+  };
+  for (const auto& [m, n, k] : std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>>{
+           {128, 128, 8}, {256, 384, 24}, {384, 256, 40}}) {
+    EXPECT_TRUE(map.tilesDivide(m, n, k)) << m << " x " << n << " x " << k;
+    EXPECT_TRUE(everyCopyInside(m, n, k)) << m << " x " << n << " x " << k;
+  }
+  for (const auto& [m, n, k] : std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>>{
+           {124, 128, 8}, {128, 132, 8}, {256, 256, 20}, {128, 128, 0}}) {
+    EXPECT_FALSE(map.tilesDivide(m, n, k)) << m << " x " << n << " x " << k;
+    EXPECT_FALSE(everyCopyInside(m, n, k)) << m << " x " << n << " x " << k;
+  }
 }
 
 TEST(Mapping, WarptileLanesFormAFourByEightGridAndReadWholeSharedRows) {

@@ -171,8 +171,7 @@ constexpr auto kScalarKernels = makeTable<false, false>(kIndices);
 
 static void launchPrefetched(const maps::Prefetched& map, const ProductArgs& args) {
   const bool vector = map.aVectorCopies(args.k) && map.bVectorCopies(args.n);
-  const bool inside =
-      vector && args.k > 0 && args.m % map.bm == 0 && args.n % map.bn == 0 && args.k % map.bk == 0;
+  const bool inside = vector && map.tilesDivide(args.m, args.n, args.k);
   launchLadder((inside   ? kInsideKernels
                 : vector ? kVectorKernels
                          : kScalarKernels)

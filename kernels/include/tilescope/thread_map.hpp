@@ -285,6 +285,11 @@ struct LadderBase {
     return Self::kCopyWidth == 4 && Self::kAVectorCopies && k % 4 == 0;
   }
   TS_HDC bool bVectorCopies(std::int64_t n) const { return Self::kCopyWidth == 4 && n % 4 == 0; }
+  // Every copy of every k-step lies inside A and B: the tiles divide M, N and K (prefetched then
+  // copies without bounds checks).
+  TS_HDC bool tilesDivide(std::int64_t m, std::int64_t n, std::int64_t k) const {
+    return k > 0 && m % bm == 0 && n % bn == 0 && k % bk == 0;
+  }
   TS_HDC bool vectorStores(std::int64_t n) const { return Self::kVectorStores && bVectorCopies(n); }
   // Outputs one store writes (on the vector path).
   TS_HDC int storeWidth() const { return Self::kVectorStores ? Self::kCopyWidth : 1; }

@@ -331,6 +331,7 @@ TEST(Mapping, VectorizedCopiesAreFloat4sOnlyWhereRowsAreAligned) {
 // every float4 copy of every block and k-step lies inside A and B, and elsewhere some do not.
 TEST(Mapping, WhereTheTilesDivideEveryCopyLiesInside) {
   const maps::Prefetched map = maps::Prefetched::fromValues({128, 128, 8, 32, 64, 4, 4});
+  const int last = map.copyWidth() - 1;  // a copy's last element, after its first
   const auto everyCopyInside = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
     const std::int64_t steps = (k + map.bk - 1) / map.bk;
     for (int by = 0; by < (m + map.bm - 1) / map.bm; ++by)
@@ -339,11 +340,11 @@ TEST(Mapping, WhereTheTilesDivideEveryCopyLiesInside) {
           for (std::int64_t s = 0; s < std::max<std::int64_t>(steps, 1); ++s) {
             for (int i = 0; i < map.aCopy().copiesPerThread(); ++i) {
               const Cell a = map.aLoad({bx, by}, {t, 0}, s, i);
-              if (a.row >= m || a.col + 3 >= k) return false;
+              if (a.row >= m || a.col + last >= k) return false;
             }
             for (int i = 0; i < map.bCopy().copiesPerThread(); ++i) {
               const Cell b = map.bLoad({bx, by}, {t, 0}, s, i);
-              if (b.row >= k || b.col + 3 >= n) return false;
+              if (b.row >= k || b.col + last >= n) return false;
             }
           }
     return true;

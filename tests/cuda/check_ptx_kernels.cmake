@@ -3,9 +3,10 @@
 # kernel (PTX entry) of the file against one rule, names those that break it, and fails then or
 # when no kernel was checked.
 #   vector_stores: at least one 8- or 16-byte global store of floats (st.global...v2/v4.f32).
-#   pinned_loads: the float4 instantiations (template argument `true`, mangled Lb1E) load with
-#     volatile 16-byte global loads, read shared memory with volatile 16-byte reads, and keep no
-#     plain 16-byte global load that ptxas could move.
+#   pinned_loads: the float4 instantiations (the first bool template argument, after the
+#     configuration's index, `true`: mangled ILi<index>ELb1E) load with volatile 16-byte global
+#     loads, read shared memory with volatile 16-byte reads, and keep no plain 16-byte global load
+#     that ptxas could move.
 if(RULE STREQUAL "vector_stores")
   set(pattern "\\.entry |st\\.global")
   set(failure "C stored without 8- or 16-byte vectors in")
@@ -35,7 +36,7 @@ foreach(line IN LISTS lines)
   if(line MATCHES "\\.entry ([A-Za-z0-9_]+)")
     close_entry()
     set(entry "${CMAKE_MATCH_1}")
-    if(RULE STREQUAL "pinned_loads" AND NOT entry MATCHES "Lb1E")
+    if(RULE STREQUAL "pinned_loads" AND NOT entry MATCHES "ILi[0-9]+ELb1E")
       set(entry "")
     endif()
     set(vector_store FALSE)
